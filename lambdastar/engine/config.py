@@ -1,0 +1,166 @@
+"""Engine configuration shared by both rule sets (``reference-2016`` and ``paper``).
+
+``EngineConfig`` is a frozen dataclass; call :meth:`EngineConfig.validate` (or build it with
+:meth:`EngineConfig.create`) before running.  Every problem raises
+:class:`~lambdastar.engine.errors.ConfigError` naming the option.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .errors import ConfigError
+
+RULES = ("reference-2016", "paper")
+RNGS = ("glibc", "pcg64")
+#: The 13 agent types, in the reference program's per-agent action order.
+AGENT_TYPES = (
+    "random", "ls", "fr", "woc", "bid", "dict", "bt",
+    "oracle", "imit", "ql", "coopql", "sarsa", "coopsarsa",
+)
+LEARNING_TYPES = ("ql", "coopql", "sarsa", "coopsarsa")
+#: Good/Evil collision rules (paper rule set): "random" = one of them, chosen at random,
+#: stays put when both target the same cell; "none" = no collision handling.
+COLLISION_RULES = ("random", "none")
+GLIBC_SEED_MAX = 2**32 - 1
+
+
+def parse_types(value: str | Iterable[str]) -> tuple[str, ...]:
+    """``"all"`` or a comma list (or an iterable) -> tuple of known types, order kept, no duplicates."""
+    if isinstance(value, str):
+        items = [v.strip() for v in value.split(",") if v.strip()]
+    else:
+        items = [str(v).strip() for v in value]
+    if "all" in items:
+        return AGENT_TYPES
+    out: list[str] = []
+    for item in items:
+        if item not in AGENT_TYPES:
+            raise ConfigError(
+                "types", f"unknown agent type {item!r} (known: all, {', '.join(AGENT_TYPES)})"
+            )
+        if item not in out:
+            out.append(item)
+    if not out:
+        raise ConfigError("types", "at least one agent type is needed")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    rules: str = "reference-2016"
+    rng: str = "pcg64"
+    seed: int = 0
+    width: int = 10
+    height: int = 10
+    iterations: int = 50          # T (ϑ in the paper)
+    agents: int = 5               # N agents per type
+    episodes: int = 1000          # W (ω in the paper)
+    types: tuple[str, ...] = AGENT_TYPES
+    # --- paper rule set only -------------------------------------------------------------
+    observation_range: int = 1    # k: Moore neighbourhood range
+    complexity_min: float | None = None
+    complexity_max: float | None = None
+    coordination: bool = False
+    collision: str = "random"
+
+    # ------------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, **kwargs: Any) -> "EngineConfig":
+        """Build, normalise ``types`` (``"all"``/comma list/iterable) and validate."""
+        if "types" in kwargs:
+            kwargs["types"] = parse_types(kwargs["types"])
+        config = cls(**kwargs)
+        config.validate()
+        return config
+
+    @property
+    def cells(self) -> int:
+        return self.width * self.height
+
+    def replace(self, **changes: Any) -> "EngineConfig":
+        return dataclasses.replace(self, **changes)
+
+    def type_index(self, agent_type: str) -> int:
+        """Stable index of an agent type (position in :data:`AGENT_TYPES`)."""
+        return AGENT_TYPES.index(agent_type)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["types"] = list(self.types)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "EngineConfig":
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise ConfigError(sorted(unknown)[0], "unknown configuration option")
+        return cls.create(**data)
+
+    # ------------------------------------------------------------------------------------
+    def validate(self) -> "EngineConfig":
+        """Raise :class:`ConfigError` naming the first bad option; return ``self`` if fine."""
+        if self.rules not in RULES:
+            raise ConfigError("rules", f"unknown rule set {self.rules!r} (known: {', '.join(RULES)})")
+        if self.rng not in RNGS:
+            raise ConfigError("rng", f"unknown generator {self.rng!r} (known: {', '.join(RNGS)})")
+        _int("seed", self.seed, 0)
+        if self.rng == "glibc" and self.seed > GLIBC_SEED_MAX:
+            raise ConfigError("seed", f"glibc srand() takes an unsigned 32-bit seed (≤ {GLIBC_SEED_MAX})")
+        _int("width", self.width, 3, "grid too small: width and height must be ≥ 3")
+        _int("height", self.height, 3, "grid too small: width and height must be ≥ 3")
+        _int("iterations", self.iterations, 1)
+        _int("agents", self.agents, 1)
+        _int("episodes", self.episodes, 1)
+        _int("observation_range", self.observation_range, 1)
+        if not isinstance(self.types, tuple) or not self.types:
+            raise ConfigError("types", "must be a non-empty tuple of agent types")
+        for t in self.types:
+            if t not in AGENT_TYPES:
+                raise ConfigError("types", f"unknown agent type {t!r} (known: {', '.join(AGENT_TYPES)})")
+        if len(set(self.types)) != len(self.types):
+            raise ConfigError("types", "duplicate agent type")
+        if not isinstance(self.coordination, bool):
+            raise ConfigError("coordination", "must be true or false")
+        if self.collision not in COLLISION_RULES:
+            raise ConfigError("collision", f"unknown collision rule {self.collision!r} "
+                              f"(known: {', '.join(COLLISION_RULES)})")
+        for name in ("complexity_min", "complexity_max"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0):
+                raise ConfigError("complexity", f"{name} must be a number ≥ 0")
+        if (self.complexity_min is not None and self.complexity_max is not None
+                and self.complexity_min > self.complexity_max):
+            raise ConfigError("complexity", "minimum is larger than maximum")
+
+        cells = self.cells
+        if self.rules == "reference-2016":
+            if self.width != self.height:
+                raise ConfigError("grid", "reference-2016 only builds square grids (width == height)")
+            if self.agents > cells - 1:
+                # The original indexes the first start permutation from 1 (N ≤ S − 1).
+                raise ConfigError("agents", f"more agents than cells: at most {cells - 1} "
+                                  f"agents per type on a {self.width}x{self.height} grid")
+            if self.observation_range != 1:
+                raise ConfigError("observation_range", "reference-2016 has a fixed observation range of 1")
+            if self.complexity_min is not None or self.complexity_max is not None:
+                raise ConfigError("complexity", "the complexity band is a paper rule-set option")
+            if self.coordination:
+                raise ConfigError("coordination", "coordination is a paper rule-set option")
+        else:
+            if self.agents > cells:
+                raise ConfigError("agents", f"more agents than cells: at most {cells} agents "
+                                  f"per type on a {self.width}x{self.height} grid")
+            if 2 * self.observation_range + 1 > min(self.width, self.height):
+                raise ConfigError("observation_range", "the observation window (2k+1) must fit in the grid")
+        return self
+
+
+def _int(option: str, value: Any, minimum: int, message: str | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(option, f"must be an integer, got {value!r}")
+    if value < minimum:
+        raise ConfigError(option, message or f"must be ≥ {minimum}, got {value}")
