@@ -1,0 +1,175 @@
+"""The one interface every bot engine implements (pure Python, no Django).
+
+A caller (``arena``'s reply task) builds a :class:`ReplyContext` from the stored conversation, gets an
+engine from :mod:`bots.registry` and calls :meth:`Engine.reply`. Engines keep no state between calls
+that a restart could lose: whatever a conversation needs is derived from ``context`` (its key and
+history).
+
+Settings are a flat mapping (an entry's JSON settings). Each engine declares its own keys in
+``settings_spec``; the typing-delay keys of :mod:`bots.typing_delay` are accepted by every engine and
+are validated here, once.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+INTERROGATOR = "interrogator"
+WITNESS = "witness"
+ROLES = (INTERROGATOR, WITNESS)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier message of the conversation."""
+
+    role: str  # INTERROGATOR or WITNESS
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"Turn.role must be one of {ROLES}, not {self.role!r}")
+
+
+@dataclass(frozen=True)
+class ReplyContext:
+    """What an engine sees when asked for a reply."""
+
+    conversation_key: str  # opaque, stable id of the conversation (per-conversation state, seeding)
+    history: tuple[Turn, ...]  # earlier turns, oldest first, NOT including `message`
+    message: str  # the interrogator's latest message
+    persona: Mapping[str, str] = field(default_factory=dict)  # e.g. name, age, location
+
+    def interrogator_turns(self) -> tuple[str, ...]:
+        """Texts of the interrogator's earlier turns, oldest first (without ``message``)."""
+        return tuple(turn.text for turn in self.history if turn.role == INTERROGATOR)
+
+
+class EngineError(Exception):
+    """An engine failed to produce a reply.
+
+    ``transient`` is true when trying again later may succeed (a timeout, a remote 503), false when
+    it will not (bad configuration, a reply that sanitises to nothing).
+    """
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
+
+
+class EngineSettingsError(ValueError):
+    """Bad engine settings. ``key`` names the offending setting; ``str()`` starts with it."""
+
+    def __init__(self, key: str, problem: str = "invalid value") -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
+
+
+# --- declaring settings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One optional settings key: its default and a cleaner ``clean(key, value) -> value``."""
+
+    default: Any
+    clean: Callable[[str, Any], Any]
+    help: str = ""
+
+
+def number_setting(
+    default: float, *, minimum: float = 0.0, maximum: float | None = None, help: str = ""
+) -> Setting:
+    """A finite real number in ``[minimum, maximum]`` (bools are refused), cleaned to ``float``."""
+
+    def clean(key: str, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise EngineSettingsError(key, f"must be a number, not {type(value).__name__}")
+        number = float(value)
+        if not math.isfinite(number):
+            raise EngineSettingsError(key, "must be finite")
+        if number < minimum:
+            raise EngineSettingsError(key, f"must be >= {minimum:g}, not {number:g}")
+        if maximum is not None and number > maximum:
+            raise EngineSettingsError(key, f"must be <= {maximum:g}, not {number:g}")
+        return number
+
+    return Setting(float(default), clean, help)
+
+
+def text_setting(default: str = "", *, max_length: int = 200, help: str = "") -> Setting:
+    """A string of at most ``max_length`` characters, stripped."""
+
+    def clean(key: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise EngineSettingsError(key, f"must be a string, not {type(value).__name__}")
+        value = value.strip()
+        if len(value) > max_length:
+            raise EngineSettingsError(key, f"must be at most {max_length} characters")
+        return value
+
+    return Setting(default, clean, help)
+
+
+# --- the engine ---------------------------------------------------------------------------------
+
+
+class Engine(ABC):
+    """Base class of bot engines. Subclasses set ``name``, ``label``, ``settings_spec``, ``reply``.
+
+    Importing an engine's module must stay cheap (``engine_choices`` imports them all); load heavy
+    data lazily, on first use.
+    """
+
+    name: ClassVar[str]  # registry key, e.g. "simple", "eliza"
+    label: ClassVar[str]  # human label for admin choices
+    version: ClassVar[str] = "1"  # bump when replies change for the same input (research logs)
+    settings_spec: ClassVar[Mapping[str, Setting]] = {}  # engine-specific keys (typing keys are common)
+
+    @classmethod
+    def all_settings(cls) -> dict[str, Setting]:
+        """Every key this engine accepts: the common typing keys, then its own."""
+        from .typing_delay import TYPING_SETTINGS  # typing_delay imports this module
+
+        return {**TYPING_SETTINGS, **cls.settings_spec}
+
+    @classmethod
+    def validate_settings(cls, settings: Mapping | None) -> dict:
+        """Return cleaned settings with every default filled in.
+
+        Raises :class:`EngineSettingsError` naming the key on an unknown key or a bad value.
+        """
+        if settings is None:
+            settings = {}
+        if not isinstance(settings, Mapping):
+            raise EngineSettingsError("settings", "must be a mapping of keys to values")
+        spec = cls.all_settings()
+        for key in settings:
+            if key not in spec:
+                known = ", ".join(sorted(spec))
+                raise EngineSettingsError(str(key), f"unknown setting for engine {cls.name!r} (known: {known})")
+        cleaned = {key: s.clean(key, settings[key]) if key in settings else s.default for key, s in spec.items()}
+        cls.check_settings(cleaned)
+        return cleaned
+
+    @classmethod
+    def check_settings(cls, cleaned: dict) -> None:
+        """Hook for checks across keys; raise :class:`EngineSettingsError` naming a key."""
+
+    def __init__(self, settings: Mapping | None = None) -> None:
+        from .typing_delay import TypingModel
+
+        self.settings: dict = self.validate_settings(settings)
+        self.typing_model: TypingModel = TypingModel.from_settings(self.settings)
+
+    @abstractmethod
+    def reply(self, context: ReplyContext) -> str:
+        """The witness's reply to ``context.message``. Raises :class:`EngineError` on failure."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"

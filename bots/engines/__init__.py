@@ -1,0 +1,1 @@
+"""Built-in engines; each module is registered by name in :mod:`bots.registry`."""
