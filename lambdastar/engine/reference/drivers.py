@@ -1,0 +1,122 @@
+"""Episode loops of the reference rule set, for both random streams.
+
+* ``glibc``: one global stream as in the original — all pattern draws first (W + 10 patterns),
+  the hidden oracle's start, the first start permutation, then episodes strictly in order.  The
+  pattern draws are replayed from a copy of the seeded state, so memory does not grow with W.
+* ``pcg64``: each episode is independent — its environment (pattern, start cells, hidden oracle)
+  comes from the environment stream and its agents' decisions from the type's stream, both
+  advanced to the episode (see :mod:`lambdastar.engine.rng`), so results never depend on chunking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..grid import coordinates, neighbourhood_table
+from ..patterns import generate_pattern, shuffle_cells, skip_pattern
+from ..rng import glibc_state, pcg_stream_for, rand31
+from .episode import run_episode
+from .types import COOPQL, COOPSARSA, N_TYPES, QL, SARSA
+
+
+class Workspace:
+    """Arrays an episode needs, allocated once per run."""
+
+    def __init__(self, n: int, T: int, N: int, enabled: np.ndarray, trace: bool = False):
+        S = n * n
+        rows = S * T + 1
+        self.n, self.T, self.N = n, T, N
+        self.enabled = enabled
+        self.nb = neighbourhood_table(n)
+        self.row, self.col = coordinates(n)
+        self.Qq = np.empty((N, rows, 9) if enabled[QL] else (1, 1, 9))
+        self.Qs = np.empty((N, rows, 9) if enabled[SARSA] else (1, 1, 9))
+        self.Qcq = np.empty((rows, 9) if enabled[COOPQL] else (1, 9))
+        self.Qcs = np.empty((rows, 9) if enabled[COOPSARSA] else (1, 9))
+        self.field = np.zeros(S + 1)
+        self.F = np.zeros(S + 1)
+        self.A = np.zeros(S + 1)
+        self.pos = np.zeros((N_TYPES, N), dtype=np.int64)
+        self.sa = np.zeros((N_TYPES, N), dtype=np.int64)
+        self.aa = np.zeros((N_TYPES, N), dtype=np.int64)
+        self.P = np.zeros(T + 10, dtype=np.int64)
+        self.E = np.zeros(T + 10, dtype=np.int64)
+        self.base = np.zeros(2 * n, dtype=np.int64)
+        self.perm = np.zeros(S, dtype=np.int64)
+        self.starts = np.zeros(N, dtype=np.int64)
+        self.trace = np.zeros((T, N_TYPES + 2, N) if trace else (0, 0, 0), dtype=np.int64)
+
+    def arrays(self):
+        return (self.nb, self.row, self.col, self.Qq, self.Qs, self.Qcq, self.Qcs, self.field,
+                self.F, self.A, self.pos, self.sa, self.aa, self.P, self.E, self.base, self.perm,
+                self.starts, self.trace)
+
+
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def glibc_prologue(st, n, N, W, perm, starts, carry):
+    """Draws before episode 1: skip W+10 patterns, hidden-oracle start, first permutation."""
+    S = n * n
+    for _ in range(W + 10):
+        skip_pattern(st, n)
+    carry[0] = rand31(st) % S + 1
+    shuffle_cells(st, perm)
+    for i in range(N):
+        starts[i] = perm[i + 1]          # the first permutation is read from index 1
+
+
+@njit(cache=True)
+def glibc_block(st, st_pat, enabled, n, T, N, count, carry, nb, row, col, Qq, Qs, Qcq, Qcs,
+                field, F, A, pos, sa, aa, P, E, base, perm, starts, trace, out, traces):
+    """Run the next ``count`` episodes of the global stream; ``out[j, k]`` ← scores."""
+    row_out = np.zeros(N_TYPES)
+    for j in range(count):
+        generate_pattern(st_pat, nb, n, base, P, E)
+        run_episode(st, True, enabled, n, T, N, nb, row, col, P, E, starts, carry[0],
+                    Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
+        out[j, :] = row_out
+        if traces.shape[0] > 0:
+            traces[j] = trace
+        shuffle_cells(st, perm)
+        for i in range(N):
+            starts[i] = perm[i]
+        carry[0] = perm[N - 1]
+
+
+def glibc_run(n: int, T: int, N: int, W: int, seed: int, enabled: np.ndarray,
+              block: int = 256, trace: bool = False):
+    """Yield ``(first_episode, scores[count, 13], traces or None)`` blocks for episodes 0..W-1."""
+    ws = Workspace(n, T, N, enabled, trace)
+    st = glibc_state(seed)
+    st_pat = st.copy()
+    carry = np.zeros(1, dtype=np.int64)
+    glibc_prologue(st, n, N, W, ws.perm, ws.starts, carry)
+    first = 0
+    while first < W:
+        count = min(block, W - first)
+        out = np.zeros((count, N_TYPES))
+        traces = np.zeros((count,) + ws.trace.shape if trace else (0, 0, 0, 0), dtype=np.int64)
+        glibc_block(st, st_pat, enabled, n, T, N, count, carry, *ws.arrays(), out, traces)
+        yield first, out, (traces if trace else None)
+        first += count
+
+
+# --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def pcg_block(env_base, agent_base, episodes, enabled, n, T, N, nb, row, col, Qq, Qs, Qcq,
+              Qcs, field, F, A, pos, sa, aa, P, E, base, perm, starts, trace, out):
+    """Independent episodes ``episodes``; ``out[j, k]`` ← scores of episode ``episodes[j]``."""
+    row_out = np.zeros(N_TYPES)
+    for j in range(episodes.shape[0]):
+        e = episodes[j]
+        st_env = pcg_stream_for(env_base, e)
+        generate_pattern(st_env, nb, n, base, P, E)
+        shuffle_cells(st_env, perm)
+        for i in range(N):
+            starts[i] = perm[i]
+        hid = perm[N - 1]
+        st = pcg_stream_for(agent_base, e)
+        run_episode(st, False, enabled, n, T, N, nb, row, col, P, E, starts, hid,
+                    Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
+        out[j, :] = row_out
