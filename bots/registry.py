@@ -14,7 +14,7 @@ from .base import Engine
 
 BUILTIN: dict[str, str] = {
     "simple": "bots.engines.simple:SimpleEngine",
-    # "eliza": "bots.engines.eliza:ElizaEngine",  (next commit)
+    "eliza": "bots.engines.eliza:ElizaEngine",
     # later: "aiml", "learner", "llm", "webhook", "pull", "lpp"
 }
 
