@@ -162,3 +162,14 @@ def test_link_loops_end_in_a_fallback():
     memory = Memory("MY", rule("0 YOUR 0", "YOUR 3"))
     table = {"A": keyword("A", 0, link="B"), "B": keyword("B", 0, link="A"), "MY": keyword("MY", 0, rule("0", "OK"))}
     assert Eliza(Script("LOOP", "HI", table, {}, memory, none)).respond("a") == "GO ON"
+
+
+def test_very_long_input_is_cut_and_answered_quickly():
+    import time
+
+    from bots.engines.eliza.interpreter import MAX_TOKENS
+
+    started = time.perf_counter()
+    reply = Eliza(DOCTOR).respond("I " * 5000)  # many YOUs: the worst case for patterns like 0 YOU 0 I 0
+    assert time.perf_counter() - started < 1.0
+    assert reply.startswith("YOU SAY YOU") and len(reply.split()) == 2 + MAX_TOKENS

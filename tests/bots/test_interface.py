@@ -45,6 +45,7 @@ def test_settings_defaults_and_typing_keys_for_every_engine(name):
     assert cleaned["think_s"] == 2.0 and cleaned["max_s"] == 10.0
     assert cleaned["per_char_s"] == TypingModel.per_char_s and cleaned["jitter"] == TypingModel.jitter
     assert validate_engine_settings(name, None) == validate_engine_settings(name, {})
+    assert validate_engine_settings(name, cleaned) == cleaned  # stored cleaned settings validate again
     engine = get_engine(name, {"per_char_s": 0.1, "jitter": 0})
     assert engine.typing_model == TypingModel(per_char_s=0.1, jitter=0.0)
 

@@ -28,6 +28,7 @@ from .script import ANY, Goto, Keyword, NewKey, OneOf, Pre, Rule, Script, Tagged
 
 MAX_LINKS = 20  # =KEY / PRE hops allowed while answering one input (guards against loops in a script)
 MAX_MEMORIES = 32
+MAX_TOKENS = 150  # longer input is cut: bounds the work of matching a pattern with several 0 items
 
 _TOKEN = re.compile(r"[\w']+(?:-[\w']+)*|[.,;:!?]")
 _PUNCTUATION = frozenset(".,;:!?")
@@ -43,6 +44,7 @@ def tokenize(text: str) -> list[str]:
 def match(pattern: tuple, words: list[str], tags) -> list[list[str]] | None:
     """Split ``words`` into one part per pattern item, or None. ``0`` takes as few words as it can."""
     parts: list[list[str]] = []
+    dead_ends: set[tuple[int, int]] = set()  # (pattern item, word) positions known not to match
 
     def fits(item, word: str) -> bool:
         if isinstance(item, str):
@@ -56,8 +58,16 @@ def match(pattern: tuple, words: list[str], tags) -> list[list[str]] | None:
     def walk(p: int, w: int) -> bool:
         if p == len(pattern):
             return w == len(words)
+        if (p, w) in dead_ends:
+            return False
+        if not step(p, w):
+            dead_ends.add((p, w))
+            return False
+        return True
+
+    def step(p: int, w: int) -> bool:
         item = pattern[p]
-        if item == ANY and isinstance(item, int):
+        if isinstance(item, int) and item == ANY:
             for end in range(w, len(words) + 1):
                 parts.append(words[w:end])
                 if walk(p + 1, end):
@@ -100,7 +110,7 @@ class Eliza:
         self.memory: deque[str] = deque(maxlen=MAX_MEMORIES)
 
     def respond(self, text: str) -> str:
-        words, keystack = self._scan(tokenize(text))
+        words, keystack = self._scan(tokenize(text)[:MAX_TOKENS])
         if keystack and keystack[0].word == self.script.memory.keyword:
             self._remember(words)
         for kw in keystack:
