@@ -6,8 +6,8 @@ that a restart could lose: whatever a conversation needs is derived from ``conte
 history).
 
 Settings are a flat mapping (an entry's JSON settings). Each engine declares its own keys in
-``settings_spec``; the typing-delay keys of :mod:`bots.typing_delay` are accepted by every engine and
-are validated here, once.
+``settings_spec``; the common keys (``persona`` and the typing-delay keys of :mod:`bots.typing_delay`)
+are accepted by every engine and are validated here, once.
 """
 
 from __future__ import annotations
@@ -116,6 +116,31 @@ def text_setting(default: str = "", *, max_length: int = 200, help: str = "") ->
     return Setting(default, clean, help)
 
 
+def persona_setting(*, max_items: int = 50, max_length: int = 200, help: str = "") -> Setting:
+    """A mapping of persona attributes (name, age, location, ...) to short texts; numbers become text."""
+
+    def clean(key: str, value: Any) -> dict[str, str]:
+        if not isinstance(value, Mapping):
+            raise EngineSettingsError(key, "must be a mapping of attribute names to texts")
+        if len(value) > max_items:
+            raise EngineSettingsError(key, f"must have at most {max_items} attributes")
+        persona: dict[str, str] = {}
+        for attr, text in value.items():
+            if not isinstance(attr, str) or not attr.strip():
+                raise EngineSettingsError(key, f"attribute names must be non-empty strings, not {attr!r}")
+            if isinstance(text, bool) or not isinstance(text, (str, int, float)):
+                raise EngineSettingsError(f"{key}.{attr}", f"must be text, not {type(text).__name__}")
+            persona[attr.strip()] = text_setting(max_length=max_length).clean(f"{key}.{attr}", str(text))
+        return persona
+
+    return Setting({}, clean, help)
+
+
+PERSONA_SETTINGS: dict[str, Setting] = {
+    "persona": persona_setting(help="who the bot pretends to be: name, age, location, ... (engines may ignore it)")
+}
+
+
 # --- the engine ---------------------------------------------------------------------------------
 
 
@@ -129,14 +154,14 @@ class Engine(ABC):
     name: ClassVar[str]  # registry key, e.g. "simple", "eliza"
     label: ClassVar[str]  # human label for admin choices
     version: ClassVar[str] = "1"  # bump when replies change for the same input (research logs)
-    settings_spec: ClassVar[Mapping[str, Setting]] = {}  # engine-specific keys (typing keys are common)
+    settings_spec: ClassVar[Mapping[str, Setting]] = {}  # engine-specific keys (persona, typing keys are common)
 
     @classmethod
     def all_settings(cls) -> dict[str, Setting]:
-        """Every key this engine accepts: the common typing keys, then its own."""
+        """Every key this engine accepts: the common keys (persona, typing delay), then its own."""
         from .typing_delay import TYPING_SETTINGS  # typing_delay imports this module
 
-        return {**TYPING_SETTINGS, **cls.settings_spec}
+        return {**PERSONA_SETTINGS, **TYPING_SETTINGS, **cls.settings_spec}
 
     @classmethod
     def validate_settings(cls, settings: Mapping | None) -> dict:

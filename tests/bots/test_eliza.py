@@ -141,9 +141,10 @@ def test_replay_ignores_witness_text_and_is_deterministic():
 
 
 def test_persona_name_is_accepted_and_ignored():
-    engine = get_engine("eliza", {"name": "Joan", "think_s": 0.5})
-    assert engine.settings["name"] == "Joan"
+    engine = get_engine("eliza", {"persona": {"name": "Joan", "age": 34}, "think_s": 0.5})
+    assert engine.settings["persona"] == {"name": "Joan", "age": "34"}
     assert engine.reply(context([], "Men are all alike.")) == "IN WHAT WAY"
+    assert engine.reply(context([], "What is your name?")) == "I AM NOT INTERESTED IN NAMES"
 
 
 def test_script_check_finds_dangling_links_and_bad_part_numbers():

@@ -76,9 +76,22 @@ def test_settings_must_be_a_mapping_and_name_a_string():
     with pytest.raises(EngineSettingsError, match="settings"):
         validate_engine_settings("simple", ["think_s"])
     with pytest.raises(EngineSettingsError, match="^name:"):
-        validate_engine_settings("eliza", {"name": 7})
-    with pytest.raises(EngineSettingsError, match="^name:"):
-        validate_engine_settings("simple", {"name": "Joan"})  # the Simple Bot has no persona key
+        validate_engine_settings("eliza", {"name": "Joan"})  # a persona's name goes in "persona"
+
+
+def test_persona_is_common_and_validated():
+    for name in ("simple", "eliza"):
+        assert validate_engine_settings(name, {})["persona"] == {}
+        assert validate_engine_settings(name, {"persona": {" name ": " Sam ", "age": 41}})["persona"] == {
+            "name": "Sam",
+            "age": "41",
+        }
+    with pytest.raises(EngineSettingsError, match="^persona:"):
+        validate_engine_settings("simple", {"persona": "Sam"})
+    with pytest.raises(EngineSettingsError, match="^persona.name:"):
+        validate_engine_settings("simple", {"persona": {"name": ["Sam"]}})
+    with pytest.raises(EngineSettingsError, match="^persona.bio:"):
+        validate_engine_settings("simple", {"persona": {"bio": "x" * 201}})
 
 
 def test_a_new_engine_declares_its_own_keys():

@@ -7,7 +7,7 @@ so any worker can answer any conversation and a restart loses nothing.
 
 from __future__ import annotations
 
-from ...base import Engine, ReplyContext, text_setting
+from ...base import Engine, ReplyContext
 from .doctor import DOCTOR
 from .interpreter import Eliza
 
@@ -15,7 +15,8 @@ from .interpreter import Eliza
 class ElizaEngine(Engine):
     name = "eliza"
     label = "ELIZA (Weizenbaum 1966, DOCTOR script)"
-    settings_spec = {"name": text_setting(help="persona name; ELIZA ignores it")}
+    # No keys of its own: the common ``persona`` (name, ...) is accepted and ignored, as ELIZA
+    # never speaks of itself.
     script = DOCTOR
 
     def conversation(self, context: ReplyContext) -> Eliza:
