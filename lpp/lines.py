@@ -7,7 +7,7 @@ seconds without a key from that sender (a 2012 program never sent ``Return``).""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable, Mapping
 
 from lpp.keys import BACKSPACE, RETURN
 from lpp.model import Keystroke, Utterance
@@ -31,13 +31,13 @@ class Segmenter:
 
     ``feed`` returns the utterances a keystroke closes; ``expire(now)`` those an
     idle timeout closes by ``now``; ``flush`` the rest. Empty lines are dropped.
-    ``idle_senders`` limits the idle timeout to some senders (``None``: all)."""
+    ``idle_timeouts`` overrides ``idle_timeout`` per sender (``None``: never)."""
 
     def __init__(self, idle_timeout: float | None = 8.0,
-                 idle_senders: Collection[str] | None = None,
+                 idle_timeouts: Mapping[str, float | None] | None = None,
                  floor_gap: float = 2.0) -> None:
         self.idle_timeout = idle_timeout
-        self.idle_senders = idle_senders
+        self.idle_timeouts = dict(idle_timeouts or {})
         self.floor_gap = floor_gap
         self._open: dict[str, list[Keystroke]] = {}
 
@@ -55,12 +55,12 @@ class Segmenter:
         return closed
 
     def expire(self, now: float | None) -> list[Utterance]:
-        if self.idle_timeout is None or now is None:
+        if now is None:
             return []
         closed = []
         for sender, line in list(self._open.items()):
-            idle_applies = self.idle_senders is None or sender in self.idle_senders
-            if line and idle_applies and _paused(line, now, self.idle_timeout, strict=True):
+            timeout = self.idle_timeouts.get(sender, self.idle_timeout)
+            if line and timeout is not None and _paused(line, now, timeout, strict=True):
                 closed += self._close(sender, "idle")
         return closed
 
