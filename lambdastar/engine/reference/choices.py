@@ -67,6 +67,12 @@ def q_choice(st, exact, Q, s):
 
 
 @njit(cache=True)
+def q_move(st, exact, Q, nb, p, off):
+    """Test-phase RL move from cell ``p`` (state row ``p + off``): greedy, no learning."""
+    return nb[p, q_choice(st, exact, Q, p + off)]
+
+
+@njit(cache=True)
 def woc_target(st, exact, A, S):
     """Argmax of the shared WOC map over all cells (start value −1), ties at random."""
     m = -1.0

@@ -7,7 +7,7 @@ from numba import njit
 
 from ..grid import approach, move_field, set_field
 from ..rng import rand31
-from .choices import ls_choice, pick_among_max, q_choice, woc_target
+from .choices import ls_choice, pick_among_max, q_move, woc_target
 from .learning import train
 from .types import (BID, BT, COOPQL, COOPSARSA, DICT, FR, IMIT, LS, ORACLE, QL, RANDOM, SARSA,
                     TRAINING_EPISODES, WOC)
@@ -123,18 +123,15 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
                     pos[IMIT, i] = hid
                 else:
                     pos[IMIT, i] = ls_choice(st, exact, field, nb, p)
+            off = S * (t - 1)
             if enabled[QL]:
-                p = pos[QL, i]
-                pos[QL, i] = nb[p, q_choice(st, exact, Qq[i], p + S * (t - 1))]
+                pos[QL, i] = q_move(st, exact, Qq[i], nb, pos[QL, i], off)
             if enabled[COOPQL]:
-                p = pos[COOPQL, i]
-                pos[COOPQL, i] = nb[p, q_choice(st, exact, Qcq, p + S * (t - 1))]
+                pos[COOPQL, i] = q_move(st, exact, Qcq, nb, pos[COOPQL, i], off)
             if enabled[SARSA]:
-                p = pos[SARSA, i]
-                pos[SARSA, i] = nb[p, q_choice(st, exact, Qs[i], p + S * (t - 1))]
+                pos[SARSA, i] = q_move(st, exact, Qs[i], nb, pos[SARSA, i], off)
             if enabled[COOPSARSA]:
-                p = pos[COOPSARSA, i]
-                pos[COOPSARSA, i] = nb[p, q_choice(st, exact, Qcs, p + S * (t - 1))]
+                pos[COOPSARSA, i] = q_move(st, exact, Qcs, nb, pos[COOPSARSA, i], off)
         # ---- Good and Evil move; rewards
         move_field(field, nb, ge[0], ge[1], pt, E[t])
         ge[0] = pt
