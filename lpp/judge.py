@@ -6,7 +6,8 @@ Each line typed on standard input is sent key by key (``*.judge``) followed by
 ``Return``; the other side's keys (``*.other``) are read, deleted and shown as
 utterances (``--live`` shows them key by key). With ``--log`` every key of both
 sides is written in the 2012 JComm log format. After standard input ends the
-program waits until the other side has been quiet for ``--linger`` seconds.
+program waits for the other side's answer to the last line (at most ``--wait``
+seconds), then until the other side has been quiet for ``--linger`` seconds.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--idle", type=cli.seconds, default=5.0,
                         help="seconds without a key that end the other side's utterance (default 5)")
     parser.add_argument("--linger", type=cli.seconds, default=10.0,
-                        help="after input ends, exit once the other side is quiet this long (default 10)")
+                        help="after the answer to the last line, exit once the other side is quiet "
+                             "this long (default 10)")
+    parser.add_argument("--wait", type=cli.seconds, default=60.0,
+                        help="after input ends, wait at most this long for an answer (default 60)")
     parser.add_argument("--live", action="store_true", help="show the other side key by key")
     cli.add_typing_args(parser, TypingModel.fast())
     return parser
@@ -49,6 +53,7 @@ class Judge:
         self.segmenter = Segmenter(idle_timeout=idle)
         self.lock = threading.Lock()
         self.last_heard = time.monotonic()
+        self.answered = True  # has the other side finished a line since the judge's last one?
 
     def record(self, key: Keystroke) -> None:
         key = Keystroke(key.sender, key.key, key.char, key.stamp, key.time, side=self.side)
@@ -56,6 +61,7 @@ class Judge:
             if self.log:
                 self.log.write(key)
             if key.sender == JUDGE:
+                self.answered = self.answered and key.char != "\n"
                 return
             self.last_heard = time.monotonic()
             if self.live:
@@ -66,6 +72,7 @@ class Judge:
 
     def show(self, utterances) -> None:
         for utterance in utterances:
+            self.answered = True
             cli.say(f"{'' if not self.live else chr(10)}other: {utterance.text}")
 
     def listen(self, watcher: Watcher, stop: threading.Event) -> None:
@@ -96,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for line in sys.stdin:
                 comm.send_text(line.rstrip("\r\n"), model, on_key=judge.record)
-            judge.last_heard = time.monotonic()
-            while time.monotonic() - judge.last_heard < args.linger:
+            end_of_input = time.monotonic()
+            while time.monotonic() - end_of_input < args.wait:
+                if judge.answered and time.monotonic() - judge.last_heard >= args.linger:
+                    break
                 time.sleep(0.05)
         except KeyboardInterrupt:
             pass
