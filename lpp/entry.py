@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 
 from lpp import cli
 from lpp.engines import EngineNotFound, get_engine, make_context
@@ -64,7 +65,8 @@ class Entry:
             while max_replies is None or self.replies < max_replies:
                 finished = []
                 for key in watcher.get(timeout=0.25):
-                    finished += self.segmenter.feed(key)
+                    # idle timeouts run on this machine's clock: the judge's may be skewed
+                    finished += self.segmenter.feed(replace(key, time=self.comm.clock()))
                 finished += self.segmenter.expire(self.comm.clock())
                 for utterance in finished:
                     self.answer(utterance)

@@ -16,6 +16,7 @@ import argparse
 import sys
 import threading
 import time
+from dataclasses import replace
 
 from lpp import cli
 from lpp.lines import Segmenter
@@ -68,7 +69,7 @@ class Judge:
                 shown = "\b \b" if key.char == "\b" else key.char
                 sys.stdout.write(shown)
                 sys.stdout.flush()
-            self.show(self.segmenter.feed(key))
+            self.show(self.segmenter.feed(replace(key, time=self.comm.clock())))  # local clock
 
     def show(self, utterances) -> None:
         for utterance in utterances:

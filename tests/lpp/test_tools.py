@@ -101,3 +101,25 @@ def test_entry_runs_an_engine_of_the_bots_registry(tmp_path):
         entry.kill()
     replies = [line for line in judge.stdout.splitlines() if line.startswith("other: ")]
     assert len(replies) == 1 and len(replies[0]) > len("other: ")
+
+
+def test_the_lpp_core_imports_no_django():
+    modules = "keys stamps model lines logs transport typing_model engines judge replay entry".split()
+    code = "import sys; " + "; ".join(f"import lpp.{m}" for m in modules) + \
+        "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "[]"
+
+
+def test_entry_answers_a_judge_who_never_presses_return_after_the_idle_timeout(tmp_path, capsys):
+    from lpp.engines import get_engine
+    from lpp.entry import Entry
+    from lpp.transport import CommDir
+    from lpp.typing_model import TypingModel
+
+    judge = CommDir(tmp_path, side="judge")
+    judge.send_text("anybody there", end_with_return=False)
+    entry = Entry(CommDir(tmp_path, side="other"), get_engine("echo"), TypingModel.fast(), idle=0.3)
+    entry.run(max_replies=1)
+    assert "".join(k.char for k in judge.read()) == "anybody there\n"
+    assert entry.history[0].ended_by == "idle"
