@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from .paper.streams import new_stream, randint
-from .paper.world import distance, move
+from .paper.world import distance, geometry, move
 
 __all__ = [
     "CyclicPattern", "complexity_band", "cyclic_pattern", "lz_complexity", "normalised_lz_complexity",
@@ -97,34 +97,29 @@ def complexity_band(iterations: int, cells: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Closed king walks ("bridges") on the torus and rejection sampling to a target complexity.
+# Closed king walks ("bridges") of distinct cells on the torus, with pauses.
 
 @njit(cache=True)
-def _bridge(state, width, height, length, distinct, cycle, used, cand):
-    """Random closed king walk of ``length`` cells into ``cycle``; False on a dead end."""
-    start = randint(state, width * height)
+def _bridge(state, geo, length, cycle, used, cand):
+    """Random closed king walk of ``length`` distinct cells into ``cycle``; False on a dead end."""
+    start = randint(state, used.shape[0])
     cycle[0] = start
-    if distinct:
-        used[:] = False
-        used[start] = True
+    used[:] = False
+    used[start] = True
     cur = start
     for j in range(1, length):
         remaining = length - j
         count = 0
         for a in range(9):
-            c = move(cur, a, width, height)
-            if distinct and used[c]:
-                continue
-            if distance(c, start, width, height) > remaining:
-                continue
-            cand[count] = c
-            count += 1
+            c = move(geo, cur, a)
+            if not used[c] and distance(geo, c, start) <= remaining:
+                cand[count] = c
+                count += 1
         if count == 0:
             return False
         cur = cand[randint(state, count)]
         cycle[j] = cur
-        if distinct:
-            used[cur] = True
+        used[cur] = True
     return True
 
 
@@ -135,29 +130,56 @@ def repeat_cycle(cycle, length, iterations, seq):
 
 
 @njit(cache=True)
-def make_cycle(state, width, height, iterations, target, cycle, seq, used, cand):
+def periodic_lz(cycle, length, iterations, seq):
+    """LZ complexity of ``cycle`` repeated over ``iterations`` steps.  Only the first 2L+1 symbols
+    are parsed: a component starting after the first period copies to the end of the sequence."""
+    n = min(iterations, 2 * length + 1)
+    repeat_cycle(cycle, length, n, seq)
+    return lz76(seq, n)
+
+
+@njit(cache=True)
+def make_cycle(state, geo, iterations, target, cycle, seq, used, cand):
     """Draw a cycle whose repetition over ``iterations`` steps has LZ complexity ``target``.
 
-    Tries random closed walks (revisits and pauses allowed) of length K−1 … min(⌊ϑ/2⌋, 2(K−1));
-    falls back to a walk of K−1 distinct cells (complexity exactly K).  Returns the cycle length,
-    or −1 if no cycle was found (cannot happen inside :func:`complexity_band`)."""
+    A closed walk of K−1 distinct cells repeats into a sequence of complexity exactly K.  Up to
+    min(K−1, ⌊ϑ/2⌋−K+1) pauses (a cell held for one more step) are inserted at random places to
+    vary the pattern's length and rhythm; they are kept only if the complexity is still K.
+    Returns the cycle length, or −1 if no cycle was found (cannot happen inside
+    :func:`complexity_band`).  ``seq`` needs ϑ cells of room, ``used`` one flag per grid cell."""
     if target <= 1:
-        cycle[0] = randint(state, width * height)
+        cycle[0] = randint(state, used.shape[0])
         return 1
     base = target - 1
-    hi = min(max(iterations // 2, 1), 2 * base)
-    if hi > base:
-        for _ in range(24):
-            length = base + randint(state, hi - base + 1)
-            if not _bridge(state, width, height, length, False, cycle, used, cand):
-                continue
-            repeat_cycle(cycle, length, iterations, seq)
-            if lz76(seq, iterations) == target:
-                return length
+    found = False
     for _ in range(200000):
-        if _bridge(state, width, height, base, True, cycle, used, cand):
-            return base
-    return -1
+        if _bridge(state, geo, base, cycle, used, cand):
+            found = True
+            break
+    if not found:
+        return -1
+    pauses = randint(state, min(base, max(iterations // 2, 1) - base) + 1) if base > 1 else 0
+    if pauses == 0:
+        return base
+    # Expand in place from the end: cell j is held 1 + extra[j] steps (extra counted in seq[:base]).
+    seq[:base] = 0
+    for _ in range(pauses):
+        seq[randint(state, base)] += 1
+    length = base + pauses
+    w = length
+    for j in range(base - 1, -1, -1):
+        for _ in range(1 + seq[j]):
+            w -= 1
+            cycle[w] = cycle[j]
+    if periodic_lz(cycle, length, iterations, seq) == target:
+        return length
+    # Undo: keep the first copy of each run.
+    w = 0
+    for j in range(length):
+        if j == 0 or cycle[j] != cycle[j - 1]:
+            cycle[w] = cycle[j]
+            w += 1
+    return base
 
 
 @dataclass(frozen=True)
@@ -182,7 +204,7 @@ def cyclic_pattern(complexity: int, iterations: int, width: int, height: int,
     cycle = np.empty(max(iterations, 1), dtype=np.int64)
     seq = np.empty(iterations, dtype=np.int64)
     state = new_stream(seed, 0, index)
-    length = make_cycle(state, width, height, iterations, complexity, cycle, seq,
+    length = make_cycle(state, geometry(width, height), iterations, complexity, cycle, seq,
                         np.zeros(cells, dtype=np.bool_), np.empty(9, dtype=np.int64))
     if length < 1:
         raise RuntimeError("no cycle found")  # pragma: no cover - guarded by complexity_band

@@ -27,70 +27,69 @@ from .world import group_rewards, move
 QL, COOPQL, SARSA, COOPSARSA = 9, 10, 11, 12
 
 
-@njit(cache=True)
-def greedy(state, q, i, cell):
-    """A uniformly chosen action among the maxima of Q((cell, i), ·)."""
-    best = q[i, cell, 0]
+@njit(cache=True, inline="always")
+def greedy(state, q, tab, i, cell):
+    """A uniformly chosen action among the maxima of Q((cell, i), ·) in table ``tab``."""
+    best = q[tab, i, cell, 0]
     for a in range(1, 9):
-        if q[i, cell, a] > best:
-            best = q[i, cell, a]
+        if q[tab, i, cell, a] > best:
+            best = q[tab, i, cell, a]
     ties = 0
     for a in range(9):
-        if q[i, cell, a] == best:
+        if q[tab, i, cell, a] == best:
             ties += 1
     r = randint(state, ties) if ties > 1 else 0
     for a in range(9):
-        if q[i, cell, a] == best:
+        if q[tab, i, cell, a] == best:
             if r == 0:
                 return a
             r -= 1
     return 0  # unreachable
 
 
-@njit(cache=True)
-def choose(state, q, i, cell, epsilon):
+@njit(cache=True, inline="always")
+def choose(state, q, tab, i, cell, epsilon):
     if epsilon > 0.0 and uniform(state) < epsilon:
         return randint(state, 9)
-    return greedy(state, q, i, cell)
+    return greedy(state, q, tab, i, cell)
 
 
 @njit(cache=True)
-def train_session(state, kind, tables, good, evil, starts, width, height, iterations, agents,
+def train_session(state, kind, tables, geo, good, evil, starts, iterations, agents,
                   coordination, alpha, gamma, epsilon, pos, prev, act, rew):
     shared = kind == COOPQL or kind == COOPSARSA
     sarsa = kind == SARSA or kind == COOPSARSA
     for j in range(agents):
         pos[j] = starts[j]
         if sarsa:
-            act[j] = choose(state, tables[0 if shared else j], 0, pos[j], epsilon)
+            act[j] = choose(state, tables, 0 if shared else j, 0, pos[j], epsilon)
     for i in range(iterations):
         for j in range(agents):
-            q = tables[0 if shared else j]
             if not sarsa:
-                act[j] = choose(state, q, i, pos[j], epsilon)
+                act[j] = choose(state, tables, 0 if shared else j, i, pos[j], epsilon)
             prev[j] = pos[j]
-            pos[j] = move(pos[j], act[j], width, height)
-        group_rewards(pos, agents, good[i + 1], evil[i + 1], width, height, coordination, rew)
+            pos[j] = move(geo, pos[j], act[j])
+        group_rewards(geo, pos, agents, good[i + 1], evil[i + 1], coordination, rew)
         last = i + 1 == iterations
         for j in range(agents):
-            q = tables[0 if shared else j]
+            tab = 0 if shared else j
             a = act[j]
             target = rew[j]
             if not last:
                 if sarsa:
-                    nxt = choose(state, q, i + 1, pos[j], epsilon)
-                    target += gamma * q[i + 1, pos[j], nxt]
+                    nxt = choose(state, tables, tab, i + 1, pos[j], epsilon)
+                    target += gamma * tables[tab, i + 1, pos[j], nxt]
                     act[j] = nxt
                 else:
-                    best = q[i + 1, pos[j], 0]
+                    best = tables[tab, i + 1, pos[j], 0]
                     for b in range(1, 9):
-                        best = max(best, q[i + 1, pos[j], b])
+                        best = max(best, tables[tab, i + 1, pos[j], b])
                     target += gamma * best
-            q[i, prev[j], a] += alpha * (target - q[i, prev[j], a])
+            tables[tab, i, prev[j], a] += alpha * (target - tables[tab, i, prev[j], a])
 
 
 @njit(cache=True)
-def learning_episode(state, kind, good, evil, starts, width, height, iterations, agents,
+def learning_episode(state, kind, geo, good, evil, starts, iterations, agents,
                      coordination, alpha, gamma, epsilon, q_init, sessions,
                      tables, pos, prev, act, rew):
     """Train, then return the test score (mean reward per agent per iteration)."""
@@ -98,14 +97,13 @@ def learning_episode(state, kind, good, evil, starts, width, height, iterations,
     used = 1 if shared else agents
     tables[:used] = q_init
     for _ in range(sessions):
-        train_session(state, kind, tables, good, evil, starts, width, height, iterations, agents,
+        train_session(state, kind, tables, geo, good, evil, starts, iterations, agents,
                       coordination, alpha, gamma, epsilon, pos, prev, act, rew)
     for j in range(agents):
         pos[j] = starts[j]
     total = 0.0
     for i in range(iterations):
         for j in range(agents):
-            q = tables[0 if shared else j]
-            pos[j] = move(pos[j], greedy(state, q, i, pos[j]), width, height)
-        total += group_rewards(pos, agents, good[i + 1], evil[i + 1], width, height, coordination, rew)
+            pos[j] = move(geo, pos[j], greedy(state, tables, 0 if shared else j, i, pos[j]))
+        total += group_rewards(geo, pos, agents, good[i + 1], evil[i + 1], coordination, rew)
     return total / (agents * iterations)

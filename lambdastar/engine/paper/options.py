@@ -53,6 +53,15 @@ class Resolved:
     type_code: int
     k_min: int
     k_max: int
+    _geometry: tuple | None = None
+
+    @property
+    def geometry(self):
+        from .world import geometry
+        if self._geometry is None:
+            object.__setattr__(self, "_geometry", geometry(self.config.width, self.config.height,
+                                                          self.config.observation_range))
+        return self._geometry
 
     @property
     def learning(self) -> bool:

@@ -21,6 +21,7 @@ from numba import njit
 
 from ..complexity import lz76, make_cycle, repeat_cycle
 from .streams import ENVIRONMENT_STREAM, new_stream, randint
+from .world import geometry
 
 
 @njit(cache=True)
@@ -101,19 +102,19 @@ def realise_paths(state, cyc_g, len_g, cyc_e, len_e, iterations, collide, good, 
 
 
 @njit(cache=True)
-def build_world(seed, episode, width, height, iterations, agents, k_min, k_max, collide,
-                good, evil, starts, work):
-    """Fill ``good``/``evil`` (ϑ+1 positions) and ``starts`` (N cells); return K(μ)."""
-    cells = width * height
+def build_world(seed, episode, geo, iterations, agents, k_min, k_max, collide,
+                good, evil, starts, work, used):
+    """Fill ``good``/``evil`` (ϑ+1 positions) and ``starts`` (N cells); return K(μ).
+    ``work`` is :func:`world_work`'s scratch, ``used`` one bool per cell."""
+    cells = used.shape[0]
     state = new_stream(seed, ENVIRONMENT_STREAM, episode)
     target = target_complexity(episode, k_min, k_max)
     cyc_g, cyc_e, seq_g, seq_e, cand = work[0], work[1], work[2], work[3], work[4]
-    used = np.zeros(cells, dtype=np.bool_)
-    len_g = make_cycle(state, width, height, iterations, target, cyc_g, seq_g, used, cand)
+    len_g = make_cycle(state, geo, iterations, target, cyc_g, seq_g, used, cand)
     repeat_cycle(cyc_g, len_g, iterations, seq_g)
     len_e = 0
     for _ in range(10000):
-        len_e = make_cycle(state, width, height, iterations, target, cyc_e, seq_e, used, cand)
+        len_e = make_cycle(state, geo, iterations, target, cyc_e, seq_e, used, cand)
         repeat_cycle(cyc_e, len_e, iterations, seq_e)
         if cyc_e[len_e - 1] != cyc_g[len_g - 1] and not _sequences_equal(seq_g, seq_e, iterations):
             break
@@ -133,8 +134,9 @@ def episode_world(seed: int, episode: int, width: int, height: int, iterations: 
     good = np.empty(iterations + 1, dtype=np.int64)
     evil = np.empty(iterations + 1, dtype=np.int64)
     starts = np.empty(agents, dtype=np.int64)
-    k = build_world(seed, episode, width, height, iterations, agents, k_min, k_max, collide,
-                    good, evil, starts, world_work(iterations))
+    k = build_world(seed, episode, geometry(width, height), iterations, agents, k_min, k_max, collide,
+                    good, evil, starts, world_work(iterations),
+                    np.zeros(width * height, dtype=np.bool_))
     return int(k), good, evil, starts
 
 

@@ -20,12 +20,13 @@ from .learning import QL, learning_episode
 from .options import PaperOptions, Resolved, resolve
 from .patterns import build_world, target_complexity
 from .streams import new_stream
+from .world import geometry
 
 
 @njit(cache=True)
-def run_block(seed, episodes, kind, width, height, iterations, agents, k, k_min, k_max, collide,
+def run_block(seed, episodes, kind, geo, iterations, agents, k, k_min, k_max, collide,
               coordination, alpha, gamma, epsilon, q_init, sessions, sgamma, scores):
-    cells = width * height
+    cells = geo[0].shape[0]
     good = np.empty(iterations + 1, dtype=np.int64)
     evil = np.empty(iterations + 1, dtype=np.int64)
     starts = np.empty(agents, dtype=np.int64)
@@ -35,11 +36,11 @@ def run_block(seed, episodes, kind, width, height, iterations, agents, k, k_min,
     act = np.empty(agents, dtype=np.int64)
     rew = np.empty(agents, dtype=np.float64)
     wsize = (2 * k + 1) * (2 * k + 1)
-    win = np.empty(wsize, dtype=np.int64)
     vals = np.empty(wsize, dtype=np.float64)
     fvals = np.empty(agents, dtype=np.float64)
     icells = np.empty(max(agents, cells), dtype=np.int64)
     fmap = np.zeros(cells, dtype=np.float64)
+    used = np.zeros(cells, dtype=np.bool_)
     learning = kind >= QL
     shared = kind == QL + 1 or kind == QL + 3
     tables = np.empty((0, 0, 0, 9))
@@ -47,16 +48,16 @@ def run_block(seed, episodes, kind, width, height, iterations, agents, k, k_min,
         tables = np.empty((1 if shared else agents, iterations, cells, 9))
     for b in range(episodes.shape[0]):
         episode = episodes[b]
-        build_world(seed, episode, width, height, iterations, agents, k_min, k_max, collide,
-                    good, evil, starts, work)
+        build_world(seed, episode, geo, iterations, agents, k_min, k_max, collide,
+                    good, evil, starts, work, used)
         state = new_stream(seed, 1 + kind, episode)
         if learning:
-            scores[b] = learning_episode(state, kind, good, evil, starts, width, height, iterations,
+            scores[b] = learning_episode(state, kind, geo, good, evil, starts, iterations,
                                          agents, coordination, alpha, gamma, epsilon, q_init,
                                          sessions, tables, pos, prev, act, rew)
         else:
-            scores[b] = plain_episode(state, kind, good, evil, starts, width, height, iterations,
-                                      agents, k, coordination, sgamma, pos, rew, win, vals, fvals,
+            scores[b] = plain_episode(state, kind, geo, good, evil, starts, iterations,
+                                      agents, k, coordination, sgamma, pos, rew, vals, fvals,
                                       icells, fmap)
 
 
@@ -74,7 +75,7 @@ def _episode_array(config: EngineConfig, episode_indices: Iterable[int] | None) 
 
 def _run(r: Resolved, episodes: np.ndarray, out: np.ndarray) -> None:
     c, o = r.config, r.options
-    run_block(c.seed, episodes, r.type_code, c.width, c.height, c.iterations, c.agents,
+    run_block(c.seed, episodes, r.type_code, r.geometry, c.iterations, c.agents,
               c.observation_range, r.k_min, r.k_max, c.collision == "random", c.coordination,
               o.alpha, o.gamma, o.epsilon, o.q_init, o.training_episodes, o.stigmergy_gamma, out)
 

@@ -6,6 +6,10 @@ Chebyshev (king-move) distance, so "d < 2" is the 3×3 Moore neighbourhood.
 
 Actions 0…8 are the paper's actions 1…9: up-left, up, up-right, left, stay, right, down-left,
 down, down-right ("up" is row − 1).
+
+The kernels take a *geometry* tuple of lookup tables built once per run by :func:`geometry`
+(no integer division in the inner loops):
+``(moves[S, 9], window[S, (2k+1)²], row[S], col[S], ring_rows[m], ring_cols[n], width, height)``.
 """
 
 from __future__ import annotations
@@ -16,62 +20,66 @@ from numba import njit
 STAY = 4
 
 
-@njit(cache=True, inline="always")
-def torus_delta(a, b, size):
-    """Smallest |a − b| around a ring of ``size``."""
-    d = abs(a - b) % size
-    return min(d, size - d)
+def geometry(width: int, height: int, k: int = 1):
+    """Lookup tables of an m×n torus (height m, width n) with observation range ``k``."""
+    cells = np.arange(width * height)
+    row, col = cells // width, cells % width
+
+    def shifted(dr, dc):
+        return ((row + dr) % height) * width + (col + dc) % width
+
+    moves = np.stack([shifted(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)], axis=1)
+    win = np.stack([shifted(dr, dc) for dr in range(-k, k + 1) for dc in range(-k, k + 1)], axis=1)
+    ring_rows = np.array([min(d, height - d) for d in range(height)])
+    ring_cols = np.array([min(d, width - d) for d in range(width)])
+    i32 = np.int32
+    return (moves.astype(i32), win.astype(i32), row.astype(i32), col.astype(i32),
+            ring_rows.astype(i32), ring_cols.astype(i32), width, height)
 
 
 @njit(cache=True, inline="always")
-def distance(c1, c2, width, height):
+def distance(geo, c1, c2):
     """Toroidal Chebyshev distance between two cells."""
-    dr = torus_delta(c1 // width, c2 // width, height)
-    dc = torus_delta(c1 % width, c2 % width, width)
-    return max(dr, dc)
+    row, col, ring_rows, ring_cols = geo[2], geo[3], geo[4], geo[5]
+    return max(ring_rows[abs(row[c1] - row[c2])], ring_cols[abs(col[c1] - col[c2])])
 
 
 @njit(cache=True, inline="always")
-def offset(cell, dr, dc, width, height):
-    """The cell ``dr`` rows and ``dc`` columns away (wrapping)."""
-    r = (cell // width + dr) % height
-    c = (cell % width + dc) % width
-    return r * width + c
-
-
-@njit(cache=True, inline="always")
-def move(cell, action, width, height):
+def move(geo, cell, action):
     """Cell reached by ``action`` (0…8) from ``cell``."""
-    return offset(cell, action // 3 - 1, action % 3 - 1, width, height)
+    return geo[0][cell, action]
 
 
 @njit(cache=True, inline="always")
 def _toward(src, dst, size):
-    d = (dst - src) % size
+    d = dst - src
+    if d < 0:
+        d += size
     if d == 0:
         return 0
     return 1 if d <= size // 2 else -1
 
 
 @njit(cache=True, inline="always")
-def approach(src, dst, width, height):
+def approach(geo, src, dst):
     """Action of one king step along a shortest toroidal path from ``src`` to ``dst``
     (ties at exactly half the ring go down/right)."""
-    vr = _toward(src // width, dst // width, height)
-    vc = _toward(src % width, dst % width, width)
+    row, col = geo[2], geo[3]
+    vr = _toward(row[src], row[dst], geo[7])
+    vc = _toward(col[src], col[dst], geo[6])
     return (vr + 1) * 3 + (vc + 1)
 
 
 @njit(cache=True, inline="always")
-def cell_reward(cell, good, evil, width, height):
-    """Paper §4.1.2: 1/(d⊕+1)·[d⊕<2] − 1/(d⊖+1)·[d⊖<2]."""
-    return good_part(cell, good, width, height) - good_part(cell, evil, width, height)
+def step(geo, src, dst):
+    """Cell after one approach step from ``src`` towards ``dst``."""
+    return geo[0][src, approach(geo, src, dst)]
 
 
 @njit(cache=True, inline="always")
-def good_part(cell, obj, width, height):
+def good_part(geo, cell, obj):
     """1/(d+1) if the toroidal distance d to ``obj`` is below 2, else 0."""
-    d = distance(cell, obj, width, height)
+    d = distance(geo, cell, obj)
     if d == 0:
         return 1.0
     if d == 1:
@@ -79,41 +87,36 @@ def good_part(cell, obj, width, height):
     return 0.0
 
 
-@njit(cache=True)
-def window(cell, k, width, height, out):
-    """Write the (2k+1)² cells of ``cell``'s range-k Moore neighbourhood into ``out`` (row-major,
-    centre included); return their count."""
-    i = 0
-    for dr in range(-k, k + 1):
-        for dc in range(-k, k + 1):
-            out[i] = offset(cell, dr, dc, width, height)
-            i += 1
-    return i
+@njit(cache=True, inline="always")
+def cell_reward(geo, cell, good, evil):
+    """Paper §4.1.2: 1/(d⊕+1)·[d⊕<2] − 1/(d⊖+1)·[d⊖<2]."""
+    return good_part(geo, cell, good) - good_part(geo, cell, evil)
 
 
-def observation(cell: int, good: int, evil: int, k: int, width: int, height: int):
-    """(cells, rewards) an agent on ``cell`` observes with range ``k`` (Python helper for tests/tools)."""
-    cells = np.empty((2 * k + 1) ** 2, dtype=np.int64)
-    window(cell, k, width, height, cells)
-    rewards = np.array([cell_reward(c, good, evil, width, height) for c in cells])
-    return cells, rewards
-
-
-@njit(cache=True)
-def group_rewards(pos, count, good, evil, width, height, coordination, out):
+@njit(cache=True, inline="always")
+def group_rewards(geo, pos, count, good, evil, coordination, out):
     """Each agent's reward on its cell ``pos[j]``; with ``coordination`` (paper §6.1) Good pays
     only when two or more agents of the group are in its neighbourhood (d⊕ < 2).  Returns the sum."""
     near = 0
     if coordination:
         for j in range(count):
-            if distance(pos[j], good, width, height) < 2:
+            if distance(geo, pos[j], good) < 2:
                 near += 1
     pays = (not coordination) or near >= 2
     total = 0.0
     for j in range(count):
-        r = -good_part(pos[j], evil, width, height)
+        r = -good_part(geo, pos[j], evil)
         if pays:
-            r += good_part(pos[j], good, width, height)
+            r += good_part(geo, pos[j], good)
         out[j] = r
         total += r
     return total
+
+
+def observation(cell: int, good: int, evil: int, k: int, width: int, height: int):
+    """(cells, rewards) an agent on ``cell`` observes with range ``k``: the (2k+1)² cells of its
+    Moore neighbourhood in row-major order, centre included (Python helper for tests/tools)."""
+    geo = geometry(width, height, k)
+    cells = geo[1][cell].astype(np.int64)
+    rewards = np.array([cell_reward(geo, int(c), good, evil) for c in cells])
+    return cells, rewards
