@@ -32,8 +32,8 @@ class Workspace:
         self.row, self.col = coordinates(n)
         self.Qq = np.empty((N, rows, 9) if enabled[QL] else (1, 1, 9))
         self.Qs = np.empty((N, rows, 9) if enabled[SARSA] else (1, 1, 9))
-        self.Qcq = np.empty((rows, 9) if enabled[COOPQL] else (1, 9))
-        self.Qcs = np.empty((rows, 9) if enabled[COOPSARSA] else (1, 9))
+        self.Qcq = np.empty((1, rows, 9) if enabled[COOPQL] else (1, 1, 9))   # shared table
+        self.Qcs = np.empty((1, rows, 9) if enabled[COOPSARSA] else (1, 1, 9))
         self.field = np.zeros(S + 1)
         self.F = np.zeros(S + 1)
         self.A = np.zeros(S + 1)

@@ -7,7 +7,7 @@ from numba import njit
 
 from ..grid import approach, move_field, set_field
 from ..rng import rand31
-from .choices import ls_choice, pick_among_max, q_move, woc_target
+from .choices import ls_choice, pick_among_max, q_move, woc_candidates, woc_target
 from .learning import train
 from .types import (BID, BT, COOPQL, COOPSARSA, DICT, FR, IMIT, LS, ORACLE, QL, RANDOM, SARSA,
                     TRAINING_EPISODES, WOC)
@@ -49,6 +49,8 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
     for k in range(ntypes):
         for i in range(N):
             pos[k, i] = starts[i]
+    cand = np.zeros(S, dtype=np.int64)
+    n_cand = 0
     sums = np.zeros(ntypes * N)      # reward sums: multiples of 0.5, exact
     highest_bid = -1.0
     bid_target = 1
@@ -92,6 +94,8 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
         if enabled[DICT]:
             dict_target = ls_choice(st, exact, field, nb, pos[DICT, 0])
         # ---- action step
+        if enabled[WOC]:
+            n_cand = woc_candidates(A, S, cand)
         pt = P[t]
         for i in range(N):
             if enabled[RANDOM]:
@@ -100,9 +104,9 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
                 pos[LS, i] = ls_choice(st, exact, field, nb, pos[LS, i])
             if enabled[FR]:
                 p = pos[FR, i]
-                pos[FR, i] = nb[p, pick_among_max(st, exact, F, nb[p], 0, 9)]
+                pos[FR, i] = nb[p, pick_among_max(st, exact, F, nb, p)]
             if enabled[WOC]:
-                tgt = woc_target(st, exact, A, S)
+                tgt = woc_target(st, exact, cand, n_cand)
                 pos[WOC, i] = approach(nb, row, col, half, pos[WOC, i], tgt)
             if enabled[BID]:
                 pos[BID, i] = approach(nb, row, col, half, pos[BID, i], bid_target)
@@ -125,13 +129,13 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
                     pos[IMIT, i] = ls_choice(st, exact, field, nb, p)
             off = S * (t - 1)
             if enabled[QL]:
-                pos[QL, i] = q_move(st, exact, Qq[i], nb, pos[QL, i], off)
+                pos[QL, i] = q_move(st, exact, Qq, i, nb, pos[QL, i], off)
             if enabled[COOPQL]:
-                pos[COOPQL, i] = q_move(st, exact, Qcq, nb, pos[COOPQL, i], off)
+                pos[COOPQL, i] = q_move(st, exact, Qcq, 0, nb, pos[COOPQL, i], off)
             if enabled[SARSA]:
-                pos[SARSA, i] = q_move(st, exact, Qs[i], nb, pos[SARSA, i], off)
+                pos[SARSA, i] = q_move(st, exact, Qs, i, nb, pos[SARSA, i], off)
             if enabled[COOPSARSA]:
-                pos[COOPSARSA, i] = q_move(st, exact, Qcs, nb, pos[COOPSARSA, i], off)
+                pos[COOPSARSA, i] = q_move(st, exact, Qcs, 0, nb, pos[COOPSARSA, i], off)
         # ---- Good and Evil move; rewards
         move_field(field, nb, ge[0], ge[1], pt, E[t])
         ge[0] = pt

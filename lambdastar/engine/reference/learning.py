@@ -16,12 +16,38 @@ from .types import ALPHA, COOPQL, COOPSARSA, GAMMA, QL, SARSA
 
 
 @njit(cache=True)
-def _row_max(Q, s):
-    m = Q[s, 0]
+def _row_max(Q, i, s):
+    m = Q[i, s, 0]
     for a in range(1, 9):
-        if Q[s, a] > m:
-            m = Q[s, a]
+        if Q[i, s, a] > m:
+            m = Q[i, s, a]
     return m
+
+
+@njit(cache=True)
+def _ql_update(Q, i, field, p2, s, a):
+    """Q-learning update; bootstraps on the new cell's state at iteration 1 (reference bug)."""
+    r = 10.0 * field[p2]
+    Q[i, s, a] = Q[i, s, a] + ALPHA * ((r + GAMMA * _row_max(Q, i, p2)) - Q[i, s, a])
+
+
+@njit(cache=True)
+def _sarsa_update(st, exact, Q, i, field, off, p2, s, a):
+    """SARSA update with a' chosen greedily in (p', same iteration); a' is not executed."""
+    r = 10.0 * field[p2]
+    s2 = p2 + off
+    a2 = q_choice(st, exact, Q, i, s2)
+    Q[i, s, a] = Q[i, s, a] + ALPHA * ((r + GAMMA * Q[i, s2, a2]) - Q[i, s, a])
+
+
+@njit(cache=True)
+def _choose_move(st, exact, Q, qi, nb, off, pos, sa, aa, k, i):
+    """Agent i of type k picks a greedily in (p, t), remembers (s, a) and moves."""
+    s = pos[k, i] + off
+    a = q_choice(st, exact, Q, qi, s)
+    sa[k, i] = s
+    aa[k, i] = a
+    pos[k, i] = nb[pos[k, i], a]
 
 
 @njit(cache=True)
@@ -48,65 +74,29 @@ def train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field
             off = S * (t - 1)
             for i in range(N):
                 if do_sa:
-                    s = pos[SARSA, i] + off
-                    a = q_choice(st, exact, Qs[i], s)
-                    sa[SARSA, i] = s
-                    aa[SARSA, i] = a
-                    pos[SARSA, i] = nb[pos[SARSA, i], a]
+                    _choose_move(st, exact, Qs, i, nb, off, pos, sa, aa, SARSA, i)
                 if do_csa:
-                    s = pos[COOPSARSA, i] + off
-                    a = q_choice(st, exact, Qcs, s)
-                    sa[COOPSARSA, i] = s
-                    aa[COOPSARSA, i] = a
-                    pos[COOPSARSA, i] = nb[pos[COOPSARSA, i], a]
+                    _choose_move(st, exact, Qcs, 0, nb, off, pos, sa, aa, COOPSARSA, i)
             for i in range(N):
                 if do_ql:
-                    s = pos[QL, i] + off
-                    a = q_choice(st, exact, Qq[i], s)
-                    sa[QL, i] = s
-                    aa[QL, i] = a
-                    pos[QL, i] = nb[pos[QL, i], a]
+                    _choose_move(st, exact, Qq, i, nb, off, pos, sa, aa, QL, i)
                 if do_cql:
-                    s = pos[COOPQL, i] + off
-                    a = q_choice(st, exact, Qcq, s)
-                    sa[COOPQL, i] = s
-                    aa[COOPQL, i] = a
-                    pos[COOPQL, i] = nb[pos[COOPQL, i], a]
+                    _choose_move(st, exact, Qcq, 0, nb, off, pos, sa, aa, COOPQL, i)
             move_field(field, nb, ge[0], ge[1], P[t], E[t])
             ge[0] = P[t]
             ge[1] = E[t]
             for i in range(N):
                 if do_sa:
-                    Q = Qs[i]
-                    p2 = pos[SARSA, i]
-                    r = 10.0 * field[p2]
-                    s2 = p2 + off
-                    a2 = q_choice(st, exact, Q, s2)
-                    s = sa[SARSA, i]
-                    a = aa[SARSA, i]
-                    Q[s, a] = Q[s, a] + ALPHA * ((r + GAMMA * Q[s2, a2]) - Q[s, a])
+                    _sarsa_update(st, exact, Qs, i, field, off, pos[SARSA, i], sa[SARSA, i],
+                                  aa[SARSA, i])
                 if do_csa:
-                    p2 = pos[COOPSARSA, i]
-                    r = 10.0 * field[p2]
-                    s2 = p2 + off
-                    a2 = q_choice(st, exact, Qcs, s2)
-                    s = sa[COOPSARSA, i]
-                    a = aa[COOPSARSA, i]
-                    Qcs[s, a] = Qcs[s, a] + ALPHA * ((r + GAMMA * Qcs[s2, a2]) - Qcs[s, a])
+                    _sarsa_update(st, exact, Qcs, 0, field, off, pos[COOPSARSA, i],
+                                  sa[COOPSARSA, i], aa[COOPSARSA, i])
             for i in range(N):
                 if do_ql:
-                    Q = Qq[i]
-                    p2 = pos[QL, i]
-                    r = 10.0 * field[p2]
-                    s = sa[QL, i]
-                    a = aa[QL, i]
-                    Q[s, a] = Q[s, a] + ALPHA * ((r + GAMMA * _row_max(Q, p2)) - Q[s, a])
+                    _ql_update(Qq, i, field, pos[QL, i], sa[QL, i], aa[QL, i])
                 if do_cql:
-                    p2 = pos[COOPQL, i]
-                    r = 10.0 * field[p2]
-                    s = sa[COOPQL, i]
-                    a = aa[COOPQL, i]
-                    Qcq[s, a] = Qcq[s, a] + ALPHA * ((r + GAMMA * _row_max(Qcq, p2)) - Qcq[s, a])
+                    _ql_update(Qcq, 0, field, pos[COOPQL, i], sa[COOPQL, i], aa[COOPQL, i])
         # After every training episode Good and Evil are reset to their "startup" cell 1.
         move_field(field, nb, ge[0], ge[1], 1, 1)
         ge[0] = 1

@@ -1,0 +1,129 @@
+"""Speed benchmark of the Λ* engine: agent-steps per second per agent type and mode.
+
+An agent-step is one agent acting in one test iteration (episodes × T × N); the 100 training
+episodes of the learning types are part of their cost but are not counted as steps.
+
+    .venv/bin/python bench/lambdastar_speed.py [--episodes 200] [--grid 10] [--agents 5] [-T 100]
+
+Baselines printed alongside: a plain-Python (unoptimised) local-search loop measured in the same
+run, and the original C++ program's figures (quoted, not measured here).  The LAST line is one JSON
+object {"<rules>/<rng>": {type: agent-steps per second}}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from lambdastar.engine import AGENT_TYPES, EngineConfig  # noqa: E402
+from lambdastar.engine.config import LEARNING_TYPES  # noqa: E402
+from lambdastar.engine.grid import neighbourhood_table, reward_field  # noqa: E402
+from lambdastar.engine.runner import run, run_all  # noqa: E402
+
+CPP_NOTE = ("C++ reference (quoted, not measured): non-learning agents ~0.6-1.2 M agent-steps/s; "
+            "all 13 types on 10x10, N=5, T=50, W=1000 take ~60 s (~21 episodes/s)")
+
+
+def python_baseline(n: int, T: int, N: int, episodes: int) -> float:
+    """Plain-Python local search (no numba, no NumPy in the loop): agent-steps per second."""
+    nb = neighbourhood_table(n).tolist()
+    S = n * n
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(episodes):
+        good = rng.randrange(1, S + 1)
+        pos = [rng.randrange(1, S + 1) for _ in range(N)]
+        field = reward_field(n, good, (good + S // 3) % S + 1).tolist()
+        for _t in range(T):
+            for i in range(N):
+                vals = [field[c] for c in nb[pos[i]]]
+                m = max(vals)
+                best = [k for k in range(9) if vals[k] == m]
+                pos[i] = nb[pos[i]][best[rng.randrange(len(best))]]
+            good = nb[good][rng.randrange(9)]
+            field = [0.0] * (S + 1)
+            for c in nb[good]:
+                field[c] += 0.5
+            field[good] += 0.5
+    return episodes * T * N / (time.perf_counter() - start)
+
+
+def measure(config: EngineConfig, agent_type: str, runner) -> float:
+    runner(config.replace(episodes=2), agent_type)            # compile / warm caches
+    start = time.perf_counter()
+    runner(config, agent_type)
+    elapsed = time.perf_counter() - start
+    return config.episodes * config.iterations * config.agents / elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--episodes", type=int, default=200, help="episodes per non-learning type")
+    ap.add_argument("--learning-episodes", type=int, default=0,
+                    help="episodes per learning type (default: episodes / 10, at least 5)")
+    ap.add_argument("--grid", type=int, default=10)
+    ap.add_argument("--agents", type=int, default=5)
+    ap.add_argument("--iterations", "-T", type=int, default=100)
+    ap.add_argument("--types", default="all")
+    ap.add_argument("--full-glibc", action="store_true",
+                    help="also time all 13 types together in glibc mode on 10x10, N=5, T=50, W=1000")
+    args = ap.parse_args()
+    learn_eps = args.learning_episodes or max(5, args.episodes // 10)
+    base = EngineConfig.create(width=args.grid, height=args.grid, agents=args.agents,
+                               iterations=args.iterations, episodes=args.episodes, types=args.types)
+    types = base.types
+
+    modes = [("reference-2016", "glibc"), ("reference-2016", "pcg64")]
+    paper = None
+    if importlib.util.find_spec("lambdastar.engine.paper") is not None:
+        paper = importlib.import_module("lambdastar.engine.paper")
+        modes.insert(0, ("paper", "pcg64"))
+
+    def ref_runner(cfg, t):
+        # glibc: the type runs alone (its own stream); pcg64: per-type streams anyway
+        return run(cfg.replace(types=(t,)), t)
+
+    def paper_runner(cfg, t):
+        return paper.run_episodes(cfg, t, range(cfg.episodes))
+
+    results: dict[str, dict[str, float]] = {}
+    for rules, rng in modes:
+        key = f"{rules}/{rng}"
+        results[key] = {}
+        for t in types:
+            eps = learn_eps if t in LEARNING_TYPES else args.episodes
+            cfg = base.replace(rules=rules, rng=rng, episodes=eps)
+            try:
+                rate = measure(cfg, t, paper_runner if rules == "paper" else ref_runner)
+            except Exception as exc:  # a mode that cannot run a type is reported, not fatal
+                print(f"{key:24s} {t:10s} failed: {exc}", flush=True)
+                continue
+            results[key][t] = round(rate, 1)
+            print(f"{key:24s} {t:10s} {rate:14,.0f} agent-steps/s  ({eps} episodes)", flush=True)
+
+    py = python_baseline(args.grid, args.iterations, args.agents, max(3, args.episodes // 20))
+    print(f"{'baseline plain-Python ls':35s} {py:14,.0f} agent-steps/s (measured now)")
+    if "ls" in results.get("reference-2016/pcg64", {}):
+        print(f"speed-up of reference-2016/pcg64 ls over plain Python: "
+              f"{results['reference-2016/pcg64']['ls'] / py:,.0f}x")
+    print(CPP_NOTE)
+    if args.full_glibc:
+        cfg = EngineConfig.create(rng="glibc", width=10, height=10, agents=5, iterations=50,
+                                  episodes=1000, types="all", seed=1)
+        run_all(cfg.replace(episodes=2))
+        start = time.perf_counter()
+        run_all(cfg)
+        print(f"reference-2016/glibc all 13 types, 10x10 N=5 T=50 W=1000: "
+              f"{time.perf_counter() - start:.1f} s (C++: ~60 s)")
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
