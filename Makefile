@@ -1,0 +1,47 @@
+# The two commands of the README. Each creates or reuses .venv/ and installs the project first.
+#   make run   - the platform with demo data on http://127.0.0.1:8000 (embedded default: SQLite,
+#                in-memory channel layer, tasks in-process), unless DATABASE_URL/REDIS_URL are set
+#   make test  - the whole test suite (installs Debian's chromium for the browser tests if missing)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv chromium worker bench clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@rm -f $(VENV)/.installed-*; touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py arena_sweep
+	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; }
+
+test: $(STAMP) chromium
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# services mode: a Celery worker for bot replies and timers (run as many as you like, on any machine)
+worker: $(STAMP)
+	$(BIN)/celery -A config worker -l info -B
+
+bench: $(STAMP)
+	$(BIN)/python bench/chat_latency.py
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache

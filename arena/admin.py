@@ -1,0 +1,216 @@
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils.html import format_html
+
+from arena import roles, services
+from arena.errors import ArenaError
+from bots.registry import engine_choices
+
+from arena.models import Conversation, Entry, Interrogation, Message, Verdict
+
+
+class EntryForm(forms.ModelForm):
+    engine = forms.ChoiceField(choices=engine_choices)
+
+    class Meta:
+        model = Entry
+        fields = ["display_name", "owner", "engine", "settings", "active"]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    form = EntryForm
+    list_display = ["display_name", "engine", "owner", "active", "created_at"]
+    list_filter = ["engine", "active"]
+    search_fields = ["display_name", "owner__username"]
+    autocomplete_fields = ["owner"]
+
+
+class ConversationInline(admin.TabularInline):
+    model = Conversation
+    extra = 0
+    fields = ["side", "witness_entry", "witness_human", "status", "started_at", "ended_at", "message_count"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def message_count(self, obj):
+        return obj.messages.count()
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class VerdictInline(admin.StackedInline):
+    model = Verdict
+    extra = 0
+    readonly_fields = ["judge", "choice", "confidence", "reason", "decided_at", "time_to_decision_s", "correct"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class InterrogationCreateForm(forms.ModelForm):
+    """New interrogations go through the service, which places the witnesses left/right at random."""
+
+    entries = forms.ModelMultipleChoiceField(
+        queryset=Entry.objects.filter(active=True), required=False, help_text="Machine witnesses (0–2)."
+    )
+    confederates = forms.ModelMultipleChoiceField(
+        queryset=get_user_model().objects.filter(groups__name=roles.CONFEDERATE),
+        required=False,
+        help_text="Human witnesses (0–2). Choose one entry and one confederate for Turing's three-party test.",
+    )
+
+    class Meta:
+        model = Interrogation
+        fields = ["title", "judge", "time_limit_s", "scheduled_at"]
+
+    def clean(self):
+        data = super().clean()
+        witnesses = list(data.get("entries") or []) + list(data.get("confederates") or [])
+        if len(witnesses) not in (1, 2):
+            raise forms.ValidationError("Choose one witness (one-to-one) or two (three-party).")
+        if data.get("judge") in witnesses:
+            raise forms.ValidationError("The judge cannot also be a witness.")
+        data["witnesses"] = witnesses
+        return data
+
+
+@admin.register(Interrogation)
+class InterrogationAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kind", "judge", "status", "started_at", "deadline", "verdict_summary", "published", "console"]
+    list_filter = ["status", "kind", ("published_at", admin.EmptyFieldListFilter)]
+    search_fields = ["title", "judge__username", "public_id"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["public_id", "kind", "status", "started_at", "deadline", "ended_at", "end_reason", "published_at",
+                       "published_with_names", "created_at"]
+    inlines = [ConversationInline, VerdictInline]
+    actions = ["start", "end", "publish", "publish_with_names", "unpublish"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = InterrogationCreateForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["title", "judge", "time_limit_s", "scheduled_at", "entries", "confederates"]
+        return ["title", "judge", "time_limit_s", "scheduled_at", *self.readonly_fields]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else [*self.readonly_fields, "judge", "time_limit_s"]
+
+    def get_inlines(self, request, obj):
+        return [] if obj is None else self.inlines
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        data = form.cleaned_data
+        created = services.interrogation_create(
+            judge=data["judge"], witnesses=data["witnesses"], time_limit_s=data["time_limit_s"], title=data["title"],
+            scheduled_at=data.get("scheduled_at"),
+        )
+        obj.pk, obj.public_id, obj.kind = created.pk, created.public_id, created.kind
+
+    @admin.display(description="verdict")
+    def verdict_summary(self, obj):
+        verdict = Verdict.objects.filter(interrogation=obj).first()
+        return "—" if verdict is None else f"{verdict.choice} {verdict.confidence}% ({'right' if verdict.correct else 'wrong'})"
+
+    @admin.display(boolean=True)
+    def published(self, obj):
+        return obj.is_published
+
+    @admin.display(description="live")
+    def console(self, obj):
+        return format_html('<a href="{}">watch</a>', reverse("monitor"))
+
+    def _each(self, request, queryset, action, done):
+        ok = 0
+        for interrogation in queryset:
+            try:
+                action(interrogation)
+                ok += 1
+            except ArenaError as exc:
+                self.message_user(request, f"{interrogation}: {exc}", messages.WARNING)
+        if ok:
+            self.message_user(request, f"{done} {ok} interrogation(s).", messages.SUCCESS)
+
+    @admin.action(description="Start the selected interrogations")
+    def start(self, request, queryset):
+        self._each(request, queryset, lambda i: services.interrogation_start(interrogation_id=i.pk, by=request.user), "Started")
+
+    @admin.action(description="End the selected interrogations now")
+    def end(self, request, queryset):
+        self._each(request, queryset, lambda i: services.interrogation_end(interrogation_id=i.pk, reason="organiser", by=request.user), "Ended")
+
+    @admin.action(description="Publish transcripts (witnesses anonymised)")
+    def publish(self, request, queryset):
+        self._each(request, queryset, lambda i: services.interrogation_publish(interrogation_id=i.pk), "Published")
+
+    @admin.action(description="Publish transcripts with names")
+    def publish_with_names(self, request, queryset):
+        self._each(request, queryset, lambda i: services.interrogation_publish(interrogation_id=i.pk, with_names=True), "Published")
+
+    @admin.action(description="Unpublish transcripts")
+    def unpublish(self, request, queryset):
+        self._each(request, queryset, lambda i: services.interrogation_unpublish(interrogation_id=i.pk), "Unpublished")
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    extra = 0
+    fields = ["seq", "sender_role", "text", "created_at", "hash"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Conversation)
+class ConversationAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "side", "witness_entry", "witness_human", "status", "started_at", "ended_at"]
+    list_filter = ["status", "side", "witness_entry"]
+    search_fields = ["interrogation__title", "witness_entry__display_name", "witness_human__username"]
+    readonly_fields = ["public_id", "interrogation", "interrogator", "witness_entry", "witness_human", "side", "status",
+                       "scheduled_at", "started_at", "ended_at", "time_limit_s"]
+    inlines = [MessageInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["conversation", "seq", "sender_role", "short_text", "created_at"]
+    list_filter = ["sender_role"]
+    search_fields = ["text"]
+    list_select_related = ["conversation__interrogation"]
+    readonly_fields = ["conversation", "seq", "sender_role", "text", "created_at", "prev_hash", "hash"]
+
+    @admin.display(description="text")
+    def short_text(self, obj):
+        return obj.text[:80]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # transcripts are evidence: read-only in the admin
+
+
+@admin.register(Verdict)
+class VerdictAdmin(admin.ModelAdmin):
+    list_display = ["interrogation", "judge", "choice", "confidence", "correct", "time_to_decision_s", "decided_at"]
+    list_filter = ["correct", "choice"]
+    search_fields = ["interrogation__title", "judge__username", "reason"]
+    readonly_fields = ["interrogation", "judge", "choice", "confidence", "reason", "decided_at", "time_to_decision_s", "correct"]
+
+    def has_add_permission(self, request):
+        return False

@@ -1,0 +1,185 @@
+"""Thin websocket consumers: parse, call a service or selector, forward pushes.
+
+Every inbound frame is JSON `{"type": ..., ...}`. Anything malformed, unknown, oversize, late or not the
+sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`; nothing is stored and
+the connection stays open.
+"""
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+
+from arena import groups, notify, payloads, selectors, services
+from arena.errors import ArenaError, InvalidInput, NotAllowed
+from arena.models import Message
+
+FORBIDDEN = 4403
+
+
+class ArenaConsumer(AsyncWebsocketConsumer):
+    actions: dict[str, str] = {}  # frame type -> method name
+
+    @property
+    def max_frame_chars(self) -> int:
+        return settings.ARENA_MAX_MESSAGE_CHARS * 4 + 1024
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None:
+            return await self.send_error("bad_frame", "Send JSON text frames.")
+        if len(text_data) > self.max_frame_chars:
+            return await self.send_error("too_long", "The frame is too large.")
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            return await self.send_error("bad_json", "The frame is not valid JSON.")
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            return await self.send_error("bad_frame", 'A frame is a JSON object with a "type".')
+        method = self.actions.get(frame["type"])
+        if method is None:
+            return await self.send_error("unknown_type", f"Unknown frame type {frame['type'][:40]!r}.")
+        try:
+            await getattr(self, method)(frame)
+        except ArenaError as exc:
+            await self.send_error(exc.code, str(exc))
+
+    async def send_json(self, payload: dict):
+        await self.send(text_data=json.dumps(payload))
+
+    async def send_error(self, code: str, message: str):
+        await self.send_json(payloads.error(code, message))
+
+    async def arena_event(self, event):
+        await self.send_json(event["payload"])
+
+    async def join(self, group: str):
+        notify.remember_server_loop()
+        self.joined = getattr(self, "joined", []) + [group]
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+
+class JudgeConsumer(ArenaConsumer):
+    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "start": "on_start",
+               "end": "on_end", "verdict": "on_verdict"}
+
+    async def connect(self):
+        try:
+            self.interrogation = await database_sync_to_async(selectors.interrogation_for_judge)(
+                public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
+            )
+        except NotAllowed:
+            return await self.close(code=FORBIDDEN)
+        await self.join(groups.judge_group(self.interrogation.pk))
+        await self.accept()
+        await self.on_state({})
+
+    async def on_state(self, frame):
+        await self.send_json(await database_sync_to_async(self._state)())
+
+    def _state(self):
+        services.interrogation_close_if_due(interrogation_id=self.interrogation.pk)
+        return selectors.judge_state(interrogation=self.interrogation)
+
+    @database_sync_to_async
+    def _conversation(self, side):
+        if side not in ("left", "right", "sole"):
+            raise InvalidInput('side must be "left", "right" or "sole".')
+        try:
+            return self.interrogation.conversations.select_related("interrogation").get(side=side)
+        except ObjectDoesNotExist:
+            raise InvalidInput(f"This interrogation has no {side} witness.") from None
+
+    async def on_message(self, frame):
+        conversation = await self._conversation(frame.get("side"))
+        await database_sync_to_async(services.message_post)(
+            conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
+            user=self.scope["user"],
+        )
+
+    async def on_typing(self, frame):
+        conversation = await self._conversation(frame.get("side"))
+        await database_sync_to_async(services.typing_signal)(
+            conversation=conversation, sender_role=Message.Role.INTERROGATOR, user=self.scope["user"]
+        )
+
+    async def on_start(self, frame):
+        await database_sync_to_async(services.interrogation_start)(
+            interrogation_id=self.interrogation.pk, by=self.scope["user"]
+        )
+
+    async def on_end(self, frame):
+        await database_sync_to_async(services.interrogation_end)(
+            interrogation_id=self.interrogation.pk, reason="judge", by=self.scope["user"]
+        )
+
+    async def on_verdict(self, frame):
+        await database_sync_to_async(services.verdict_submit)(
+            interrogation_id=self.interrogation.pk, judge=self.scope["user"], choice=frame.get("choice"),
+            confidence=frame.get("confidence"), reason=frame.get("reason", ""),
+        )
+        await self.on_state({})
+
+    async def arena_event(self, event):
+        if event["payload"].get("type") == "refresh":
+            return await self.on_state({})
+        await super().arena_event(event)
+
+
+class WitnessConsumer(ArenaConsumer):
+    """A human confederate's console: their own conversation, nothing else."""
+
+    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing"}
+
+    async def connect(self):
+        try:
+            self.conversation = await database_sync_to_async(selectors.conversation_for_witness)(
+                public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
+            )
+        except NotAllowed:
+            return await self.close(code=FORBIDDEN)
+        await self.join(groups.witness_group(self.conversation.pk))
+        await self.accept()
+        await self.on_state({})
+
+    async def on_state(self, frame):
+        await self.send_json(await database_sync_to_async(self._state)())
+
+    def _state(self):
+        services.interrogation_close_if_due(interrogation_id=self.conversation.interrogation_id)
+        return selectors.witness_state(conversation=self.conversation)
+
+    async def on_message(self, frame):
+        await database_sync_to_async(services.message_post)(
+            conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, text=frame.get("text"),
+            user=self.scope["user"],
+        )
+
+    async def on_typing(self, frame):
+        await database_sync_to_async(services.typing_signal)(
+            conversation=self.conversation, sender_role=Message.Role.WITNESS, user=self.scope["user"]
+        )
+
+
+class MonitorConsumer(ArenaConsumer):
+    """The organiser's live view of every interrogation, with the witnesses' identities."""
+
+    actions = {"state": "on_state"}
+
+    async def connect(self):
+        if not await database_sync_to_async(selectors.can_monitor)(self.scope["user"]):
+            return await self.close(code=FORBIDDEN)
+        await self.join(groups.monitor_group())
+        await self.accept()
+        await self.on_state({})
+
+    async def on_state(self, frame):
+        await self.send_json(await database_sync_to_async(self._state)())
+
+    def _state(self):
+        services.interrogations_sweep()
+        return selectors.monitor_state()

@@ -1,0 +1,13 @@
+"""Every channel-group name of the arena, built from database ids only (never from user input)."""
+
+
+def judge_group(interrogation_id: int) -> str:
+    return f"arena.judge.{int(interrogation_id)}"
+
+
+def witness_group(conversation_id: int) -> str:
+    return f"arena.witness.{int(conversation_id)}"
+
+
+def monitor_group() -> str:
+    return "arena.monitor"

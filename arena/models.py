@@ -1,0 +1,181 @@
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+
+class Entry(models.Model):
+    """A machine candidate: one engine with its settings, owned by an entrant."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    display_name = models.CharField(max_length=100, unique=True)
+    engine = models.CharField(max_length=40, help_text="The bot engine that produces this entry's replies.")
+    settings = models.JSONField(default=dict, blank=True, help_text="Engine settings (validated by the engine).")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name"]
+        verbose_name_plural = "entries"
+
+    def __str__(self):
+        return self.display_name
+
+    def clean(self):
+        from bots.registry import validate_engine_settings
+
+        try:
+            self.settings = validate_engine_settings(self.engine, self.settings or {})
+        except KeyError as exc:
+            raise ValidationError({"engine": f"Unknown engine {self.engine!r}."}) from exc
+        except ValueError as exc:
+            raise ValidationError({"settings": str(exc)}) from exc
+
+
+class Status(models.TextChoices):
+    SCHEDULED = "scheduled", "scheduled"
+    RUNNING = "running", "running"
+    ENDED = "ended", "ended"
+    ABORTED = "aborted", "aborted"
+
+
+class Interrogation(models.Model):
+    """One judge questioning one witness, or two at once (Turing's three-party form)."""
+
+    class Kind(models.TextChoices):
+        THREE_PARTY = "three_party", "three-party (two witnesses, one human, one machine)"
+        ONE_TO_ONE = "one_to_one", "one-to-one (one witness)"
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    title = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.THREE_PARTY)
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="interrogations")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    time_limit_s = models.PositiveIntegerField(default=300)
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=20, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    published_with_names = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        permissions = [
+            ("publish_interrogation", "Can publish interrogation transcripts"),
+            ("monitor_interrogation", "Can watch interrogations live"),
+        ]
+
+    def __str__(self):
+        return self.title or f"Interrogation {self.pk}"
+
+    @property
+    def is_published(self):
+        return self.published_at is not None
+
+
+class Conversation(models.Model):
+    """The exchange between an interrogator and one witness (an entry or a human confederate)."""
+
+    class Side(models.TextChoices):
+        LEFT = "left", "left"
+        RIGHT = "right", "right"
+        SOLE = "sole", "sole"
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    interrogation = models.ForeignKey(Interrogation, on_delete=models.CASCADE, related_name="conversations")
+    interrogator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="conversations_as_interrogator"
+    )
+    witness_entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations")
+    witness_human = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="conversations_as_witness",
+    )
+    side = models.CharField(max_length=5, choices=Side.choices)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    time_limit_s = models.PositiveIntegerField(default=300)
+
+    class Meta:
+        ordering = ["interrogation", "side"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(witness_entry__isnull=False, witness_human__isnull=True))
+                | (Q(witness_entry__isnull=True, witness_human__isnull=False)),
+                name="conversation_exactly_one_witness",
+            ),
+            models.UniqueConstraint(fields=["interrogation", "side"], name="conversation_one_per_side"),
+        ]
+
+    def __str__(self):
+        return f"{self.interrogation} / {self.side}"
+
+    @property
+    def witness_is_machine(self) -> bool:
+        return self.witness_entry_id is not None
+
+    @property
+    def witness_label(self) -> str:
+        return self.witness_entry.display_name if self.witness_entry_id else self.witness_human.get_username()
+
+
+class Message(models.Model):
+    """One utterance; each links to its predecessor by SHA-256 so any later edit is detectable."""
+
+    class Role(models.TextChoices):
+        INTERROGATOR = "interrogator", "interrogator"
+        WITNESS = "witness", "witness"
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    seq = models.PositiveIntegerField()
+    sender_role = models.CharField(max_length=12, choices=Role.choices)
+    text = models.TextField()
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["conversation", "seq"]
+        constraints = [models.UniqueConstraint(fields=["conversation", "seq"], name="message_seq_unique")]
+
+    def __str__(self):
+        return f"#{self.seq} {self.sender_role}: {self.text[:40]}"
+
+
+class Verdict(models.Model):
+    """The judge's decision: which witness is the human (or, one-to-one, human or machine)."""
+
+    class Choice(models.TextChoices):
+        LEFT = "left", "left is human"
+        RIGHT = "right", "right is human"
+        HUMAN = "human", "the witness is human"
+        MACHINE = "machine", "the witness is a machine"
+
+    interrogation = models.OneToOneField(Interrogation, on_delete=models.CASCADE, related_name="verdict")
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="verdicts")
+    choice = models.CharField(max_length=8, choices=Choice.choices)
+    confidence = models.PositiveSmallIntegerField()
+    reason = models.TextField(blank=True)
+    decided_at = models.DateTimeField()
+    time_to_decision_s = models.FloatField(help_text="Seconds from the end of the conversations to the verdict.")
+    correct = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(confidence__gte=0, confidence__lte=100), name="verdict_confidence_0_100")
+        ]
+
+    def __str__(self):
+        return f"{self.interrogation}: {self.get_choice_display()} ({self.confidence}%)"

@@ -1,0 +1,121 @@
+"""The shapes of everything pushed to browsers, one function per audience.
+
+Judge payloads name witnesses only by side ("left"/"right"/"sole"); nothing in them says which one is
+human, nor an entry's name, nor any database id, until the verdict is in (see `judge_reveal`).
+"""
+import datetime as dt
+
+from django.utils import timezone
+
+
+def iso(value: dt.datetime | None) -> str | None:
+    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if value else None
+
+
+def clock(interrogation) -> dict:
+    return {
+        "status": interrogation.status,
+        "deadline": iso(interrogation.deadline),
+        "now": iso(timezone.now()),
+        "time_limit_s": interrogation.time_limit_s,
+        "end_reason": interrogation.end_reason or None,
+    }
+
+
+# --- judge -----------------------------------------------------------------------------------
+def judge_message(message, side: str) -> dict:
+    return {
+        "type": "message",
+        "side": side,
+        "seq": message.seq,
+        "from": "you" if message.sender_role == "interrogator" else "witness",
+        "text": message.text,
+        "at": iso(message.created_at),
+    }
+
+
+def judge_typing(side: str) -> dict:
+    return {"type": "typing", "side": side}
+
+
+def judge_status(interrogation) -> dict:
+    return {"type": "status", **clock(interrogation)}
+
+
+def judge_verdict(verdict) -> dict | None:
+    if verdict is None:
+        return None
+    return {"choice": verdict.choice, "confidence": verdict.confidence, "reason": verdict.reason}
+
+
+def judge_reveal(conversations) -> dict:
+    return {
+        c.side: {
+            "kind": "machine" if c.witness_is_machine else "human",
+            "name": c.witness_entry.display_name if c.witness_is_machine else "a human confederate",
+        }
+        for c in conversations
+    }
+
+
+# --- confederate (a human witness) -----------------------------------------------------------
+def witness_message(message) -> dict:
+    return {
+        "type": "message",
+        "seq": message.seq,
+        "from": "you" if message.sender_role == "witness" else "judge",
+        "text": message.text,
+        "at": iso(message.created_at),
+    }
+
+
+def witness_typing() -> dict:
+    return {"type": "typing"}
+
+
+def witness_status(interrogation) -> dict:
+    return {"type": "status", **clock(interrogation)}
+
+
+# --- organiser's live view -------------------------------------------------------------------
+def monitor_interrogation(interrogation) -> dict:
+    return {
+        "id": interrogation.pk,
+        "title": str(interrogation),
+        "judge": interrogation.judge.get_username(),
+        "kind": interrogation.kind,
+        **clock(interrogation),
+    }
+
+
+def monitor_message(message, conversation) -> dict:
+    return {
+        "type": "message",
+        "interrogation": conversation.interrogation_id,
+        "side": conversation.side,
+        "witness": conversation.witness_label,
+        "witness_kind": "machine" if conversation.witness_is_machine else "human",
+        "seq": message.seq,
+        "from": message.sender_role,
+        "text": message.text,
+        "at": iso(message.created_at),
+    }
+
+
+def monitor_status(interrogation) -> dict:
+    return {"type": "status", "interrogation": monitor_interrogation(interrogation)}
+
+
+def monitor_verdict(verdict) -> dict:
+    return {
+        "type": "verdict",
+        "interrogation": verdict.interrogation_id,
+        "choice": verdict.choice,
+        "confidence": verdict.confidence,
+        "correct": verdict.correct,
+        "reason": verdict.reason,
+    }
+
+
+def error(code: str, message: str) -> dict:
+    return {"type": "error", "code": code, "message": message}

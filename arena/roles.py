@@ -1,0 +1,38 @@
+"""The platform's roles, as Django groups with permissions.
+
+A person may hold several roles. Organisers work in the admin; judges, confederates and bettors in
+the browser; entrants through the REST API.
+"""
+ORGANISER = "organiser"
+JUDGE = "judge"
+CONFEDERATE = "confederate"
+ENTRANT = "entrant"
+BETTOR = "bettor"
+
+ALL = (ORGANISER, JUDGE, CONFEDERATE, ENTRANT, BETTOR)
+
+# model permissions ("app_label.codename") each role's group carries
+PERMISSIONS = {
+    ORGANISER: [
+        f"arena.{action}_{model}"
+        for model in ("entry", "interrogation", "conversation", "message", "verdict")
+        for action in ("add", "change", "view", "delete")
+    ]
+    + ["arena.publish_interrogation", "arena.monitor_interrogation"],
+    JUDGE: ["arena.add_verdict"],
+    CONFEDERATE: [],
+    ENTRANT: ["arena.add_entry", "arena.view_entry"],
+    BETTOR: [],
+}
+
+
+def has_role(user, role: str) -> bool:
+    if not user.is_authenticated:
+        return False
+    if role == ORGANISER and user.is_superuser:
+        return True
+    return user.groups.filter(name=role).exists()
+
+
+def is_organiser(user) -> bool:
+    return has_role(user, ORGANISER)

@@ -1,0 +1,140 @@
+"""The arena's reads: full states for (re)connecting pages, and published transcripts."""
+from django.db.models import Prefetch, Q
+
+from arena import payloads, roles
+from arena.errors import NotAllowed
+from arena.models import Conversation, Interrogation, Message, Status, Verdict
+
+
+def interrogation_for_judge(*, public_id, user) -> Interrogation:
+    interrogation = Interrogation.objects.filter(public_id=public_id).first()
+    if interrogation is None or not user.is_authenticated or interrogation.judge_id != user.pk:
+        raise NotAllowed("This is not your interrogation.")
+    return interrogation
+
+
+def conversation_for_witness(*, public_id, user) -> Conversation:
+    conversation = Conversation.objects.select_related("interrogation").filter(public_id=public_id).first()
+    if conversation is None or not user.is_authenticated or conversation.witness_human_id != user.pk:
+        raise NotAllowed("This is not your conversation.")
+    return conversation
+
+
+def judge_state(*, interrogation: Interrogation) -> dict:
+    """Everything the judge may see. The truth about the witnesses only once the verdict is in."""
+    interrogation.refresh_from_db()
+    conversations = list(
+        interrogation.conversations.select_related("witness_entry").prefetch_related(
+            Prefetch("messages", queryset=Message.objects.order_by("seq"))
+        )
+    )
+    verdict = Verdict.objects.filter(interrogation=interrogation).first()
+    return {
+        "type": "state",
+        "kind": interrogation.kind,
+        "title": interrogation.title,
+        **payloads.clock(interrogation),
+        "sides": sorted(c.side for c in conversations),
+        "messages": {c.side: [payloads.judge_message(m, c.side) for m in c.messages.all()] for c in conversations},
+        "verdict": payloads.judge_verdict(verdict),
+        "reveal": payloads.judge_reveal(conversations) if verdict else None,
+        "correct": verdict.correct if verdict else None,
+    }
+
+
+def witness_state(*, conversation: Conversation) -> dict:
+    interrogation = Interrogation.objects.get(pk=conversation.interrogation_id)
+    return {
+        "type": "state",
+        **payloads.clock(interrogation),
+        "messages": [payloads.witness_message(m) for m in conversation.messages.order_by("seq")],
+    }
+
+
+def monitor_state() -> dict:
+    live = (
+        Interrogation.objects.filter(Q(status__in=[Status.SCHEDULED, Status.RUNNING]) | Q(verdict__isnull=True, status=Status.ENDED))
+        .select_related("judge")
+        .order_by("-created_at")[:50]
+    )
+    interrogations = []
+    for interrogation in live:
+        item = payloads.monitor_interrogation(interrogation)
+        item["conversations"] = [
+            {
+                "side": c.side,
+                "witness": c.witness_label,
+                "witness_kind": "machine" if c.witness_is_machine else "human",
+                "messages": [payloads.monitor_message(m, c) for m in c.messages.order_by("seq")],
+            }
+            for c in interrogation.conversations.select_related("witness_entry", "witness_human")
+        ]
+        interrogations.append(item)
+    return {"type": "state", "interrogations": interrogations}
+
+
+def judge_interrogations(*, user):
+    return Interrogation.objects.filter(judge=user).select_related("verdict").order_by("-created_at")
+
+
+def witness_conversations(*, user):
+    return Conversation.objects.filter(witness_human=user).select_related("interrogation").order_by("-id")
+
+
+def published_interrogations():
+    return Interrogation.objects.filter(published_at__isnull=False).order_by("-published_at")
+
+
+def published_interrogation(*, public_id) -> Interrogation | None:
+    return published_interrogations().filter(public_id=public_id).select_related("verdict", "judge").first()
+
+
+def transcript_export(*, interrogation: Interrogation) -> dict:
+    """A published interrogation as JSON-ready data; witnesses anonymised unless published with names."""
+    names = interrogation.published_with_names
+    verdict = Verdict.objects.filter(interrogation=interrogation).first()
+    conversations = []
+    for c in interrogation.conversations.select_related("witness_entry", "witness_human").order_by("side"):
+        conversations.append(
+            {
+                "side": c.side,
+                "witness_kind": "machine" if c.witness_is_machine else "human",
+                "witness": c.witness_label if names else None,
+                "engine": c.witness_entry.engine if (names and c.witness_is_machine) else None,
+                "messages": [
+                    {
+                        "seq": m.seq,
+                        "from": m.sender_role,
+                        "text": m.text,
+                        "at": payloads.iso(m.created_at),
+                        "prev_hash": m.prev_hash,
+                        "hash": m.hash,
+                    }
+                    for m in c.messages.order_by("seq")
+                ],
+            }
+        )
+    return {
+        "id": str(interrogation.public_id),
+        "title": interrogation.title,
+        "kind": interrogation.kind,
+        "judge": interrogation.judge.get_username() if names else None,
+        "started_at": payloads.iso(interrogation.started_at),
+        "ended_at": payloads.iso(interrogation.ended_at),
+        "end_reason": interrogation.end_reason,
+        "time_limit_s": interrogation.time_limit_s,
+        "verdict": None
+        if verdict is None
+        else {
+            "choice": verdict.choice,
+            "confidence": verdict.confidence,
+            "reason": verdict.reason,
+            "correct": verdict.correct,
+            "time_to_decision_s": verdict.time_to_decision_s,
+        },
+        "conversations": conversations,
+    }
+
+
+def can_monitor(user) -> bool:
+    return user.is_authenticated and (user.is_staff or roles.is_organiser(user))

@@ -1,0 +1,12 @@
+"""The arena's business logic (writes). Views, consumers, tasks and commands call these only."""
+from arena.services.interrogations import (  # noqa: F401
+    interrogation_close_if_due,
+    interrogation_create,
+    interrogation_end,
+    interrogation_start,
+    interrogations_sweep,
+)
+from arena.services.messages import message_post, typing_signal  # noqa: F401
+from arena.services.publication import interrogation_publish, interrogation_unpublish  # noqa: F401
+from arena.services.verdicts import verdict_submit  # noqa: F401
+from arena.services.witnesses import bot_reply_compose, bot_reply_deliver  # noqa: F401

@@ -1,0 +1,130 @@
+import datetime as dt
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from arena import notify, roles
+from arena.dispatch import enqueue_on_commit
+from arena.errors import Closed, InvalidInput, NotAllowed
+from arena.models import Conversation, Entry, Interrogation, Status
+
+_sides = secrets.SystemRandom()
+
+
+def interrogation_create(
+    *,
+    judge,
+    witnesses: list,
+    time_limit_s: int = 300,
+    title: str = "",
+    scheduled_at: dt.datetime | None = None,
+) -> Interrogation:
+    """witnesses: one (one-to-one) or two (three-party) Entry objects or confederate users.
+
+    In the three-party form the two witnesses are placed left/right at random, and their
+    conversations are created in random order, so nothing about ids or order gives the human away.
+    """
+    if len(witnesses) not in (1, 2):
+        raise InvalidInput("An interrogation has one witness or two.")
+    if time_limit_s < 10:
+        raise InvalidInput("time_limit_s must be at least 10 seconds.")
+    for witness in witnesses:
+        if isinstance(witness, Entry):
+            if not witness.active:
+                raise InvalidInput(f"Entry {witness} is not active.")
+        elif witness == judge:
+            raise InvalidInput("The judge cannot be their own witness.")
+    kind = Interrogation.Kind.THREE_PARTY if len(witnesses) == 2 else Interrogation.Kind.ONE_TO_ONE
+    if len(witnesses) == 2:
+        sides = ["left", "right"]
+        _sides.shuffle(sides)
+        placed = list(zip(sides, witnesses))
+        _sides.shuffle(placed)
+    else:
+        placed = [("sole", witnesses[0])]
+    with transaction.atomic():
+        interrogation = Interrogation.objects.create(
+            judge=judge, kind=kind, time_limit_s=time_limit_s, title=title, scheduled_at=scheduled_at
+        )
+        for side, witness in placed:
+            is_entry = isinstance(witness, Entry)
+            Conversation.objects.create(
+                interrogation=interrogation,
+                interrogator=judge,
+                witness_entry=witness if is_entry else None,
+                witness_human=None if is_entry else witness,
+                side=side,
+                time_limit_s=time_limit_s,
+                scheduled_at=scheduled_at,
+            )
+    return interrogation
+
+
+def _locked(interrogation_id: int) -> Interrogation:
+    return Interrogation.objects.select_for_update().select_related("judge").get(pk=interrogation_id)
+
+
+def interrogation_start(*, interrogation_id: int, by=None) -> Interrogation:
+    from arena.tasks import interrogation_close
+
+    with transaction.atomic():
+        interrogation = _locked(interrogation_id)
+        if by is not None and not (by == interrogation.judge or roles.is_organiser(by)):
+            raise NotAllowed("Only the judge or an organiser can start this interrogation.")
+        if interrogation.status != Status.SCHEDULED:
+            raise Closed(f"This interrogation is {interrogation.status}, not scheduled.")
+        now = timezone.now()
+        interrogation.status = Status.RUNNING
+        interrogation.started_at = now
+        interrogation.deadline = now + dt.timedelta(seconds=interrogation.time_limit_s)
+        interrogation.save(update_fields=["status", "started_at", "deadline"])
+        conversations = list(interrogation.conversations.all())
+        interrogation.conversations.update(status=Status.RUNNING, started_at=now)
+        transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
+        # The timer lives in the database (deadline); this task only makes the close happen on time.
+        enqueue_on_commit(interrogation_close, interrogation.pk, countdown=interrogation.time_limit_s + 0.05)
+    return interrogation
+
+
+def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interrogation:
+    """Idempotent: ending an interrogation that has already ended changes nothing."""
+    with transaction.atomic():
+        interrogation = _locked(interrogation_id)
+        if by is not None and not (by == interrogation.judge or roles.is_organiser(by)):
+            raise NotAllowed("Only the judge or an organiser can end this interrogation.")
+        if interrogation.status in (Status.ENDED, Status.ABORTED):
+            return interrogation
+        now = timezone.now()
+        if interrogation.status == Status.SCHEDULED:
+            interrogation.status = Status.ABORTED
+        else:
+            interrogation.status = Status.ENDED
+            # An end by time is stamped at the deadline, however late the close itself ran.
+            if reason == "time" and interrogation.deadline and interrogation.deadline < now:
+                now = interrogation.deadline
+        interrogation.ended_at = now
+        interrogation.end_reason = reason
+        interrogation.save(update_fields=["status", "ended_at", "end_reason"])
+        conversations = list(interrogation.conversations.all())
+        interrogation.conversations.update(status=interrogation.status, ended_at=now)
+        transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
+    return interrogation
+
+
+def interrogation_close_if_due(*, interrogation_id: int) -> bool:
+    """Close a running interrogation whose deadline has passed; True if it is (now) closed by time."""
+    interrogation = Interrogation.objects.only("status", "deadline").get(pk=interrogation_id)
+    if interrogation.status != Status.RUNNING or interrogation.deadline > timezone.now():
+        return False
+    interrogation_end(interrogation_id=interrogation_id, reason="time")
+    return True
+
+
+def interrogations_sweep() -> int:
+    """Close every running interrogation past its deadline (after a restart, or a lost timer)."""
+    due = Interrogation.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now()).values_list("pk", flat=True)
+    closed = 0
+    for interrogation_id in list(due):
+        closed += interrogation_close_if_due(interrogation_id=interrogation_id)
+    return closed

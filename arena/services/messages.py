@@ -1,0 +1,90 @@
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena import hashchain, notify
+from arena.dispatch import enqueue_on_commit
+from arena.errors import Closed, InvalidInput, NotAllowed
+from arena.models import Conversation, Message, Status
+
+
+def clean_text(text, *, max_chars: int | None = None) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput("The message text must be a string.")
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise InvalidInput("The message is empty.")
+    cap = max_chars or settings.ARENA_MAX_MESSAGE_CHARS
+    if len(text) > cap:
+        raise InvalidInput(f"The message is longer than {cap} characters.", code="too_long")
+    if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
+        raise InvalidInput("The message contains control characters.")
+    return text
+
+
+def check_sender(conversation: Conversation, *, sender_role: str, user) -> None:
+    """user=None means the platform itself (a bot reply delivered by a task)."""
+    if sender_role == Message.Role.INTERROGATOR:
+        if user is None or user.pk != conversation.interrogator_id:
+            raise NotAllowed("Only this conversation's interrogator can write as interrogator.")
+    elif sender_role == Message.Role.WITNESS:
+        if conversation.witness_human_id:
+            if user is None or user.pk != conversation.witness_human_id:
+                raise NotAllowed("Only this conversation's witness can write as witness.")
+        elif user is not None:
+            raise NotAllowed("A machine witness's replies come from its engine only.")
+    else:
+        raise InvalidInput(f"Unknown sender role {sender_role!r}.")
+
+
+def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> Message:
+    """Validate and store one message, linked into the hash chain, then notify on commit."""
+    from arena.services.interrogations import interrogation_close_if_due
+
+    text = clean_text(text)
+    with transaction.atomic():
+        conversation = (
+            Conversation.objects.select_for_update().select_related("interrogation", "witness_entry").get(pk=conversation_id)
+        )
+        check_sender(conversation, sender_role=sender_role, user=user)
+        interrogation = conversation.interrogation
+        now = timezone.now()
+        if interrogation.status != Status.RUNNING:
+            raise Closed(f"The conversation is {interrogation.status}, not running.")
+        time_is_up = interrogation.deadline is not None and now >= interrogation.deadline
+        if time_is_up:
+            message = None
+        else:
+            message = _append(conversation, sender_role=sender_role, text=text, now=now)
+    if message is None:
+        interrogation_close_if_due(interrogation_id=conversation.interrogation_id)
+        raise Closed("Time is up: the conversation has ended.")
+    return message
+
+
+def _append(conversation: Conversation, *, sender_role: str, text: str, now) -> Message:
+    from arena.tasks import bot_reply
+
+    last = conversation.messages.order_by("-seq").only("seq", "hash").first()
+    seq = last.seq + 1 if last else 1
+    prev_hash = last.hash if last else hashchain.genesis_hash(conversation.public_id)
+    digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
+    message = Message.objects.create(
+        conversation=conversation,
+        seq=seq,
+        sender_role=sender_role,
+        text=text,
+        created_at=now,
+        prev_hash=prev_hash,
+        hash=digest,
+    )
+    transaction.on_commit(lambda: notify.message_stored(message, conversation))
+    if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
+        enqueue_on_commit(bot_reply, conversation.pk, seq)
+    return message
+
+
+def typing_signal(*, conversation: Conversation, sender_role: str, user) -> None:
+    check_sender(conversation, sender_role=sender_role, user=user)
+    if conversation.interrogation.status == Status.RUNNING:
+        notify.typing(conversation, by_role=sender_role)

@@ -1,0 +1,65 @@
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena import notify
+from arena.errors import Closed, InvalidInput, NotAllowed
+from arena.models import Interrogation, Status, Verdict
+
+REASON_MAX_CHARS = 4000
+
+
+def _clean_confidence(confidence) -> int:
+    if isinstance(confidence, bool):
+        raise InvalidInput("confidence must be a whole number from 0 to 100.")
+    try:
+        value = int(confidence)
+    except (TypeError, ValueError):
+        raise InvalidInput("confidence must be a whole number from 0 to 100.") from None
+    if str(confidence).strip() not in (str(value), f"{value}.0") or not 0 <= value <= 100:
+        raise InvalidInput("confidence must be a whole number from 0 to 100.")
+    return value
+
+
+def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="") -> Verdict:
+    """The judge's decision, allowed once, after the conversations have ended; it reveals the truth."""
+    from arena.services.interrogations import interrogation_close_if_due
+
+    interrogation_close_if_due(interrogation_id=interrogation_id)
+    if not isinstance(reason, str):
+        raise InvalidInput("reason must be text.")
+    reason = reason.strip()
+    if len(reason) > min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4):
+        raise InvalidInput("The reason is too long.", code="too_long")
+    confidence = _clean_confidence(confidence)
+    with transaction.atomic():
+        interrogation = Interrogation.objects.select_for_update().get(pk=interrogation_id)
+        if judge is None or judge.pk != interrogation.judge_id:
+            raise NotAllowed("Only this interrogation's judge can give its verdict.")
+        if interrogation.status != Status.ENDED:
+            raise Closed("A verdict can be given once the conversations have ended.")
+        if Verdict.objects.filter(interrogation=interrogation).exists():
+            raise Closed("The verdict has already been given.")
+        conversations = list(interrogation.conversations.select_related("witness_entry"))
+        by_side = {c.side: c for c in conversations}
+        if interrogation.kind == Interrogation.Kind.THREE_PARTY:
+            if choice not in ("left", "right"):
+                raise InvalidInput("choice must be 'left' or 'right': the witness you believe is human.")
+            correct = not by_side[choice].witness_is_machine
+        else:
+            if choice not in ("human", "machine"):
+                raise InvalidInput("choice must be 'human' or 'machine'.")
+            correct = (choice == "machine") == by_side["sole"].witness_is_machine
+        now = timezone.now()
+        verdict = Verdict.objects.create(
+            interrogation=interrogation,
+            judge=judge,
+            choice=choice,
+            confidence=confidence,
+            reason=reason,
+            decided_at=now,
+            time_to_decision_s=(now - interrogation.ended_at).total_seconds(),
+            correct=correct,
+        )
+        transaction.on_commit(lambda: notify.verdict_given(verdict, conversations))
+    return verdict

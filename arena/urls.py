@@ -1,0 +1,14 @@
+from django.urls import path
+
+from arena import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("judge/<uuid:public_id>/", views.judge_console, name="judge_console"),
+    path("witness/<uuid:public_id>/", views.witness_console, name="witness_console"),
+    path("monitor/", views.monitor, name="monitor"),
+    path("transcripts/", views.transcript_list, name="transcript_list"),
+    path("transcripts/<uuid:public_id>/", views.transcript_detail, name="transcript_detail"),
+    path("transcripts/<uuid:public_id>.json", views.transcript_json, name="transcript_json"),
+    path("healthz", views.healthz, name="healthz"),
+]

@@ -1,0 +1,68 @@
+"""Thin page views; the live parts of each page talk to arena.consumers over a websocket."""
+from django.conf import settings
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+
+from arena import roles, selectors
+from arena.errors import NotAllowed
+
+
+def home(request):
+    context = {"published": selectors.published_interrogations()[:10]}
+    if request.user.is_authenticated:
+        context["as_judge"] = selectors.judge_interrogations(user=request.user)[:50]
+        context["as_witness"] = selectors.witness_conversations(user=request.user)[:50]
+        context["is_organiser"] = roles.is_organiser(request.user) or request.user.is_staff
+    return render(request, "arena/home.html", context)
+
+
+@login_required
+def judge_console(request, public_id):
+    try:
+        interrogation = selectors.interrogation_for_judge(public_id=public_id, user=request.user)
+    except NotAllowed:
+        raise Http404("No such interrogation of yours.") from None
+    return render(
+        request, "arena/judge.html", {"interrogation": interrogation, "max_chars": settings.ARENA_MAX_MESSAGE_CHARS}
+    )
+
+
+@login_required
+def witness_console(request, public_id):
+    try:
+        conversation = selectors.conversation_for_witness(public_id=public_id, user=request.user)
+    except NotAllowed:
+        raise Http404("No such conversation of yours.") from None
+    return render(request, "arena/witness.html", {"conversation": conversation})
+
+
+@staff_member_required
+def monitor(request):
+    return render(request, "arena/monitor.html", {"title": "Live interrogations"})
+
+
+def transcript_list(request):
+    return render(request, "arena/transcripts.html", {"interrogations": selectors.published_interrogations()})
+
+
+def transcript_detail(request, public_id):
+    interrogation = selectors.published_interrogation(public_id=public_id)
+    if interrogation is None:
+        raise Http404("No such published transcript.")
+    data = selectors.transcript_export(interrogation=interrogation)
+    return render(request, "arena/transcript.html", {"interrogation": interrogation, "data": data})
+
+
+def transcript_json(request, public_id):
+    interrogation = selectors.published_interrogation(public_id=public_id)
+    if interrogation is None:
+        raise Http404("No such published transcript.")
+    response = JsonResponse(selectors.transcript_export(interrogation=interrogation), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="transcript-{interrogation.public_id}.json"'
+    return response
+
+
+def healthz(request):
+    return JsonResponse({"ok": True})

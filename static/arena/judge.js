@@ -1,0 +1,122 @@
+"use strict";
+(function () {
+  const root = document.getElementById("judge");
+  const panes = {}, seen = {}, typingTimers = {};
+  let state = null;
+  const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
+  const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
+    if (!open) Arena.notice(code === 4403 ? "You may not judge this interrogation." : "Reconnecting…");
+    else Arena.notice("");
+  });
+  const label = { left: "Left witness", right: "Right witness", sole: "The witness" };
+
+  function pane(side) {
+    if (panes[side]) return panes[side];
+    const node = document.getElementById("pane-template").content.firstElementChild.cloneNode(true);
+    node.id = "pane-" + side;
+    node.querySelector(".pane-title").textContent = label[side];
+    const form = node.querySelector("form"), input = form.querySelector("input");
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text && socket.send({ type: "message", side, text })) input.value = "";
+    });
+    input.addEventListener("input", Arena.throttle(() => socket.send({ type: "typing", side }), 1500));
+    document.getElementById("panes").appendChild(node);
+    panes[side] = { node, log: node.querySelector(".log"), typing: node.querySelector(".typing"), input };
+    seen[side] = new Set();
+    return panes[side];
+  }
+
+  function addMessage(m) {
+    const p = pane(m.side);
+    if (seen[m.side].has(m.seq)) return;
+    seen[m.side].add(m.seq);
+    Arena.line(p.log, m.from === "you" ? "You" : "Witness", m.text, m.from);
+    if (m.from === "witness") p.typing.hidden = true;
+  }
+
+  function applyClock(clock) {
+    const running = clock.status === "running";
+    document.getElementById("status").textContent = Arena.statusText(clock);
+    document.getElementById("status").className = "status " + clock.status;
+    document.getElementById("start").hidden = clock.status !== "scheduled";
+    document.getElementById("end").hidden = !running;
+    Object.values(panes).forEach((p) => { p.input.disabled = !running; });
+    countdown.set(clock);
+    const form = document.getElementById("verdict");
+    form.hidden = !(clock.status === "ended" && state && !state.verdict);
+  }
+
+  function buildChoices(kind, sides) {
+    const box = document.getElementById("choices");
+    if (box.childElementCount) return;
+    const legend = document.createElement("legend");
+    legend.textContent = kind === "three_party" ? "Which witness is the human?" : "Is the witness a human or a machine?";
+    box.appendChild(legend);
+    const options = kind === "three_party" ? sides.map((s) => [s, label[s] + " is the human"]) : [["human", "Human"], ["machine", "Machine"]];
+    options.forEach(([value, text]) => {
+      const l = document.createElement("label");
+      const r = document.createElement("input");
+      r.type = "radio"; r.name = "choice"; r.value = value; r.id = "choice-" + value;
+      l.append(r, " " + text);
+      box.appendChild(l);
+    });
+  }
+
+  function showReveal(s) {
+    const section = document.getElementById("reveal");
+    if (!s.reveal) { section.hidden = true; return; }
+    section.hidden = false;
+    document.getElementById("reveal-result").textContent =
+      (s.correct ? "You were right" : "You were wrong") + " (you said " + s.verdict.choice + ", " + s.verdict.confidence + "% sure).";
+    const list = document.getElementById("reveal-list");
+    list.textContent = "";
+    Object.keys(s.reveal).sort().forEach((side) => {
+      const li = document.createElement("li");
+      li.textContent = label[side] + ": " + (s.reveal[side].kind === "human" ? "a human confederate" : "a machine (" + s.reveal[side].name + ")");
+      li.id = "reveal-" + side;
+      list.appendChild(li);
+    });
+  }
+
+  function handle(p) {
+    switch (p.type) {
+      case "state":
+        state = p;
+        document.getElementById(p.kind === "three_party" ? "help-three" : "help-one").hidden = false;
+        p.sides.forEach(pane);
+        p.sides.forEach((side) => (p.messages[side] || []).forEach(addMessage));
+        buildChoices(p.kind, p.sides);
+        applyClock(p);
+        showReveal(p);
+        break;
+      case "message": addMessage(p); break;
+      case "status":
+        if (state) Object.assign(state, p);
+        applyClock(p);
+        break;
+      case "typing": {
+        const pp = pane(p.side);
+        pp.typing.hidden = false;
+        clearTimeout(typingTimers[p.side]);
+        typingTimers[p.side] = setTimeout(() => { pp.typing.hidden = true; }, 6000);
+        break;
+      }
+      case "error": Arena.notice(p.message); break;
+    }
+  }
+
+  document.getElementById("start").addEventListener("click", () => socket.send({ type: "start" }));
+  document.getElementById("end").addEventListener("click", () => {
+    if (confirm("End the conversations now and give your verdict?")) socket.send({ type: "end" });
+  });
+  const range = document.getElementById("confidence");
+  range.addEventListener("input", () => { document.getElementById("confidence-out").textContent = range.value; });
+  document.getElementById("verdict").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const chosen = document.querySelector("input[name=choice]:checked");
+    if (!chosen) { Arena.notice("Choose an answer first."); return; }
+    socket.send({ type: "verdict", choice: chosen.value, confidence: Number(range.value), reason: document.getElementById("reason").value });
+  });
+})();

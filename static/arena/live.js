@@ -1,0 +1,81 @@
+/* Shared by the live consoles: a reconnecting websocket, a server-synchronised countdown, and safe
+   text rendering (every user or bot text goes through textContent, never innerHTML). */
+"use strict";
+window.Arena = (function () {
+  function connect(path, onPayload, onOpenChange) {
+    let socket = null, delay = 500, closedByPage = false;
+    function open() {
+      const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      socket = new WebSocket(scheme + location.host + path);
+      socket.onopen = () => { delay = 500; onOpenChange && onOpenChange(true); };
+      socket.onmessage = (event) => { try { onPayload(JSON.parse(event.data)); } catch (e) { console.error(e); } };
+      socket.onclose = (event) => {
+        onOpenChange && onOpenChange(false, event.code);
+        if (closedByPage || event.code === 4403) return;
+        setTimeout(open, delay); delay = Math.min(delay * 2, 8000);   // reconnect; the server resends the full state
+      };
+    }
+    open();
+    return {
+      send(frame) {
+        if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(frame)); return true; }
+        return false;
+      },
+      close() { closedByPage = true; socket && socket.close(); },
+    };
+  }
+
+  function Countdown(element, onZero) {
+    let deadline = null, offset = 0, timer = null, fired = false;
+    function tick() {
+      if (deadline === null) { element.textContent = "--:--"; return; }
+      const left = Math.max(0, deadline - (Date.now() + offset));
+      const s = Math.ceil(left / 1000);
+      element.textContent = String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+      element.classList.toggle("urgent", s <= 30);
+      if (left === 0 && !fired) { fired = true; onZero && onZero(); }
+    }
+    return {
+      set(clock) {
+        offset = clock.now ? Date.parse(clock.now) - Date.now() : 0;
+        deadline = clock.status === "running" && clock.deadline ? Date.parse(clock.deadline) : null;
+        fired = false;
+        clearInterval(timer);
+        if (deadline !== null) timer = setInterval(tick, 250);
+        tick();
+      },
+    };
+  }
+
+  function line(log, who, text, cls) {
+    const row = document.createElement("div");
+    row.className = "msg " + cls;
+    const label = document.createElement("span");
+    label.className = "who";
+    label.textContent = who;
+    const body = document.createElement("span");
+    body.className = "text";
+    body.textContent = text;
+    row.append(label, " ", body);
+    log.appendChild(row);
+    log.scrollTop = log.scrollHeight;
+    return row;
+  }
+
+  function notice(text) {
+    const el = document.getElementById("notice");
+    if (el) el.textContent = text || "";
+  }
+
+  function statusText(clock) {
+    if (clock.status === "ended") return clock.end_reason === "time" ? "time is up" : "ended";
+    return clock.status;
+  }
+
+  function throttle(fn, ms) {
+    let last = 0;
+    return function (...args) { const now = Date.now(); if (now - last > ms) { last = now; fn(...args); } };
+  }
+
+  return { connect, Countdown, line, notice, statusText, throttle };
+})();

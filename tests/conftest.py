@@ -1,0 +1,129 @@
+"""Shared fixtures: a named cast of users, entries, a live daphne server and a Celery worker.
+
+The suite runs in whichever mode the environment selects (see config/settings.py): the embedded
+default without DATABASE_URL/REDIS_URL, services mode (PostgreSQL, Redis) with them, as CI does.
+"""
+import os
+import socket
+from dataclasses import dataclass
+from functools import partial
+
+import pytest
+
+# Playwright's sync API runs an event loop in the main thread; the ORM calls made around it
+# (fixtures, the transactional_db flush) are safe in this single-threaded test process.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ORIGIN = [(b"origin", b"http://127.0.0.1")]
+FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
+
+
+@dataclass
+class Cast:
+    """organiser olivia; judges jude and june; confederates connie and carl; outsider oscar."""
+
+    olivia: object
+    jude: object
+    june: object
+    connie: object
+    carl: object
+    oscar: object
+    simple: object
+    eliza: object
+
+
+def make_user(username, *role_names, staff=False):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user = get_user_model().objects.create_user(username=username, password=f"{username}-pw")
+    user.is_staff = user.is_superuser = staff
+    user.save()
+    user.groups.add(*Group.objects.filter(name__in=role_names))
+    return user
+
+
+@pytest.fixture
+def cast(db):
+    from arena import roles
+    from arena.models import Entry
+    from arena.setup import ensure_role_groups
+
+    ensure_role_groups()
+    return Cast(
+        olivia=make_user("olivia", roles.ORGANISER, staff=True),
+        jude=make_user("jude", roles.JUDGE),
+        june=make_user("june", roles.JUDGE),
+        connie=make_user("connie", roles.CONFEDERATE),
+        carl=make_user("carl", roles.CONFEDERATE),
+        oscar=make_user("oscar"),
+        simple=Entry.objects.create(display_name="Simple Bot", engine="simple", settings=dict(FAST)),
+        eliza=Entry.objects.create(display_name="ELIZA", engine="eliza", settings=dict(FAST)),
+    )
+
+
+@pytest.fixture
+def services_mode(settings):
+    return not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+@pytest.fixture
+def task_worker(services_mode, transactional_db):
+    """Services mode: a real Celery worker (solo pool, in a thread) on the Redis broker.
+    Embedded default: nothing to start, tasks run in-process on background threads."""
+    if not services_mode:
+        yield None
+        return
+    import celery.contrib.testing.tasks  # noqa: F401  (registers celery.ping for the ping check)
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery_app import app
+
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10) as worker:
+        yield worker
+
+
+def _application():
+    import django
+
+    django.setup()
+    from config.asgi import application  # serves /static/ itself (SERVE_STATIC defaults on)
+
+    return application
+
+
+def _use_test_database(name):
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = name
+
+
+@pytest.fixture
+def live_daphne(transactional_db):
+    """A real daphne process serving the project on 127.0.0.1 (websockets included)."""
+    from daphne.testing import DaphneProcess
+    from django.conf import settings
+    from django.db import connections
+
+    connections.close_all()
+    process = DaphneProcess("127.0.0.1", _application, setup=partial(_use_test_database, settings.DATABASES["default"]["NAME"]))
+    process.daemon = True
+    process.start()
+    if not process.ready.wait(20):
+        process.terminate()
+        raise RuntimeError("daphne did not start within 20 s")
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(10)
+
+
+def redis_available(url):
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), timeout=0.5):
+            return True
+    except OSError:
+        return False
