@@ -15,19 +15,22 @@ def pick_among_max(st, exact, values, nb, p):
     original draws even when there is one candidate (``exact``), the statistical mode does not.
     """
     m = values[nb[p, 0]]
+    count = 1
+    best = 0
     for k in range(1, 9):
         v = values[nb[p, k]]
         if v > m:
             m = v
-    count = 0
-    for k in range(9):
-        if values[nb[p, k]] == m:
+            count = 1
+            best = k
+        elif v == m:
             count += 1
-    if count == 1 and not exact:
-        pick = 0
-    else:
-        pick = rand31(st) % count
-    for k in range(9):
+    if count == 1:
+        if exact:
+            rand31(st)
+        return best
+    pick = rand31(st) % count
+    for k in range(best, 9):
         if values[nb[p, k]] == m:
             if pick == 0:
                 return k
@@ -47,18 +50,22 @@ def q_choice(st, exact, Q, i, s):
     if exact:
         rand31(st)       # (rand() % 1) + 1 > ε is never true: the draw has no effect
     m = Q[i, s, 0]
+    count = 1
+    best = 0
     for a in range(1, 9):
-        if Q[i, s, a] > m:
-            m = Q[i, s, a]
-    count = 0
-    for a in range(9):
-        if Q[i, s, a] == m:
+        v = Q[i, s, a]
+        if v > m:
+            m = v
+            count = 1
+            best = a
+        elif v == m:
             count += 1
-    if count == 1 and not exact:
-        pick = 0
-    else:
-        pick = rand31(st) % count
-    for a in range(9):
+    if count == 1:
+        if exact:
+            rand31(st)
+        return best
+    pick = rand31(st) % count
+    for a in range(best, 9):
         if Q[i, s, a] == m:
             if pick == 0:
                 return a
