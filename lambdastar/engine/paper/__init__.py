@@ -17,9 +17,9 @@ _EXPORTS = {
     "iter_episode_blocks": "runner",
     "episode_complexities": "runner",
     "PaperOptions": "options",
-    "upsilon": "upsilon",
-    "UpsilonResult": "upsilon",
-    "search_space_entropy": "upsilon",
+    "upsilon": "scoring",
+    "UpsilonResult": "scoring",
+    "search_space_entropy": "scoring",
 }
 
 __all__ = sorted(_EXPORTS)
