@@ -17,6 +17,7 @@ _EXPORTS = {
     "iter_episode_blocks": "runner",
     "episode_complexities": "runner",
     "PaperOptions": "options",
+    "check_config": "options",
     "upsilon": "scoring",
     "UpsilonResult": "scoring",
     "search_space_entropy": "scoring",

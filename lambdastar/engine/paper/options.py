@@ -101,3 +101,10 @@ def resolve(config: EngineConfig, agent_type: str, options: PaperOptions | None 
     options = (options or PaperOptions()).validate()
     k_min, k_max = resolve_band(config)
     return Resolved(config, options, TYPE_CODE[agent_type], k_min, k_max)
+
+
+def check_config(config: EngineConfig, options: PaperOptions | None = None) -> None:
+    """Validate ``config`` and every type in ``config.types`` for the paper rule set (for callers,
+    e.g. the CLI, that want the error before starting any work)."""
+    for agent_type in config.types:
+        resolve(config, agent_type, options)
