@@ -3,6 +3,7 @@
 The suite runs in whichever mode the environment selects (see config/settings.py): the embedded
 default without DATABASE_URL/REDIS_URL, services mode (PostgreSQL, Redis) with them, as CI does.
 """
+import multiprocessing
 import os
 import socket
 from dataclasses import dataclass
@@ -13,6 +14,10 @@ import pytest
 # Playwright's sync API runs an event loop in the main thread; the ORM calls made around it
 # (fixtures, the transactional_db flush) are safe in this single-threaded test process.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# The live daphne server runs in a fresh interpreter: a forked copy of this process would inherit
+# thread pools (asgiref's executors, Celery's worker) without their threads, and hang.
+multiprocessing.set_start_method("spawn", force=True)
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
@@ -116,6 +121,19 @@ def live_daphne(transactional_db):
     yield f"http://127.0.0.1:{process.port.value}"
     process.terminate()
     process.join(10)
+    _drop_other_sessions()
+
+
+def _drop_other_sessions():
+    """A killed server leaves its PostgreSQL session behind, which would block dropping the test DB."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
 
 
 def redis_available(url):

@@ -62,7 +62,7 @@ def interrogation_create(
 
 
 def _locked(interrogation_id: int) -> Interrogation:
-    return Interrogation.objects.select_for_update().select_related("judge").get(pk=interrogation_id)
+    return Interrogation.objects.select_for_update(of=("self",)).select_related("judge").get(pk=interrogation_id)
 
 
 def interrogation_start(*, interrogation_id: int, by=None) -> Interrogation:

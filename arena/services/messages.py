@@ -44,7 +44,7 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
     text = clean_text(text)
     with transaction.atomic():
         conversation = (
-            Conversation.objects.select_for_update().select_related("interrogation", "witness_entry").get(pk=conversation_id)
+            Conversation.objects.select_for_update(of=("self",)).select_related("interrogation", "witness_entry").get(pk=conversation_id)
         )
         check_sender(conversation, sender_role=sender_role, user=user)
         interrogation = conversation.interrogation

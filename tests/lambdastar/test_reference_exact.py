@@ -9,8 +9,8 @@ import pytest
 from lambdastar.engine import AGENT_TYPES, EngineConfig, run, run_all
 from lambdastar.engine.runner import trace
 
-DATA = Path("/work/shared/data/lambdastar")
-pytestmark = pytest.mark.skipif(not DATA.exists(), reason="reference test vectors not available")
+from tests.shared_data import LAMBDASTAR as DATA
+assert DATA.is_dir(), f"Λ* reference vectors not found at {DATA} (set SHARED_DIR)"
 
 
 def _config(enabled, **kw):

@@ -2,11 +2,11 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "loebner2012"
+from tests.shared_data import LOEBNER2012 as DATA
 
 
 @pytest.fixture
 def data_dir() -> Path:
     if not DATA.is_dir():
-        pytest.skip(f"shared 2012 logs not found at {DATA}")
+        pytest.fail(f"shared 2012 logs not found at {DATA} (set SHARED_DIR)")
     return DATA

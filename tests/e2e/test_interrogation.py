@@ -1,0 +1,92 @@
+"""A judge and a confederate in two real browsers, a machine witness, the timer, the verdict, the reveal."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from arena.models import Conversation, Interrogation, Message, Verdict
+
+from ..arena.helpers import sides, three_party, wait_for
+from .conftest import login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def console_urls(live, interrogation):
+    human, machine = sides(interrogation)
+    return f"{live}/judge/{interrogation.public_id}/", f"{live}/witness/{human.public_id}/", human, machine
+
+
+def test_three_party_interrogation_end_to_end(browser, live_daphne, cast, task_worker):
+    interrogation = three_party(cast, start=False, time_limit_s=120)
+    judge_url, witness_url, human, machine = console_urls(live_daphne, interrogation)
+
+    judge = login(browser, live_daphne, "jude", "jude-pw")
+    witness = login(browser, live_daphne, "connie", "connie-pw")
+    judge.goto(judge_url)
+    witness.goto(witness_url)
+    expect(witness.locator("#status")).to_have_text("waiting for the judge to start")
+
+    judge.click("#start")
+    expect(judge.locator("#status")).to_have_text("running")
+    expect(judge.locator("#countdown")).to_have_text(re.compile(r"0[12]:\d\d"))
+    expect(witness.locator("#status")).to_have_text("running")
+
+    # the judge questions both witnesses at the same time
+    judge.fill(f"#pane-{human.side} input", "What is the weather like where you are?")
+    judge.press(f"#pane-{human.side} input", "Enter")
+    judge.fill(f"#pane-{machine.side} input", "<script>alert(1)</script> hello?")
+    judge.press(f"#pane-{machine.side} input", "Enter")
+
+    expect(witness.locator("#log .msg.judge .text")).to_have_text("What is the weather like where you are?")
+    witness.fill("#text", "Grey & rainy, <i>as usual</i>.")
+    witness.press("#text", "Enter")
+    expect(judge.locator(f"#pane-{human.side} .msg.witness .text")).to_have_text("Grey & rainy, <i>as usual</i>.")
+    expect(judge.locator(f"#pane-{machine.side} .msg.witness .text")).to_have_text(
+        "Hmmm...That's an interesting question.", timeout=15000
+    )
+    # user text is shown as text, never as markup
+    assert judge.locator(f"#pane-{human.side} .msg i").count() == 0
+    assert judge.locator(f"#pane-{machine.side} .msg script").count() == 0
+
+    # a reload mid-conversation shows every earlier message
+    judge.reload()
+    expect(judge.locator(f"#pane-{human.side} .msg")).to_have_count(2)
+    expect(judge.locator(f"#pane-{machine.side} .msg")).to_have_count(2)
+    # nothing on the judge's page says which witness is which before the verdict
+    html = judge.content()
+    for secret in ("connie", "Simple Bot", "simple", str(human.public_id), str(machine.public_id)):
+        assert secret not in html
+
+    judge.once("dialog", lambda dialog: dialog.accept())
+    judge.click("#end")
+    expect(judge.locator("#verdict")).to_be_visible()
+    expect(witness.locator("#status")).to_have_text("ended")
+    judge.check(f"#choice-{human.side}")
+    judge.locator("#confidence").fill("85")
+    judge.fill("#reason", "The machine dodged the question.")
+    judge.click("#verdict-submit")
+
+    expect(judge.locator("#reveal")).to_be_visible()
+    expect(judge.locator("#reveal-result")).to_contain_text("You were right")
+    expect(judge.locator(f"#reveal-{machine.side}")).to_contain_text("Simple Bot")
+    verdict = Verdict.objects.get(interrogation=interrogation)
+    assert (verdict.choice, verdict.confidence, verdict.correct) == (human.side, 85, True)
+    assert verdict.reason == "The machine dodged the question."
+    assert Message.objects.filter(conversation__interrogation=interrogation).count() == 4
+    assert judge.js_errors == [] and witness.js_errors == []
+
+
+def test_the_server_timer_ends_the_interrogation(browser, live_daphne, cast, task_worker):
+    interrogation = three_party(cast, start=False, time_limit_s=10)
+    judge_url, witness_url, human, _ = console_urls(live_daphne, interrogation)
+    judge = login(browser, live_daphne, "jude", "jude-pw")
+    judge.goto(judge_url)
+    judge.click("#start")
+    expect(judge.locator("#status")).to_have_text("running")
+    # the server closes it on time, whether or not any page is watching
+    judge.close()
+    wait_for(lambda: Interrogation.objects.get(pk=interrogation.pk).status == "ended", timeout=20)
+    ended = Interrogation.objects.get(pk=interrogation.pk)
+    assert ended.end_reason == "time" and ended.ended_at == ended.deadline
+    assert set(Conversation.objects.filter(interrogation=interrogation).values_list("status", flat=True)) == {"ended"}
