@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
+import multiprocessing
 import sys
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Iterator
 
@@ -25,10 +28,17 @@ FLAG_OF = {"width": "--width/--grid", "height": "--height/--grid", "grid": "--gr
            "complexity_min": "--complexity", "complexity_max": "--complexity"}
 
 
+class _Parser(argparse.ArgumentParser):
+    """Errors are one line on standard error (no usage block), exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lambdastar.engine",
-                                     description="Λ* (Lambda Star) intelligence test engine")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="python -m lambdastar.engine",
+                     description="Λ* (Lambda Star) intelligence test engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser("run", help="evaluate agent types and print their scores")
     p.add_argument("--rules", choices=RULES, default="reference-2016")
     p.add_argument("--rng", choices=RNGS, default="pcg64")
@@ -65,14 +75,20 @@ def _complexity(text: str | None, parser: argparse.ArgumentParser):
         parser.error(f"--complexity: expected MIN:MAX (e.g. 2:23), got {text!r}")
 
 
+def _flag(option: str) -> str:
+    return FLAG_OF.get(option, "--" + option.replace("_", "-"))
+
+
 def config_from_args(args, parser) -> EngineConfig:
+    """The checked configuration: every problem of either rule set (the paper rule set's band,
+    generator and coordination checks included) exits 2 naming the option, before any work."""
     cmin, cmax = _complexity(args.complexity, parser)
     if args.jobs < 1:
         parser.error("--jobs: must be ≥ 1")
     if args.block < 0:
         parser.error("--block: must be ≥ 0")
     try:
-        return EngineConfig.create(
+        config = EngineConfig.create(
             rules=args.rules, rng=args.rng, seed=args.seed,
             width=args.width if args.width is not None else args.grid,
             height=args.height if args.height is not None else args.grid,
@@ -80,20 +96,54 @@ def config_from_args(args, parser) -> EngineConfig:
             types=args.types, observation_range=args.observation_range,
             complexity_min=cmin, complexity_max=cmax, coordination=args.coordination,
             collision=args.collision)
+        if config.rules == "paper":
+            from .runner import paper_module
+
+            paper_module().check_config(config)
     except ConfigError as exc:
-        parser.error(f"{FLAG_OF.get(exc.option, '--' + exc.option.replace('_', '-'))}: {exc.message}")
+        parser.error(f"{_flag(exc.option)}: {exc.message}")
+    return config
 
 
 # --------------------------------------------------------------------------------------------
+#: Largest work unit (episodes) of the automatic split: results of a unit are held in memory
+#: until consumed, so this keeps memory flat in W.
+MAX_UNIT = 50_000
+
+
 def _unit(config: EngineConfig, agent_type: str, first: int, stop: int) -> np.ndarray:
     from .runner import run
 
     return run(config, agent_type, range(first, stop))
 
 
+def work_units(config: EngineConfig, jobs: int = 1, block: int = 0) -> list[tuple[str, int, int]]:
+    """``(type, first, stop)`` units in types order then episode order.
+
+    Automatic (``block`` = 0): each type's episodes are split into ``jobs`` contiguous blocks of
+    near-equal size (more if a block would exceed :data:`MAX_UNIT` episodes), so every worker gets
+    an equal share of every type and there are few, large units."""
+    W = config.episodes
+    if block > 0:
+        bounds = list(range(0, W, block)) + [W]
+    else:
+        parts = max(jobs, -(-W // MAX_UNIT))
+        parts = min(parts, W)
+        bounds = [W * k // parts for k in range(parts + 1)]
+    return [(t, a, b) for t in config.types for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def _warm(config: EngineConfig) -> None:
+    """Load (or compile) the kernels in this process before forking, so workers inherit them."""
+    _unit(config.replace(episodes=1), "random", 0, 1)
+
+
 def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0
                  ) -> Iterator[tuple[str, np.ndarray]]:
-    """``(type, scores)`` pieces in episode order per type (types in ``config.types`` order)."""
+    """``(type, scores)`` pieces in episode order per type (types in ``config.types`` order).
+
+    pcg64 and paper: episodes are independent, so any ``jobs``/``block`` gives the same numbers.
+    ``jobs`` > 1 forks a pool of workers once, after the kernels are loaded in this process."""
     from .runner import glibc_blocks, paper_module
 
     if config.rules == "reference-2016" and config.rng == "glibc":
@@ -102,19 +152,27 @@ def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0
                 yield t, scores[t]
         return
     if config.rules == "paper":
-        paper_module()                                # clear error before any work
-    W = config.episodes
-    if block <= 0:
-        block = max(1, min(2000, -(-W // (4 * jobs)) if jobs > 1 else 2000))
-    units = [(t, a, min(a + block, W)) for t in config.types for a in range(0, W, block)]
+        paper_module().check_config(config)           # clear error before any work
     if jobs == 1:
-        for t, a, b in units:
+        for t, a, b in work_units(config, 1, block or 2000):
             yield t, _unit(config, t, a, b)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_unit, config, t, a, b) for t, a, b in units]
-        for (t, _, _), fut in zip(units, futures):
-            yield t, fut.result()
+    units = work_units(config, jobs, block)
+    _warm(config)
+    context = multiprocessing.get_context("fork")
+    window = 2 * jobs                                  # results held at most: memory flat in W
+    with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=context) as pool:
+        pending: deque = deque()
+        todo = iter(units)
+        for t, a, b in itertools.islice(todo, window):
+            pending.append((t, pool.submit(_unit, config, t, a, b)))
+        while pending:
+            t, fut = pending.popleft()
+            scores = fut.result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.append((nxt[0], pool.submit(_unit, config, *nxt)))
+            yield t, scores
 
 
 def summarise(config: EngineConfig, jobs: int = 1, block: int = 0, per_episode: bool = False,
@@ -165,12 +223,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     parser = parser.run_parser
     config = config_from_args(args, parser)
-    if config.rules == "paper":
-        from .runner import paper_module
-        try:
-            paper_module()
-        except ConfigError as exc:
-            parser.error(f"--rules: {exc.message}")
     if args.jobs > 1 and config.rules == "reference-2016" and config.rng == "glibc":
         print("note: --rng glibc replays one global stream; running sequentially", file=sys.stderr)
     rows = summarise(config, args.jobs, args.block, args.per_episode, progress=not args.no_progress)

@@ -49,6 +49,30 @@ def test_csv_pcg64_with_two_jobs_equals_one_job():
     assert "episodes" not in rows[0] or rows[0]["episodes"] == "10"
 
 
+@pytest.mark.parametrize("rules", ["reference-2016", "paper"])
+def test_any_jobs_gives_the_same_per_episode_scores(rules):
+    args = ["--rules", rules, "--grid", "5", "--iterations", "8", "--agents", "2", "--episodes",
+            "7", "--seed", "3", "--per-episode", "--no-progress"]
+    one = _cli(*args)
+    assert one.returncode == 0, one.stderr
+    assert len(one.stdout.splitlines()) == 13
+    for extra in (["--jobs", "2"], ["--jobs", "3", "--block", "2"]):
+        res = _cli(*args, *extra)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout == one.stdout, extra
+
+
+def test_work_units_split_each_type_into_contiguous_blocks():
+    from lambdastar.engine import EngineConfig
+    from lambdastar.engine.cli import work_units
+
+    cfg = EngineConfig.create(episodes=10, types="ls,ql")
+    assert work_units(cfg, 2) == [("ls", 0, 5), ("ls", 5, 10), ("ql", 0, 5), ("ql", 5, 10)]
+    assert work_units(cfg, 3, 4) == [("ls", 0, 4), ("ls", 4, 8), ("ls", 8, 10),
+                                     ("ql", 0, 4), ("ql", 4, 8), ("ql", 8, 10)]
+    assert work_units(cfg.replace(episodes=1), 4) == [("ls", 0, 1), ("ql", 0, 1)]
+
+
 @pytest.mark.parametrize("args, flag", [
     (["--grid", "2"], "--width"),
     (["--agents", "0"], "--agents"),
@@ -58,10 +82,44 @@ def test_csv_pcg64_with_two_jobs_equals_one_job():
     (["--rng", "mt"], "--rng"),
     (["--complexity", "seven"], "--complexity"),
     (["--jobs", "0"], "--jobs"),
+    (["--block", "-1"], "--block"),
     (["--width", "5", "--height", "6"], "--grid"),
+    (["--seed", "-1"], "--seed"),
+    (["--rng", "glibc", "--seed", str(2**32)], "--seed"),
+    (["--collision", "sideways"], "--collision"),
+    (["--coordination"], "--coordination"),
+    (["--observation-range", "2"], "--observation-range"),
+    (["--complexity", "2:5"], "--complexity"),
+    (["--grid", "3", "--agents", "9"], "--agents"),
+    (["--rules", "paper", "--complexity", "30:40"], "--complexity"),
+    (["--rules", "paper", "--complexity", "9:3"], "--complexity"),
+    (["--rules", "paper", "--rng", "glibc"], "--rng"),
+    (["--rules", "paper", "--coordination", "--agents", "1"], "--coordination"),
+    (["--rules", "paper", "--observation-range", "5"], "--observation-range"),
+    (["--rules", "paper", "--grid", "3", "--agents", "10"], "--agents"),
+    (["--rules", "paper", "--width", "2"], "--width"),
+    (["--rules", "paper", "--types", "ls,psychic"], "--types"),
+    (["--rules", "chess"], "--rules"),
 ])
-def test_bad_options_exit_2_naming_the_option(args, flag):
-    res = _cli(*args)
-    assert res.returncode == 2
-    assert flag in res.stderr
-    assert res.stdout == ""
+def test_bad_options_exit_2_with_one_line_naming_the_option_before_any_work(
+        args, flag, monkeypatch, capsys):
+    from lambdastar.engine import cli
+
+    def no_work(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(cli, "summarise", no_work)
+    monkeypatch.setattr(cli, "iter_results", no_work)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["run", *args])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert flag in err and "Traceback" not in err
+
+
+def test_bad_option_in_a_subprocess_exits_2_without_traceback():
+    res = _cli("--rules", "paper", "--complexity", "30:40")
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and "--complexity" in res.stderr
