@@ -1,0 +1,48 @@
+import sys
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from lpp.importer import ImportFailed, import_file
+
+
+class Command(BaseCommand):
+    help = ("Import JComm transcript logs (Loebner Prize 2009/2012 formats) as ended interrogations, "
+            "keeping every keystroke. Re-importing a file changes nothing.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("logfiles", nargs="+", metavar="LOGFILE")
+        parser.add_argument("--judge-user", metavar="NAME",
+                            help="existing user to record as the judge (default: lpp-judge-<judge id>, created inactive)")
+        parser.add_argument("--confederate-user", metavar="NAME",
+                            help="existing user to record as the human witness (default: lpp-confederate-<program>)")
+
+    def handle(self, *args, logfiles, judge_user=None, confederate_user=None, verbosity=1, **options):
+        judge, confederate = self._user(judge_user), self._user(confederate_user)
+        imported = skipped = 0
+        failures = []
+        bar = tqdm(logfiles, unit="file", disable=verbosity < 1 or len(logfiles) < 2, file=sys.stderr)
+        for path in bar:
+            try:
+                result = import_file(path, judge_user=judge, confederate_user=confederate)
+            except ImportFailed as error:
+                failures.append(str(error))
+                continue
+            imported += len(result.imported)
+            skipped += result.skipped
+            for interrogation in result.imported:
+                if verbosity >= 2:
+                    tqdm.write(f"{path}: interrogation {interrogation.pk} {interrogation.title}", file=self.stdout)
+        self.stdout.write(f"Imported {imported} transcript(s), {skipped} already imported.")
+        if failures:
+            raise CommandError("; ".join(failures))
+
+    @staticmethod
+    def _user(name):
+        if not name:
+            return None
+        try:
+            return get_user_model().objects.get(username=name)
+        except get_user_model().DoesNotExist:
+            raise CommandError(f"No user named {name!r}.") from None
