@@ -15,7 +15,8 @@ from .base import Engine
 BUILTIN: dict[str, str] = {
     "simple": "bots.engines.simple:SimpleEngine",
     "eliza": "bots.engines.eliza:ElizaEngine",
-    # later: "aiml", "learner", "llm", "webhook", "pull", "lpp"
+    "aiml": "bots.engines.aiml:AIMLEngine",
+    # later: "learner", "llm", "webhook", "pull", "lpp"
 }
 
 _loaded: dict[str, type[Engine]] = {}
