@@ -1,0 +1,40 @@
+import logging
+import signal
+import threading
+
+from django.core.management.base import BaseCommand, CommandError
+
+from arena.models import Entry
+from lpp.bridge import Bridge
+
+
+class Command(BaseCommand):
+    help = ("Run a legacy LPP entry program as the witness of the running conversations of an entry: "
+            "judge messages become .judge keys, the program's .other keys become its messages.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--entry", required=True, type=int, help="the Entry's id")
+        parser.add_argument("--command", required=True,
+                            help="the program; '{dir}' is replaced by the communications directory, "
+                                 "else the directory is appended as the last argument")
+        parser.add_argument("--dir", default=None,
+                            help="where the per-conversation directories go (default ./lpp-bridge-<entry>)")
+        parser.add_argument("--silence", type=float, default=30.0,
+                            help="seconds without a key after a judge message before reporting (default 30)")
+        parser.add_argument("--idle", type=float, default=3.0,
+                            help="seconds without a key that end a program line lacking Return (default 3)")
+        parser.add_argument("--poll", type=float, default=0.1, help="seconds between idle steps")
+
+    def handle(self, *args, entry, command, dir=None, silence, idle, poll, **options):
+        try:
+            witness = Entry.objects.get(pk=entry)
+        except Entry.DoesNotExist:
+            raise CommandError(f"No entry {entry}.") from None
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())  # the current step finishes first
+        bridge = Bridge(witness, command, dir or f"lpp-bridge-{witness.pk}", silence_s=silence, idle_s=idle)
+        self.stdout.write(f"Bridging entry {witness} ({witness.pk}) to: {command}")
+        bridge.run(stop, poll_s=poll)
+        self.stdout.write("Bridge stopped.")
