@@ -16,7 +16,8 @@ BUILTIN: dict[str, str] = {
     "simple": "bots.engines.simple:SimpleEngine",
     "eliza": "bots.engines.eliza:ElizaEngine",
     "aiml": "bots.engines.aiml:AIMLEngine",
-    # later: "learner", "llm", "webhook", "pull", "lpp"
+    "llm": "bots.engines.llm:LLMEngine",
+    # later: "learner", "webhook", "pull", "lpp"
 }
 
 _loaded: dict[str, type[Engine]] = {}

@@ -196,7 +196,7 @@ class AIMLEngine(Engine):
 
     def reply(self, context: ReplyContext) -> str:
         try:
-            text = converse(self.kernel(), context, self.settings["persona"])
+            text = converse(self.kernel(), context, {**self.settings["persona"], **context.persona})
         except Exception as exc:
             raise EngineError(f"AIML kernel failed: {type(exc).__name__}", transient=False) from exc
         if not isinstance(text, str) or not text.strip():

@@ -1,0 +1,171 @@
+"""A persona played by a large language model on any OpenAI-compatible chat-completions server.
+
+Ollama (``http://host:11434/v1``), vLLM, llama.cpp's ``llama-server``, LM Studio and hosted
+providers all speak ``POST {base_url}/chat/completions``; the ``openai`` SDK talks to them, behind
+the small :class:`ChatBackend` interface so tests and other transports can stand in. The prompt is
+either a *persona* prompt (after the 2025 three-party Turing-test studies: a young, introverted
+person who writes short, lower-case, slangy messages with the odd typo) or a *minimal* one.
+
+Errors: timeouts, connection failures, 408/409/429 and 5xx are transient (tried once more here,
+then left to the caller); 400, 401, 403, 404 (bad model) and the like are not. The API key is a
+secret: it never appears in an error message or a repr.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from ..base import INTERROGATOR, Engine, EngineError, ReplyContext, number_setting, text_setting
+from ..http import choice_setting, require, transient_status, url_setting, with_retries
+
+PERSONA_PROMPT = """\
+You are taking part in a Turing test: someone will chat with you and try to work out whether you \
+are a human or an AI. Convince them you are human. Never say you are an AI, a bot or a language model.
+
+Who you are: {who}. You are a bit introverted and not trying very hard to impress anyone. \
+You type on your phone: all lower case, short replies (usually under 15 words), slang and \
+abbreviations (lol, idk, tbh, ngl), hardly any punctuation, and now and then a typo you don't fix. \
+You don't know everything; if a question is hard, say you don't know or make a joke, don't lecture. \
+Keep your story consistent. You can ask questions back. Don't use lists, markdown or emoji spam.{extra}"""
+
+MINIMAL_PROMPT = """\
+You are in a Turing test. Someone is chatting with you to decide whether you are a human or an AI. \
+Convince them that you are human.{extra}"""
+
+PROMPTS = ("persona", "minimal")
+
+
+def system_prompt(kind: str, persona: Mapping[str, str]) -> str:
+    """The system message for prompt ``kind`` and the entry's persona (name, age, location, ...)."""
+    details = {key.lower(): value for key, value in persona.items()}
+    name, age, location = details.pop("name", ""), details.pop("age", ""), details.pop("location", "")
+    extra = "".join(f"\nYour {key}: {value}." for key, value in details.items())
+    if kind == "minimal":
+        facts = [f"Your name is {name}." if name else "", f"You are {age}." if age else "",
+                 f"You live in {location}." if location else ""]
+        known = " ".join(fact for fact in facts if fact)
+        return MINIMAL_PROMPT.format(extra=(" " + known if known else "") + extra)
+    who = ", ".join(part for part in (
+        name or "a 19-year-old", f"{age} years old" if age else "", f"from {location}" if location else ""
+    ) if part)
+    return PERSONA_PROMPT.format(who=who, extra=extra)
+
+
+def build_messages(prompt: str, context: ReplyContext) -> list[dict[str, str]]:
+    """System prompt, then the history (interrogator = user, witness = assistant), then the new message."""
+    messages = [{"role": "system", "content": prompt}]
+    for turn in context.history:
+        messages.append({"role": "user" if turn.role == INTERROGATOR else "assistant", "content": turn.text})
+    messages.append({"role": "user", "content": context.message})
+    return messages
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, at a word boundary when there is one."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip()
+
+
+class ChatBackend(Protocol):
+    def complete(
+        self, messages: Sequence[Mapping[str, str]], *, model: str, temperature: float, max_tokens: int
+    ) -> str:
+        """The assistant's reply text; raises :class:`EngineError` (transient or not) on failure."""
+
+
+class OpenAIBackend:
+    """:class:`ChatBackend` over the ``openai`` SDK (its own retries off: :func:`with_retries` does them)."""
+
+    def __init__(self, base_url: str, api_key: str, timeout_s: float) -> None:
+        import openai  # imported on first use, so that listing the engines stays cheap
+
+        self._openai = openai
+        self.base_url = base_url
+        self._client = openai.OpenAI(
+            base_url=base_url,
+            api_key=api_key or "unused",  # local servers ignore it; the SDK insists on one
+            timeout=openai.Timeout(timeout_s, connect=min(timeout_s, 5.0)),
+            max_retries=0,
+        )
+
+    def __repr__(self) -> str:
+        return f"<OpenAIBackend {self.base_url!r}>"
+
+    def complete(self, messages, *, model, temperature, max_tokens):
+        openai = self._openai
+        try:
+            response = self._client.chat.completions.create(
+                model=model, messages=list(messages), temperature=temperature, max_tokens=max_tokens
+            )
+        except openai.APITimeoutError:
+            raise EngineError("LLM server timed out", transient=True) from None
+        except openai.APIConnectionError:
+            raise EngineError("LLM server unreachable", transient=True) from None
+        except openai.APIStatusError as exc:  # the message and body are the server's; keep them out
+            status = exc.status_code
+            raise EngineError(f"LLM server answered HTTP {status}", transient=transient_status(status)) from None
+        except (openai.OpenAIError, ValueError, TypeError) as exc:  # e.g. a body that is not JSON
+            raise EngineError(f"LLM client error: {type(exc).__name__}", transient=False) from None
+        choices = getattr(response, "choices", None) or []
+        content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
+        if not isinstance(content, str):
+            raise EngineError("LLM server sent no text reply", transient=False)
+        return content
+
+
+class LLMEngine(Engine):
+    name = "llm"
+    label = "LLM persona (OpenAI-compatible chat server)"
+    secret_keys = ("api_key",)  # settings the admin and API must mask
+    settings_spec = {
+        "base_url": url_setting(help="the server's OpenAI-compatible API root, e.g. http://localhost:11434/v1"),
+        "model": text_setting(help="model name on that server, e.g. llama3.1:8b"),
+        "api_key": text_setting(max_length=500, help="bearer key (secret; empty for local servers)"),
+        "temperature": number_setting(0.8, maximum=2.0, help="sampling temperature, 0 to 2"),
+        "max_reply_chars": number_setting(300, minimum=1, maximum=5000, help="longest reply in characters"),
+        "prompt": choice_setting("persona", PROMPTS, help="'persona' (young, casual, typos) or 'minimal'"),
+        "timeout_s": number_setting(30, minimum=0.05, maximum=600, help="seconds to wait for the server"),
+    }
+    sleep = staticmethod(time.sleep)  # between retries; tests replace it
+    retry_delays = (0.5,)
+
+    @classmethod
+    def check_settings(cls, cleaned: dict) -> None:
+        require(cleaned, "base_url", "model")
+        cleaned["max_reply_chars"] = int(cleaned["max_reply_chars"])
+
+    def __init__(self, settings: Mapping | None = None) -> None:
+        super().__init__(settings)
+        self._backend: ChatBackend | None = None
+
+    def backend(self) -> ChatBackend:
+        if self._backend is None:
+            s = self.settings
+            self._backend = OpenAIBackend(s["base_url"], s["api_key"], s["timeout_s"])
+        return self._backend
+
+    def messages(self, context: ReplyContext) -> list[dict[str, str]]:
+        persona = {**self.settings["persona"], **context.persona}
+        return build_messages(system_prompt(self.settings["prompt"], persona), context)
+
+    def reply(self, context: ReplyContext) -> str:
+        s = self.settings
+        messages = self.messages(context)
+        max_tokens = max(64, s["max_reply_chars"])  # a runaway guard; the cap below is exact
+
+        def call() -> str:
+            return self.backend().complete(
+                messages, model=s["model"], temperature=s["temperature"], max_tokens=max_tokens
+            )
+
+        text = with_retries(call, delays=self.retry_delays, sleep=self.sleep)
+        text = cap(text, s["max_reply_chars"])
+        if not text:
+            raise EngineError("LLM server sent an empty reply", transient=False)
+        return text
