@@ -8,11 +8,15 @@ from arena import roles, services
 from arena.errors import ArenaError
 from bots.registry import engine_choices
 
-from arena.models import Conversation, Entry, Interrogation, Message, Verdict
+from arena.models import EXTERNAL_ENGINES, Conversation, Entry, Interrogation, Message, Verdict
+
+
+def entry_engine_choices():
+    return [*engine_choices(), *EXTERNAL_ENGINES.items()]
 
 
 class EntryForm(forms.ModelForm):
-    engine = forms.ChoiceField(choices=engine_choices)
+    engine = forms.ChoiceField(choices=entry_engine_choices)
 
     class Meta:
         model = Entry

@@ -6,6 +6,11 @@ from django.db import models
 from django.db.models import Q
 
 
+# Engines whose replies come from outside the bots registry: a process of the platform posts them
+# (lpp: `manage.py lpp_bridge` runs the legacy program), so no reply task answers for them.
+EXTERNAL_ENGINES = {"lpp": "Legacy LPP program (run by manage.py lpp_bridge)"}
+
+
 class Entry(models.Model):
     """A machine candidate: one engine with its settings, owned by an entrant."""
 
@@ -25,9 +30,17 @@ class Entry(models.Model):
     def __str__(self):
         return self.display_name
 
+    @property
+    def is_external(self) -> bool:
+        return self.engine in EXTERNAL_ENGINES
+
     def clean(self):
         from bots.registry import validate_engine_settings
 
+        if self.is_external:
+            if not isinstance(self.settings, dict):
+                raise ValidationError({"settings": "Settings must be a JSON object."})
+            return
         try:
             self.settings = validate_engine_settings(self.engine, self.settings or {})
         except KeyError as exc:

@@ -40,7 +40,9 @@ def witness_console(request, public_id):
 
 @staff_member_required
 def monitor(request):
-    return render(request, "arena/monitor.html", {"title": "Live interrogations"})
+    from django.contrib import admin
+
+    return render(request, "arena/monitor.html", {**admin.site.each_context(request), "title": "Live interrogations"})
 
 
 def transcript_list(request):

@@ -41,6 +41,8 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int) -> bool:
     conversation = Conversation.objects.select_related("interrogation", "witness_entry").get(pk=conversation_id)
     if not conversation.witness_is_machine or conversation.interrogation.status != Status.RUNNING:
         return False
+    if conversation.witness_entry.is_external:
+        return False  # answered by its own process (e.g. manage.py lpp_bridge), not by a bots engine
     trigger = conversation.messages.filter(seq=trigger_seq).first()
     if trigger is None or trigger.sender_role != Message.Role.INTERROGATOR:
         return False

@@ -115,4 +115,5 @@ def test_consoles_need_a_login(cast, client):
     client.force_login(cast.jude)
     assert client.get("/monitor/").status_code == 302  # judges are not staff
     client.force_login(cast.olivia)
-    assert client.get("/monitor/").status_code == 200
+    monitor = client.get("/monitor/")
+    assert monitor.status_code == 200 and "Turing Arena: organisers" in monitor.content.decode()

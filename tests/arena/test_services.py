@@ -156,3 +156,15 @@ def test_publish_only_finished_interrogations(cast):
     services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
     published = services.interrogation_publish(interrogation_id=interrogation.pk)
     assert published.is_published and not published.published_with_names
+
+
+def test_external_entries_are_not_answered_by_a_bots_engine(cast):
+    from arena.models import Entry
+
+    entry = Entry(display_name="Legacy", engine="lpp", settings={})
+    entry.full_clean()  # accepted although no bots engine has this name
+    entry.save()
+    interrogation = three_party(cast, machine=entry)
+    _, machine = sides(interrogation)
+    services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hello?", user=cast.jude)
+    assert services.bot_reply_compose(conversation_id=machine.pk, trigger_seq=1) is False

@@ -12,19 +12,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ECHO = f"{sys.executable} -m lpp.entry {{dir}} --engine echo --fast --idle 1 --watch poll"
 
 
-class _NoBotReply:
-    """Stands in for arena.tasks.bot_reply: an engine="lpp" entry is answered by the bridge only
-    (the arena change this needs: bot_reply_compose skips such entries)."""
-
-    def apply(self, *args, **kwargs):
-        return None
-
-    apply_async = apply
-
-
 @pytest.fixture
-def bridged(cast, monkeypatch, tmp_path):
-    monkeypatch.setattr("arena.tasks.bot_reply", _NoBotReply())
+def bridged(cast, tmp_path):
     entry = Entry.objects.create(display_name="Legacy", engine="lpp", settings={})
     interrogation = three_party(cast, machine=entry)
     _, machine = sides(interrogation)
