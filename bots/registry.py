@@ -17,7 +17,8 @@ BUILTIN: dict[str, str] = {
     "eliza": "bots.engines.eliza:ElizaEngine",
     "aiml": "bots.engines.aiml:AIMLEngine",
     "llm": "bots.engines.llm:LLMEngine",
-    # later: "learner", "webhook", "pull", "lpp"
+    "webhook": "bots.engines.webhook:WebhookEngine",
+    # later: "learner", "pull", "lpp"
 }
 
 _loaded: dict[str, type[Engine]] = {}
