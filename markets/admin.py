@@ -1,0 +1,70 @@
+from django.contrib import admin, messages
+
+from arena.errors import ArenaError
+from markets import services
+from markets.models import Game, Participant, Trade
+
+
+class ParticipantInline(admin.TabularInline):
+    model = Participant
+    extra = 0
+    fields = ["number", "user", "security", "quantity", "joined_at"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "market_maker", "max_bettors", "starting_points", "duration_s", "created_at"]
+    list_filter = ["status", "market_maker"]
+    fields = ["title", "market_maker", "lmsr_b", "p_human", "max_bettors", "starting_points", "duration_s",
+              "answer_delay_s", "human_pool", "entry_pool", "status", "target_human", "target_entry",
+              "started_at", "deadline", "ended_at", "end_reason"]
+    readonly_fields = ["status", "target_human", "target_entry", "started_at", "deadline", "ended_at", "end_reason"]
+    filter_horizontal = ["human_pool", "entry_pool"]
+    inlines = [ParticipantInline]
+    actions = ["open_games", "start_games", "end_games", "void_games"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            from markets.models import Account, Market
+
+            Market.objects.get_or_create(game=obj)
+            for kind in (Account.Kind.MAKER, Account.Kind.ISSUER):
+                Account.objects.get_or_create(game=obj, kind=kind)
+
+    def _each(self, request, queryset, service, **kwargs):
+        for game in queryset:
+            try:
+                service(game_id=game.pk, **kwargs)
+            except ArenaError as exc:
+                self.message_user(request, f"{game}: {exc}", messages.ERROR)
+
+    @admin.action(description="Open: draw the target and let bettors join")
+    def open_games(self, request, queryset):
+        self._each(request, queryset, services.game_open)
+
+    @admin.action(description="Start now")
+    def start_games(self, request, queryset):
+        self._each(request, queryset, services.game_start)
+
+    @admin.action(description="End now, reveal and settle")
+    def end_games(self, request, queryset):
+        self._each(request, queryset, services.game_settle, reason="organiser", force=True)
+
+    @admin.action(description="Void and refund")
+    def void_games(self, request, queryset):
+        self._each(request, queryset, services.game_void, reason="organiser")
+
+
+@admin.register(Trade)
+class TradeAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "participant", "action", "security", "cost", "price_before", "price_after", "created_at"]
+    list_filter = ["game"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,154 @@
+"""Turing Trade's reads: the full state of each console, the public log, the leaderboard.
+
+Every answer text passes through `visibility.answer_visible`, from stored timestamps: a page load, a
+websocket (re)connect and the JSON API all read here, so none can show a text before its time.
+"""
+from django.db.models import Count, Sum
+
+from arena.errors import NotAllowed
+from markets import payloads
+from markets.makers import quotes
+from markets.models import Account, Game, Participant, Question, Trade
+from markets.services.trading import market_maker, market_state
+from markets.visibility import answer_visible
+
+QS = Question.Status
+
+
+def game_by_public_id(*, public_id) -> Game:
+    game = Game.objects.select_related("market", "target_entry").filter(public_id=public_id).first()
+    if game is None:
+        raise NotAllowed("No such game.")
+    return game
+
+
+def participant_for(*, game: Game, user) -> Participant | None:
+    if not user.is_authenticated:
+        return None
+    return Participant.objects.select_related("account").filter(game=game, user=user).first()
+
+
+def is_target(*, game: Game, user) -> bool:
+    return user.is_authenticated and game.target_human_id == user.pk
+
+
+def _settle_if_due(game: Game) -> Game:
+    from markets.services import game_settle
+
+    if game.status == Game.Status.RUNNING:
+        game_settle(game_id=game.pk)
+        game.refresh_from_db()
+    return game
+
+
+def _questions(game: Game, *, participant=None, target=False) -> tuple[dict | None, list]:
+    shown = game.questions.filter(status__in=[QS.CURRENT, QS.ANSWERED]).select_related("asker", "answer").order_by("number")
+    current, answered = None, []
+    for q in shown:
+        if q.status == QS.CURRENT:
+            current = payloads.question(q)
+        else:
+            item = payloads.question(q)
+            item["answer"] = payloads.answer(q, visible=game.is_finished or answer_visible(q, participant=participant, is_target=target))
+            answered.append(item)
+    return current, answered
+
+
+def _market(game: Game) -> dict:
+    market = game.market
+    market.refresh_from_db()
+    return {
+        "price": market.human_price,
+        "seq": market.seq,
+        "maker": game.market_maker,
+        "quotes": quotes(market_maker(game), market_state(market)),
+        "history": [payloads.price_point(t) for t in game.trades.order_by("seq").only("seq", "price_after", "created_at")],
+    }
+
+
+def bettor_state(*, game: Game, participant: Participant | None) -> dict:
+    """A bettor's console (participant None: a spectator's, with the same answer delay)."""
+    game = _settle_if_due(game)
+    current, answered = _questions(game, participant=participant)
+    state = {"type": "state", "role": "bettor" if participant else "spectator", "title": str(game),
+             **payloads.clock(game), "current": current, "answered": answered, "market": _market(game),
+             "bettors": game.participants.count(), "reveal": payloads.reveal(game)}
+    if participant is not None:
+        participant.refresh_from_db()
+        participant.account.refresh_from_db()
+        state["me"] = payloads.me(participant, participant.account.balance)
+        state["queue"] = [payloads.queued(q) for q in participant.questions.filter(status=QS.QUEUED).order_by("asked_at", "id")]
+    return state
+
+
+def target_state(*, game: Game) -> dict:
+    """The human target's console: the current question and its own answers, no prices."""
+    game = _settle_if_due(game)
+    current, answered = _questions(game, target=True)
+    return {"type": "state", "role": "target", "title": str(game), **payloads.clock(game),
+            "current": current, "answered": answered}
+
+
+def game_log(*, game: Game) -> dict:
+    """The public log of a finished game: questions, answers, every trade, the reveal."""
+    if not game.is_finished:
+        raise NotAllowed("The log is public once the game has ended.")
+    questions = game.questions.filter(number__isnull=False).select_related("asker", "answer").order_by("number")
+    return {
+        "id": str(game.public_id), "title": str(game), "status": game.status,
+        "market_maker": game.market_maker, "lmsr_b": game.lmsr_b if game.market_maker == "lmsr" else None,
+        "answer_delay_s": game.answer_delay_s, "starting_points": game.starting_points,
+        "started_at": payloads.iso(game.started_at), "ended_at": payloads.iso(game.ended_at),
+        "reveal": payloads.reveal(game),
+        "questions": [{**payloads.question(q), "answer": payloads.answer(q, visible=True) if hasattr(q, "answer") else None}
+                      for q in questions],
+        "trades": [payloads.trade(t) for t in game.trades.select_related("participant").order_by("seq")],
+        "bettors": [{"number": p.number, "final_points": p.account.balance}
+                    for p in game.participants.select_related("account").order_by("number")],
+    }
+
+
+def brier(final_price: int, human: bool) -> float:
+    return (final_price / 100 - (1.0 if human else 0.0)) ** 2
+
+
+def leaderboard() -> dict:
+    """Bettors across settled games: total profit, and the Brier score of each game's final price
+    (as the crowd's forecast) averaged over the games they played; lower Brier is better."""
+    games = {g.pk: g for g in Game.objects.filter(status=Game.Status.SETTLED).select_related("market")}
+    rows = {}
+    for p in Participant.objects.filter(game_id__in=games).select_related("user", "account"):
+        game = games[p.game_id]
+        row = rows.setdefault(p.user_id, {"bettor": p.user.get_username(), "games": 0, "profit": 0, "brier": 0.0})
+        row["games"] += 1
+        row["profit"] += p.account.balance - game.starting_points
+        row["brier"] += brier(game.market.human_price, bool(game.target_is_human))
+    ranked = sorted(rows.values(), key=lambda r: (-r["profit"], r["brier"] / r["games"]))
+    for row in ranked:
+        row["brier"] = round(row["brier"] / row["games"], 4)
+    return {"bettors": ranked, "games": len(games)}
+
+
+def ledger_audit(*, game: Game) -> list[str]:
+    """Invariant violations (empty when sound): zero-sum transactions, cached balance = ledger sum,
+    no negative bettor balance, gap-free trade sequence, last logged price = market price."""
+    problems = []
+    for txn in game.ledger.annotate(total=Sum("entries__amount"), legs=Count("entries")):
+        if (txn.total or 0) != 0:
+            problems.append(f"transaction {txn.pk} sums to {txn.total}")
+    for account in Account.objects.filter(game=game).annotate(total=Sum("entries__amount")):
+        if account.balance != (account.total or 0):
+            problems.append(f"account {account.pk} caches {account.balance}, ledger says {account.total}")
+        if account.kind == Account.Kind.BETTOR and account.balance < 0:
+            problems.append(f"account {account.pk} is negative")
+    seqs = list(Trade.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    if seqs != list(range(1, len(seqs) + 1)):
+        problems.append("trade sequence numbers have gaps or repeats")
+    market = game.market
+    market.refresh_from_db()
+    if seqs and market.seq != seqs[-1]:
+        problems.append("market seq differs from the last trade")
+    last = Trade.objects.filter(game=game).order_by("-seq").first()
+    if last and last.price_after != market.human_price:
+        problems.append("market price differs from the last trade's price_after")
+    return problems

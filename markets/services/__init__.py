@@ -1,0 +1,14 @@
+"""Turing Trade's business logic (writes). Views, consumers, tasks and commands call these only."""
+from markets.services.games import (  # noqa: F401
+    game_create,
+    game_join,
+    game_open,
+    game_settle,
+    game_start,
+    game_void,
+    games_sweep,
+)
+from markets.services.ledger import InsufficientPoints, ledger_post  # noqa: F401
+from markets.services.questions import answer_release, answer_submit, question_ask  # noqa: F401
+from markets.services.target import target_reply_compose, target_reply_deliver  # noqa: F401
+from markets.services.trading import trade_place  # noqa: F401

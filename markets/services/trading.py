@@ -1,0 +1,101 @@
+"""Trading one unit with the game's market maker (seed §2.3, specs/markets.md §4 and §6.3).
+
+One transaction: lock the market row (serialises the game's trades), then the bettor's row; validate;
+price the unit with the pure maker; post the ledger legs (bettor <-> maker); update position, market
+and the trade log. A repeated click (same idempotency key) returns the original trade, changing nothing.
+"""
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from arena.errors import ArenaError, Closed, InvalidInput, NotAllowed
+from markets import notify
+from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
+from markets.models import Account, Game, LedgerTxn, Market, Participant, Question, Trade
+from markets.services.ledger import InsufficientPoints, house_account, ledger_post
+
+KEY_MAX = 64
+
+
+class DuplicateClick(Exception):
+    def __init__(self, trade):
+        self.trade = trade
+
+
+def market_maker(game: Game):
+    return maker_for(game.market_maker, b=game.lmsr_b)
+
+
+def market_state(market: Market) -> MarketState:
+    return MarketState(human_price=market.human_price, q_human=market.q_human, q_computer=market.q_computer)
+
+
+def _clean(action, security, key) -> tuple[str, str, str]:
+    if action not in (BUY, SELL):
+        raise InvalidInput('action must be "buy" or "sell".')
+    if security not in (HUMAN, COMPUTER):
+        raise InvalidInput('security must be "H" (human) or "C" (computer).')
+    if not isinstance(key, str) or not key or len(key) > KEY_MAX:
+        raise InvalidInput(f"Each click needs an idempotency key of 1 to {KEY_MAX} characters.")
+    return action, security, key
+
+
+def trade_place(*, game_id: int, user, action, security, key, lock: bool = True) -> Trade:
+    """`lock=False` exists only so a test can show what the locks prevent (lost updates)."""
+    action, security, key = _clean(action, security, key)
+    try:
+        with transaction.atomic():
+            trade, market_quotes = _trade(game_id, user, action, security, key, lock)
+    except DuplicateClick as duplicate:
+        return duplicate.trade
+    except IntegrityError as exc:  # a concurrent duplicate of this click committed first
+        original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user.pk, idempotency_key=key).first()
+        if original is None:
+            raise ArenaError("The trade collided with another; nothing was changed, try again.", code="conflict") from exc
+        return original
+    transaction.on_commit(lambda: notify.traded(trade, market_quotes))
+    return trade
+
+
+def _trade(game_id, user, action, security, key, lock):
+    markets = Market.objects.select_for_update(of=("self",)) if lock else Market.objects
+    market = markets.get(game_id=game_id)
+    game = Game.objects.get(pk=game_id)
+    participants = Participant.objects.select_for_update(of=("self",)) if lock else Participant.objects
+    participant = participants.select_related("account").filter(game=game, user_id=getattr(user, "pk", None)).first()
+    if participant is None:
+        raise NotAllowed("Only the bettors of this game can trade.")
+    original = Trade.objects.filter(participant=participant, idempotency_key=key).first()
+    if original:
+        raise DuplicateClick(original)
+    now = timezone.now()
+    if game.status != Game.Status.RUNNING or (game.deadline and now >= game.deadline):
+        raise Closed("Trading is closed: the game is not running.")
+    if action == BUY and participant.quantity and participant.security != security:
+        raise InvalidInput("You hold the other security: sell it first (one type at a time).", code="other_type")
+    if action == SELL and (participant.security != security or participant.quantity < 1):
+        raise InvalidInput("You cannot sell a security you do not hold.", code="not_held")
+    maker = market_maker(game)
+    before = market_state(market)
+    try:
+        cost, after = maker.quote(before, action, security)
+    except OutOfBounds as exc:
+        raise InvalidInput(str(exc), code="price_bound") from None
+    if cost > participant.account.balance:
+        raise InsufficientPoints(f"You have {participant.account.balance} points; this costs {cost}.")
+    maker_account = house_account(game=game, kind=Account.Kind.MAKER)
+    txn = ledger_post(game=game, kind=LedgerTxn.Kind.TRADE, legs=[(participant.account, -cost), (maker_account, cost)])
+    participant.quantity += 1 if action == BUY else -1
+    participant.security = security if participant.quantity else ""
+    participant.save(update_fields=["quantity", "security"])
+    market.human_price, market.q_human, market.q_computer = after.human_price, after.q_human, after.q_computer
+    market.seq += 1
+    market.save(update_fields=["human_price", "q_human", "q_computer", "seq"])
+    current = Question.objects.filter(game=game, status__in=[Question.Status.CURRENT]).only("pk").first()
+    if current is None:
+        current = Question.objects.filter(game=game, number__isnull=False).order_by("-number").only("pk").first()
+    trade = Trade.objects.create(
+        game=game, seq=market.seq, participant=participant, action=action, security=security, cost=cost,
+        price_before=before.human_price, price_after=after.human_price, question=current, txn=txn,
+        idempotency_key=key, created_at=now,
+    )
+    return trade, quotes(maker, after)
