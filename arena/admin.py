@@ -8,7 +8,7 @@ from arena import roles, services
 from arena.errors import ArenaError
 from bots.registry import engine_choices
 
-from arena.models import EXTERNAL_ENGINES, Conversation, Entry, Interrogation, Message, Verdict
+from arena.models import EXTERNAL_ENGINES, Conversation, Entry, Interrogation, Keystroke, Message, Verdict
 
 
 def entry_engine_choices():
@@ -71,7 +71,7 @@ class InterrogationCreateForm(forms.ModelForm):
 
     class Meta:
         model = Interrogation
-        fields = ["title", "judge", "time_limit_s", "scheduled_at"]
+        fields = ["title", "judge", "time_limit_s", "keystroke_mode", "scheduled_at"]
 
     def clean(self):
         data = super().clean()
@@ -102,11 +102,11 @@ class InterrogationAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ["title", "judge", "time_limit_s", "scheduled_at", "entries", "confederates"]
-        return ["title", "judge", "time_limit_s", "scheduled_at", *self.readonly_fields]
+            return ["title", "judge", "time_limit_s", "keystroke_mode", "scheduled_at", "entries", "confederates"]
+        return ["title", "judge", "time_limit_s", "keystroke_mode", "scheduled_at", *self.readonly_fields]
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else [*self.readonly_fields, "judge", "time_limit_s"]
+        return [] if obj is None else [*self.readonly_fields, "judge", "time_limit_s", "keystroke_mode"]
 
     def get_inlines(self, request, obj):
         return [] if obj is None else self.inlines
@@ -117,7 +117,7 @@ class InterrogationAdmin(admin.ModelAdmin):
         data = form.cleaned_data
         created = services.interrogation_create(
             judge=data["judge"], witnesses=data["witnesses"], time_limit_s=data["time_limit_s"], title=data["title"],
-            scheduled_at=data.get("scheduled_at"),
+            scheduled_at=data.get("scheduled_at"), keystroke_mode=data.get("keystroke_mode", False),
         )
         obj.pk, obj.public_id, obj.kind = created.pk, created.public_id, created.kind
 
@@ -218,3 +218,16 @@ class VerdictAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(Keystroke)
+class KeystrokeAdmin(admin.ModelAdmin):
+    list_display = ["conversation", "seq", "sender_role", "key", "stamp", "time"]
+    list_filter = ["sender_role"]
+    raw_id_fields = ["conversation"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # recorded evidence, like the messages it backs

@@ -64,8 +64,8 @@ class ArenaConsumer(AsyncWebsocketConsumer):
 
 
 class JudgeConsumer(ArenaConsumer):
-    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "start": "on_start",
-               "end": "on_end", "verdict": "on_verdict"}
+    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys",
+               "start": "on_start", "end": "on_end", "verdict": "on_verdict"}
 
     async def connect(self):
         try:
@@ -96,6 +96,8 @@ class JudgeConsumer(ArenaConsumer):
 
     async def on_message(self, frame):
         conversation = await self._conversation(frame.get("side"))
+        if self.interrogation.keystroke_mode:
+            raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
         await database_sync_to_async(services.message_post)(
             conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
             user=self.scope["user"],
@@ -105,6 +107,13 @@ class JudgeConsumer(ArenaConsumer):
         conversation = await self._conversation(frame.get("side"))
         await database_sync_to_async(services.typing_signal)(
             conversation=conversation, sender_role=Message.Role.INTERROGATOR, user=self.scope["user"]
+        )
+
+    async def on_keys(self, frame):
+        conversation = await self._conversation(frame.get("side"))
+        await database_sync_to_async(services.keystrokes_record)(
+            conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, keys=frame.get("keys"),
+            user=self.scope["user"],
         )
 
     async def on_start(self, frame):
@@ -133,7 +142,7 @@ class JudgeConsumer(ArenaConsumer):
 class WitnessConsumer(ArenaConsumer):
     """A human confederate's console: their own conversation, nothing else."""
 
-    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing"}
+    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys"}
 
     async def connect(self):
         try:
@@ -154,6 +163,8 @@ class WitnessConsumer(ArenaConsumer):
         return selectors.witness_state(conversation=self.conversation)
 
     async def on_message(self, frame):
+        if self.conversation.interrogation.keystroke_mode:
+            raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
         await database_sync_to_async(services.message_post)(
             conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, text=frame.get("text"),
             user=self.scope["user"],
@@ -162,6 +173,12 @@ class WitnessConsumer(ArenaConsumer):
     async def on_typing(self, frame):
         await database_sync_to_async(services.typing_signal)(
             conversation=self.conversation, sender_role=Message.Role.WITNESS, user=self.scope["user"]
+        )
+
+    async def on_keys(self, frame):
+        await database_sync_to_async(services.keystrokes_record)(
+            conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, keys=frame.get("keys"),
+            user=self.scope["user"],
         )
 
 

@@ -69,6 +69,9 @@ class Interrogation(models.Model):
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="interrogations")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
     time_limit_s = models.PositiveIntegerField(default=300)
+    keystroke_mode = models.BooleanField(
+        default=False, help_text="LPP-style: each side's typing is shown character by character, and stored."
+    )
     scheduled_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -165,6 +168,30 @@ class Message(models.Model):
 
     def __str__(self):
         return f"#{self.seq} {self.sender_role}: {self.text[:40]}"
+
+
+class Keystroke(models.Model):
+    """One key press in a conversation (keystroke mode, the LPP bridge, imported LPP logs).
+
+    `key` is the LPP key name (a literal character, "space", "BackSpace", "Return", ...), `char` what
+    it stands for (empty for BackSpace, Return and unknown names), `stamp` the raw LPP stamp when the
+    key came through the protocol, `time` when it was pressed.
+    """
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="keystrokes")
+    seq = models.PositiveIntegerField(help_text="Order within the conversation, from 1.")
+    sender_role = models.CharField(max_length=12, choices=Message.Role.choices)
+    key = models.CharField(max_length=40)
+    char = models.CharField(max_length=1, blank=True)
+    stamp = models.CharField(max_length=40, blank=True)
+    time = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["conversation", "seq"]
+        constraints = [models.UniqueConstraint(fields=["conversation", "seq"], name="keystroke_seq_unique")]
+
+    def __str__(self):
+        return f"#{self.seq} {self.sender_role} {self.key}"
 
 
 class Verdict(models.Model):

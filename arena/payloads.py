@@ -18,6 +18,7 @@ def clock(interrogation) -> dict:
         "deadline": iso(interrogation.deadline),
         "now": iso(timezone.now()),
         "time_limit_s": interrogation.time_limit_s,
+        "keystroke_mode": interrogation.keystroke_mode,
         "end_reason": interrogation.end_reason or None,
     }
 
@@ -36,6 +37,10 @@ def judge_message(message, side: str) -> dict:
 
 def judge_typing(side: str) -> dict:
     return {"type": "typing", "side": side}
+
+
+def judge_keys(side: str, keys: list[str]) -> dict:
+    return {"type": "keys", "side": side, "keys": keys}
 
 
 def judge_status(interrogation) -> dict:
@@ -71,6 +76,10 @@ def witness_message(message) -> dict:
 
 def witness_typing() -> dict:
     return {"type": "typing"}
+
+
+def witness_keys(keys: list[str]) -> dict:
+    return {"type": "keys", "keys": keys}
 
 
 def witness_status(interrogation) -> dict:

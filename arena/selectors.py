@@ -3,6 +3,7 @@ from django.db.models import Prefetch, Q
 
 from arena import payloads, roles
 from arena.errors import NotAllowed
+from arena.services.keystrokes import composing_line
 from arena.models import Conversation, Interrogation, Message, Status, Verdict
 
 
@@ -36,6 +37,7 @@ def judge_state(*, interrogation: Interrogation) -> dict:
         **payloads.clock(interrogation),
         "sides": sorted(c.side for c in conversations),
         "messages": {c.side: [payloads.judge_message(m, c.side) for m in c.messages.all()] for c in conversations},
+        "composing": {c.side: composing_line(c, "witness") for c in conversations} if interrogation.keystroke_mode else {},
         "verdict": payloads.judge_verdict(verdict),
         "reveal": payloads.judge_reveal(conversations) if verdict else None,
         "correct": verdict.correct if verdict else None,
@@ -48,6 +50,7 @@ def witness_state(*, conversation: Conversation) -> dict:
         "type": "state",
         **payloads.clock(interrogation),
         "messages": [payloads.witness_message(m) for m in conversation.messages.order_by("seq")],
+        "composing": composing_line(conversation, "interrogator") if interrogation.keystroke_mode else "",
     }
 
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from lpp.models import BridgeLink, BridgeStatus, ImportedTranscript, Keystroke
+from lpp.models import BridgeLink, BridgeStatus, ImportedTranscript
 
 
 @admin.register(ImportedTranscript)
@@ -8,16 +8,6 @@ class ImportedTranscriptAdmin(admin.ModelAdmin):
     list_display = ["file_name", "index", "interrogation", "imported_at"]
     search_fields = ["file_name", "sha256"]
     readonly_fields = ["interrogation", "file_name", "sha256", "index", "problems", "imported_at"]
-
-
-@admin.register(Keystroke)
-class KeystrokeAdmin(admin.ModelAdmin):
-    list_display = ["conversation", "seq", "sender_role", "key", "stamp", "time"]
-    list_filter = ["sender_role"]
-    raw_id_fields = ["conversation"]
-
-    def has_change_permission(self, request, obj=None):
-        return False  # recorded evidence, like the messages it backs
 
 
 @admin.register(BridgeStatus)

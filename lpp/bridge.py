@@ -3,7 +3,7 @@
 For each running conversation whose witness is the entry, the bridge starts one
 copy of the program on its own communications directory (``DIR/<public id>/``),
 writes each new interrogator message there as ``.judge`` keys, reads the
-program's ``.other`` keys back, stores every keystroke (``lpp.Keystroke``),
+program's ``.other`` keys back, stores every keystroke (``arena.Keystroke``),
 segments them into utterances (``lpp.lines``) and posts each as the witness's
 message (``message_post(user=None)``). ``Bridge.step()`` does one round of that
 and says whether it did work; progress lives in the database (``BridgeLink``),
@@ -22,17 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from arena.errors import Closed, InvalidInput
-from arena.models import Conversation, Entry, Message, Status
-from arena.services import message_post
+from arena.models import Conversation, Entry, Keystroke, Message, Status
+from arena.services import keystrokes_store, message_post
+from arena.services.keystrokes import Key as StoredKey
 from lpp.importer import when
 from lpp.lines import Segmenter
 from lpp.model import JUDGE, OTHER
 from lpp.model import Keystroke as Key
-from lpp.models import BridgeLink, BridgeStatus, Keystroke
+from lpp.models import BridgeLink, BridgeStatus
 from lpp.transport import CommDir
 from lpp.typing_model import TypingModel
 
@@ -200,11 +200,9 @@ class Bridge:
 
     # ------------------------------------------------------------------ records
     def _store(self, conversation: Conversation, role: str, keys) -> list[Keystroke]:
-        start = conversation.keystrokes.aggregate(top=Max("seq"))["top"] or 0
-        return Keystroke.objects.bulk_create(
-            Keystroke(conversation=conversation, seq=start + n, sender_role=role, key=k.key,
-                      char=k.char or "", stamp=k.stamp, time=when(k.time))
-            for n, k in enumerate(keys, start=1))
+        """Store the keys and stream them to the other side's page as they are typed."""
+        return keystrokes_store(conversation=conversation, sender_role=role, keys=[
+            StoredKey(k.key, k.char or "", k.stamp, when(k.time)) for k in keys])
 
     def _problem(self, state: str, message: str) -> None:
         log.warning("entry %s (%s): %s", self.entry.pk, self.entry, message)

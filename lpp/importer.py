@@ -3,7 +3,7 @@
 One log session becomes one Interrogation (status ended, times from the
 keystrokes), one Conversation per screen side, its utterances as Messages
 linked by the same SHA-256 chain as live ones (arena.hashchain), and every
-keystroke as an ``lpp.Keystroke`` row. One transaction per session; a session
+keystroke as an ``arena.Keystroke`` row. One transaction per session; a session
 already imported (same file content, same index) is skipped.
 """
 from __future__ import annotations
@@ -23,7 +23,8 @@ from arena import hashchain
 from arena.models import Conversation, Entry, Interrogation, Message, Status
 from lpp.logs import read_log
 from lpp.model import JUDGE, Transcript
-from lpp.models import ImportedTranscript, Keystroke
+from arena.models import Keystroke
+from lpp.models import ImportedTranscript
 
 #: The 2012 file names carry the local time of the contest (Bletchley Park).
 _FILE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})--(\d{2})-(\d{2})-(\d{2})")

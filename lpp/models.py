@@ -1,29 +1,9 @@
-"""Django side of the LPP package: every keystroke of imported (or bridged)
-conversations, where each imported transcript came from, and the bridge's
-persisted progress and health."""
+"""Django side of the LPP package: where each imported transcript came from, and the bridge's
+persisted progress and health. Keystrokes themselves are `arena.Keystroke` rows (shared with the
+browser consoles' keystroke mode)."""
 from django.db import models
 
-from arena.models import Conversation, Entry, Interrogation, Message
-
-
-class Keystroke(models.Model):
-    """One LPP key press in a conversation, as written: the key name, what it
-    stands for, the raw stamp and its time (``None`` for a plain counter)."""
-
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="keystrokes")
-    seq = models.PositiveIntegerField(help_text="Order within the conversation, from 1.")
-    sender_role = models.CharField(max_length=12, choices=Message.Role.choices)
-    key = models.CharField(max_length=40)
-    char = models.CharField(max_length=1, blank=True, help_text="Empty for an unknown key name.")
-    stamp = models.CharField(max_length=40)
-    time = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["conversation", "seq"]
-        constraints = [models.UniqueConstraint(fields=["conversation", "seq"], name="lpp_keystroke_seq_unique")]
-
-    def __str__(self):
-        return f"#{self.seq} {self.sender_role} {self.key}"
+from arena.models import Conversation, Entry, Interrogation
 
 
 class ImportedTranscript(models.Model):

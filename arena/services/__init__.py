@@ -6,6 +6,7 @@ from arena.services.interrogations import (  # noqa: F401
     interrogation_start,
     interrogations_sweep,
 )
+from arena.services.keystrokes import composing_line, keystrokes_record, keystrokes_store  # noqa: F401
 from arena.services.messages import message_post, typing_signal  # noqa: F401
 from arena.services.publication import interrogation_publish, interrogation_unpublish  # noqa: F401
 from arena.services.verdicts import verdict_submit  # noqa: F401

@@ -19,6 +19,7 @@ def interrogation_create(
     time_limit_s: int = 300,
     title: str = "",
     scheduled_at: dt.datetime | None = None,
+    keystroke_mode: bool = False,
 ) -> Interrogation:
     """witnesses: one (one-to-one) or two (three-party) Entry objects or confederate users.
 
@@ -45,7 +46,8 @@ def interrogation_create(
         placed = [("sole", witnesses[0])]
     with transaction.atomic():
         interrogation = Interrogation.objects.create(
-            judge=judge, kind=kind, time_limit_s=time_limit_s, title=title, scheduled_at=scheduled_at
+            judge=judge, kind=kind, time_limit_s=time_limit_s, title=title, scheduled_at=scheduled_at,
+            keystroke_mode=keystroke_mode,
         )
         for side, witness in placed:
             is_entry = isinstance(witness, Entry)

@@ -2,7 +2,7 @@
 (function () {
   const root = document.getElementById("judge");
   const panes = {}, seen = {}, typingTimers = {};
-  let state = null;
+  let state = null, keystrokeMode = false;
   const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
     if (!open) Arena.notice(code === 4403 ? "You may not judge this interrogation." : "Reconnecting…");
@@ -18,12 +18,15 @@
     const form = node.querySelector("form"), input = form.querySelector("input");
     form.addEventListener("submit", (e) => {
       e.preventDefault();
+      if (keystrokeMode) return;
       const text = input.value.trim();
       if (text && socket.send({ type: "message", side, text })) input.value = "";
     });
-    input.addEventListener("input", Arena.throttle(() => socket.send({ type: "typing", side }), 1500));
+    input.addEventListener("input", Arena.throttle(() => { if (!keystrokeMode) socket.send({ type: "typing", side }); }, 1500));
+    Arena.keys.capture(input, () => keystrokeMode, (keys) => socket.send({ type: "keys", side, keys }));
     document.getElementById("panes").appendChild(node);
-    panes[side] = { node, log: node.querySelector(".log"), typing: node.querySelector(".typing"), input };
+    panes[side] = { node, log: node.querySelector(".log"), typing: node.querySelector(".typing"), input,
+                    composing: node.querySelector(".composing"), composingText: "" };
     seen[side] = new Set();
     return panes[side];
   }
@@ -34,6 +37,13 @@
     seen[m.side].add(m.seq);
     Arena.line(p.log, m.from === "you" ? "You" : "Witness", m.text, m.from);
     if (m.from === "witness") p.typing.hidden = true;
+  }
+
+  function setComposing(side, text) {
+    const p = pane(side);
+    p.composingText = text;
+    p.composing.textContent = text;
+    p.composing.hidden = !text;
   }
 
   function applyClock(clock) {
@@ -84,14 +94,17 @@
     switch (p.type) {
       case "state":
         state = p;
+        keystrokeMode = !!p.keystroke_mode;
         document.getElementById(p.kind === "three_party" ? "help-three" : "help-one").hidden = false;
         p.sides.forEach(pane);
         p.sides.forEach((side) => (p.messages[side] || []).forEach(addMessage));
+        Object.entries(p.composing || {}).forEach(([side, text]) => setComposing(side, text));
         buildChoices(p.kind, p.sides);
         applyClock(p);
         showReveal(p);
         break;
       case "message": addMessage(p); break;
+      case "keys": setComposing(p.side, Arena.keys.apply(pane(p.side).composingText, p.keys)); break;
       case "status":
         if (state) Object.assign(state, p);
         applyClock(p);

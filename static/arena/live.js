@@ -79,3 +79,32 @@ window.Arena = (function () {
 
   return { connect, Countdown, line, notice, statusText, throttle };
 })();
+
+/* Keystroke mode (LPP-style): every key goes to the server as it is typed; the other side's line being
+   typed is shown live. */
+window.Arena.keys = (function () {
+  function apply(text, keys) {
+    for (const k of keys) {
+      if (k === "Return") text = "";
+      else if (k === "BackSpace") text = text.slice(0, -1);
+      else text += k;
+    }
+    return text;
+  }
+  function capture(input, enabled, send) {
+    input.addEventListener("keydown", (e) => {
+      if (!enabled() || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      let key = null;
+      if (e.key === "Enter") key = "Return";
+      else if (e.key === "Backspace") key = "BackSpace";
+      else if (e.key.length === 1) key = e.key;
+      else if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Delete"].includes(e.key)) { e.preventDefault(); return; }
+      else return;
+      e.preventDefault();
+      if (!send([key])) return;
+      input.value = key === "Return" ? "" : apply(input.value, [key]);
+    });
+    input.addEventListener("paste", (e) => { if (enabled()) e.preventDefault(); });   // LPP had no paste: every character is typed
+  }
+  return { apply, capture };
+})();

@@ -4,12 +4,13 @@ from arena import services
 from arena.models import Conversation
 
 
-def three_party(cast, *, machine=None, confederate=None, judge=None, time_limit_s=300, start=True):
+def three_party(cast, *, machine=None, confederate=None, judge=None, time_limit_s=300, start=True, keystroke_mode=False):
     interrogation = services.interrogation_create(
         judge=judge or cast.jude,
         witnesses=[confederate or cast.connie, machine or cast.simple],
         time_limit_s=time_limit_s,
         title="test",
+        keystroke_mode=keystroke_mode,
     )
     if start:
         services.interrogation_start(interrogation_id=interrogation.pk)

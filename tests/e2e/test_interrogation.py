@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from arena.models import Conversation, Interrogation, Message, Verdict
+from arena.models import Conversation, Interrogation, Keystroke, Message, Verdict
 
 from ..arena.helpers import sides, three_party, wait_for
 from .conftest import login
@@ -51,8 +51,8 @@ def test_three_party_interrogation_end_to_end(browser, live_daphne, cast, task_w
 
     # a reload mid-conversation shows every earlier message
     judge.reload()
-    expect(judge.locator(f"#pane-{human.side} .msg")).to_have_count(2)
-    expect(judge.locator(f"#pane-{machine.side} .msg")).to_have_count(2)
+    expect(judge.locator(f"#pane-{human.side} .log .msg")).to_have_count(2)
+    expect(judge.locator(f"#pane-{machine.side} .log .msg")).to_have_count(2)
     # nothing on the judge's page says which witness is which before the verdict
     html = judge.content()
     for secret in ("connie", "Simple Bot", "simple", str(human.public_id), str(machine.public_id)):
@@ -90,3 +90,35 @@ def test_the_server_timer_ends_the_interrogation(browser, live_daphne, cast, tas
     ended = Interrogation.objects.get(pk=interrogation.pk)
     assert ended.end_reason == "time" and ended.ended_at == ended.deadline
     assert set(Conversation.objects.filter(interrogation=interrogation).values_list("status", flat=True)) == {"ended"}
+
+
+def test_keystroke_mode_shows_typing_character_by_character(browser, live_daphne, cast, task_worker):
+    interrogation = three_party(cast, keystroke_mode=True, time_limit_s=120)
+    judge_url, witness_url, human, _ = console_urls(live_daphne, interrogation)
+    judge = login(browser, live_daphne, "jude", "jude-pw")
+    witness = login(browser, live_daphne, "connie", "connie-pw")
+    judge.goto(judge_url)
+    witness.goto(witness_url)
+    expect(witness.locator("#status")).to_have_text("running")
+
+    box = judge.locator(f"#pane-{human.side} input")
+    box.click()
+    judge.keyboard.type("Helo")
+    judge.keyboard.press("Backspace")
+    judge.keyboard.type("lo the")
+    # the confederate watches the judge's line being typed, BackSpace included
+    expect(witness.locator("#composing")).to_have_text("Hello the")
+    judge.keyboard.type("re")
+    judge.keyboard.press("Enter")
+    expect(witness.locator("#log .msg.judge .text")).to_have_text("Hello there")
+    expect(witness.locator("#composing")).to_be_hidden()
+
+    witness.locator("#text").click()
+    witness.keyboard.type("hi <b>")
+    expect(judge.locator(f"#pane-{human.side} .composing")).to_have_text("hi <b>")
+    witness.keyboard.press("Enter")
+    expect(judge.locator(f"#pane-{human.side} .log .msg.witness .text")).to_have_text("hi <b>")
+    keys = list(Keystroke.objects.filter(conversation=human).order_by("seq").values_list("sender_role", "key"))
+    assert keys[:5] == [("interrogator", k) for k in ["H", "e", "l", "o", "BackSpace"]]
+    assert len(keys) == len("Helo") + 1 + len("lo the") + len("re") + 1 + len("hi <b>") + 1
+    assert judge.js_errors == [] and witness.js_errors == []

@@ -5,7 +5,8 @@ import pytest
 from arena import services
 from arena.models import Entry, Message
 from lpp.bridge import Bridge
-from lpp.models import BridgeLink, BridgeStatus, Keystroke
+from arena.models import Keystroke
+from lpp.models import BridgeLink, BridgeStatus
 from tests.arena.helpers import sides, three_party, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,7 +4,8 @@ from django.core.management import CommandError, call_command
 from arena.hashchain import chain_verify
 from arena.models import Conversation, Entry, Interrogation, Message, Status
 from lpp.logs import read_log
-from lpp.models import ImportedTranscript, Keystroke
+from arena.models import Keystroke
+from lpp.models import ImportedTranscript
 
 pytestmark = pytest.mark.django_db
 LINGUO = "logfile.m_allan_linguo.2012-05-15--{}.log"

@@ -1,0 +1,110 @@
+"""Keystroke mode (LPP-style): each side's typing is stored key by key and streamed live.
+
+A key is a single printable character, "BackSpace" or "Return". "Return" ends the sender's line: the
+line typed since their previous Return (BackSpaces applied) becomes an ordinary, hash-chained message.
+"""
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from arena import notify
+from arena.errors import Closed, InvalidInput
+from arena.models import Conversation, Keystroke, Message, Status
+
+BACKSPACE = "BackSpace"
+RETURN = "Return"
+MAX_KEYS_PER_FRAME = 200
+
+
+@dataclass(frozen=True)
+class Key:
+    key: str
+    char: str = ""
+    stamp: str = ""
+    time: datetime | None = None
+
+
+def clean_keys(keys) -> list[Key]:
+    if not isinstance(keys, list) or not keys:
+        raise InvalidInput("keys must be a non-empty list.")
+    if len(keys) > MAX_KEYS_PER_FRAME:
+        raise InvalidInput(f"At most {MAX_KEYS_PER_FRAME} keys per frame.", code="too_long")
+    cleaned = []
+    for key in keys:
+        if key in (BACKSPACE, RETURN):
+            cleaned.append(Key(key))
+        elif isinstance(key, str) and len(key) == 1 and (key.isprintable() or key == "\t"):
+            cleaned.append(Key(key, key))
+        else:
+            raise InvalidInput(f'A key is one printable character, "{BACKSPACE}" or "{RETURN}", not {str(key)[:20]!r}.')
+    return cleaned
+
+
+def apply_keys(keys) -> tuple[list[str], str]:
+    """(completed lines, the line still being typed) for a sender's keys, BackSpace applied."""
+    lines, current = [], []
+    for key in keys:
+        if key == RETURN:
+            lines.append("".join(current))
+            current = []
+        elif key == BACKSPACE:
+            if current:
+                current.pop()
+        else:
+            current.append(key)
+    return lines, "".join(current)
+
+
+def keystrokes_store(*, conversation: Conversation, sender_role: str, keys: list[Key]) -> list[Keystroke]:
+    """Store keys after the conversation's last keystroke and push them on commit (call in a transaction)."""
+    start = conversation.keystrokes.aggregate(top=Max("seq"))["top"] or 0
+    now = timezone.now()
+    rows = Keystroke.objects.bulk_create(
+        Keystroke(conversation=conversation, seq=start + n, sender_role=sender_role, key=k.key, char=k.char,
+                  stamp=k.stamp, time=k.time or now)
+        for n, k in enumerate(keys, start=1)
+    )
+    names = [k.key for k in keys]
+    transaction.on_commit(lambda: notify.keys_typed(conversation, by_role=sender_role, keys=names))
+    return rows
+
+
+def keystrokes_record(*, conversation_id: int, sender_role: str, keys, user) -> list[Message]:
+    """A person's keys from a console; returns the messages completed by Return."""
+    from arena.services.messages import check_sender, message_post
+
+    cleaned = clean_keys(keys)
+    with transaction.atomic():
+        conversation = Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
+        check_sender(conversation, sender_role=sender_role, user=user)
+        interrogation = conversation.interrogation
+        if not interrogation.keystroke_mode:
+            raise InvalidInput("This interrogation is not in keystroke mode: send whole messages.")
+        if interrogation.status != Status.RUNNING or timezone.now() >= interrogation.deadline:
+            raise Closed("The conversation is not running.")
+        rows = keystrokes_store(conversation=conversation, sender_role=sender_role, keys=cleaned)
+        if not any(k.key == RETURN for k in cleaned):
+            return []
+        since = _last_return_before(conversation, sender_role, rows[0].seq)
+        typed = conversation.keystrokes.filter(sender_role=sender_role, seq__gt=since).order_by("seq")
+        lines, _ = apply_keys(typed.values_list("key", flat=True))
+    messages = []
+    for line in lines:
+        if line.strip():
+            messages.append(message_post(conversation_id=conversation_id, sender_role=sender_role, text=line, user=user))
+    return messages
+
+
+def _last_return_before(conversation, sender_role: str, seq: int) -> int:
+    previous = conversation.keystrokes.filter(sender_role=sender_role, key=RETURN, seq__lt=seq)
+    return previous.aggregate(top=Max("seq"))["top"] or 0
+
+
+def composing_line(conversation: Conversation, sender_role: str) -> str:
+    """What the sender has typed since their last Return (shown live on the other side's page)."""
+    since = _last_return_before(conversation, sender_role, 2**31)
+    keys = conversation.keystrokes.filter(sender_role=sender_role, seq__gt=since).order_by("seq")
+    return apply_keys(keys.values_list("key", flat=True))[1]

@@ -1,0 +1,101 @@
+/* Turing Trade consoles (bettor, target, spectator). Every text goes through textContent.
+   The server decides what may be shown: an answer without text is shown as a pending signal. */
+"use strict";
+(function () {
+  const root = document.getElementById("tt");
+  const role = root.dataset.role;
+  const $ = (id) => document.getElementById(id);
+  let state = null, history = [];
+  const countdown = Arena.Countdown($("countdown"), () => socket.send({ type: "state" }));
+  const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
+    Arena.notice(open ? "" : code === 4403 ? "You may not open this console." : "Reconnecting…");
+  });
+
+  function handle(p) {
+    if (p.type === "state") return render(p);
+    if (!state) return;
+    if (p.type === "error") return Arena.notice(p.message);
+    if (p.type === "question") { state.current = p.question; return renderQA(); }
+    if (p.type === "queued") { (state.queue = state.queue || []).push(p.question); return renderQueue(); }
+    if (p.type === "answer") return onAnswer(p.answer);
+    if (p.type === "price") { history.push(p.point); state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket(); }
+  }
+
+  function onAnswer(a) {
+    let item = state.answered.find((q) => q.id === a.question);
+    if (!item) {
+      item = state.current && state.current.id === a.question ? state.current : { id: a.question, number: a.number, asker: a.asker, text: "" };
+      state.answered.push(item);
+      if (state.current && state.current.id === a.question) state.current = null;
+      if (state.queue) state.queue = state.queue.filter((q) => q.id !== a.question);
+    }
+    if (!item.answer || item.answer.text === null) item.answer = a;   // never overwrite a known text with a signal
+    renderQA(); renderQueue();
+    if (a.text === null) setTimeout(() => socket.send({ type: "state" }), Math.max(0, Date.parse(a.public_at) - Date.now()) + 300);
+  }
+
+  function render(s) {
+    state = s; history = (s.market && s.market.history) || [];
+    $("status").textContent = s.status; $("status").className = "status " + s.status;
+    countdown.set(s);
+    renderQA(); renderQueue(); renderMarket();
+    const reveal = $("reveal");
+    if (reveal && s.reveal) { reveal.hidden = false; reveal.textContent = "The target was " + s.reveal.name + " (" + s.reveal.kind + ")."; }
+    const running = s.status === "running";
+    document.querySelectorAll("#ask button, #ask input, #answer button, #answer input").forEach((el) => { el.disabled = !running; });
+    if ($("answer")) $("answer").querySelector("button").disabled = !running || !s.current;
+  }
+
+  function renderQA() {
+    const log = $("qa"); log.replaceChildren();
+    for (const q of state.answered) {
+      Arena.line(log, "Bettor " + q.asker + " asked", q.text, "interrogator");
+      const a = q.answer;
+      const row = Arena.line(log, "Target", a && a.text !== null ? a.text : "answered: the text appears shortly…", "witness");
+      if (!a || a.text === null) row.classList.add("pending");
+    }
+    if (state.current) Arena.line(log, "Current question (bettor " + state.current.asker + ")", state.current.text, "current");
+    if ($("answer")) $("answer").querySelector("button").disabled = state.status !== "running" || !state.current;
+  }
+
+  function renderQueue() {
+    const list = $("queue"); if (!list) return;
+    list.replaceChildren(...(state.queue || []).map((q) => { const li = document.createElement("li"); li.textContent = q.text; return li; }));
+  }
+
+  function renderMarket() {
+    if (!state.market || !$("price")) return;
+    $("price").textContent = state.market.price;
+    const pts = [50].concat(history.map((h) => h.price));
+    const step = 400 / Math.max(1, pts.length - 1);
+    $("chart-line").setAttribute("points", pts.map((p, i) => (i * step).toFixed(1) + "," + (160 - p * 1.6).toFixed(1)).join(" "));
+    document.querySelectorAll("[data-q]").forEach((el) => {
+      const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
+      el.textContent = v === null ? "—" : v;
+    });
+    if (state.me) {
+      $("points").textContent = state.me.points;
+      $("holding").textContent = state.me.quantity ? state.me.quantity + " " + (state.me.security === "H" ? "human" : "computer") : "nothing";
+    }
+    document.querySelectorAll("button.trade").forEach((b) => {
+      const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
+      b.disabled = state.status !== "running" || v === null;
+    });
+  }
+
+  function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
+
+  document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
+    socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
+  }));
+  const ask = $("ask");
+  if (ask) ask.addEventListener("submit", (e) => {
+    e.preventDefault(); const input = $("ask-text"); const text = input.value.trim();
+    if (text && socket.send({ type: "ask", text })) input.value = "";
+  });
+  const answer = $("answer");
+  if (answer) answer.addEventListener("submit", (e) => {
+    e.preventDefault(); const input = $("answer-text"); const text = input.value.trim();
+    if (text && state && state.current && socket.send({ type: "answer", question: state.current.id, text })) input.value = "";
+  });
+})();

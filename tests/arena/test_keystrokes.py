@@ -1,0 +1,92 @@
+"""Keystroke mode: typing is stored key by key, streamed live, and Return turns the line into a message."""
+import pytest
+from asgiref.sync import sync_to_async
+
+from arena import hashchain, services
+from arena.errors import Closed, InvalidInput, NotAllowed
+from arena.models import Keystroke, Message
+from arena.services.keystrokes import apply_keys
+
+from .helpers import sides, three_party
+from .wsclient import connect
+
+
+def keys(text):
+    return ["BackSpace" if ch == "~" else "Return" if ch == "\n" else ch for ch in text]
+
+
+def test_apply_keys_handles_backspace_and_return():
+    assert apply_keys(keys("helo~lo\nwor~~orld")) == (["hello"], "world")
+    assert apply_keys(keys("~~a\n\n")) == (["a", ""], "")
+
+
+def test_return_turns_the_typed_line_into_a_hash_chained_message(cast):
+    interrogation = three_party(cast, keystroke_mode=True)
+    human, _ = sides(interrogation)
+    assert services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("Hi thr~~here"), user=cast.jude) == []
+    assert services.composing_line(human, "interrogator") == "Hi there"
+    [message] = services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("!\n"), user=cast.jude)
+    assert message.text == "Hi there!" and message.seq == 1
+    assert services.composing_line(human, "interrogator") == ""
+    stored = list(Keystroke.objects.filter(conversation=human).order_by("seq"))
+    assert [k.key for k in stored] == keys("Hi thr~~here!\n") and [k.seq for k in stored] == list(range(1, 15))
+    assert stored[2].char == " " and stored[6].char == "" and all(k.time for k in stored)
+    # the witness types in the same conversation; each sender's line is their own
+    services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("hey"), user=cast.connie)
+    services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("ok\n"), user=cast.jude)
+    services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys(" you\n"), user=cast.connie)
+    assert list(Message.objects.filter(conversation=human).values_list("text", flat=True)) == ["Hi there!", "ok", "hey you"]
+    assert hashchain.chain_verify(human.public_id, Message.objects.filter(conversation=human).order_by("seq")).ok
+
+
+@pytest.mark.parametrize("bad", [[], "abc", ["ab"], ["\x07"], [None], ["Escape"], ["a"] * 201])
+def test_bad_keys_are_refused_and_nothing_stored(cast, bad):
+    interrogation = three_party(cast, keystroke_mode=True)
+    human, _ = sides(interrogation)
+    with pytest.raises(InvalidInput):
+        services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=bad, user=cast.jude)
+    assert Keystroke.objects.count() == 0
+
+
+def test_keys_only_in_keystroke_mode_only_while_running_only_by_the_parties(cast):
+    plain = three_party(cast)
+    human, _ = sides(plain)
+    with pytest.raises(InvalidInput):
+        services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=["a"], user=cast.jude)
+    lpp_style = three_party(cast, keystroke_mode=True, judge=cast.june, confederate=cast.carl)
+    human, _ = sides(lpp_style)
+    with pytest.raises(NotAllowed):
+        services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=["a"], user=cast.connie)
+    services.interrogation_end(interrogation_id=lpp_style.pk, reason="judge")
+    with pytest.raises(Closed):
+        services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=["a"], user=cast.carl)
+    assert Keystroke.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_each_side_sees_the_others_keys_live_and_after_a_reconnect(cast):
+    interrogation = await sync_to_async(three_party)(cast, keystroke_mode=True)
+    human, _ = await sync_to_async(sides)(interrogation)
+    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
+    witness, _, _ = await connect(f"/ws/witness/{human.public_id}/", cast.connie)
+    assert (await judge.expect("state"))["keystroke_mode"] is True
+    await witness.expect("state")
+
+    await judge.send({"type": "message", "side": human.side, "text": "whole line"})
+    assert (await judge.expect("error"))["code"] == "invalid"  # keystroke mode: type it
+    for key in keys("How ar~re"):
+        await judge.send({"type": "keys", "side": human.side, "keys": [key]})
+    received = [(await witness.expect("keys"))["keys"] for _ in range(9)]
+    assert sum(received, []) == keys("How ar~re")
+
+    await witness.send({"type": "keys", "keys": keys("fine")})
+    assert (await judge.expect("keys", side=human.side))["keys"] == keys("fine")
+    # a judge who reloads sees the witness's unfinished line
+    await judge.close()
+    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
+    assert (await judge.expect("state"))["composing"][human.side] == "fine"
+    await judge.send({"type": "keys", "side": human.side, "keys": [" ", "y", "o", "u", "?", "Return"]})
+    message = await witness.expect("message")
+    assert message["text"] == "How are you?" and message["from"] == "judge"
+    await judge.close()
+    await witness.close()
