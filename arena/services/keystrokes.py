@@ -44,18 +44,27 @@ def clean_keys(keys) -> list[Key]:
 
 
 def apply_keys(keys) -> tuple[list[str], str]:
-    """(completed lines, the line still being typed) for a sender's keys, BackSpace applied."""
+    """(completed lines, the line still being typed) for a sender's keys, BackSpace applied.
+
+    keys: key names ("a", "BackSpace", "Return") or (key, char) pairs, as stored.
+    """
     lines, current = [], []
-    for key in keys:
+    for item in keys:
+        key, char = item if isinstance(item, tuple) else (item, item)
         if key == RETURN:
             lines.append("".join(current))
             current = []
         elif key == BACKSPACE:
             if current:
                 current.pop()
-        else:
-            current.append(key)
+        elif char:
+            current.append(char)
     return lines, "".join(current)
+
+
+def _shown(key: Key) -> str:
+    """What a page is sent for a key: the character it types, or BackSpace/Return."""
+    return key.key if key.key in (BACKSPACE, RETURN) else key.char
 
 
 def keystrokes_store(*, conversation: Conversation, sender_role: str, keys: list[Key]) -> list[Keystroke]:
@@ -63,11 +72,11 @@ def keystrokes_store(*, conversation: Conversation, sender_role: str, keys: list
     start = conversation.keystrokes.aggregate(top=Max("seq"))["top"] or 0
     now = timezone.now()
     rows = Keystroke.objects.bulk_create(
-        Keystroke(conversation=conversation, seq=start + n, sender_role=sender_role, key=k.key, char=k.char,
-                  stamp=k.stamp, time=k.time or now)
+        Keystroke(conversation=conversation, seq=start + n, sender_role=sender_role, key=k.key,
+                  char="" if k.key in (BACKSPACE, RETURN) else k.char, stamp=k.stamp, time=k.time or now)
         for n, k in enumerate(keys, start=1)
     )
-    names = [k.key for k in keys]
+    names = [_shown(k) for k in keys if _shown(k)]
     transaction.on_commit(lambda: notify.keys_typed(conversation, by_role=sender_role, keys=names))
     return rows
 
@@ -90,7 +99,7 @@ def keystrokes_record(*, conversation_id: int, sender_role: str, keys, user) -> 
             return []
         since = _last_return_before(conversation, sender_role, rows[0].seq)
         typed = conversation.keystrokes.filter(sender_role=sender_role, seq__gt=since).order_by("seq")
-        lines, _ = apply_keys(typed.values_list("key", flat=True))
+        lines, _ = apply_keys(typed.values_list("key", "char"))
     messages = []
     for line in lines:
         if line.strip():
@@ -107,4 +116,4 @@ def composing_line(conversation: Conversation, sender_role: str) -> str:
     """What the sender has typed since their last Return (shown live on the other side's page)."""
     since = _last_return_before(conversation, sender_role, 2**31)
     keys = conversation.keystrokes.filter(sender_role=sender_role, seq__gt=since).order_by("seq")
-    return apply_keys(keys.values_list("key", flat=True))[1]
+    return apply_keys(keys.values_list("key", "char"))[1]
