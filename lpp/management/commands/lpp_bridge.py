@@ -2,6 +2,7 @@ import logging
 import signal
 import threading
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.models import Entry
@@ -31,6 +32,13 @@ class Command(BaseCommand):
         except Entry.DoesNotExist:
             raise CommandError(f"No entry {entry}.") from None
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        if witness.engine != "lpp":
+            self.stderr.write(self.style.WARNING(
+                f"Entry {witness} has engine {witness.engine!r}: give it the engine 'lpp', or its engine answers too."))
+        if settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
+            self.stderr.write(self.style.WARNING(
+                "The channel layer is in-memory: the program's replies are stored, but open pages see them only "
+                "after a reload. Set REDIS_URL (services mode) for live streaming to the judge's page."))
         stop = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())  # the current step finishes first
