@@ -87,6 +87,7 @@ def task_worker(services_mode, transactional_db):
     app.control.purge()
     with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10) as worker:
         yield worker
+    _drop_other_sessions()  # the worker thread's connection would block dropping the test database
 
 
 def _application():
