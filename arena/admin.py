@@ -8,7 +8,11 @@ from arena import roles, services
 from arena.errors import ArenaError
 from bots.registry import engine_choices
 
-from arena.models import EXTERNAL_ENGINES, Conversation, Entry, Interrogation, Keystroke, Message, Verdict
+from arena.models import (
+    EXTERNAL_ENGINES, Conversation, EngineCall, Entry, EntryHealth, Interrogation, Keystroke, LearnedPair, Message, Verdict,
+)
+from arena.services.entries import settings_masked, settings_unmasked
+from arena.services.health import entry_health_reset, entry_probe
 
 
 def entry_engine_choices():
@@ -22,14 +26,105 @@ class EntryForm(forms.ModelForm):
         model = Entry
         fields = ["display_name", "owner", "engine", "settings", "active"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:  # secrets (api keys, webhook secrets) are never sent back to a browser
+            self.initial["settings"] = settings_masked(self.instance.engine, self.instance.settings)
+
+    def clean(self):
+        data = super().clean()
+        if self.instance.pk and "settings" in data:
+            data["settings"] = settings_unmasked(data.get("engine", ""), data["settings"], self.instance.settings)
+        return data
+
+
+class EngineCallInline(admin.TabularInline):
+    model = EngineCall
+    fields = ["created_at", "kind", "conversation", "attempt", "outcome", "latency_ms", "error", "detail"]
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+    verbose_name_plural = "recent engine calls (all of them: Engine calls in the menu)"
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        recent = qs.order_by("-pk").values_list("pk", flat=True)[:20]
+        return qs.filter(pk__in=list(recent))
+
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
     form = EntryForm
-    list_display = ["display_name", "engine", "owner", "active", "created_at"]
+    list_display = ["display_name", "engine", "owner", "active", "health_status", "last_error", "created_at"]
     list_filter = ["engine", "active"]
+    list_select_related = ["owner", "health"]
     search_fields = ["display_name", "owner__username"]
     autocomplete_fields = ["owner"]
+    readonly_fields = ["health_status", "last_error", "last_ok"]
+    inlines = [EngineCallInline]
+    actions = ["probe", "reset_health"]
+
+    def _health(self, obj):
+        try:
+            return obj.health
+        except EntryHealth.DoesNotExist:
+            return None
+
+    @admin.display(description="health")
+    def health_status(self, obj):
+        health = self._health(obj)
+        if health is None or health.healthy:
+            failures = health.consecutive_failures if health else 0
+            return f"healthy ({failures} recent failure(s))" if failures else "healthy"
+        return format_html('<strong style="color:#b00">unhealthy</strong> since {}', health.unhealthy_since)
+
+    @admin.display(description="last error")
+    def last_error(self, obj):
+        health = self._health(obj)
+        return f"{health.last_error} ({health.last_error_at:%Y-%m-%d %H:%M:%S})" if health and health.last_error else "—"
+
+    @admin.display(description="last success")
+    def last_ok(self, obj):
+        health = self._health(obj)
+        return health.last_ok_at if health and health.last_ok_at else "—"
+
+    @admin.action(description="Probe the selected entries (one test message)")
+    def probe(self, request, queryset):
+        for entry in queryset:
+            report = entry_probe(entry_id=entry.pk)
+            level = messages.SUCCESS if report["outcome"] == "ok" else messages.WARNING
+            said = f' said "{report["reply"][:80]}"' if report["reply"] else f" {report['error']}"
+            self.message_user(request, f"{entry}: {report['outcome']} in {report['latency_ms']} ms;{said}", level)
+
+    @admin.action(description="Mark the selected entries healthy (close the circuit breaker)")
+    def reset_health(self, request, queryset):
+        for entry in queryset:
+            entry_health_reset(entry_id=entry.pk)
+        self.message_user(request, f"Reset {queryset.count()} entry(ies).", messages.SUCCESS)
+
+
+@admin.register(EngineCall)
+class EngineCallAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "entry", "kind", "outcome", "latency_ms", "attempt", "conversation", "error", "detail"]
+    list_filter = ["outcome", "kind", "entry"]
+    search_fields = ["entry__display_name", "error"]
+    list_select_related = ["entry", "conversation__interrogation"]
+    readonly_fields = ["entry", "conversation", "trigger_seq", "kind", "attempt", "outcome", "transient", "latency_ms",
+                       "error", "detail", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LearnedPair)
+class LearnedPairAdmin(admin.ModelAdmin):
+    list_display = ["prompt", "reply", "prev_prompt", "created_at"]
+    search_fields = ["prompt", "reply"]
+    raw_id_fields = ["conversation", "prompt_author", "reply_author"]
 
 
 class ConversationInline(admin.TabularInline):

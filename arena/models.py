@@ -219,3 +219,100 @@ class Verdict(models.Model):
 
     def __str__(self):
         return f"{self.interrogation}: {self.get_choice_display()} ({self.confidence}%)"
+
+
+# --- machine witnesses: health, call log, learner corpus ---------------------------------------
+
+# Pull mode: the entrant's program polls the REST API (arena.api) and posts its replies itself.
+EXTERNAL_ENGINES["pull"] = "Pull mode (the entrant's program polls the REST API)"
+
+
+class EntryHealth(models.Model):
+    """An entry's circuit breaker: consecutive failures, and since when it is open (unhealthy).
+
+    Kept beside Entry (one row per entry, created on first use) so the breaker's writes never touch
+    the entry an organiser may be editing.
+    """
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="health")
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    unhealthy_since = models.DateTimeField(null=True, blank=True, help_text="Set while the breaker is open.")
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    last_ok_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "entry health"
+
+    def __str__(self):
+        return f"{self.entry}: {'unhealthy' if self.unhealthy_since else 'healthy'}"
+
+    @property
+    def healthy(self) -> bool:
+        return self.unhealthy_since is None
+
+
+class EngineCall(models.Model):
+    """One call of an entry's engine (a reply attempt, a health probe, a pull-mode reply)."""
+
+    class Kind(models.TextChoices):
+        REPLY = "reply", "reply"
+        PROBE = "probe", "probe"
+        PULL = "pull", "pull-mode reply"
+
+    class Outcome(models.TextChoices):
+        OK = "ok", "ok"
+        ERROR = "error", "error"
+        TIMEOUT = "timeout", "timeout"
+        SKIPPED = "skipped", "skipped (breaker open)"
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="calls")
+    conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="engine_calls")
+    trigger_seq = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REPLY)
+    attempt = models.PositiveSmallIntegerField(default=0)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, db_index=True)
+    transient = models.BooleanField(default=False)
+    latency_ms = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    detail = models.CharField(max_length=200, blank=True, help_text="e.g. reply cleaned, learner pair used")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.entry} {self.kind} {self.outcome} {self.latency_ms} ms"
+
+
+class LearnerConsent(models.Model):
+    """A participant agreed that what they type may be stored and replayed by learner bots.
+
+    A question-answer pair is harvested only when both people in a conversation agreed (the
+    interrogator who asked and the human witness who answered). Revoking deletes their pairs.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="learner_consent")
+    agreed_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.user} donates since {self.agreed_at:%Y-%m-%d}"
+
+
+class LearnedPair(models.Model):
+    """A judge's question and the human witness's answer, scrubbed of personal details."""
+
+    prompt = models.TextField()
+    reply = models.TextField()
+    prev_prompt = models.TextField(blank=True, help_text="The judge's previous question in that conversation.")
+    conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reply_seq = models.PositiveIntegerField(null=True, blank=True)
+    prompt_author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    reply_author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["conversation", "reply_seq"], name="learned_pair_once")]
+
+    def __str__(self):
+        return f"{self.prompt[:40]} → {self.reply[:40]}"

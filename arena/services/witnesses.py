@@ -7,7 +7,7 @@ from django.conf import settings
 from arena import notify
 from arena.dispatch import enqueue_now
 from arena.errors import Closed
-from arena.models import Conversation, Message, Status
+from arena.models import Conversation, EngineCall, Message, Status
 
 log = logging.getLogger(__name__)
 
@@ -26,33 +26,60 @@ def _context(conversation: Conversation, trigger_seq: int):
     )
 
 
-def bot_reply_compose(*, conversation_id: int, trigger_seq: int) -> bool:
+def retry_countdown(attempt: int) -> float | None:
+    """Seconds before retry number ``attempt + 1`` of a transient failure, or None when none is left.
+
+    Exponential backoff with jitter: base * 2**attempt * U(0.8, 1.2); ``ARENA_BOT_RETRIES`` retries
+    (default 2) from ``ARENA_BOT_RETRY_BASE_S`` (default 1 s).
+    """
+    if attempt >= getattr(settings, "ARENA_BOT_RETRIES", 2):
+        return None
+    return getattr(settings, "ARENA_BOT_RETRY_BASE_S", 1.0) * 2**attempt * random.uniform(0.8, 1.2)
+
+
+def _superseded(conversation: Conversation, trigger_seq: int) -> bool:
+    """A retry is pointless once the judge has written again or the witness has answered."""
+    return conversation.messages.filter(seq__gt=trigger_seq).exists()
+
+
+def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 0, retry=None) -> bool:
     """Compute the engine's reply to message `trigger_seq` and schedule its delivery.
 
-    Returns False when there is nothing to do (conversation over, not a machine, or the engine
-    failed: the failure is logged for the organiser and never shown to the judge).
+    Returns False when there is nothing to do (conversation over, not a machine, breaker open, or the
+    engine failed). Failures are logged (EngineCall, EntryHealth) for the organiser and never shown
+    to the judge. A transient failure with retries left calls ``retry(countdown)`` (the task's way of
+    trying again later: Celery's ``self.retry`` raises, the embedded default re-enqueues).
     """
+    from arena.services.health import breaker_allows, breaker_record, engine_call, engine_call_log
     from arena.tasks import bot_deliver
-    from bots.base import EngineError
-    from bots.registry import get_engine
-    from bots.sanitize import clean_reply
     from bots.typing_delay import TypingModel
 
     conversation = Conversation.objects.select_related("interrogation", "witness_entry").get(pk=conversation_id)
     if not conversation.witness_is_machine or conversation.interrogation.status != Status.RUNNING:
         return False
-    if conversation.witness_entry.is_external:
-        return False  # answered by its own process (e.g. manage.py lpp_bridge), not by a bots engine
+    entry = conversation.witness_entry
+    if entry.is_external:
+        return False  # answered by its own process (lpp_bridge, a pull-mode program), not by a bots engine
     trigger = conversation.messages.filter(seq=trigger_seq).first()
     if trigger is None or trigger.sender_role != Message.Role.INTERROGATOR:
         return False
-    entry = conversation.witness_entry
-    try:
-        engine = get_engine(entry.engine, entry.settings)
-        text = clean_reply(engine.reply(_context(conversation, trigger_seq)), max_chars=settings.ARENA_BOT_REPLY_MAX_CHARS)
-    except (EngineError, KeyError, ValueError):
-        log.exception("entry %s (%s) failed to reply in conversation %s", entry.pk, entry.engine, conversation.pk)
+    if attempt and _superseded(conversation, trigger_seq):
         return False
+    log_call = dict(conversation=conversation, trigger_seq=trigger_seq, attempt=attempt)
+    if not breaker_allows(entry):
+        from arena.services.health import CallResult
+
+        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"), **log_call)
+        return False
+    result = engine_call(entry, _context(conversation, trigger_seq))
+    engine_call_log(entry, result, **log_call)
+    breaker_record(entry, result)
+    if not result.ok:
+        countdown = retry_countdown(attempt) if result.transient else None
+        if countdown is not None and retry is not None:
+            retry(countdown)
+        return False
+    text = result.text
     delay = TypingModel.from_settings(entry.settings).delay(text, random.Random())
     notify.typing(conversation, by_role="witness")
     enqueue_now(bot_deliver, conversation.pk, trigger_seq, text, countdown=delay)

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from arena.api import views
+
+urlpatterns = [
+    path("entries/", views.EntryListCreate.as_view(), name="api_entries"),
+    path("entries/<int:entry_id>/", views.EntryDetail.as_view(), name="api_entry"),
+    path("entries/<int:entry_id>/probe/", views.EntryProbe.as_view(), name="api_entry_probe"),
+    path("entries/<int:entry_id>/pending/", views.PullPending.as_view(), name="api_pull_pending"),
+    path("entries/<int:entry_id>/replies/", views.PullReply.as_view(), name="api_pull_reply"),
+    path("learner/consent/", views.LearnerConsentView.as_view(), name="api_learner_consent"),
+]

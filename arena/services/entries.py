@@ -1,0 +1,55 @@
+"""Entries: registration by entrants, and engine secrets that are never shown back.
+
+An engine declares its secret settings keys in ``secret_keys`` (llm: ``api_key``, webhook:
+``secret``). Forms and API answers show them as :data:`MASK`; a submitted value equal to the mask
+means "keep the stored one".
+"""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from arena import roles
+from arena.errors import InvalidInput, NotAllowed
+from arena.models import EXTERNAL_ENGINES, Entry
+
+MASK = "********"
+
+
+def secret_keys(engine: str) -> tuple[str, ...]:
+    from bots.registry import UnknownEngine, engine_class
+
+    try:
+        return tuple(getattr(engine_class(engine), "secret_keys", ()))
+    except (UnknownEngine, ImportError, TypeError):
+        return ()
+
+
+def settings_masked(engine: str, settings) -> dict:
+    """A copy of ``settings`` with every non-empty secret replaced by the mask."""
+    if not isinstance(settings, dict):
+        return settings
+    return {key: MASK if key in secret_keys(engine) and value else value for key, value in settings.items()}
+
+
+def settings_unmasked(engine: str, submitted, stored) -> dict:
+    """``submitted`` with masked secrets put back from ``stored``."""
+    if not isinstance(submitted, dict):
+        return submitted
+    stored = stored if isinstance(stored, dict) else {}
+    return {key: stored.get(key, "") if key in secret_keys(engine) and value == MASK else value
+            for key, value in submitted.items()}
+
+
+def entry_register(*, owner, display_name: str, engine: str, settings: dict | None = None) -> Entry:
+    """An entrant registers an entry (any registry engine, or pull mode); settings validated by the engine."""
+    if not roles.has_role(owner, roles.ENTRANT):
+        raise NotAllowed("Only entrants can register entries.")
+    if engine in EXTERNAL_ENGINES and engine != "pull":
+        raise InvalidInput(f"Engine {engine!r} is set up by organisers only.")
+    entry = Entry(owner=owner, display_name=display_name, engine=engine, settings=settings or {})
+    try:
+        entry.full_clean()
+    except ValidationError as exc:
+        raise InvalidInput("; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())) from exc
+    with transaction.atomic():
+        entry.save()
+    return entry
