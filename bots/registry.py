@@ -18,7 +18,8 @@ BUILTIN: dict[str, str] = {
     "aiml": "bots.engines.aiml:AIMLEngine",
     "llm": "bots.engines.llm:LLMEngine",
     "webhook": "bots.engines.webhook:WebhookEngine",
-    # later: "learner", "pull", "lpp"
+    "learner": "bots.engines.learner:LearnerEngine",
+    # pull mode and lpp are answered from outside the registry (arena.models.EXTERNAL_ENGINES)
 }
 
 _loaded: dict[str, type[Engine]] = {}
