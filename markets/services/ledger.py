@@ -1,6 +1,6 @@
 """Double-entry bookkeeping: every movement of points is one LedgerTxn whose legs sum to zero."""
 from django.db import IntegrityError
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from arena.errors import InvalidInput
 from markets.models import Account, LedgerEntry, LedgerTxn
@@ -11,19 +11,21 @@ class InsufficientPoints(InvalidInput):
 
 
 def ledger_post(*, game, kind: str, legs: list[tuple[Account, int]], participant=None) -> LedgerTxn:
-    """Write one balanced transaction and update the cached balances with F() (inside the caller's
-    transaction). Accounts are updated in ascending id order, so two posts can never deadlock."""
+    """Write one balanced transaction and update the cached balances with F(), in one UPDATE, inside
+    the caller's transaction (which holds the game's market lock, so posts of one game never race)."""
     if sum(amount for _, amount in legs) != 0:
         raise ValueError(f"unbalanced ledger transaction: {legs!r}")
     txn = LedgerTxn.objects.create(game=game, kind=kind, participant=participant)
     LedgerEntry.objects.bulk_create([LedgerEntry(txn=txn, account=account, amount=amount) for account, amount in legs if amount])
-    for account, amount in sorted(legs, key=lambda leg: leg[0].pk):
-        if not amount:
-            continue
-        try:
-            Account.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
-        except IntegrityError:  # the database check: a bettor's balance cannot go below zero
-            raise InsufficientPoints("You do not have enough points for that.") from None
+    moves = {account.pk: amount for account, amount in legs if amount}
+    if not moves:
+        return txn
+    try:  # one statement for all legs; the database refuses a negative bettor balance
+        Account.objects.filter(pk__in=moves).update(
+            balance=F("balance") + Case(*(When(pk=pk, then=Value(amount)) for pk, amount in moves.items()), default=Value(0))
+        )
+    except IntegrityError:
+        raise InsufficientPoints("You do not have enough points for that.") from None
     return txn
 
 

@@ -16,11 +16,6 @@ from markets.services.ledger import InsufficientPoints, house_account, ledger_po
 KEY_MAX = 64
 
 
-class DuplicateClick(Exception):
-    def __init__(self, trade):
-        self.trade = trade
-
-
 def market_maker(game: Game):
     return maker_for(game.market_maker, b=game.lmsr_b)
 
@@ -45,8 +40,6 @@ def trade_place(*, game_id: int, user, action, security, key, lock: bool = True)
     try:
         with transaction.atomic():
             trade, market_quotes = _trade(game_id, user, action, security, key, lock)
-    except DuplicateClick as duplicate:
-        return duplicate.trade
     except IntegrityError as exc:  # a concurrent duplicate of this click committed first
         original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user.pk, idempotency_key=key).first()
         if original is None:
@@ -57,16 +50,18 @@ def trade_place(*, game_id: int, user, action, security, key, lock: bool = True)
 
 
 def _trade(game_id, user, action, security, key, lock):
+    # read before taking the lock (immutable, or only "what the trader saw"): a shorter lock hold
+    maker_account = house_account(game=Game(pk=game_id), kind=Account.Kind.MAKER)
+    latest = Question.objects.filter(game_id=game_id, number__isnull=False).order_by("-number").values_list("pk", flat=True).first()
     markets = Market.objects.select_for_update(of=("self",)) if lock else Market.objects
-    market = markets.get(game_id=game_id)
-    game = Game.objects.get(pk=game_id)
+    market = markets.select_related("game").get(game_id=game_id)
+    game = market.game
     participants = Participant.objects.select_for_update(of=("self",)) if lock else Participant.objects
     participant = participants.select_related("account").filter(game=game, user_id=getattr(user, "pk", None)).first()
     if participant is None:
         raise NotAllowed("Only the bettors of this game can trade.")
-    original = Trade.objects.filter(participant=participant, idempotency_key=key).first()
-    if original:
-        raise DuplicateClick(original)
+    # A repeated click is caught by the unique (participant, key) at the insert below: the whole
+    # transaction rolls back and trade_place returns the original (one query less per trade).
     now = timezone.now()
     if game.status != Game.Status.RUNNING or (game.deadline and now >= game.deadline):
         raise Closed("Trading is closed: the game is not running.")
@@ -82,7 +77,6 @@ def _trade(game_id, user, action, security, key, lock):
         raise InvalidInput(str(exc), code="price_bound") from None
     if cost > participant.account.balance:
         raise InsufficientPoints(f"You have {participant.account.balance} points; this costs {cost}.")
-    maker_account = house_account(game=game, kind=Account.Kind.MAKER)
     txn = ledger_post(game=game, kind=LedgerTxn.Kind.TRADE, legs=[(participant.account, -cost), (maker_account, cost)])
     participant.quantity += 1 if action == BUY else -1
     participant.security = security if participant.quantity else ""
@@ -90,12 +84,10 @@ def _trade(game_id, user, action, security, key, lock):
     market.human_price, market.q_human, market.q_computer = after.human_price, after.q_human, after.q_computer
     market.seq += 1
     market.save(update_fields=["human_price", "q_human", "q_computer", "seq"])
-    current = Question.objects.filter(game=game, status__in=[Question.Status.CURRENT]).only("pk").first()
-    if current is None:
-        current = Question.objects.filter(game=game, number__isnull=False).order_by("-number").only("pk").first()
     trade = Trade.objects.create(
         game=game, seq=market.seq, participant=participant, action=action, security=security, cost=cost,
-        price_before=before.human_price, price_after=after.human_price, question=current, txn=txn,
+        price_before=before.human_price, price_after=after.human_price, question_id=latest, txn=txn,
         idempotency_key=key, created_at=now,
     )
     return trade, quotes(maker, after)
+
