@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "channels",
     "arena",
     "lpp",
+    "lambdastar",
     "markets",
 ]
 

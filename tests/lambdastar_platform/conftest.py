@@ -1,0 +1,49 @@
+"""Fixtures of the Λ* platform tests: a researcher, tiny configurations, a worker on the lambdastar queue."""
+import time
+
+import pytest
+
+from tests.conftest import make_user
+
+
+def tiny(**overrides) -> dict:
+    """Paper rules on a 5×5 grid, T = 10, 14 episodes, two types, two runs (N = 1, 2)."""
+    config = {"rules": "paper", "rng": "pcg64", "episodes": 14, "types": ["ls", "random"], "iterations": 10,
+              "grid": 5, "sweep": {"agents": [1, 2]}, "chunk_episodes": 2}
+    config.update(overrides)
+    return config
+
+
+@pytest.fixture
+def researcher(db):
+    return make_user("rita")
+
+
+@pytest.fixture
+def executor(services_mode, transactional_db):
+    """Services mode: a real Celery worker (solo pool, in a thread) consuming the lambdastar queue.
+    Embedded default: nothing to start, the chord runs in-process on a background thread."""
+    if not services_mode:
+        yield None
+        return
+    import celery.contrib.testing.tasks  # noqa: F401  (registers celery.ping for the ping check)
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery_app import app
+
+    app.control.purge()
+    with app.connection_for_write() as connection:  # leftovers of an interrupted run
+        connection.default_channel.queue_purge("lambdastar")
+    with start_worker(app, pool="solo", queues=["celery", "lambdastar"], perform_ping_check=True,
+                      shutdown_timeout=10) as worker:
+        yield worker
+
+
+def wait_for_status(experiment, *statuses, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        experiment.refresh_from_db()
+        if experiment.status in statuses:
+            return experiment
+        time.sleep(0.05)
+    raise AssertionError(f"experiment stayed {experiment.status} (wanted {statuses})")

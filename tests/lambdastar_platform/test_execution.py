@@ -1,0 +1,113 @@
+"""Chunking invariance, idempotent chunks, resume after a lost or failed chunk, cancel."""
+import pytest
+
+from lambdastar import selectors, services, tasks
+from lambdastar.models import Aggregate, ChunkResult, EpisodeResult, Experiment
+
+from .conftest import tiny, wait_for_status
+
+Status = Experiment.Status
+
+
+def launched(owner, **overrides):
+    experiment = services.experiment_create(owner=owner, name="tiny", configuration=tiny(**overrides), seed=7)
+    return services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
+
+
+def run_inline(owner, **overrides):
+    experiment = launched(owner, **overrides)
+    assert services.experiment_execute(experiment_id=experiment.pk)
+    experiment.refresh_from_db()
+    return experiment
+
+
+@pytest.mark.parametrize("rules", ["paper", "reference-2016"])
+def test_one_chunk_and_seven_chunks_give_identical_results(researcher, rules):
+    one = run_inline(researcher, rules=rules, chunk_episodes=14)
+    seven = run_inline(researcher, rules=rules, chunk_episodes=2)
+    assert one.runs.first().chunks.count() == 2 and seven.runs.first().chunks.count() == 14
+    assert selectors.episode_scores(experiment=one) == selectors.episode_scores(experiment=seven)
+    fields = ("run__index", "agent_type", "episodes", "mean", "std", "sem", "ci_low", "ci_high")
+    assert list(Aggregate.objects.filter(run__experiment=one).values_list(*fields)) == \
+        list(Aggregate.objects.filter(run__experiment=seven).values_list(*fields))
+    assert one.status == Status.FINISHED and one.total_episodes == 14 * 2 * 2
+
+
+def test_glibc_runs_each_type_as_one_chunk(researcher):
+    experiment = run_inline(researcher, rules="reference-2016", rng="glibc", chunk_episodes=2)
+    assert ChunkResult.objects.filter(run__experiment=experiment).count() == 2 * 2
+    assert EpisodeResult.objects.filter(run__experiment=experiment).count() == 14 * 2 * 2
+
+
+def test_a_chunk_delivered_twice_is_counted_once(researcher):
+    experiment = launched(researcher)
+    run = experiment.runs.first()
+    first = tasks.chunk_run.apply(args=(run.pk, "ls", 3)).get()
+    again = tasks.chunk_run.apply(args=(run.pk, "ls", 3)).get()
+    assert (first, again) == ("stored", "duplicate")
+    assert EpisodeResult.objects.filter(run=run, agent_type="ls").count() == 2
+    assert selectors.experiment_episodes_done(experiment=experiment) == 2
+
+
+def test_finalize_waits_for_every_chunk(researcher):
+    experiment = launched(researcher)
+    run = experiment.runs.first()
+    services.chunk_execute(run_id=run.pk, agent_type="ls", index=0)
+    assert services.experiment_finalize(experiment_id=experiment.pk) is False
+    experiment.refresh_from_db()
+    assert experiment.status == Status.RUNNING and not Aggregate.objects.exists()
+
+
+def test_cancel_stops_pending_chunks(researcher):
+    experiment = launched(researcher)
+    services.experiment_cancel(experiment_id=experiment.pk)
+    assert tasks.chunk_run.apply(args=(experiment.runs.first().pk, "ls", 0)).get() == "skipped"
+    assert services.experiment_execute(experiment_id=experiment.pk) is False
+    assert not EpisodeResult.objects.exists()
+
+
+def test_clone_is_a_draft_with_the_same_configuration(researcher):
+    source = run_inline(researcher)
+    clone = services.experiment_clone(experiment_id=source.pk, owner=researcher)
+    assert (clone.status, clone.configuration, clone.seed, clone.cloned_from) == \
+        (Status.DRAFT, source.configuration, source.seed, source)
+
+
+def test_resume_runs_the_lost_chunks_to_completion(researcher, executor):
+    """A worker lost mid-experiment: one chunk never ran, another failed half-way."""
+    reference = run_inline(researcher)
+    experiment = launched(researcher)
+    plan = selectors.experiment_chunks(experiment=experiment)
+    for run, chunk in plan[:-3]:  # the worker died before the last three chunks
+        services.chunk_execute(run_id=run.pk, agent_type=chunk.agent_type, index=chunk.index)
+    assert services.experiment_finalize(experiment_id=experiment.pk) is False
+    ChunkResult.objects.filter(run__experiment=experiment).first().delete()  # and one result was lost
+    assert services.experiment_resume(experiment_id=experiment.pk) == 4
+    wait_for_status(experiment, Status.FINISHED)
+    assert selectors.episode_scores(experiment=experiment) == selectors.episode_scores(experiment=reference)
+
+
+def test_a_failing_chunk_fails_the_experiment_until_resumed(researcher, executor, monkeypatch):
+    from lambdastar.services import chunks
+
+    real = chunks._compute
+    monkeypatch.setattr(chunks, "_compute", lambda run, chunk: 1 / 0)
+    experiment = launched(researcher)
+    with pytest.raises(ZeroDivisionError):
+        services.experiment_execute(experiment_id=experiment.pk)
+    experiment.refresh_from_db()
+    assert experiment.status == Status.FAILED and "division by zero" in experiment.error
+    monkeypatch.setattr(chunks, "_compute", real)
+    services.experiment_resume(experiment_id=experiment.pk)
+    wait_for_status(experiment, Status.FINISHED)
+    assert selectors.experiment_episodes_done(experiment=experiment) == experiment.total_episodes
+
+
+def test_a_worker_runs_a_small_experiment_end_to_end(researcher, executor):
+    """Services mode: a real Celery worker on Redis; embedded default: the in-process chord."""
+    reference = run_inline(researcher, chunk_episodes=14)
+    experiment = services.experiment_create(owner=researcher, name="tiny", configuration=tiny(), seed=7)
+    services.experiment_launch(experiment_id=experiment.pk)
+    wait_for_status(experiment, Status.FINISHED)
+    assert selectors.episode_scores(experiment=experiment) == selectors.episode_scores(experiment=reference)
+    assert Aggregate.objects.filter(run__experiment=experiment).count() == 4
