@@ -32,9 +32,11 @@ def is_target(*, game: Game, user) -> bool:
     return user.is_authenticated and game.target_human_id == user.pk
 
 
-def _settle_if_due(game: Game) -> Game:
+def _fresh(game: Game) -> Game:
+    """Re-read the game (a consumer keeps its object for the connection's life); settle it if due."""
     from markets.services import game_settle
 
+    game.refresh_from_db()
     if game.status == Game.Status.RUNNING:
         game_settle(game_id=game.pk)
         game.refresh_from_db()
@@ -68,7 +70,7 @@ def _market(game: Game) -> dict:
 
 def bettor_state(*, game: Game, participant: Participant | None) -> dict:
     """A bettor's console (participant None: a spectator's, with the same answer delay)."""
-    game = _settle_if_due(game)
+    game = _fresh(game)
     current, answered = _questions(game, participant=participant)
     state = {"type": "state", "role": "bettor" if participant else "spectator", "title": str(game),
              **payloads.clock(game), "current": current, "answered": answered, "market": _market(game),
@@ -83,7 +85,7 @@ def bettor_state(*, game: Game, participant: Participant | None) -> dict:
 
 def target_state(*, game: Game) -> dict:
     """The human target's console: the current question and its own answers, no prices."""
-    game = _settle_if_due(game)
+    game = _fresh(game)
     current, answered = _questions(game, target=True)
     return {"type": "state", "role": "target", "title": str(game), **payloads.clock(game),
             "current": current, "answered": answered}

@@ -132,3 +132,14 @@ def test_pages_escape_text_and_the_log_is_public_only_after_the_end(cast, bettor
     watch = client.get(f"/markets/{game.public_id}/watch/").content.decode()
     assert "&lt;img src=x" in watch
     assert client.get("/markets/").status_code == 200
+
+
+async def test_bettors_see_the_game_start_when_it_fills(cast, bettors):
+    game = await sync_to_async(services.game_create)(title="filling", humans=[cast.connie], max_bettors=2)
+    await sync_to_async(services.game_open)(game_id=game.pk)
+    await sync_to_async(services.game_join)(game_id=game.pk, user=cast.jude)
+    jude, state = await bettor(game, cast.jude)
+    assert state["status"] == "open"
+    await sync_to_async(services.game_join)(game_id=game.pk, user=cast.june)
+    assert (await jude.expect("state"))["status"] == "running"
+    await jude.close()
