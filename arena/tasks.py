@@ -8,8 +8,13 @@ def bot_reply(self, conversation_id: int, trigger_seq: int, attempt: int = 0) ->
     a fresh in-process timer in the embedded default (where Celery's eager retry would not wait)."""
     from arena.dispatch import enqueue_now
     from arena.services import bot_reply_compose
+    from arena.services.witnesses import bot_reply_queue
 
     attempt = max(attempt, self.request.retries or 0)
+    queue = bot_reply_queue(conversation_id)
+    if queue and not self.request.is_eager and (self.request.delivery_info or {}).get("routing_key") != queue:
+        bot_reply.apply_async(args=(conversation_id, trigger_seq, attempt), queue=queue)  # heavy engine: its own workers
+        return False
 
     def retry(countdown: float) -> None:
         if self.request.is_eager:
@@ -26,6 +31,21 @@ def bot_deliver(conversation_id: int, trigger_seq: int, text: str) -> int | None
 
     message = bot_reply_deliver(conversation_id=conversation_id, trigger_seq=trigger_seq, text=text)
     return message.seq if message else None
+
+
+@shared_task(name="arena.tasks.bot_type", acks_late=True)
+def bot_type(conversation_id: int, trigger_seq: int, text: str, typed: int, per_char_s: float) -> bool:
+    """Keystroke mode: one batch of a machine witness's keys; schedules the next batch."""
+    from arena.dispatch import enqueue_now
+    from arena.services.witnesses import bot_reply_type
+
+    following = bot_reply_type(conversation_id=conversation_id, trigger_seq=trigger_seq, text=text, typed=typed,
+                               per_char_s=per_char_s)
+    if following is None:
+        return True
+    typed, countdown = following
+    enqueue_now(bot_type, conversation_id, trigger_seq, text, typed, per_char_s, countdown=countdown)
+    return False
 
 
 @shared_task(name="arena.tasks.interrogation_close", acks_late=True)

@@ -3,6 +3,8 @@ import logging
 import random
 
 from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
 
 from arena import notify
 from arena.dispatch import enqueue_now
@@ -35,6 +37,20 @@ def retry_countdown(attempt: int) -> float | None:
     if attempt >= getattr(settings, "ARENA_BOT_RETRIES", 2):
         return None
     return getattr(settings, "ARENA_BOT_RETRY_BASE_S", 1.0) * 2**attempt * random.uniform(0.8, 1.2)
+
+
+HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
+
+
+def bot_reply_queue(conversation_id: int) -> str:
+    """The Celery queue for this conversation's replies: ``ARENA_BOTS_QUEUE`` (e.g. "bots", served by
+    ``celery -A config worker -Q bots``) for engines that load ALICE, so web-facing workers never pay
+    its memory; "" (the default queue) otherwise, or when that setting is empty."""
+    queue = getattr(settings, "ARENA_BOTS_QUEUE", "")
+    if not queue:
+        return ""
+    engine = Conversation.objects.filter(pk=conversation_id).values_list("witness_entry__engine", flat=True).first()
+    return queue if engine in HEAVY_ENGINES else ""
 
 
 def _superseded(conversation: Conversation, trigger_seq: int) -> bool:
@@ -80,10 +96,54 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
             retry(countdown)
         return False
     text = result.text
-    delay = TypingModel.from_settings(entry.settings).delay(text, random.Random())
+    model = TypingModel.from_settings(entry.settings)
+    if conversation.interrogation.keystroke_mode:  # typed key by key, live, as the Loebner protocol did
+        from arena.tasks import bot_type
+
+        think = model.delay("", random.Random())
+        enqueue_now(bot_type, conversation.pk, trigger_seq, text, 0, key_interval(model, text, think), countdown=think)
+        return True
+    delay = model.delay(text, random.Random())
     notify.typing(conversation, by_role="witness")
     enqueue_now(bot_deliver, conversation.pk, trigger_seq, text, countdown=delay)
     return True
+
+
+TYPE_STEP_S = 0.25  # keystroke mode: a machine's keys are stored and pushed in batches this far apart
+
+
+def key_interval(model, text: str, think_s: float) -> float:
+    """Seconds per character so that thinking plus typing stays within the model's ``max_s``."""
+    if not text:
+        return 0.0
+    return max(0.0, min(model.per_char_s, (model.max_s - think_s) / len(text)))
+
+
+def bot_reply_type(*, conversation_id: int, trigger_seq: int, text: str, typed: int,
+                   per_char_s: float) -> tuple[int, float] | None:
+    """Keystroke mode: store and push the next batch of the reply's keys; after the last one, Return
+    and the message itself. Returns (characters typed so far, seconds until the next batch), or None
+    when done (or the conversation closed)."""
+    from arena.services.keystrokes import RETURN, Key, keystrokes_store
+    from arena.services.messages import message_post
+
+    batch = len(text) - typed if per_char_s <= 0 else max(1, round(TYPE_STEP_S / per_char_s))
+    chunk = text[typed:typed + batch]
+    done = typed + len(chunk) >= len(text)
+    with transaction.atomic():
+        conversation = Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
+        interrogation = conversation.interrogation
+        if interrogation.status != Status.RUNNING or (interrogation.deadline and timezone.now() >= interrogation.deadline):
+            return None  # time ran out while typing: dropped, as a person's unfinished line would be
+        keys = [Key(ch, ch) for ch in chunk] + ([Key(RETURN)] if done else [])
+        keystrokes_store(conversation=conversation, sender_role=Message.Role.WITNESS, keys=keys)
+    if not done:
+        return typed + len(chunk), len(chunk) * per_char_s
+    try:
+        message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
+    except Closed:
+        pass
+    return None
 
 
 def bot_reply_deliver(*, conversation_id: int, trigger_seq: int, text: str) -> Message | None:

@@ -82,7 +82,7 @@ class Corpus(Protocol):
 
 
 class MemoryCorpus:
-    """Pairs in memory, matched with rapidfuzz (``token_sort_ratio``, 0..100 scaled to 0..1)."""
+    """Pairs in memory, matched with rapidfuzz (token sort ratio, 0..100 scaled to 0..1)."""
 
     threshold = 0.6
 
@@ -98,24 +98,31 @@ class MemoryCorpus:
         return len(self.pairs)
 
     def candidates(self, message, previous, *, context_weight, limit):
-        from rapidfuzz import fuzz, process, utils
+        from rapidfuzz import fuzz, process
 
         if not self.pairs:
             return []
-        if self._prompts is None:
-            self._prompts = [utils.default_process(p.prompt) for p in self.pairs]
-        query = utils.default_process(message)
+        if self._prompts is None:  # token_sort_ratio = ratio of the sorted tokens: sort the corpus once
+            self._prompts = [_sorted_tokens(p.prompt) for p in self.pairs]
         # a generous first cut on the prompt alone, then the context blend re-ranks it
-        found = process.extract(query, self._prompts, scorer=fuzz.token_sort_ratio, processor=None, limit=limit * 4)
-        prev = utils.default_process(previous) if previous else ""
+        found = process.extract(_sorted_tokens(message), self._prompts, scorer=fuzz.ratio, processor=None,
+                                limit=limit * 4)
+        prev = _sorted_tokens(previous) if previous else ""
         scored = []
         for _, score, index in found:
             pair = self.pairs[index]
-            context = fuzz.token_sort_ratio(prev, utils.default_process(pair.prev_prompt)) if prev and pair.prev_prompt else 0.0
-            scored.append(Candidate(pair, ((1 - context_weight) * score + context_weight * context) / 100.0
-                                    if prev else score / 100.0))
+            if prev:
+                context = fuzz.ratio(prev, _sorted_tokens(pair.prev_prompt)) if pair.prev_prompt else 0.0
+                score = (1 - context_weight) * score + context_weight * context
+            scored.append(Candidate(pair, score / 100.0))
         scored.sort(key=lambda c: -c.score)
         return scored[:limit]
+
+
+def _sorted_tokens(text: str) -> str:
+    from rapidfuzz import utils
+
+    return " ".join(sorted(utils.default_process(text).split()))
 
 
 _provider: Callable[[], Corpus] | None = None

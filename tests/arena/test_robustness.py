@@ -167,3 +167,49 @@ def test_secret_settings_are_masked_in_the_admin_and_kept(cast, client):
     assert response.status_code == 302, response.content.decode()[:3000]
     entry.refresh_from_db()
     assert entry.settings["api_key"] == "sk-very-secret-key" and entry.settings["temperature"] == 0.5
+
+
+def test_keystroke_mode_machine_types_its_reply_key_by_key(cast, task_worker):
+    from arena.models import Keystroke
+    from arena.services.keystrokes import composing_line
+    from bots.engines.simple import SIMPLE_REPLY
+
+    cast.simple.settings = {**FAST, "per_char_s": 0.01}  # 38 characters: two batches of keys
+    cast.simple.save()
+    interrogation = three_party(cast, keystroke_mode=True)
+    _, machine = sides(interrogation)
+    services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hi", user=cast.jude)
+    reply = wait_for(lambda: machine.messages.filter(sender_role="witness").first(), timeout=15)
+    assert reply.text == SIMPLE_REPLY
+    keys = list(Keystroke.objects.filter(conversation=machine, sender_role="witness").order_by("seq").values_list("key", flat=True))
+    assert "".join(keys[:-1]) == SIMPLE_REPLY and keys[-1] == "Return"
+    assert composing_line(machine, "witness") == ""
+
+
+def test_heavy_engines_are_answered_on_the_bots_queue(cast, services_mode, settings, transactional_db):
+    if not services_mode:
+        pytest.skip("queues exist only with a broker (services mode)")
+    import celery.contrib.testing.tasks  # noqa: F401
+    from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_prerun
+
+    from config.celery_app import app
+
+    settings.ARENA_BOTS_QUEUE = "bots"
+    learner = Entry.objects.create(display_name="Learner", engine="learner", settings={**FAST, "fallback": "stock"})
+    seen = []
+
+    def record(task=None, **kwargs):
+        seen.append((task.name, (task.request.delivery_info or {}).get("routing_key")))
+
+    task_prerun.connect(record, weak=False)
+    app.control.purge()
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10, queues=["celery", "bots"]):
+            for entry in (learner, cast.eliza):
+                machine = ask(cast, entry)
+                wait_for(lambda: machine.messages.filter(sender_role="witness").exists(), timeout=15)
+    finally:
+        task_prerun.disconnect(record)
+    replies = [queue for name, queue in seen if name == "arena.tasks.bot_reply"]
+    assert replies == ["celery", "bots", "celery"]  # learner: hopped to "bots"; eliza: stayed

@@ -117,3 +117,18 @@ def test_learner_entry_answers_from_the_database_corpus(cast):
     e = get_engine("learner", {"fallback": "stock"})
     assert ask(e, "are you a human or a computer") == "human, obviously. are you?"
     assert ask(e, "What did you eat for breakfast?") == "coffee and a bagel"
+
+
+def test_an_ended_interrogation_is_harvested_by_a_task(cast, monkeypatch, django_capture_on_commit_callbacks):
+    from arena import services
+    from arena.learning import learner_consent_give
+    from arena.tasks import learner_harvest
+    from tests.arena.helpers import three_party
+
+    queued = []
+    monkeypatch.setattr("arena.dispatch.enqueue_now", lambda task, *args, countdown=0: queued.append((task, args)))
+    learner_consent_give(user=cast.connie)
+    interrogation = three_party(cast)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.interrogation_end(interrogation_id=interrogation.pk, reason="organiser")
+    assert (learner_harvest, (interrogation.pk,)) in queued
