@@ -6,13 +6,14 @@ Revoking consent deletes every pair either of them contributed. Texts go through
 :func:`bots.engines.learner.scrub` first (no e-mail addresses, URLs, phone numbers or name
 introductions are stored).
 
-Matching: PostgreSQL trigram similarity (pg_trgm, GIN index on the prompt) in services mode; rapidfuzz
-over the pairs held in memory (reloaded when the table changes) on SQLite.
+Matching: PostgreSQL trigram similarity in services mode (pg_trgm; the nearest prompts come straight
+from a GiST index, then the previous exchange re-ranks them); rapidfuzz over the pairs held in memory
+(reloaded when the table changes) on SQLite.
 """
 import threading
 
 from django.db import connection, transaction
-from django.db.models import Count, F, FloatField, Max, Q, Value
+from django.db.models import Count, FloatField, Max, Q, Value
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -94,19 +95,26 @@ class DatabaseCorpus:
     def candidates(self, message, previous, *, context_weight, limit):
         if not self.trigram:
             return _memory()[0].candidates(message, previous, context_weight=context_weight, limit=limit)
-        from django.contrib.postgres.search import TrigramSimilarity
+        from django.contrib.postgres.search import TrigramDistance, TrigramSimilarity
 
         from bots.engines.learner import Candidate, Pair
 
+        # nearest prompts first, straight from the GiST index; the context blend re-ranks that short list
         rows = (
-            LearnedPair.objects.extra(where=["prompt %% %s"], params=[message])  # uses the GIN index
-            .annotate(s=TrigramSimilarity("prompt", message))
+            LearnedPair.objects.annotate(d=TrigramDistance("prompt", message))
             .annotate(c=TrigramSimilarity("prev_prompt", previous) if previous else Cast(Value(0.0), FloatField()))
-            .annotate(score=F("s") * (1 - context_weight) + F("c") * context_weight if previous else F("s"))
-            .order_by("-score", "pk")
-            .values_list("pk", "prompt", "reply", "prev_prompt", "score")[:limit]
+            .order_by("d")
+            .values_list("pk", "prompt", "reply", "prev_prompt", "d", "c")[: limit * 4]
         )
-        return [Candidate(Pair(prompt, reply, prev, pk), float(score)) for pk, prompt, reply, prev, score in rows]
+        found = []
+        for pk, prompt, reply, prev, distance, context in rows:
+            similarity = 1.0 - distance
+            if similarity < self.threshold:
+                continue
+            score = (1 - context_weight) * similarity + context_weight * context if previous else similarity
+            found.append(Candidate(Pair(prompt, reply, prev, pk), score))
+        found.sort(key=lambda c: -c.score)
+        return found[:limit]
 
 
 _cache_lock = threading.Lock()

@@ -1,4 +1,6 @@
-"""pg_trgm and a trigram GIN index on learned prompts: PostgreSQL only (SQLite skips both).
+"""pg_trgm and a trigram GiST index on learned prompts: PostgreSQL only (SQLite skips both).
+
+GiST, not GIN: it serves ORDER BY prompt <-> %s LIMIT n (nearest neighbours) straight from the index.
 
 The learner matches in memory (rapidfuzz) on SQLite, and by trigram similarity in PostgreSQL.
 """
@@ -11,7 +13,7 @@ INDEX = "arena_learnedpair_prompt_trgm"
 def create_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(
-            f"CREATE INDEX IF NOT EXISTS {INDEX} ON arena_learnedpair USING gin (prompt gin_trgm_ops)"
+            f"CREATE INDEX IF NOT EXISTS {INDEX} ON arena_learnedpair USING gist (prompt gist_trgm_ops)"
         )
 
 
