@@ -12,5 +12,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("markets/", include("markets.urls")),
     path("api/v1/", include("arena.api.urls")),
+    path("lambdastar/", include("lambdastar.urls")),
+    path("api/lambdastar/", include("lambdastar.api")),
     path("", include("arena.urls")),
 ]

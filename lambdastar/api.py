@@ -1,0 +1,91 @@
+"""Read-only REST endpoints: experiments, runs, aggregates, per-episode results (paginated).
+
+Mounted at /api/lambdastar/. Each user sees their own experiments; staff see all.
+Filters: ``?experiment=<id>`` on runs, aggregates and episodes; ``?run=<id>`` on aggregates and episodes.
+"""
+from django.urls import include, path
+from rest_framework import pagination, routers, serializers, viewsets
+
+from lambdastar import selectors
+from lambdastar.models import Aggregate, EpisodeResult, Experiment, Run
+
+
+class ExperimentSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+
+    class Meta:
+        model = Experiment
+        fields = ["id", "name", "owner", "status", "seed", "configuration", "total_episodes", "error",
+                  "cloned_from", "created_at", "queued_at", "started_at", "finished_at"]
+
+
+class RunSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Run
+        fields = ["id", "experiment", "index", "factors", "engine_config", "width", "height", "iterations", "agents",
+                  "observation_range", "complexity_min", "complexity_max", "coordination"]
+
+
+class AggregateSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Aggregate
+        fields = ["id", "run", "agent_type", "episodes", "mean", "std", "sem", "ci_low", "ci_high"]
+
+
+class EpisodeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = EpisodeResult
+        fields = ["id", "run", "agent_type", "episode", "score", "complexity"]
+
+
+class _Scoped(viewsets.ReadOnlyModelViewSet):
+    experiment_path = "run__experiment"
+
+    def get_queryset(self):
+        visible = selectors.experiments_visible(user=self.request.user)
+        qs = self.queryset.filter(**{f"{self.experiment_path}__in": visible})
+        params = self.request.query_params
+        if params.get("experiment", "").isdigit():
+            qs = qs.filter(**{f"{self.experiment_path}_id": params["experiment"]})
+        if params.get("run", "").isdigit() and self.experiment_path != "experiment":
+            qs = qs.filter(run_id=params["run"])
+        return qs
+
+
+class ExperimentViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = ExperimentSerializer
+
+    def get_queryset(self):
+        return selectors.experiments_visible(user=self.request.user)
+
+
+class RunViewSet(_Scoped):
+    queryset = Run.objects.order_by("experiment_id", "index")
+    serializer_class = RunSerializer
+    experiment_path = "experiment"
+
+
+class AggregateViewSet(_Scoped):
+    queryset = Aggregate.objects.order_by("run_id", "agent_type")
+    serializer_class = AggregateSerializer
+
+
+class EpisodePages(pagination.PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 5000
+
+
+class EpisodeViewSet(_Scoped):
+    pagination_class = EpisodePages
+    queryset = EpisodeResult.objects.order_by("run_id", "agent_type", "episode")
+    serializer_class = EpisodeSerializer
+
+
+router = routers.DefaultRouter()
+router.register("experiments", ExperimentViewSet, basename="lambdastar-experiment")
+router.register("runs", RunViewSet, basename="lambdastar-run")
+router.register("aggregates", AggregateViewSet, basename="lambdastar-aggregate")
+router.register("episodes", EpisodeViewSet, basename="lambdastar-episode")
+
+urlpatterns = [path("", include(router.urls))]

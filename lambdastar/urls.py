@@ -1,0 +1,14 @@
+from django.urls import path
+
+from lambdastar import views
+
+app_name = "lambdastar"
+
+urlpatterns = [
+    path("experiments/", views.experiment_list, name="experiment_list"),
+    path("experiments/<int:pk>/", views.experiment_detail, name="experiment_detail"),
+    path("experiments/<int:pk>/plots/<slug:name>.svg", views.figure_svg, name="figure_svg"),
+    path("experiments/<int:pk>/plots/<slug:name>.csv", views.figure_csv, name="figure_csv"),
+    path("experiments/<int:pk>/episodes.csv", views.episodes_csv, name="episodes_csv"),
+    path("experiments/<int:pk>/episodes.jsonl", views.episodes_jsonl, name="episodes_jsonl"),
+]
