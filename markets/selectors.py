@@ -110,24 +110,28 @@ def game_log(*, game: Game) -> dict:
     }
 
 
-def brier(final_price: int, human: bool) -> float:
-    return (final_price / 100 - (1.0 if human else 0.0)) ** 2
+def brier(price: int, human: bool) -> float:
+    return (price / 100 - (1.0 if human else 0.0)) ** 2
 
 
 def leaderboard() -> dict:
-    """Bettors across settled games: total profit, and the Brier score of each game's final price
-    (as the crowd's forecast) averaged over the games they played; lower Brier is better."""
-    games = {g.pk: g for g in Game.objects.filter(status=Game.Status.SETTLED).select_related("market")}
+    """Bettors across settled games: total profit, and calibration as a Brier score, lower is
+    better. A bettor's forecast in a game is the human price right after their last trade there (the
+    price they chose to move the market to); a bettor who never traded forecasts 50."""
+    games = {g.pk: g for g in Game.objects.filter(status=Game.Status.SETTLED)}
+    last_price = {}
+    for participant_id, price in Trade.objects.filter(game_id__in=games).order_by("seq").values_list("participant_id", "price_after"):
+        last_price[participant_id] = price
     rows = {}
     for p in Participant.objects.filter(game_id__in=games).select_related("user", "account"):
         game = games[p.game_id]
         row = rows.setdefault(p.user_id, {"bettor": p.user.get_username(), "games": 0, "profit": 0, "brier": 0.0})
         row["games"] += 1
         row["profit"] += p.account.balance - game.starting_points
-        row["brier"] += brier(game.market.human_price, bool(game.target_is_human))
-    ranked = sorted(rows.values(), key=lambda r: (-r["profit"], r["brier"] / r["games"]))
-    for row in ranked:
+        row["brier"] += brier(last_price.get(p.pk, 50), bool(game.target_is_human))
+    for row in rows.values():
         row["brier"] = round(row["brier"] / row["games"], 4)
+    ranked = sorted(rows.values(), key=lambda r: (-r["profit"], r["brier"]))
     return {"bettors": ranked, "games": len(games)}
 
 

@@ -112,3 +112,31 @@ def test_without_locks_simultaneous_clicks_lose_updates(cast):
             break
     assert lost > 0, "16 simultaneous unlocked clicks never collided"
     assert len(errors) == lost and all("conflict" in e or "collided" in e for e in errors)
+
+
+def test_a_trade_holds_the_market_row_lock(cast):
+    """Deterministic probe: while one transaction holds the market row, another cannot take it."""
+    from django.db import DatabaseError, transaction
+
+    game, _ = crowd(cast, 1)
+    held, release, probe = threading.Event(), threading.Event(), []
+
+    def holder(i):
+        with transaction.atomic():
+            Market.objects.select_for_update(of=("self",)).get(game=game)
+            held.set()
+            release.wait(10)
+
+    def prober(i):
+        held.wait(10)
+        try:
+            with transaction.atomic():
+                Market.objects.select_for_update(nowait=True).get(game=game)
+            probe.append("acquired")
+        except DatabaseError as exc:
+            probe.append(str(exc))
+        finally:
+            release.set()
+
+    assert run_threads(lambda i: (holder, prober)[i](i), 2) == []
+    assert probe and "could not obtain lock" in probe[0]
