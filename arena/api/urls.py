@@ -8,5 +8,6 @@ urlpatterns = [
     path("entries/<int:entry_id>/probe/", views.EntryProbe.as_view(), name="api_entry_probe"),
     path("entries/<int:entry_id>/pending/", views.PullPending.as_view(), name="api_pull_pending"),
     path("entries/<int:entry_id>/replies/", views.PullReply.as_view(), name="api_pull_reply"),
+    path("entries/<int:entry_id>/typing/", views.PullTyping.as_view(), name="api_pull_typing"),
     path("learner/consent/", views.LearnerConsentView.as_view(), name="api_learner_consent"),
 ]

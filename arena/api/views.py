@@ -11,7 +11,7 @@ from arena.errors import ArenaError, Closed, NotAllowed
 from arena.models import Entry, EntryHealth
 from arena.services.entries import entry_register, settings_masked
 from arena.services.health import PROBE_MESSAGE, entry_probe
-from arena.services.pull import pull_pending_wait, pull_reply
+from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
 
 
 def own_entry(request, entry_id: int) -> Entry:
@@ -108,6 +108,22 @@ class PullReply(APIView):
         if message is None:
             raise Http404("No such conversation.")
         return Response({"seq": message.seq, "text": message.text}, status=status.HTTP_201_CREATED)
+
+
+class TypingInput(serializers.Serializer):
+    conversation = serializers.UUIDField()
+
+
+class PullTyping(APIView):
+    """Show the judge that the witness is typing (optional, before a reply)."""
+
+    def post(self, request, entry_id):
+        entry = own_entry(request, entry_id)
+        data = TypingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        if not pull_typing(entry=entry, conversation_key=data.validated_data["conversation"]):
+            raise Http404("No such conversation.")
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class LearnerConsentView(APIView):

@@ -72,3 +72,16 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> Message | None:
     engine_call_log(entry, result, kind=EngineCall.Kind.PULL, conversation=conversation, trigger_seq=trigger and trigger.seq)
     breaker_record(entry, result)
     return message
+
+
+def pull_typing(*, entry: Entry, conversation_key) -> bool:
+    """Push "the witness is typing" to the judge; False when the conversation is not the entry's."""
+    from arena import notify
+
+    conversation = Conversation.objects.filter(
+        public_id=conversation_key, witness_entry=entry, interrogation__status=Status.RUNNING
+    ).first()
+    if conversation is None:
+        return False
+    notify.typing(conversation, by_role=Message.Role.WITNESS)
+    return True

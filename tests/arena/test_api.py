@@ -81,6 +81,10 @@ def test_pull_mode_long_poll_and_isolation_between_entrants(cast, entrants):
     assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/replies/", {"conversation": str(conv_b.public_id), "text": "x"},
                         format="json").status_code == 404
     assert not conv_b.messages.filter(sender_role="witness").exists()
+    assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/typing/", {"conversation": str(conv_a.public_id)},
+                        format="json").status_code == 204
+    assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/typing/", {"conversation": str(conv_b.public_id)},
+                        format="json").status_code == 404
 
     posted = api_ada.post(f"/api/v1/entries/{entry_a.pk}/replies/",
                           {"conversation": str(conv_a.public_id), "text": "<b>no</b>, are <i>you</i>?"}, format="json")

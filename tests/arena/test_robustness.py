@@ -213,3 +213,8 @@ def test_heavy_engines_are_answered_on_the_bots_queue(cast, services_mode, setti
         task_prerun.disconnect(record)
     replies = [queue for name, queue in seen if name == "arena.tasks.bot_reply"]
     assert replies == ["celery", "bots", "celery"]  # learner: hopped to "bots"; eliza: stayed
+
+
+def test_entry_add_page_loads(cast, client):
+    client.force_login(cast.olivia)
+    assert client.get("/admin/arena/entry/add/").status_code == 200
