@@ -102,6 +102,9 @@ def game_log(*, game: Game) -> dict:
         "answer_delay_s": game.answer_delay_s, "starting_points": game.starting_points,
         "started_at": payloads.iso(game.started_at), "ended_at": payloads.iso(game.ended_at),
         "reveal": payloads.reveal(game),
+        "final_price": game.market.human_price,
+        "market_brier": round(brier(game.market.human_price, bool(game.target_is_human)), 4)
+        if game.status == Game.Status.SETTLED else None,
         "questions": [{**payloads.question(q), "answer": payloads.answer(q, visible=True) if hasattr(q, "answer") else None}
                       for q in questions],
         "trades": [payloads.trade(t) for t in game.trades.select_related("participant").order_by("seq")],

@@ -16,6 +16,11 @@ from markets.services.ledger import InsufficientPoints, house_account, ledger_po
 KEY_MAX = 64
 
 
+class DuplicateClick(Exception):
+    def __init__(self, trade):
+        self.trade = trade
+
+
 def market_maker(game: Game):
     return maker_for(game.market_maker, b=game.lmsr_b)
 
@@ -40,7 +45,9 @@ def trade_place(*, game_id: int, user, action, security, key, lock: bool = True)
     try:
         with transaction.atomic():
             trade, market_quotes = _trade(game_id, user, action, security, key, lock)
-    except IntegrityError as exc:  # a concurrent duplicate of this click committed first
+    except DuplicateClick as duplicate:
+        return duplicate.trade
+    except IntegrityError as exc:  # a duplicate committed between our check and insert (unlocked variant)
         original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user.pk, idempotency_key=key).first()
         if original is None:
             raise ArenaError("The trade collided with another; nothing was changed, try again.", code="conflict") from exc
@@ -60,8 +67,9 @@ def _trade(game_id, user, action, security, key, lock):
     participant = participants.select_related("account").filter(game=game, user_id=getattr(user, "pk", None)).first()
     if participant is None:
         raise NotAllowed("Only the bettors of this game can trade.")
-    # A repeated click is caught by the unique (participant, key) at the insert below: the whole
-    # transaction rolls back and trade_place returns the original (one query less per trade).
+    original = Trade.objects.filter(participant=participant, idempotency_key=key).first()
+    if original:  # a repeated click: the original answer, even if the same trade would now be refused
+        raise DuplicateClick(original)
     now = timezone.now()
     if game.status != Game.Status.RUNNING or (game.deadline and now >= game.deadline):
         raise Closed("Trading is closed: the game is not running.")

@@ -15,7 +15,11 @@
     if (p.type === "state") return render(p);
     if (!state) return;
     if (p.type === "error") return Arena.notice(p.message);
-    if (p.type === "question") { state.current = p.question; return renderQA(); }
+    if (p.type === "question") {
+      state.current = p.question;
+      if (state.queue) state.queue = state.queue.filter((q) => q.id !== p.question.id);
+      renderQueue(); return renderQA();
+    }
     if (p.type === "queued") { (state.queue = state.queue || []).push(p.question); return renderQueue(); }
     if (p.type === "answer") return onAnswer(p.answer);
     if (p.type === "price") { history.push(p.point); state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket(); }

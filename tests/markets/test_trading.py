@@ -81,6 +81,8 @@ def test_a_repeated_click_returns_the_original_trade(cast, bettors):
     again = trade(game, cast.jude, "buy", "H", k="click-1")
     assert again.pk == first.pk and Trade.objects.filter(game=game).count() == 1
     assert points(game, cast.jude) == 1000 - 51
+    sold = trade(game, cast.jude, "sell", "H", k="click-2")
+    assert trade(game, cast.jude, "sell", "H", k="click-2").pk == sold.pk  # not "you hold nothing"
 
 
 def test_outsiders_late_and_unstarted_trades_are_refused(cast, bettors):
@@ -112,7 +114,9 @@ def test_settlement_pays_100_per_winning_unit_and_is_idempotent(cast, bettors, t
     else:
         assert (points(game, cast.jude), points(game, cast.june)) == (1000 - 103, 1000 - 49 + 100)
     assert selectors.ledger_audit(game=game) == []
-    assert selectors.game_log(game=game)["reveal"]["kind"] == target
+    log = selectors.game_log(game=game)
+    assert log["reveal"]["kind"] == target and log["final_price"] == 51
+    assert log["market_brier"] == pytest.approx((0.51 - (target == "human")) ** 2)
 
 
 def test_void_refunds_everyone_and_cancels_positions(cast, bettors):
