@@ -9,13 +9,18 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
 
 from arena import groups, notify, payloads, selectors, services
 from arena.errors import ArenaError, InvalidInput, NotAllowed
 from arena.models import Message
 
 FORBIDDEN = 4403
+
+
+def db(func):
+    """Run an ORM-touching call off the event loop, in parallel with other conversations' calls
+    (each conversation's order is kept by its row lock), rather than on the one shared thread."""
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
 class ArenaConsumer(AsyncWebsocketConsumer):
@@ -85,33 +90,37 @@ class JudgeConsumer(ArenaConsumer):
         services.interrogation_close_if_due(interrogation_id=self.interrogation.pk)
         return selectors.judge_state(interrogation=self.interrogation)
 
-    @database_sync_to_async
-    def _conversation(self, side):
+    async def _conversation(self, side):
         if side not in ("left", "right", "sole"):
             raise InvalidInput('side must be "left", "right" or "sole".')
+        if not hasattr(self, "by_side"):
+            self.by_side = await database_sync_to_async(self._conversations_by_side)()
         try:
-            return self.interrogation.conversations.select_related("interrogation").get(side=side)
-        except ObjectDoesNotExist:
+            return self.by_side[side]
+        except KeyError:
             raise InvalidInput(f"This interrogation has no {side} witness.") from None
+
+    def _conversations_by_side(self):
+        return {c.side: c for c in self.interrogation.conversations.select_related("interrogation")}
 
     async def on_message(self, frame):
         conversation = await self._conversation(frame.get("side"))
         if self.interrogation.keystroke_mode:
             raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
-        await database_sync_to_async(services.message_post)(
+        await db(services.message_post)(
             conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
             user=self.scope["user"],
         )
 
     async def on_typing(self, frame):
         conversation = await self._conversation(frame.get("side"))
-        await database_sync_to_async(services.typing_signal)(
+        await db(services.typing_signal)(
             conversation=conversation, sender_role=Message.Role.INTERROGATOR, user=self.scope["user"]
         )
 
     async def on_keys(self, frame):
         conversation = await self._conversation(frame.get("side"))
-        await database_sync_to_async(services.keystrokes_record)(
+        await db(services.keystrokes_record)(
             conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, keys=frame.get("keys"),
             user=self.scope["user"],
         )
@@ -165,18 +174,18 @@ class WitnessConsumer(ArenaConsumer):
     async def on_message(self, frame):
         if self.conversation.interrogation.keystroke_mode:
             raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
-        await database_sync_to_async(services.message_post)(
+        await db(services.message_post)(
             conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, text=frame.get("text"),
             user=self.scope["user"],
         )
 
     async def on_typing(self, frame):
-        await database_sync_to_async(services.typing_signal)(
+        await db(services.typing_signal)(
             conversation=self.conversation, sender_role=Message.Role.WITNESS, user=self.scope["user"]
         )
 
     async def on_keys(self, frame):
-        await database_sync_to_async(services.keystrokes_record)(
+        await db(services.keystrokes_record)(
             conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, keys=frame.get("keys"),
             user=self.scope["user"],
         )

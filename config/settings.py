@@ -9,7 +9,7 @@ Every reader in config.env fails loudly on a value it cannot parse.
 """
 from pathlib import Path
 
-from config.env import check_redis_url, env_bool, env_int, env_list, env_str, parse_database_url
+from config.env import check_redis_url, env_bool, env_float, env_int, env_list, env_str, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("ARENA_DATA_DIR", str(BASE_DIR / "var")))
@@ -88,7 +88,12 @@ REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     check_redis_url(REDIS_URL)
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # No socket timeout: redis-py's default (5 s) equals the layer's blocking wait, and an idle
+            # websocket's consumer would die with TimeoutError (django/channels_redis#422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+        }
     }
     CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL)
@@ -143,6 +148,14 @@ REST_FRAMEWORK = {
 ARENA_MAX_MESSAGE_CHARS = env_int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
 ARENA_DEFAULT_TIME_LIMIT_S = env_int("ARENA_DEFAULT_TIME_LIMIT_S", 300, minimum=10)
 ARENA_BOT_REPLY_MAX_CHARS = env_int("ARENA_BOT_REPLY_MAX_CHARS", 1000, minimum=1)
+ARENA_BOT_RETRIES = env_int("ARENA_BOT_RETRIES", 2, minimum=0)
+ARENA_BOT_RETRY_BASE_S = env_float("ARENA_BOT_RETRY_BASE_S", 1.0, minimum=0.0)
+ARENA_BOT_BREAKER_FAILURES = env_int("ARENA_BOT_BREAKER_FAILURES", 5, minimum=1)
+ARENA_BOT_BREAKER_COOLDOWN_S = env_int("ARENA_BOT_BREAKER_COOLDOWN_S", 60, minimum=1)
+ARENA_PULL_MAX_WAIT_S = env_float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0)
+# A Celery queue of its own for the memory-hungry engines (aiml, learner): "bots" with a worker
+# started as `celery -A config worker -Q bots`; empty keeps them on the default queue.
+ARENA_BOTS_QUEUE = env_str("ARENA_BOTS_QUEUE", "")
 
 LOGGING = {
     "version": 1,

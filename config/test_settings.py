@@ -6,9 +6,21 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 import os  # noqa: E402
 
+# One id per test run, inherited by the processes the run starts (a live daphne server), so that
+# they all agree on the run's database and Redis key space.
+RUN_ID = os.environ.setdefault("ARENA_TEST_RUN_ID", str(os.getpid()))
+
 # One test database per test run, so that runs side by side (several checkouts, editors, CI) never
 # share it; a live daphne child is handed this name explicitly (tests/conftest.py).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
-    DATABASES["default"]["TEST"]["NAME"] = DATA_DIR / f"test_arena_{os.getpid()}.sqlite3"  # noqa: F405
+    DATABASES["default"]["TEST"]["NAME"] = DATA_DIR / f"test_arena_{RUN_ID}.sqlite3"  # noqa: F405
 else:
-    DATABASES["default"]["TEST"]["NAME"] = f"test_{DATABASES['default']['NAME']}_{os.getpid()}"  # noqa: F405
+    DATABASES["default"]["TEST"]["NAME"] = f"test_{DATABASES['default']['NAME']}_{RUN_ID}"  # noqa: F405
+
+# Runs side by side share one Redis: give each its own key space for the broker, the results and the
+# channel layer, so that no worker or page of one run ever sees another run's tasks or pushes.
+if REDIS_URL:  # noqa: F405
+    _prefix = f"test{RUN_ID}:"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{_prefix}"  # noqa: F405

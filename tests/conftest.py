@@ -72,8 +72,17 @@ def services_mode(settings):
     return not settings.CELERY_TASK_ALWAYS_EAGER
 
 
+@pytest.fixture(scope="session")
+def end_stray_sessions(django_db_setup, django_db_blocker):
+    """Killed servers and stopped workers leave PostgreSQL sessions behind, which would block dropping
+    the test database at the end of the run: end them just before it is dropped."""
+    yield
+    with django_db_blocker.unblock():
+        _drop_other_sessions()
+
+
 @pytest.fixture
-def task_worker(services_mode, transactional_db):
+def task_worker(services_mode, transactional_db, end_stray_sessions):
     """Services mode: a real Celery worker (solo pool, in a thread) on the Redis broker.
     Embedded default: nothing to start, tasks run in-process on background threads."""
     if not services_mode:
@@ -87,7 +96,6 @@ def task_worker(services_mode, transactional_db):
     app.control.purge()
     with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10) as worker:
         yield worker
-    _drop_other_sessions()  # the worker thread's connection would block dropping the test database
 
 
 def _application():
@@ -106,7 +114,7 @@ def _use_test_database(name):
 
 
 @pytest.fixture
-def live_daphne(transactional_db):
+def live_daphne(transactional_db, end_stray_sessions):
     """A real daphne process serving the project on 127.0.0.1 (websockets included)."""
     from daphne.testing import DaphneProcess
     from django.conf import settings
@@ -122,7 +130,6 @@ def live_daphne(transactional_db):
     yield f"http://127.0.0.1:{process.port.value}"
     process.terminate()
     process.join(10)
-    _drop_other_sessions()
 
 
 def _drop_other_sessions():

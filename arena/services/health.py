@@ -29,11 +29,11 @@ ERROR_CHARS = 500
 
 
 def breaker_failures() -> int:
-    return getattr(settings, "ARENA_BOT_BREAKER_FAILURES", 5)
+    return settings.ARENA_BOT_BREAKER_FAILURES
 
 
 def breaker_cooldown() -> timedelta:
-    return timedelta(seconds=getattr(settings, "ARENA_BOT_BREAKER_COOLDOWN_S", 60))
+    return timedelta(seconds=settings.ARENA_BOT_BREAKER_COOLDOWN_S)
 
 
 @dataclass

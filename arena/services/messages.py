@@ -5,7 +5,7 @@ from django.utils import timezone
 from arena import hashchain, notify
 from arena.dispatch import enqueue_on_commit
 from arena.errors import Closed, InvalidInput, NotAllowed
-from arena.models import Conversation, Message, Status
+from arena.models import Conversation, Interrogation, Message, Status
 
 
 def clean_text(text, *, max_chars: int | None = None) -> str:
@@ -44,7 +44,9 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
     text = clean_text(text)
     with transaction.atomic():
         conversation = (
-            Conversation.objects.select_for_update(of=("self",)).select_related("interrogation", "witness_entry").get(pk=conversation_id)
+            Conversation.objects.select_for_update(of=("self",))
+            .select_related("interrogation", "witness_entry", "witness_human")
+            .get(pk=conversation_id)
         )
         check_sender(conversation, sender_role=sender_role, user=user)
         interrogation = conversation.interrogation
@@ -65,9 +67,9 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
 def _append(conversation: Conversation, *, sender_role: str, text: str, now) -> Message:
     from arena.tasks import bot_reply
 
-    last = conversation.messages.order_by("-seq").only("seq", "hash").first()
-    seq = last.seq + 1 if last else 1
-    prev_hash = last.hash if last else hashchain.genesis_hash(conversation.public_id)
+    last = Message.objects.filter(conversation_id=conversation.pk).order_by("-seq").values_list("seq", "hash").first()
+    seq = last[0] + 1 if last else 1
+    prev_hash = last[1] if last else hashchain.genesis_hash(conversation.public_id)
     digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
     message = Message.objects.create(
         conversation=conversation,
@@ -86,5 +88,6 @@ def _append(conversation: Conversation, *, sender_role: str, text: str, now) -> 
 
 def typing_signal(*, conversation: Conversation, sender_role: str, user) -> None:
     check_sender(conversation, sender_role=sender_role, user=user)
-    if conversation.interrogation.status == Status.RUNNING:
+    # the caller's conversation object may be older than the interrogation's start or end
+    if Interrogation.objects.filter(pk=conversation.interrogation_id, status=Status.RUNNING).exists():
         notify.typing(conversation, by_role=sender_role)

@@ -36,7 +36,7 @@ def pull_pending(*, entry: Entry) -> list[dict]:
 
 def pull_pending_wait(*, entry: Entry, wait_s: float, step_s: float = POLL_STEP_S) -> list[dict]:
     """:func:`pull_pending`, polling the database for up to ``wait_s`` (capped by ARENA_PULL_MAX_WAIT_S)."""
-    wait_s = min(max(wait_s, 0.0), getattr(settings, "ARENA_PULL_MAX_WAIT_S", 25.0))
+    wait_s = min(max(wait_s, 0.0), settings.ARENA_PULL_MAX_WAIT_S)
     deadline = time.monotonic() + wait_s
     while True:
         pending = pull_pending(entry=entry)

@@ -34,9 +34,9 @@ def retry_countdown(attempt: int) -> float | None:
     Exponential backoff with jitter: base * 2**attempt * U(0.8, 1.2); ``ARENA_BOT_RETRIES`` retries
     (default 2) from ``ARENA_BOT_RETRY_BASE_S`` (default 1 s).
     """
-    if attempt >= getattr(settings, "ARENA_BOT_RETRIES", 2):
+    if attempt >= settings.ARENA_BOT_RETRIES:
         return None
-    return getattr(settings, "ARENA_BOT_RETRY_BASE_S", 1.0) * 2**attempt * random.uniform(0.8, 1.2)
+    return settings.ARENA_BOT_RETRY_BASE_S * 2**attempt * random.uniform(0.8, 1.2)
 
 
 HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
@@ -46,7 +46,7 @@ def bot_reply_queue(conversation_id: int) -> str:
     """The Celery queue for this conversation's replies: ``ARENA_BOTS_QUEUE`` (e.g. "bots", served by
     ``celery -A config worker -Q bots``) for engines that load ALICE, so web-facing workers never pay
     its memory; "" (the default queue) otherwise, or when that setting is empty."""
-    queue = getattr(settings, "ARENA_BOTS_QUEUE", "")
+    queue = settings.ARENA_BOTS_QUEUE
     if not queue:
         return ""
     engine = Conversation.objects.filter(pk=conversation_id).values_list("witness_entry__engine", flat=True).first()

@@ -31,6 +31,9 @@ def test_booleans(monkeypatch, raw, expected):
         ("X_INT", "ten", lambda: env.env_int("X_INT", 1)),
         ("X_INT", "0", lambda: env.env_int("X_INT", 1, minimum=1)),
         ("X_LIST", " , ", lambda: env.env_list("X_LIST", ["a"])),
+        ("X_FLOAT", "fast", lambda: env.env_float("X_FLOAT", 1.0)),
+        ("X_FLOAT", "nan", lambda: env.env_float("X_FLOAT", 1.0)),
+        ("X_FLOAT", "-1", lambda: env.env_float("X_FLOAT", 1.0, minimum=0.0)),
     ],
 )
 def test_bad_values_fail_loudly_naming_the_variable(monkeypatch, name, raw, reader):

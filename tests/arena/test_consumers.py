@@ -1,4 +1,5 @@
 import json
+import os
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -20,8 +21,9 @@ def layer(request, settings):
         url = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
         if not redis_available(url):
             pytest.skip("no Redis server reachable (set REDIS_URL)")
+        host = {"address": url, "socket_timeout": None}
         settings.CHANNEL_LAYERS = {
-            "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url], "prefix": "arena-test"}}
+            "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host], "prefix": f"arena-test-{os.getpid()}"}}
         }
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
