@@ -21,18 +21,30 @@ def remember_server_loop() -> None:
 
 
 def push(group: str, payload: dict) -> None:
+    push_many([(group, payload)])
+
+
+def push_many(pushes: list[tuple[str, dict]]) -> None:
+    """Send several pushes, in order, with one hop to the event loop."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not pushes:
         return
-    message = {"type": "arena.event", "payload": payload}
+
+    async def send_all():
+        for group, payload in pushes:
+            try:
+                await layer.group_send(group, {"type": "arena.event", "payload": payload})
+            except Exception:  # the database holds the truth; a lost push is recovered on reconnect
+                log.exception("push to %s failed", group)
+
     try:
         loop = _server_loop
         if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running() and not _on_loop(loop):
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
+            asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=5)
         else:
-            async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the database already holds the truth; a lost push is recovered on reconnect
-        log.exception("push to %s failed", group)
+            async_to_sync(send_all)()
+    except Exception:
+        log.exception("pushes to %s failed", [group for group, _ in pushes])
 
 
 def _on_loop(loop) -> bool:
@@ -43,18 +55,20 @@ def _on_loop(loop) -> bool:
 
 
 def message_stored(message, conversation) -> None:
-    push(groups.judge_group(conversation.interrogation_id), payloads.judge_message(message, conversation.side))
+    pushes = [(groups.judge_group(conversation.interrogation_id), payloads.judge_message(message, conversation.side))]
     if conversation.witness_human_id:
-        push(groups.witness_group(conversation.pk), payloads.witness_message(message))
-    push(groups.monitor_group(), payloads.monitor_message(message, conversation))
+        pushes.append((groups.witness_group(conversation.pk), payloads.witness_message(message)))
+    pushes.append((groups.monitor_group(), payloads.monitor_message(message, conversation)))
+    push_many(pushes)
 
 
 def status_changed(interrogation, conversations) -> None:
-    push(groups.judge_group(interrogation.pk), payloads.judge_status(interrogation))
+    pushes = [(groups.judge_group(interrogation.pk), payloads.judge_status(interrogation))]
     for conversation in conversations:
         if conversation.witness_human_id:
-            push(groups.witness_group(conversation.pk), payloads.witness_status(interrogation))
-    push(groups.monitor_group(), payloads.monitor_status(interrogation))
+            pushes.append((groups.witness_group(conversation.pk), payloads.witness_status(interrogation)))
+    pushes.append((groups.monitor_group(), payloads.monitor_status(interrogation)))
+    push_many(pushes)
 
 
 def verdict_given(verdict, conversations) -> None:
