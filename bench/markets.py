@@ -15,7 +15,10 @@ would measure the GIL) started together for --seconds:
   the price and points stay in range);
 - 8 games: the same number of workers spread over 8 games.
 Afterwards every game is audited (zero-sum legs, cached balances = ledger sums, no negative
-balance, gap-free sequence numbers); `violations` counts the problems found.
+balance, gap-free sequence numbers); `violations` counts the problems found. Also reported: one
+bettor trading alone (wall and client CPU ms per trade), the CPU count and the load average, since on
+a small shared machine the Python (ORM) work per trade, not the row lock, is what limits throughput
+(compare one game with 8 games: if they are close, the lock is not the bottleneck).
 The LAST line is JSON: {"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games", ...}.
 """
 from __future__ import annotations
@@ -136,6 +139,23 @@ def trading(seconds, workers, n_games) -> tuple[float, list, int]:
     return rate, [Game.objects.get(pk=g.pk) for g in games], refused
 
 
+def serial(n: int = 100) -> tuple[float, float]:
+    """One bettor alone, in this process: wall and CPU milliseconds per trade (no contention)."""
+    from django.contrib.auth import get_user_model
+
+    from markets import services
+
+    user = get_user_model().objects.create_user(f"serial-{time.time_ns()}")
+    game = services.game_create(title="serial", entries=[_entry()], starting_points=10**9, duration_s=3600)
+    services.game_open(game_id=game.pk)
+    services.game_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk)
+    wall, cpu = time.perf_counter(), time.process_time()
+    for i in range(n):
+        services.trade_place(game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H", key=f"s{i}")
+    return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n
+
+
 def _entry():
     from arena.models import Entry
 
@@ -157,6 +177,7 @@ def main() -> None:
     try:
         os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
         os.environ.pop("REDIS_URL", None)
+        os.environ["DEBUG"] = "false"  # as deployed: no per-query bookkeeping
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
         import django
         from django.core.management import call_command
@@ -173,12 +194,14 @@ def main() -> None:
         one, one_games, refused1 = trading(args.seconds, args.workers, 1)
         log(f"8 games: {args.workers} bettors for {args.seconds} s")
         eight, eight_games, refused8 = trading(args.seconds, args.workers, 8)
+        serial_ms, serial_cpu_ms = serial()
         violations = sum(len(ledger_audit(game=g)) for g in one_games + eight_games)
         result = {
             "trades_per_s": round(one, 1), "baseline_tps": round(base, 1), "ratio": round(one / base, 3),
             "violations": violations, "trades_per_s_8_games": round(eight, 1),
             "ratio_8_games": round(eight / base, 3), "refused": refused1 + refused8,
-            "workers": args.workers, "seconds": args.seconds,
+            "serial_trade_ms": round(serial_ms, 2), "serial_trade_cpu_ms": round(serial_cpu_ms, 2),
+            "workers": args.workers, "seconds": args.seconds, "cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1),
         }
         print(f"baseline {base:.0f} tx/s; one game {one:.0f} trades/s; 8 games {eight:.0f} trades/s; violations {violations}")
         connections.close_all()

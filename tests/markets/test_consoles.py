@@ -143,3 +143,25 @@ async def test_bettors_see_the_game_start_when_it_fills(cast, bettors):
     await sync_to_async(services.game_join)(game_id=game.pk, user=cast.june)
     assert (await jude.expect("state"))["status"] == "running"
     await jude.close()
+
+
+async def test_bad_and_late_frames_get_clear_errors_and_change_nothing(cast, bettors):
+    game = await setup_game(cast, bettors[:1])
+    jude, _ = await bettor(game, cast.jude)
+    target, _, _ = await connect(f"/ws/markets/{game.public_id}/target/", cast.connie)
+    await target.expect("state")
+    for frame, code in (("{nope", "bad_json"), ({"type": "dance"}, "unknown_type"), ({"type": "ask", "text": ""}, "invalid"),
+                        ({"type": "trade", "action": "sell", "security": "H", "key": "k1"}, "not_held")):
+        await jude.send(frame)
+        assert (await jude.expect("error"))["code"] == code
+    await target.send({"type": "answer", "question": 999999, "text": "nothing to answer"})
+    assert (await target.expect("error"))["code"] == "closed"
+    await target.send({"type": "answer", "question": "1; drop", "text": "x"})
+    assert (await target.expect("error"))["code"] == "invalid"
+    await sync_to_async(services.game_settle)(game_id=game.pk, force=True)
+    await jude.send({"type": "trade", "action": "buy", "security": "H", "key": "late"})
+    assert (await jude.expect("error"))["code"] == "closed"
+    counts = await sync_to_async(lambda: (game.trades.count(), game.questions.count()))()
+    assert counts == (0, 0)
+    await jude.close()
+    await target.close()
