@@ -7,6 +7,7 @@ postgres://root@127.0.0.1:5432/postgres; REDIS_URL, default redis://127.0.0.1:63
 creates its own database `arena_bench_<pid>` on that server (migrated, dropped at the end), uses its
 own channel-layer prefix on that Redis (keys deleted at the end), and starts daphne on a free port
 (or --port) in a child process.  Nothing outside 127.0.0.1 is touched; cleanup also runs on Ctrl-C.
+That set-up is bench/harness.py's, shared with bench/lpp_latency.py.
 
 Each conversation is a one-to-one interrogation whose witness is a human confederate, set up with the
 project's own services; the judge and the confederate each hold a websocket (session cookie of a
@@ -36,279 +37,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import re
-import secrets
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-ORIGIN = "http://127.0.0.1"
-PREFIX_ENV = "ARENA_BENCH_CHANNEL_PREFIX"
-AS_CONFIGURED_ENV = "ARENA_BENCH_AS_CONFIGURED"
-PARENT_ENV = "ARENA_BENCH_PARENT_PID"
-ACCESS_LINE = re.compile(r'\] "(WSCONNECTING|WSCONNECT|WSDISCONNECT|WSREJECT|GET|POST|HEAD) ')
+from bench import harness  # noqa: E402
+from bench.harness import BenchError, fmt, summary  # noqa: E402
 
-
-class BenchError(Exception):
-    """A failure with a message for the person running the benchmark (no traceback)."""
-
-
-def log(text: str) -> None:
-    print(f"[chat_latency] {text}", file=sys.stderr, flush=True)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks (NumPy's default)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q / 100.0
-    low = int(pos)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
-
-
-def summary(values_s: list[float]) -> dict:
-    ms = [v * 1000.0 for v in values_s]
-    return {
-        "n": len(ms),
-        "p50": percentile(ms, 50),
-        "p90": percentile(ms, 90),
-        "p99": percentile(ms, 99),
-        "max": max(ms) if ms else float("nan"),
-    }
-
-
-def fmt(s: dict) -> str:
-    return (f"n={s['n']:5d}  p50 {s['p50']:7.2f} ms  p90 {s['p90']:7.2f} ms  p99 {s['p99']:7.2f} ms  "
-            f"max {s['max']:7.2f} ms")
-
-
-# --- environment: a throwaway database, a private channel prefix ----------------------------------
-def bench_env(database_url: str, redis_url: str, prefix: str) -> dict:
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        # No task may reach a Celery worker that shares this Redis (the start's close timer would):
-        # with eager tasks they stay in-process, on timers far beyond the run.
-        CELERY_TASK_ALWAYS_EAGER="true",
-        DEBUG="false",  # as deployed: no per-query logging
-        SECRET_KEY=secrets.token_urlsafe(40),
-        LOG_LEVEL=os.environ.get("LOG_LEVEL", "WARNING"),
-        PYTHONUNBUFFERED="1",
-    )
-    env[PREFIX_ENV] = prefix
-    env[PARENT_ENV] = str(os.getpid())
-    return env
-
-
-def configure_channel_layer() -> str | None:
-    """The project's channel layer as configured, with this run's private prefix (set before Django
-    reads its settings).  Returns a note when the redis-py 8 socket timeout had to be lifted."""
-    import redis
-
-    import config.settings as project_settings
-
-    layer = project_settings.CHANNEL_LAYERS["default"]
-    if layer["BACKEND"] != "channels_redis.core.RedisChannelLayer":
-        raise BenchError("REDIS_URL did not select the Redis channel layer")
-    config = layer.setdefault("CONFIG", {})
-    config["prefix"] = os.environ[PREFIX_ENV]
-    # redis-py >= 8 reads with a 5 s socket timeout by default, as long as channels_redis's blocking
-    # BZPOPMIN (5 s): a daphne with no channel message for ~5 s raises TimeoutError in a consumer and
-    # the websocket is closed with 1011 (django/channels_redis#422).  Lifting it changes no latency.
-    hosts = config.get("hosts", [])
-    plain = all(isinstance(h, str) and "socket_timeout" not in h for h in hosts)
-    if hosts and plain and int(redis.__version__.split(".")[0]) >= 8 and not os.environ.get(AS_CONFIGURED_ENV):
-        config["hosts"] = [{"address": h, "socket_timeout": None} for h in hosts]
-        return ("the project's channel layer keeps redis-py 8's 5 s socket timeout, which closes idle "
-                "websockets after ~5 s (1011, django/channels_redis#422); lifted for this run "
-                "(--as-configured to keep it)")
-    return None
-
-
-def pg_conninfo(url: str) -> dict:
-    from config.env import parse_database_url
-
-    db = parse_database_url(url)
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        raise BenchError(f"DATABASE_URL must name a PostgreSQL server, not {url!r}")
-    info = {"dbname": db["NAME"], "user": db["USER"] or None, "password": db["PASSWORD"] or None,
-            "host": db["HOST"] or None, "port": db["PORT"] or None, "connect_timeout": 5, **db["OPTIONS"]}
-    return {k: v for k, v in info.items() if v is not None}
-
-
-def with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
-
-
-class Throwaway:
-    """The database `arena_bench_<pid>` on the server of DATABASE_URL; dropped by drop()."""
-
-    def __init__(self, server_url: str):
-        self.server_url = server_url
-        self.name = f"arena_bench_{os.getpid()}"
-        self.url = with_database(server_url, self.name)
-        self.created = False
-
-    def _admin(self):
-        import psycopg
-
-        try:
-            return psycopg.connect(**pg_conninfo(self.server_url), autocommit=True)
-        except psycopg.OperationalError as exc:
-            raise BenchError(f"PostgreSQL is unreachable at {self.server_url}: {str(exc).strip()}") from None
-
-    def create(self) -> None:
-        import psycopg
-
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-            try:
-                conn.execute(f'CREATE DATABASE "{self.name}"')
-            except psycopg.Error as exc:
-                raise BenchError(f"cannot create database {self.name}: {str(exc).strip()}") from None
-        self.created = True
-
-    def drop(self) -> None:
-        if not self.created:
-            return
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        self.created = False
-
-
-def check_redis(url: str) -> None:
-    import redis
-
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
-        client.ping()
-        client.close()
-    except redis.RedisError as exc:
-        raise BenchError(f"Redis is unreachable at {url}: {exc}") from None
-
-
-def delete_prefix(url: str, prefix: str) -> int:
-    import redis
-
-    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=5)
-    keys = list(client.scan_iter(match=prefix + "*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
-    return len(keys)
-
-
-# --- daphne in a child process ---------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """Linux: the server goes when the benchmark goes, even when the benchmark is killed."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if str(os.getppid()) != os.environ.get(PARENT_ENV):  # it went before prctl took effect
-        sys.exit(1)
-
-
-def serve(port: int) -> None:
-    """Child entry point: daphne's own command line, with the channel prefix of this run."""
-    _die_with_parent()
-    configure_channel_layer()
-    from daphne.cli import CommandLineInterface
-
-    CommandLineInterface().run(["-b", "127.0.0.1", "-p", str(port), "-v", "1", "config.asgi:application"])
-
-
-class Daphne:
-    def __init__(self, port: int, env: dict):
-        self.port = port or free_port()
-        self.env = env
-        self.log = tempfile.NamedTemporaryFile(prefix="chat_latency_daphne_", suffix=".log", delete=False)
-        self.process: subprocess.Popen | None = None
-
-    def start(self, timeout: float = 30.0) -> None:
-        command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--port", str(self.port)]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.process.poll() is not None:
-                raise BenchError(f"daphne exited with status {self.process.returncode}:\n{self.tail()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise BenchError(f"daphne did not listen on 127.0.0.1:{self.port} within {timeout:.0f} s:\n{self.tail()}")
-
-    def tail(self, lines: int = 30) -> str:
-        try:
-            text = Path(self.log.name).read_text(errors="replace")
-        except OSError:
-            return ""
-        kept = [line for line in text.splitlines() if not ACCESS_LINE.search(line)]  # errors, not the access log
-        return "\n".join(kept[-lines:])
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.log.close()
-        try:
-            os.unlink(self.log.name)
-        except OSError:
-            pass
+log = harness.logger("chat_latency")
 
 
 # --- data, through the project's services ---------------------------------------------------------
-def setup_django() -> str | None:
-    note = configure_channel_layer()
-    import django
-
-    django.setup()
-    return note
-
-
-def migrate() -> None:
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
-
-
 def create_conversations(n: int) -> list[dict]:
     """n running one-to-one interrogations, each with its own judge and human confederate."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
-    from django.test import Client
 
     from arena import roles, services
     from arena.setup import ensure_role_groups
@@ -317,11 +64,6 @@ def create_conversations(n: int) -> list[dict]:
     User = get_user_model()
     judges_group = Group.objects.get(name=roles.JUDGE)
     confederates_group = Group.objects.get(name=roles.CONFEDERATE)
-
-    def cookie(user) -> str:
-        client = Client()
-        client.force_login(user)
-        return client.cookies["sessionid"].value
 
     plan = []
     for i in range(n):
@@ -337,8 +79,8 @@ def create_conversations(n: int) -> list[dict]:
         plan.append({
             "judge_path": f"/ws/judge/{interrogation.public_id}/",
             "witness_path": f"/ws/witness/{conversation.public_id}/",
-            "judge_cookie": cookie(judge),
-            "witness_cookie": cookie(confederate),
+            "judge_cookie": harness.session_cookie(judge),
+            "witness_cookie": harness.session_cookie(confederate),
             "side": conversation.side,
         })
     return plan
@@ -412,14 +154,7 @@ class Party:
 
 
 async def open_socket(base: str, path: str, cookie: str, name: str, errors: list) -> Party:
-    from websockets.asyncio.client import connect
-
-    ws = await connect(base + path, origin=ORIGIN, additional_headers={"Cookie": f"sessionid={cookie}"},
-                       compression=None, open_timeout=30, max_size=2**22, ping_interval=None)
-    first = json.loads(await asyncio.wait_for(ws.recv(), 30))
-    if first.get("type") != "state" or first.get("status") != "running":
-        raise BenchError(f"{name}: expected the running state on connect, got {str(first)[:200]}")
-    return Party(name, ws, errors)
+    return Party(name, await harness.open_websocket(base, path, cookie, name), errors)
 
 
 async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float, timeout_s: float,
@@ -504,33 +239,8 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
 
 async def baseline_phase(conversations: int, rounds: int, pause_s: float, timeout_s: float) -> dict:
     """Bare channel layer: group_send to a one-member group, then receive it; same concurrency and pacing."""
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    samples: list[float] = []
-    lost = 0
-
-    async def pair(i: int):
-        nonlocal lost
-        channel = await layer.new_channel()
-        group = f"bench.baseline.{i}"
-        await layer.group_add(group, channel)
-        await asyncio.sleep(random.uniform(0, pause_s))
-        for k in range(rounds):
-            started = time.perf_counter()
-            await layer.group_send(group, {"type": "arena.event", "payload": {"type": "message", "seq": k}})
-            try:
-                await asyncio.wait_for(layer.receive(channel), timeout_s)
-            except asyncio.TimeoutError:
-                lost += 1
-                continue
-            samples.append(time.perf_counter() - started)
-            await asyncio.sleep(pause_s * random.uniform(0.5, 1.5))
-        await layer.group_discard(group, channel)
-
-    started = time.perf_counter()
-    await asyncio.gather(*(pair(i) for i in range(conversations)))
-    return {"latency": samples, "lost": lost, "elapsed_s": time.perf_counter() - started}
+    return await harness.baseline_phase(conversations, rounds, lambda: pause_s * random.uniform(0.5, 1.5),
+                                        pause_s, timeout_s)
 
 
 async def measure(args, base: str, plan: list[dict]) -> tuple[dict, dict]:
@@ -572,7 +282,7 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
         print(f"  typing signal (no DB write)                 {fmt(summary(chat['typing']))}")
     print(f"  baseline: bare group_send -> receive        {fmt(base)}  ({baseline['rate']:.0f}/s)")
     ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
-    print(f"  load average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1/5/15 min), {os.cpu_count()} CPUs")
+    print(f"  {harness.load_line()}")
     print(f"  p99 ratio {ratio:.2f} (target <= 2); lost {chat['lost']} messages, {baseline['lost']} baseline; "
           f"{len(chat['errors'])} errors")
     for error in chat["errors"][:5]:
@@ -615,34 +325,9 @@ def parse_args(argv=None):
 
 
 def run(args) -> dict:
-    server_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-    prefix = f"arena-bench-{os.getpid()}-{secrets.token_hex(3)}:"
-    check_redis(redis_url)
-    database = Throwaway(server_url)
-    daphne = None
-    try:
-        log(f"database {database.name} on {urlsplit(server_url).hostname}; channel prefix {prefix!r} on {redis_url}")
-        database.create()
-        os.environ.update(bench_env(database.url, redis_url, prefix))
-        if args.as_configured:
-            os.environ[AS_CONFIGURED_ENV] = "1"
-        else:
-            os.environ.pop(AS_CONFIGURED_ENV, None)
-        note = setup_django()
-        if note:
-            log("note: " + note)
-        started = time.perf_counter()
-        migrate()
-        log(f"migrated in {time.perf_counter() - started:.1f} s")
+    with harness.Services("chat_latency", port=args.port, as_configured=args.as_configured) as services:
         plan = create_conversations(args.conversations)
-        from django.db import connections
-
-        connections.close_all()
-        daphne = Daphne(args.port, dict(os.environ))
-        daphne.start()
-        base = f"ws://127.0.0.1:{daphne.port}"
-        log(f"daphne (pid {daphne.process.pid}) listening on 127.0.0.1:{daphne.port}")
+        base = services.start_daphne()
 
         async def bounded():
             return await asyncio.wait_for(measure(args, base, plan), args.time_limit)
@@ -652,49 +337,16 @@ def run(args) -> dict:
         except asyncio.TimeoutError:
             raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
         if not chat["latency"]:
-            raise BenchError(f"no message was delivered; daphne's log:\n{daphne.tail()}")
-        return report(args, baseline, chat, note)
-    except BaseException:
-        if daphne is not None and daphne.tail():
-            log("daphne's log (last lines):\n" + daphne.tail())
-        raise
-    finally:
-        if daphne is not None:
-            daphne.stop()
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        try:
-            database.drop()
-            deleted = delete_prefix(redis_url, prefix)
-            log(f"cleaned up: dropped {database.name}, deleted {deleted} Redis keys")
-        except Exception as exc:  # report, but do not hide the run's own outcome
-            log(f"cleanup failed: {exc}")
+            raise BenchError(f"no message was delivered; daphne's log:\n{services.tail()}")
+        return report(args, baseline, chat, services.note)
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.serve:
-        serve(args.port)
+        harness.serve(args.port)
         return 0
-
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        result = run(args)
-    except BenchError as exc:
-        print(f"chat_latency: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("chat_latency: interrupted", file=sys.stderr)
-        return 130
-    print(json.dumps(result), flush=True)
-    return 0
+    return harness.main("chat_latency", lambda: run(args))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,541 @@
+"""LPP keystroke latency: an entry's key directory -> the bridge -> the judge's websocket; log-reader speed.
+
+    .venv/bin/python bench/lpp_latency.py [--conversations 10] [--keys 200] [--poll-s 0.1] [--wake poll]
+
+Services mode only (PostgreSQL and Redis, see bench/harness.py): a throwaway database
+`arena_bench_<pid>`, a private channel-layer prefix, daphne on a free port in a child process, all
+removed at the end (also on Ctrl-C); nothing outside 127.0.0.1 is touched.
+
+N keystroke-mode interrogations, each with its own judge, whose witness is one `lpp` entry.
+lpp.bridge.Bridge runs that entry in a thread of this process, as `manage.py lpp_bridge` does, with a
+placeholder program (a shell loop that creates nothing and ends when its directory goes or the time
+limit passes): the benchmark itself plays the legacy program, creating `<stamp>.<key>.other`
+directories in each conversation's directory (lpp.transport.CommDir, side "other") one key every
+--min-key-ms..--max-key-ms (uniform) per conversation: a sentence with a typo, three BackSpaces and
+a Return, over and over.  Each judge holds a websocket (session cookie) and receives the bridge's
+`{"type": "keys", ...}` frames: latency = arrival on the judge's socket - the moment the key's
+directory was created (one process, one monotonic clock).  Keys are matched in order and checked.
+
+--wake poll (default) runs Bridge.run(stop, poll_s) as it is: the bridge sleeps poll_s whenever a
+step found nothing, so polling dominates at light load.  --wake inotify drives Bridge.step() from
+this benchmark instead, woken by watchdog's inotify observer on the bridge's directory (with poll_s
+as a fallback timeout): what an inotify-driven bridge would give, with bridge.py unchanged.
+
+Split, from timestamps taken in this process around arena.notify.push (wrapped, not changed):
+created -> push starts (the bridge's poll wait, listdir, keystrokes_store), the push itself
+(async_to_sync group_send from the bridge thread), push done -> the judge's socket (Redis, daphne's
+JudgeConsumer, the websocket).  Also Bridge.step() durations and keys per push.
+
+Baseline in the same run: a bare channel-layer round trip (group_send to a one-member group, then
+receive) through the same Redis, same concurrency and pacing, half before and half after.
+
+Log reader: lpp.logs.read_log over the 2012 logs (tests/shared_data.py LOEBNER2012, or --logs),
+keystrokes per second; baseline: raw reading of the same files (read, decode, split lines), in
+bytes and lines per second.
+
+Progress on stderr, a summary on stdout, and the LAST line is one JSON object:
+{"p50_ms", "p99_ms", "baseline_p99_ms", "ratio", "keystrokes_per_s", "baseline_bytes_per_s",
+ "baseline_lines_per_s", ...}.  Target: p99_ms <= 50.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import random
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import harness  # noqa: E402
+from bench.harness import BenchError, fmt, summary  # noqa: E402
+
+log = harness.logger("lpp_latency")
+TARGET_P99_MS = 50.0
+TEXT = ("I typed this in 2012, one key at a tiem", "ime, as judges watched.")  # a typo, 3 BackSpaces
+
+
+def key_names() -> list[str]:
+    from lpp.keys import names_for_text
+
+    first, second = TEXT
+    return names_for_text(first) + ["BackSpace"] * 3 + names_for_text(second) + ["Return"]
+
+
+def shown(name: str) -> str:
+    """What the judge's page is sent for a key (arena.services.keystrokes._shown)."""
+    from lpp.keys import char_for
+
+    return name if name in ("Return", "BackSpace") else char_for(name)
+
+
+# --- the log reader -------------------------------------------------------------------------------
+def reader_phase(directory: Path, seconds: float) -> dict:
+    """read_log over every file, round after round, for about `seconds`; raw reads before and after."""
+    from lpp.logs import read_log
+
+    files = sorted(directory.glob("*.log"))
+    if not files:
+        raise BenchError(f"no *.log files in {directory} (the 2012 logs: ../shared/data/loebner2012, or --logs)")
+
+    def raw(budget: float) -> tuple[int, int, float, int]:
+        size = lines = rounds = 0
+        started = time.perf_counter()
+        while rounds < 3 or time.perf_counter() - started < budget:
+            for path in files:
+                data = path.read_bytes()
+                size += len(data)
+                lines += len(data.decode("utf-8", errors="replace").splitlines())
+            rounds += 1
+        return size, lines, time.perf_counter() - started, rounds
+
+    before = raw(seconds / 4)
+    keys = size = rounds = 0
+    started = time.perf_counter()
+    while rounds < 2 or time.perf_counter() - started < seconds:
+        for path in files:
+            keys += sum(len(t.keystrokes) for t in read_log(path))
+            size += path.stat().st_size
+        rounds += 1
+    parse_s = time.perf_counter() - started
+    after = raw(seconds / 4)
+    raw_bytes, raw_lines, raw_s = before[0] + after[0], before[1] + after[1], before[2] + after[2]
+    return {
+        "files": len(files), "keystrokes": keys // rounds, "rounds": rounds, "seconds": parse_s,
+        "keystrokes_per_s": keys / parse_s, "bytes_per_s": size / parse_s,
+        "baseline_bytes_per_s": raw_bytes / raw_s, "baseline_lines_per_s": raw_lines / raw_s,
+    }
+
+
+# --- data, through the project's services ---------------------------------------------------------
+def create_interrogations(n: int) -> tuple[object, list[dict]]:
+    """One `lpp` entry; n running one-to-one keystroke-mode interrogations of it, one judge each."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from arena import groups, roles, services
+    from arena.models import Entry
+    from arena.setup import ensure_role_groups
+
+    ensure_role_groups()
+    User = get_user_model()
+    judges_group = Group.objects.get(name=roles.JUDGE)
+    entry = Entry.objects.create(display_name="bench legacy program", engine="lpp", settings={})
+    plan = []
+    for i in range(n):
+        judge = User.objects.create_user(username=f"bench-judge-{i}")  # no password: force_login only
+        judge.groups.add(judges_group)
+        interrogation = services.interrogation_create(
+            judge=judge, witnesses=[entry], time_limit_s=24 * 3600, title=f"bench lpp {i}", keystroke_mode=True
+        )
+        services.interrogation_start(interrogation_id=interrogation.pk, by=judge)
+        conversation = interrogation.conversations.get()
+        plan.append({
+            "judge_path": f"/ws/judge/{interrogation.public_id}/",
+            "judge_cookie": harness.session_cookie(judge),
+            "group": groups.judge_group(interrogation.pk),
+            "conversation": str(conversation.public_id),
+        })
+    return entry, plan
+
+
+# --- the bridge in a thread, with timestamps around its steps and pushes ------------------------------
+class Probe:
+    """Wraps arena.notify.push and Bridge.step (this process only) to time them."""
+
+    def __init__(self):
+        self.pushes: dict[str, list[tuple[float, float, int]]] = {}  # group -> (start, end, keys)
+        self.steps: list[tuple[float, bool]] = []  # (seconds, did work)
+
+    def install(self, bridge) -> None:
+        from arena import notify
+
+        push, step = notify.push, bridge.step
+
+        def timed_push(group, payload):
+            started = time.perf_counter()
+            push(group, payload)
+            if payload.get("type") == "keys":
+                self.pushes.setdefault(group, []).append((started, time.perf_counter(), len(payload["keys"])))
+
+        def timed_step():
+            started = time.perf_counter()
+            did = step()
+            self.steps.append((time.perf_counter() - started, did))
+            return did
+
+        notify.push = timed_push
+        bridge.step = timed_step  # Bridge.run calls self.step()
+
+
+def placeholder_command(limit_s: float) -> str:
+    """The entry program: creates nothing, ends when its directory goes or after limit_s."""
+    loop = f'i=0; while [ -d "$0" ] && [ $i -lt {int(limit_s) + 1} ]; do sleep 1; i=$((i+1)); done'
+    return f"sh -c '{loop}' {{dir}}"
+
+
+class BridgeThread:
+    def __init__(self, bridge, wake: str, poll_s: float, folders: list[Path]):
+        self.bridge, self.wake, self.poll_s, self.folders = bridge, wake, poll_s, folders
+        self.stop_event, self.woken = threading.Event(), threading.Event()
+        self.observer = None
+        self.failure: BaseException | None = None
+        self.thread = threading.Thread(target=self._main, name="lpp-bridge", daemon=True)
+
+    def start(self) -> None:
+        if self.wake == "inotify":
+            from watchdog.events import FileSystemEventHandler
+            from watchdog.observers.inotify import InotifyObserver
+
+            woken = self.woken
+
+            class Handler(FileSystemEventHandler):
+                def on_created(self, event):
+                    if str(event.src_path).endswith(".other"):
+                        woken.set()
+
+            self.observer = InotifyObserver()
+            handler = Handler()
+            for folder in self.folders:  # the bridge's own mkdir(exist_ok=True) finds them there
+                folder.mkdir(exist_ok=True)
+                self.observer.schedule(handler, str(folder), recursive=False)
+            self.observer.start()
+        self.thread.start()
+
+    def _main(self) -> None:
+        from django.db import connections
+
+        try:
+            if self.wake == "poll":
+                self.bridge.run(self.stop_event, self.poll_s)  # as manage.py lpp_bridge runs it
+            else:
+                try:
+                    while not self.stop_event.is_set():
+                        self.woken.clear()
+                        if not self.bridge.step():
+                            self.woken.wait(self.poll_s)
+                finally:
+                    self.bridge.close()
+        except BaseException as exc:  # reported by the main thread
+            self.failure = exc
+        finally:
+            connections.close_all()
+
+    def ready(self, n: int) -> bool:
+        links = list(self.bridge.links.values())
+        return len(links) == n and all(link.process is not None for link in links)
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.woken.set()
+        if self.thread.is_alive():
+            self.thread.join(30)
+        if self.observer is not None:
+            self.observer.stop()
+            self.observer.join(5)
+            self.observer = None
+
+
+# --- measurement ------------------------------------------------------------------------------------
+async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: list[str]) -> dict:
+    from lpp.transport import CommDir
+
+    n, total = len(plan), len(names) * len(plan)
+    expected = [shown(name) for name in names]
+    created: list[list[float]] = [[] for _ in plan]
+    arrived: list[list[float]] = [[] for _ in plan]
+    errors: list[str] = []
+    mismatched = 0
+    everything = asyncio.Event()
+    pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
+
+    sockets = []
+    for i, item in enumerate(plan):
+        sockets.append(await harness.open_websocket(base, item["judge_path"], item["judge_cookie"], f"judge-{i}"))
+    log(f"{n} judge websockets open")
+
+    async def judge(i: int, ws) -> None:
+        import websockets
+
+        nonlocal mismatched
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                frame = json.loads(raw)
+                if frame.get("type") == "error":
+                    errors.append(f"judge-{i}: {frame.get('code')}: {frame.get('message')}")
+                if frame.get("type") != "keys":
+                    continue
+                for key in frame.get("keys", []):
+                    k = len(arrived[i])
+                    if k >= len(created[i]):
+                        errors.append(f"judge-{i}: key {key!r} before its directory was created")
+                        continue
+                    mismatched += key != expected[k]
+                    arrived[i].append(now)
+                if sum(map(len, arrived)) >= total:
+                    everything.set()
+        except websockets.ConnectionClosed as exc:
+            if not everything.is_set():
+                errors.append(f"judge-{i}: websocket {exc}")
+
+    async def program(i: int) -> None:
+        comm = CommDir(directory / plan[i]["conversation"], side="other")
+        await asyncio.sleep(random.uniform(0, pause[1]))
+        for name in names:
+            await asyncio.sleep(random.uniform(*pause))
+            created[i].append(time.perf_counter())
+            comm.send_key(name)
+
+    async def progress() -> None:
+        while True:
+            await asyncio.sleep(2)
+            log(f"keys: {sum(map(len, arrived))}/{total} on the judges' sockets ({sum(map(len, created))} created)")
+
+    readers = [asyncio.create_task(judge(i, ws)) for i, ws in enumerate(sockets)]
+    reporter = asyncio.create_task(progress())
+    started = time.perf_counter()
+    try:
+        await asyncio.gather(*(program(i) for i in range(n)))
+        writing_s = time.perf_counter() - started
+        try:
+            await asyncio.wait_for(everything.wait(), args.key_timeout)
+        except asyncio.TimeoutError:
+            pass
+    finally:
+        reporter.cancel()
+        for ws in sockets:
+            await ws.close()
+        for reader in readers:
+            reader.cancel()
+    return {"created": created, "arrived": arrived, "errors": errors, "mismatched": mismatched,
+            "total": total, "writing_s": writing_s}
+
+
+async def measure(args, base: str, plan: list[dict], directory: Path, names: list[str],
+                  bridge_thread: BridgeThread) -> tuple[dict, dict]:
+    from channels.layers import get_channel_layer
+
+    baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
+    pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
+
+    async def run_baseline(rounds: int, when: str):
+        if rounds <= 0:
+            return
+        log(f"baseline ({when}): {args.conversations} concurrent bare channel-layer round trips x {rounds}")
+        half = await harness.baseline_phase(args.conversations, rounds, lambda: random.uniform(*pause),
+                                            pause[1], args.key_timeout)
+        baseline["latency"] += half["latency"]
+        baseline["lost"] += half["lost"]
+        baseline["elapsed_s"] += half["elapsed_s"]
+
+    await run_baseline((args.keys + 1) // 2, "before")
+    log(f"keys: {args.conversations} conversations x {len(names)} keys, one every "
+        f"{args.min_key_ms:g}-{args.max_key_ms:g} ms per conversation")
+    keys = await keys_phase(args, base, plan, directory, names)
+    log(f"keys written in {keys['writing_s']:.1f} s")
+    await run_baseline(args.keys // 2, "after")
+    # close_pools() flushes the pools of every loop, the bridge thread's pushes included: stop it first
+    await asyncio.to_thread(bridge_thread.stop)
+    await get_channel_layer().close_pools()
+    return baseline, keys
+
+
+def split(plan: list[dict], keys: dict, probe: Probe) -> dict:
+    """Per key: created -> push starts, the push, push done -> socket (keys matched in order)."""
+    detect, push, deliver, batch = [], [], [], []
+    for i, item in enumerate(plan):
+        created, arrived = keys["created"][i], keys["arrived"][i]
+        k = 0
+        for started, ended, count in probe.pushes.get(item["group"], []):
+            batch.append(count)
+            for _ in range(count):
+                if k < len(arrived):
+                    detect.append(started - created[k])
+                    push.append(ended - started)
+                    deliver.append(arrived[k] - ended)
+                k += 1
+    return {"detect": detect, "push": push, "deliver": deliver, "batch": batch}
+
+
+def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: dict, poll_s: float,
+           fs: str, note: str | None) -> dict:
+    latency = [a - c for created, arrived in zip(keys["created"], keys["arrived"]) for c, a in zip(created, arrived)]
+    received = len(latency)
+    lat, base = summary(latency), summary(baseline["latency"])
+    steps = [s for s, _ in probe.steps]
+    busy = [s for s, did in probe.steps if did]
+    ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
+    rate = received / keys["writing_s"] if keys["writing_s"] else 0.0
+    print(f"lpp latency: {args.conversations} conversations x {keys['total'] // args.conversations} keys, "
+          f"one every {args.min_key_ms:g}-{args.max_key_ms:g} ms each ({rate:.0f} keys/s); bridge "
+          f"wake={args.wake}, poll_s={poll_s:g}, directories on {fs or 'an unknown file system'}")
+    print(f"  key directory -> judge's socket              {fmt(lat)}  (target p99 <= {TARGET_P99_MS:g} ms)")
+    if parts["detect"]:
+        print(f"    of which created -> push (poll, store)     {fmt(summary(parts['detect']))}")
+        print(f"    of which the push (bridge thread)          {fmt(summary(parts['push']))}")
+        print(f"    of which pushed -> judge's socket          {fmt(summary(parts['deliver']))}")
+        print(f"    keys per push: mean {sum(parts['batch']) / len(parts['batch']):.2f}, "
+              f"max {max(parts['batch'])}")
+    if steps:
+        print(f"  Bridge.step(), all {len(steps)}                      {fmt(summary(steps))}")
+    if busy:
+        print(f"  Bridge.step() that did work                 {fmt(summary(busy))}")
+    print(f"  baseline: bare group_send -> receive        {fmt(base)}")
+    print(f"  p99 ratio {ratio:.2f}; lost {keys['total'] - received} keys, {baseline['lost']} baseline; "
+          f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors")
+    for error in keys["errors"][:5]:
+        print(f"    error: {error}")
+    print(f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
+          f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)")
+    print(f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
+          f"{reader['baseline_lines_per_s']:,.0f} lines/s")
+    print(f"  {harness.load_line()}")
+    if note:
+        print(f"  note: {note}")
+    nan = float("nan")
+    parts_p99 = {name: summary(parts[name])["p99"] if parts[name] else nan for name in ("detect", "push", "deliver")}
+    return {
+        "p50_ms": round(lat["p50"], 3),
+        "p99_ms": round(lat["p99"], 3),
+        "baseline_p50_ms": round(base["p50"], 3),
+        "baseline_p99_ms": round(base["p99"], 3),
+        "ratio": round(ratio, 3),
+        "target_p99_ms": TARGET_P99_MS,
+        "keystrokes_per_s": round(reader["keystrokes_per_s"], 1),
+        "baseline_bytes_per_s": round(reader["baseline_bytes_per_s"], 1),
+        "baseline_lines_per_s": round(reader["baseline_lines_per_s"], 1),
+        "reader_bytes_per_s": round(reader["bytes_per_s"], 1),
+        "conversations": args.conversations,
+        "keys": received,
+        "lost": keys["total"] - received,
+        "mismatched": keys["mismatched"],
+        "errors": len(keys["errors"]),
+        "wake": args.wake,
+        "poll_s": poll_s,
+        "filesystem": fs,
+        "detect_p99_ms": round(parts_p99["detect"], 3),
+        "push_p99_ms": round(parts_p99["push"], 3),
+        "deliver_p99_ms": round(parts_p99["deliver"], 3),
+        "step_p50_ms": round(summary(steps)["p50"], 3) if steps else nan,
+        "keys_per_push": round(sum(parts["batch"]) / len(parts["batch"]), 3) if parts["batch"] else nan,
+    }
+
+
+def filesystem(path: Path) -> str:
+    """The type of the file system holding path (Linux /proc/mounts), "" if unknown."""
+    best, kind = "", ""
+    try:
+        for line in Path("/proc/mounts").read_text().splitlines():
+            fields = line.split()
+            point = fields[1]
+            if str(path).startswith(point.rstrip("/") + "/") and len(point) > len(best):
+                best, kind = point, fields[2]
+    except (OSError, IndexError):
+        return ""
+    return kind
+
+
+def default_poll_s() -> float:
+    from lpp.bridge import Bridge  # after django.setup()
+
+    return float(inspect.signature(Bridge.run).parameters["poll_s"].default)
+
+
+def parse_args(argv=None):
+    from tests.shared_data import LOEBNER2012
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--conversations", type=int, default=10, help="concurrent conversations (default 10)")
+    parser.add_argument("--keys", type=int, default=200, help="keys the program types per conversation (default 200)")
+    parser.add_argument("--min-key-ms", type=float, default=20.0, help="shortest pause between keys (default 20)")
+    parser.add_argument("--max-key-ms", type=float, default=50.0, help="longest pause between keys (default 50)")
+    parser.add_argument("--poll-s", type=float, default=None,
+                        help="the bridge's poll interval (default: Bridge.run's own default, 0.1 s)")
+    parser.add_argument("--wake", choices=("poll", "inotify"), default="poll",
+                        help="poll: Bridge.run as it is (default); inotify: step() woken by inotify (see above)")
+    parser.add_argument("--logs", type=Path, default=LOEBNER2012, help=f"log folder (default {LOEBNER2012})")
+    parser.add_argument("--reader-seconds", type=float, default=2.0,
+                        help="time spent reading logs, plus half as much on the raw baseline (default 2)")
+    parser.add_argument("--comm-dir", default=None, metavar="PARENT",
+                        help="where the bridge's directory is made (default: the system's temporary folder; "
+                             "directory operations cost far less on tmpfs, e.g. /dev/shm)")
+    parser.add_argument("--port", type=int, default=0, help="daphne's port (default 0: a free one)")
+    parser.add_argument("--key-timeout", type=float, default=10.0,
+                        help="keys not on the judges' sockets this many seconds after the last was written are lost")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="stop the whole run after this many seconds")
+    parser.add_argument("--as-configured", action="store_true",
+                        help="keep the channel layer's Redis socket timeout exactly as configured (harness.py)")
+    args = parser.parse_args(argv)
+    if args.conversations < 1 or args.keys < 1:
+        parser.error("--conversations and --keys must be at least 1")
+    if not 0 <= args.min_key_ms <= args.max_key_ms:
+        parser.error("need 0 <= --min-key-ms <= --max-key-ms")
+    if args.poll_s is not None and args.poll_s <= 0:
+        parser.error("--poll-s must be positive")
+    return args
+
+
+def run(args) -> dict:
+    log(f"log reader: {args.logs}")
+    reader = reader_phase(args.logs, args.reader_seconds)
+    log(f"log reader: {reader['keystrokes_per_s']:,.0f} keystrokes/s")
+    cycle = key_names()
+    names = (cycle * (args.keys // len(cycle) + 1))[:args.keys]
+    directory = Path(tempfile.mkdtemp(prefix="lpp_latency_", dir=args.comm_dir))
+    log(f"communications directories in {directory} ({filesystem(directory)})")
+    try:
+        with harness.Services("lpp_latency", port=args.port, as_configured=args.as_configured) as services:
+            from lpp.bridge import Bridge
+
+            poll_s = args.poll_s if args.poll_s is not None else default_poll_s()
+            entry, plan = create_interrogations(args.conversations)
+            bridge = Bridge(entry, placeholder_command(args.time_limit), directory)
+            probe = Probe()
+            probe.install(bridge)
+            base = services.start_daphne()
+            bridge_thread = BridgeThread(bridge, args.wake, poll_s, [directory / p["conversation"] for p in plan])
+            try:
+                bridge_thread.start()
+                end = time.monotonic() + 30
+                while not bridge_thread.ready(args.conversations):
+                    if time.monotonic() > end or bridge_thread.failure or not bridge_thread.thread.is_alive():
+                        raise BenchError(f"the bridge did not open {args.conversations} conversations: "
+                                         f"{bridge_thread.failure!r}")
+                    time.sleep(0.05)
+                log(f"bridge thread running {args.conversations} placeholder programs in {directory} "
+                    f"(wake={args.wake}, poll_s={poll_s:g})")
+
+                async def bounded():
+                    return await asyncio.wait_for(measure(args, base, plan, directory, names, bridge_thread),
+                                                  args.time_limit)
+
+                try:
+                    baseline, keys = asyncio.run(bounded())
+                except asyncio.TimeoutError:
+                    raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
+            finally:
+                bridge_thread.stop()  # before the database goes
+            if bridge_thread.failure is not None:
+                raise BenchError(f"the bridge failed: {bridge_thread.failure!r}")
+            if not any(keys["arrived"]):
+                raise BenchError(f"no key reached a judge; daphne's log:\n{services.tail()}")
+            return report(args, baseline, keys, split(plan, keys, probe), probe, reader, poll_s,
+                          filesystem(directory), services.note)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main(argv=None) -> int:
+    return harness.main("lpp_latency", lambda: run(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Smoke test of bench/lpp_latency.py: one bridged keystroke-mode conversation, 20 keys, and the log reader.
+
+Services mode only (DATABASE_URL and REDIS_URL set): the benchmark creates and drops its own
+database on that server and uses a private channel-layer prefix on that Redis.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.shared_data import LOEBNER2012
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.redis,
+    pytest.mark.skipif(not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
+                       reason="needs DATABASE_URL and REDIS_URL (services mode)"),
+    pytest.mark.skipif(not any(LOEBNER2012.glob("*.log")), reason=f"no 2012 logs in {LOEBNER2012}"),
+]
+
+
+def test_one_bridged_conversation_prints_the_json_last_line():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "lpp_latency.py"), "--conversations", "1", "--keys", "20",
+         "--reader-seconds", "0.3", "--key-timeout", "5", "--time-limit", "25"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {"p50_ms", "p99_ms", "baseline_p99_ms", "keystrokes_per_s", "baseline_bytes_per_s",
+            "baseline_lines_per_s"} <= figures.keys()
+    assert figures["keys"] == 20 and figures["lost"] == 0 and figures["mismatched"] == 0 and figures["errors"] == 0
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["baseline_p99_ms"] > 0
+    assert figures["keystrokes_per_s"] > 0 and figures["baseline_bytes_per_s"] > 0
+    assert figures["wake"] == "poll" and figures["poll_s"] > 0
+    assert "cleaned up" in result.stderr
