@@ -1,5 +1,4 @@
 """Consoles over Channels, pages and the JSON API: the answer delay holds on every read path."""
-import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
