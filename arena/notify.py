@@ -1,6 +1,8 @@
 """Pushes to channel groups. A push is only a notification: pages re-read state from the database."""
 import asyncio
 import logging
+import os
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -41,10 +43,34 @@ def push_many(pushes: list[tuple[str, dict]]) -> None:
         loop = _server_loop
         if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running() and not _on_loop(loop):
             asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=5)
+        elif _in_server_thread():
+            async_to_sync(send_all)()  # a consumer's database call: back onto the server's own loop
         else:
-            async_to_sync(send_all)()
+            # A worker, a bridge or a background thread: one long-lived loop for all its pushes, so
+            # the Redis layer's connection pool (kept per loop) is reused instead of reconnecting.
+            asyncio.run_coroutine_threadsafe(send_all(), _background_loop()).result(timeout=10)
     except Exception:
         log.exception("pushes to %s failed", [group for group, _ in pushes])
+
+
+_loop_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="arena-pushes", daemon=True).start()
+        return _loop
+
+
+def _in_server_thread() -> bool:
+    """True in a thread that sync_to_async runs for an event loop of this process."""
+    from asgiref.sync import SyncToAsync
+
+    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
 
 
 def _on_loop(loop) -> bool:

@@ -1,4 +1,5 @@
 import logging
+from pathlib import Path
 import signal
 import threading
 
@@ -7,6 +8,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from arena.models import Entry
 from lpp.bridge import Bridge
+
+
+def default_directory(entry) -> str:
+    """On tmpfs where there is one: a disk's rmdir per key costs a millisecond, tmpfs's microseconds."""
+    shm = Path("/dev/shm")
+    return str(shm / f"lpp-bridge-{entry.pk}") if shm.is_dir() else f"lpp-bridge-{entry.pk}"
 
 
 class Command(BaseCommand):
@@ -19,7 +26,7 @@ class Command(BaseCommand):
                             help="the program; '{dir}' is replaced by the communications directory, "
                                  "else the directory is appended as the last argument")
         parser.add_argument("--dir", default=None,
-                            help="where the per-conversation directories go (default ./lpp-bridge-<entry>)")
+                            help="where the per-conversation directories go (default /dev/shm/lpp-bridge-<entry> on tmpfs, else ./lpp-bridge-<entry>)")
         parser.add_argument("--silence", type=float, default=30.0,
                             help="seconds without a key after a judge message before reporting (default 30)")
         parser.add_argument("--idle", type=float, default=3.0,
@@ -42,7 +49,7 @@ class Command(BaseCommand):
         stop = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())  # the current step finishes first
-        bridge = Bridge(witness, command, dir or f"lpp-bridge-{witness.pk}", silence_s=silence, idle_s=idle)
+        bridge = Bridge(witness, command, dir or default_directory(witness), silence_s=silence, idle_s=idle)
         self.stdout.write(f"Bridging entry {witness} ({witness.pk}) to: {command}")
         bridge.run(stop, poll_s=poll)
         self.stdout.write("Bridge stopped.")
