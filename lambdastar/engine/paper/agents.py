@@ -9,180 +9,403 @@ Type codes are positions in ``AGENT_TYPES``: random 0, ls 1, fr 2, woc 3, bid 4,
 oracle 7, imit 8.  "Local search" (ls) picks, among the observed cells of highest reward, one at
 random and steps towards it (onto it when k = 1); when all observed rewards are equal it takes a
 random action (paper §5.2.1).
+
+Speed: the reward of every cell is kept in a ``field`` array updated incrementally when Good and
+Evil move (:func:`~.world.shift_field`), so an observation is a gather through the window table;
+a step towards an observed cell is ``moves[cell, wact[i]]`` (window entry i); the kernels take
+plain arrays, not the geometry tuple.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .streams import randint
-from .world import cell_reward, distance, group_rewards, move, step
+from .world import _toward, set_field, shift_field, shift_object
 
 RANDOM, LS, FR, WOC, BID, DICT, BT, ORACLE, IMIT = range(9)
 
 
 @njit(cache=True, inline="always")
-def pick_max(state, vals, n):
-    """Index of a uniformly chosen maximum of ``vals[:n]``; −1 when all n values are equal."""
-    best = vals[0]
+def step_to(moves, row, col, width, height, src, dst):
+    """Cell after one king step from ``src`` along a shortest toroidal path to ``dst``
+    (:func:`~.world.step` with plain arrays)."""
+    vr = _toward(row[src], row[dst], height)
+    vc = _toward(col[src], col[dst], width)
+    return moves[src, (vr + 1) * 3 + (vc + 1)]
+
+
+@njit(cache=True, inline="always")
+def within(row, col, ring_rows, ring_cols, c1, c2, k):
+    """Toroidal Chebyshev distance between c1 and c2 is ≤ k."""
+    return (ring_rows[abs(row[c1] - row[c2])] <= k) and (ring_cols[abs(col[c1] - col[c2])] <= k)
+
+
+def _selection_tables():
+    """``POP[m]``: number of set bits of the 9-bit mask m; ``SELECT[m, r]``: position of its
+    r-th set bit (``SELECT[511, r] = r``: a flat window picks action r)."""
+    pop = np.zeros(512, dtype=np.int8)
+    select = np.zeros((512, 9), dtype=np.int8)
+    for m in range(512):
+        bits = [i for i in range(9) if m >> i & 1]
+        pop[m] = len(bits)
+        select[m, :len(bits)] = bits
+    return pop, select
+
+
+POP, SELECT = _selection_tables()
+
+
+@njit(cache=True, inline="always")
+def pick9(state, values, win, cell):
+    """Range 1: (window index, maximum) of a uniformly chosen maximum of ``values`` over
+    ``cell``'s 3×3 window, with exactly one draw ``randint(ties)``; a flat window (nine ties)
+    thus picks a uniformly random action, as local search does (the window is in action order).
+    Branch-free: nine independent loads, a max tree, a bit mask of the maxima and two tables."""
+    v0 = values[win[cell, 0]]
+    v1 = values[win[cell, 1]]
+    v2 = values[win[cell, 2]]
+    v3 = values[win[cell, 3]]
+    v4 = values[win[cell, 4]]
+    v5 = values[win[cell, 5]]
+    v6 = values[win[cell, 6]]
+    v7 = values[win[cell, 7]]
+    v8 = values[win[cell, 8]]
+    best = max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(max(v6, v7), v8)))
+    mask = (((1 if v0 == best else 0) | (2 if v1 == best else 0))
+            | ((4 if v2 == best else 0) | (8 if v3 == best else 0))) \
+        | (((16 if v4 == best else 0) | (32 if v5 == best else 0))
+           | ((64 if v6 == best else 0) | ((128 if v7 == best else 0) | (256 if v8 == best else 0))))
+    return SELECT[mask, randint(state, POP[mask])], best
+
+
+@njit(cache=True)
+def pick_in_window(state, values, win, cell, n):
+    """Window index of a uniformly chosen maximum of ``values`` over ``cell``'s window (n > 9:
+    range ≥ 2), one draw; −1, without a draw, when all n values are equal."""
+    best = values[win[cell, 0]]
     for i in range(1, n):
-        if vals[i] > best:
-            best = vals[i]
+        best = max(best, values[win[cell, i]])
     ties = 0
     for i in range(n):
-        if vals[i] == best:
-            ties += 1
-    if ties == n:
-        return -1
-    r = randint(state, ties)
-    for i in range(n):
-        if vals[i] == best:
-            if r == 0:
-                return i
-            r -= 1
-    return -1  # unreachable
+        ties += values[win[cell, i]] == best
+    out = -1
+    if ties < n:
+        r = randint(state, ties)
+        i = 0
+        while True:
+            if values[win[cell, i]] == best:
+                if r == 0:
+                    out = i
+                    break
+                r -= 1
+            i += 1
+    return out
 
+
+def ls_move(state, values, moves, win, wact, cell):
+    """Local search on ``values`` from ``cell``: the cell after one step (a random step if the
+    window is flat).  ``wact`` is None for range 1 (compiled to the branch-free :func:`pick9`),
+    else the window's step actions (:func:`~.world.window_actions`).  Numba only."""
+    raise NotImplementedError("numba-compiled code only")
+
+
+def ls_target(state, values, moves, win, wact, cell):
+    """(target cell, best observed reward) of local search from ``cell`` (see :func:`ls_move`)."""
+    raise NotImplementedError("numba-compiled code only")
+
+
+# The range-1 and range-k code paths are separate compilations (chosen by the type of ``wact``):
+# a rarely taken branch in a hot loop slows the loop down several times.
+@overload(ls_move, inline="always")
+def _ls_move(state, values, moves, win, wact, cell):
+    if isinstance(wact, types.NoneType):
+        def impl(state, values, moves, win, wact, cell):
+            return moves[cell, pick9(state, values, win, cell)[0]]
+    else:
+        def impl(state, values, moves, win, wact, cell):
+            idx = pick_in_window(state, values, win, cell, win.shape[1])
+            if idx < 0:
+                return moves[cell, randint(state, 9)]
+            return moves[cell, wact[idx]]
+    return impl
+
+
+@overload(ls_target, inline="always")
+def _ls_target(state, values, moves, win, wact, cell):
+    if isinstance(wact, types.NoneType):
+        def impl(state, values, moves, win, wact, cell):
+            idx, best = pick9(state, values, win, cell)
+            return win[cell, idx], best
+    else:
+        def impl(state, values, moves, win, wact, cell):
+            n = win.shape[1]
+            idx = pick_in_window(state, values, win, cell, n)
+            if idx < 0:
+                target = moves[cell, randint(state, 9)]
+            else:
+                target = win[cell, idx]
+            best = values[win[cell, 0]]
+            for i in range(1, n):
+                best = max(best, values[win[cell, i]])
+            return target, best
+    return impl
+
+
+# --------------------------------------------------------------------------------------------
+# One function per type: a small loop body compiles to much faster code than one function with
+# every type's branch in it (measured 3-4x on local search).  ``tabs`` is the tuple
+# (moves, win, wact, row, col, ring_rows, ring_cols, width, height); every function has the
+# same signature and returns the episode's score.
 
 @njit(cache=True, inline="always")
-def choose_cell(state, geo, cell, vals, n):
-    """Local-search target from observed ``vals`` over ``cell``'s window (random step if flat)."""
-    idx = pick_max(state, vals, n)
-    if idx < 0:
-        return move(geo, cell, randint(state, 9))
-    return geo[1][cell, idx]
-
-
-@njit(cache=True, inline="always")
-def observe(geo, cell, good, evil, vals):
-    """Observed rewards of ``cell``'s window into ``vals``; returns the window's size."""
-    win = geo[1]
-    n = win.shape[1]
-    for i in range(n):
-        vals[i] = cell_reward(geo, win[cell, i], good, evil)
-    return n
-
-
-@njit(cache=True, inline="always")
-def ls_target(state, geo, cell, good, evil, vals):
-    n = observe(geo, cell, good, evil, vals)
-    target = choose_cell(state, geo, cell, vals, n)
-    best = vals[0]
-    for i in range(1, n):
-        best = max(best, vals[i])
-    return target, best
+def _begin(pos, starts, agents, field, moves, good, evil):
+    for j in range(agents):
+        pos[j] = starts[j]
+    set_field(field, moves, good[0], evil[0])
 
 
 @njit(cache=True)
-def stigmergy(state, geo, pos, agents, g0, e0, sgamma, fake, vals, ties):
-    """Paper Algorithm 2: every agent, in order, sets the fake rewards of its neighbourhood to
-    R + r̂ with r̂ = γ·rmax + (1−γ)·rmin (later agents overwrite shared cells); then each agent
-    does local search on the fake rewards of its own neighbourhood."""
-    for j in range(agents):
-        n = observe(geo, pos[j], g0, e0, vals)
-        rmax = vals[0]
-        rmin = vals[0]
-        for i in range(1, n):
-            rmax = max(rmax, vals[i])
-            rmin = min(rmin, vals[i])
-        rhat = sgamma * rmax + (1.0 - sgamma) * rmin
-        for i in range(n):
-            fake[geo[1][pos[j], i]] = vals[i] + rhat
-    for j in range(agents):
-        n = geo[1].shape[1]
-        for i in range(n):
-            vals[i] = fake[geo[1][pos[j], i]]
-        ties[j] = choose_cell(state, geo, pos[j], vals, n)
-    for j in range(agents):
-        pos[j] = step(geo, pos[j], ties[j])
+def pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination):
+    """Score of an episode from the agents' cells ``hist[t − 1, j]`` after iteration t: the mean
+    reward per agent per iteration.
 
-
-@njit(cache=True)
-def crowd(state, geo, pos, agents, g0, e0, avg, vals, ties):
-    """Wisdom of the crowd (reference type): every agent averages the non-zero rewards it sees
-    into a shared map, A[c] ← (A[c] + r)/2; every agent steps towards a best cell of the map."""
-    for j in range(agents):
-        n = observe(geo, pos[j], g0, e0, vals)
-        for i in range(n):
-            if vals[i] != 0.0:
-                c = geo[1][pos[j], i]
-                avg[c] = (avg[c] + vals[i]) * 0.5
-    best = avg[0]
-    for c in range(1, avg.shape[0]):
-        best = max(best, avg[c])
-    count = 0
-    for c in range(avg.shape[0]):
-        if avg[c] == best:
-            ties[count] = c
-            count += 1
-    for j in range(agents):
-        pos[j] = step(geo, pos[j], ties[randint(state, count)])
-
-
-@njit(cache=True)
-def tree(state, geo, pos, agents, g0, e0, vals, best_val, best_cell):
-    """Binary-tree collective (the tree the reference code meant to build): agent j's children are
-    2j+1 and 2j+2; bottom-up, every node adopts the best target among itself and its subtrees;
-    each agent steps towards its adopted target (leaves do plain local search)."""
-    for j in range(agents):
-        best_cell[j], best_val[j] = ls_target(state, geo, pos[j], g0, e0, vals)
-    for j in range(agents - 1, -1, -1):
-        for c in (2 * j + 1, 2 * j + 2):
-            if c < agents and best_val[c] > best_val[j]:
-                best_val[j] = best_val[c]
-                best_cell[j] = best_cell[c]
-    for j in range(agents):
-        pos[j] = step(geo, pos[j], best_cell[j])
-
-
-@njit(cache=True)
-def plain_episode(state, kind, geo, good, evil, starts, iterations, agents, k,
-                  coordination, sgamma, pos, rew, vals, fvals, icells, fmap):
-    """Score (mean reward per agent per iteration) of one episode of a non-learning type."""
-    cells = fmap.shape[0]
-    pos[:agents] = starts[:agents]
-    fmap[:] = 0.0
-    hidden = randint(state, cells) if kind == IMIT else 0
+    Rewards are paid out of the hot loops (code for rare cases slows them down a lot).  With
+    ``coordination`` (paper §6.1) Good pays only when two or more agents are in its neighbourhood:
+    ``gfield`` holds Good's part of the rewards (> 0 exactly there), taken back otherwise.  All
+    values are multiples of 0.5, so the sums are exact."""
+    set_field(field, moves, good[0], evil[0])
+    if coordination:
+        gfield[:] = 0.0
+        shift_object(gfield, moves, good[0], good[0], 0.5)
     total = 0.0
     for t in range(1, iterations + 1):
-        g0, e0, g1 = good[t - 1], evil[t - 1], good[t]
-        if kind == RANDOM:
+        shift_field(field, moves, good[t - 1], evil[t - 1], good[t], evil[t])
+        for j in range(agents):
+            total += field[hist[t - 1, j]]
+        if coordination:
+            shift_object(gfield, moves, good[t - 1], good[t], 0.5)
+            near = 0
+            part = 0.0
             for j in range(agents):
-                pos[j] = move(geo, pos[j], randint(state, 9))
-        elif kind == LS:
-            for j in range(agents):
-                target, _ = ls_target(state, geo, pos[j], g0, e0, vals)
-                pos[j] = step(geo, pos[j], target)
-        elif kind == FR:
-            stigmergy(state, geo, pos, agents, g0, e0, sgamma, fmap, vals, icells)
-        elif kind == WOC:
-            crowd(state, geo, pos, agents, g0, e0, fmap, vals, icells)
-        elif kind == BID:
-            high = -np.inf
-            goal = pos[0]
-            for j in range(agents):
-                target, bid = ls_target(state, geo, pos[j], g0, e0, vals)
-                if bid >= high:
-                    high = bid
-                    goal = target
-            for j in range(agents):
-                pos[j] = step(geo, pos[j], goal)
-        elif kind == DICT:
-            goal, _ = ls_target(state, geo, pos[0], g0, e0, vals)
-            for j in range(agents):
-                pos[j] = step(geo, pos[j], goal)
-        elif kind == BT:
-            tree(state, geo, pos, agents, g0, e0, vals, fvals, icells)
-        elif kind == ORACLE:
-            for j in range(agents):
-                pos[j] = step(geo, pos[j], g1)
-        else:  # IMIT
-            hidden = step(geo, hidden, g1)
-            for j in range(agents):
-                if distance(geo, pos[j], hidden) <= k:
-                    pos[j] = step(geo, pos[j], hidden)
-                else:
-                    target, _ = ls_target(state, geo, pos[j], g0, e0, vals)
-                    pos[j] = step(geo, pos[j], target)
-        total += group_rewards(geo, pos, agents, g1, evil[t], coordination, rew)
+                v = gfield[hist[t - 1, j]]
+                near += v > 0.0
+                part += v
+            if near < 2:
+                total -= part
     return total / (agents * iterations)
+
+
+@njit(cache=True, inline="always")
+def _record(hist, pos, agents, t, field, moves, good, evil):
+    """End of iteration t: remember the agents' cells; Good and Evil step (the field follows)."""
+    for j in range(agents):
+        hist[t - 1, j] = pos[j]
+    shift_field(field, moves, good[t - 1], evil[t - 1], good[t], evil[t])
+
+
+@njit(cache=True)
+def random_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+                   pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    moves = tabs[0]
+    pos[:agents] = starts[:agents]
+    for t in range(1, iterations + 1):
+        for j in range(agents):
+            pos[j] = moves[pos[j], randint(state, 9)]
+        for j in range(agents):
+            hist[t - 1, j] = pos[j]
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def ls_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+               pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    moves, win, wact = tabs[0], tabs[1], tabs[2]
+    _begin(pos, starts, agents, field, moves, good, evil)
+    for t in range(1, iterations + 1):
+        for j in range(agents):
+            pos[j] = ls_move(state, field, moves, win, wact, pos[j])
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def fr_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+               pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Paper Algorithm 2: every agent, in order, sets the fake rewards of its window to R + r̂
+    with r̂ = γ·rmax + (1−γ)·rmin (later agents overwrite shared cells); then each agent does
+    local search on the fake rewards of its own window.  The fake map persists in the episode."""
+    moves, win, wact = tabs[0], tabs[1], tabs[2]
+    n = win.shape[1]
+    _begin(pos, starts, agents, field, moves, good, evil)
+    fmap[:] = 0.0
+    for t in range(1, iterations + 1):
+        for j in range(agents):
+            p = pos[j]
+            rmax = field[win[p, 0]]
+            rmin = rmax
+            for i in range(1, n):
+                v = field[win[p, i]]
+                rmax = max(rmax, v)
+                rmin = min(rmin, v)
+            rhat = sgamma * rmax + (1.0 - sgamma) * rmin
+            for i in range(n):
+                c = win[p, i]
+                fmap[c] = field[c] + rhat
+        for j in range(agents):
+            pos[j] = ls_move(state, fmap, moves, win, wact, pos[j])
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def woc_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+                pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Wisdom of the crowd: every agent averages the non-zero rewards it sees into a shared map,
+    A[c] ← (A[c] + r)/2; every agent steps towards a best cell of the map (chosen at random)."""
+    moves, win, _, row, col, _, _, width, height = tabs
+    n = win.shape[1]
+    cells = fmap.shape[0]
+    _begin(pos, starts, agents, field, moves, good, evil)
+    fmap[:] = 0.0
+    for t in range(1, iterations + 1):
+        for j in range(agents):
+            p = pos[j]
+            for i in range(n):
+                c = win[p, i]
+                v = field[c]
+                if v != 0.0:
+                    fmap[c] = (fmap[c] + v) * 0.5
+        best = fmap[0]
+        count = 0
+        for c in range(cells):
+            v = fmap[c]
+            if v > best:
+                best = v
+                count = 0
+            if v == best:
+                cells_tmp[count] = c
+                count += 1
+        for j in range(agents):
+            pos[j] = step_to(moves, row, col, width, height, pos[j],
+                             cells_tmp[randint(state, count)])
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def bid_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+                pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Bidding: every agent bids its best observed reward; all step towards the target of the
+    last highest bidder."""
+    moves, win, wact, row, col, _, _, width, height = tabs
+    _begin(pos, starts, agents, field, moves, good, evil)
+    for t in range(1, iterations + 1):
+        high = -np.inf
+        goal = pos[0]
+        for j in range(agents):
+            target, bid = ls_target(state, field, moves, win, wact, pos[j])
+            if bid >= high:
+                high = bid
+                goal = target
+        for j in range(agents):
+            pos[j] = step_to(moves, row, col, width, height, pos[j], goal)
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def dict_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+                 pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Dictator: agent 0 does local search; everybody steps towards its target."""
+    moves, win, wact, row, col, _, _, width, height = tabs
+    _begin(pos, starts, agents, field, moves, good, evil)
+    for t in range(1, iterations + 1):
+        goal, _ = ls_target(state, field, moves, win, wact, pos[0])
+        for j in range(agents):
+            pos[j] = step_to(moves, row, col, width, height, pos[j], goal)
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def bt_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+               pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Binary-tree collective (the tree the reference code meant to build): agent j's children
+    are 2j+1 and 2j+2; bottom-up, every node adopts the best target among itself and its
+    subtrees; each agent steps towards its adopted target (leaves do plain local search)."""
+    moves, win, wact, row, col, _, _, width, height = tabs
+    _begin(pos, starts, agents, field, moves, good, evil)
+    for t in range(1, iterations + 1):
+        for j in range(agents):
+            cells_tmp[j], best_val[j] = ls_target(state, field, moves, win, wact, pos[j])
+        for j in range(agents - 1, -1, -1):
+            for c in (2 * j + 1, 2 * j + 2):
+                if c < agents and best_val[c] > best_val[j]:
+                    best_val[j] = best_val[c]
+                    cells_tmp[j] = cells_tmp[c]
+        for j in range(agents):
+            pos[j] = step_to(moves, row, col, width, height, pos[j], cells_tmp[j])
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def oracle_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+                   pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Oracle: every agent steps towards Good's next cell."""
+    moves, _, _, row, col, _, _, width, height = tabs
+    pos[:agents] = starts[:agents]
+    for t in range(1, iterations + 1):
+        for j in range(agents):
+            pos[j] = step_to(moves, row, col, width, height, pos[j], good[t])
+        for j in range(agents):
+            hist[t - 1, j] = pos[j]
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def imit_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
+                 pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Imitation: a hidden oracle (random start) chases Good; an agent that sees it (distance ≤ k)
+    steps towards it, otherwise does local search."""
+    moves, win, wact, row, col, ring_rows, ring_cols, width, height = tabs
+    _begin(pos, starts, agents, field, moves, good, evil)
+    hidden = randint(state, moves.shape[0])
+    for t in range(1, iterations + 1):
+        hidden = step_to(moves, row, col, width, height, hidden, good[t])
+        for j in range(agents):
+            p = pos[j]
+            if within(row, col, ring_rows, ring_cols, p, hidden, k):
+                pos[j] = step_to(moves, row, col, width, height, p, hidden)
+            else:
+                pos[j] = ls_move(state, field, moves, win, wact, p)
+        _record(hist, pos, agents, t, field, moves, good, evil)
+    return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
+
+
+@njit(cache=True)
+def plain_episode(state, kind, tabs, good, evil, starts, iterations, agents, k, coordination,
+                  sgamma, pos, best_val, cells_tmp, fmap, field, gfield, hist):
+    """Score (mean reward per agent per iteration) of one episode of a non-learning type."""
+    args = (good, evil, starts, iterations, agents, k, coordination, sgamma, pos, best_val,
+            cells_tmp, fmap, field, gfield, hist)
+    if kind == RANDOM:
+        return random_episode(state, tabs, *args)
+    if kind == LS:
+        return ls_episode(state, tabs, *args)
+    if kind == FR:
+        return fr_episode(state, tabs, *args)
+    if kind == WOC:
+        return woc_episode(state, tabs, *args)
+    if kind == BID:
+        return bid_episode(state, tabs, *args)
+    if kind == DICT:
+        return dict_episode(state, tabs, *args)
+    if kind == BT:
+        return bt_episode(state, tabs, *args)
+    if kind == ORACLE:
+        return oracle_episode(state, tabs, *args)
+    return imit_episode(state, tabs, *args)

@@ -20,13 +20,15 @@ from .learning import QL, learning_episode
 from .options import PaperOptions, Resolved, resolve
 from .patterns import build_world, target_complexity
 from .streams import new_stream
-from .world import geometry
+from .world import window_actions
 
 
 @njit(cache=True)
-def run_block(seed, episodes, kind, geo, iterations, agents, k, k_min, k_max, collide,
+def run_block(seed, episodes, kind, geo, wact, iterations, agents, k, k_min, k_max, collide,
               coordination, alpha, gamma, epsilon, q_init, sessions, sgamma, scores):
-    cells = geo[0].shape[0]
+    moves, win, row, col, ring_rows, ring_cols, width, height = geo
+    cells = moves.shape[0]
+    tabs = (moves, win, wact, row, col, ring_rows, ring_cols, width, height)
     good = np.empty(iterations + 1, dtype=np.int64)
     evil = np.empty(iterations + 1, dtype=np.int64)
     starts = np.empty(agents, dtype=np.int64)
@@ -35,11 +37,12 @@ def run_block(seed, episodes, kind, geo, iterations, agents, k, k_min, k_max, co
     prev = np.empty(agents, dtype=np.int64)
     act = np.empty(agents, dtype=np.int64)
     rew = np.empty(agents, dtype=np.float64)
-    wsize = (2 * k + 1) * (2 * k + 1)
-    vals = np.empty(wsize, dtype=np.float64)
-    fvals = np.empty(agents, dtype=np.float64)
-    icells = np.empty(max(agents, cells), dtype=np.int64)
+    best_val = np.empty(agents, dtype=np.float64)
+    cells_tmp = np.empty(max(agents, cells), dtype=np.int64)
     fmap = np.zeros(cells, dtype=np.float64)
+    field = np.zeros(cells, dtype=np.float64)
+    gfield = np.zeros(cells, dtype=np.float64)
+    hist = np.empty((iterations, agents), dtype=np.int64)
     used = np.zeros(cells, dtype=np.bool_)
     learning = kind >= QL
     shared = kind == QL + 1 or kind == QL + 3
@@ -56,9 +59,9 @@ def run_block(seed, episodes, kind, geo, iterations, agents, k, k_min, k_max, co
                                          agents, coordination, alpha, gamma, epsilon, q_init,
                                          sessions, tables, pos, prev, act, rew)
         else:
-            scores[b] = plain_episode(state, kind, geo, good, evil, starts, iterations,
-                                      agents, k, coordination, sgamma, pos, rew, vals, fvals,
-                                      icells, fmap)
+            scores[b] = plain_episode(state, kind, tabs, good, evil, starts, iterations, agents,
+                                      k, coordination, sgamma, pos, best_val, cells_tmp, fmap,
+                                      field, gfield, hist)
 
 
 def _episode_array(config: EngineConfig, episode_indices: Iterable[int] | None) -> np.ndarray:
@@ -75,7 +78,9 @@ def _episode_array(config: EngineConfig, episode_indices: Iterable[int] | None) 
 
 def _run(r: Resolved, episodes: np.ndarray, out: np.ndarray) -> None:
     c, o = r.config, r.options
-    run_block(c.seed, episodes, r.type_code, r.geometry, c.iterations, c.agents,
+    wact = None if c.observation_range == 1 else window_actions(c.observation_range)   # see agents.ls_move
+    run_block(c.seed, episodes, r.type_code, r.geometry, wact,
+              c.iterations, c.agents,
               c.observation_range, r.k_min, r.k_max, c.collision == "random", c.coordination,
               o.alpha, o.gamma, o.epsilon, o.q_init, o.training_episodes, o.stigmergy_gamma, out)
 

@@ -113,6 +113,48 @@ def group_rewards(geo, pos, count, good, evil, coordination, out):
     return total
 
 
+@njit(cache=True, inline="always")
+def _add_object(field, moves, obj, value):
+    field[obj] += value
+    for a in range(9):
+        field[moves[obj, a]] += value
+
+
+@njit(cache=True)
+def set_field(field, moves, good, evil):
+    """``field[c]`` ← :func:`cell_reward` of every cell c for Good on ``good``, Evil on ``evil``
+    (all values are multiples of 0.5, so the sums are exact)."""
+    field[:] = 0.0
+    _add_object(field, moves, good, 0.5)
+    _add_object(field, moves, evil, -0.5)
+
+
+@njit(cache=True, inline="always")
+def shift_field(field, moves, old_good, old_evil, good, evil):
+    """Same as :func:`set_field` after Good/Evil moved, touching only the cells that can change."""
+    for a in range(9):
+        field[moves[old_good, a]] = 0.0
+        field[moves[old_evil, a]] = 0.0
+    _add_object(field, moves, good, 0.5)
+    _add_object(field, moves, evil, -0.5)
+
+
+@njit(cache=True, inline="always")
+def shift_object(field, moves, old, new, value):
+    """One object's part of the rewards (``value`` on its cell and its 8 neighbours, twice on its
+    cell) moved from ``old`` to ``new``."""
+    for a in range(9):
+        field[moves[old, a]] = 0.0
+    _add_object(field, moves, new, value)
+
+
+def window_actions(k: int) -> np.ndarray:
+    """``wact[i]``: the action of one king step from a cell towards entry i of its range-k window
+    (the window fits in the grid, so no wrap-around ties are possible)."""
+    return np.array([(int(np.sign(dr)) + 1) * 3 + int(np.sign(dc)) + 1
+                     for dr in range(-k, k + 1) for dc in range(-k, k + 1)], dtype=np.int32)
+
+
 def observation(cell: int, good: int, evil: int, k: int, width: int, height: int):
     """(cells, rewards) an agent on ``cell`` observes with range ``k``: the (2k+1)² cells of its
     Moore neighbourhood in row-major order, centre included (Python helper for tests/tools)."""
