@@ -1,43 +1,48 @@
-"""Pushes to Turing Trade's channel groups, through arena's push (the same loop handling)."""
-from arena.notify import push
+"""Pushes to Turing Trade's channel groups through arena's push_many: each event's pushes go out in
+order, in one hop to the event loop. A push is only a notification; pages re-read state on connect."""
+from arena.notify import push_many
 
 from markets import groups, payloads
 
 
+def _public(game_id: int) -> list[str]:
+    return [groups.bettors_group(game_id), groups.target_group(game_id), groups.spectators_group(game_id)]
+
+
 def question_current(question) -> None:
     payload = payloads.current_question(question)
-    for group in (groups.bettors_group(question.game_id), groups.target_group(question.game_id),
-                  groups.spectators_group(question.game_id)):
-        push(group, payload)
+    push_many([(group, payload) for group in _public(question.game_id)])
 
 
 def question_queued(question) -> None:
-    push(groups.bettor_group(question.asker_id), {"type": "queued", "question": payloads.queued(question)})
+    push_many([(groups.bettor_group(question.asker_id), {"type": "queued", "question": payloads.queued(question)})])
 
 
 def answer_given(question) -> None:
     """The asker (and the target) get the text now; everyone else a signal without it."""
-    push(groups.bettor_group(question.asker_id), payloads.answer_event(question, visible=True))
-    push(groups.target_group(question.game_id), payloads.answer_event(question, visible=True))
-    signal = payloads.answer_event(question, visible=False)
-    push(groups.bettors_group(question.game_id), signal)
-    push(groups.spectators_group(question.game_id), signal)
+    text, signal = payloads.answer_event(question, visible=True), payloads.answer_event(question, visible=False)
+    push_many([
+        (groups.bettor_group(question.asker_id), text),
+        (groups.target_group(question.game_id), text),
+        (groups.bettors_group(question.game_id), signal),
+        (groups.spectators_group(question.game_id), signal),
+    ])
 
 
 def answer_public(question) -> None:
     """Called once the stored public time has passed (the caller checks it)."""
     payload = payloads.answer_event(question, visible=True)
-    push(groups.bettors_group(question.game_id), payload)
-    push(groups.spectators_group(question.game_id), payload)
+    push_many([(groups.bettors_group(question.game_id), payload), (groups.spectators_group(question.game_id), payload)])
 
 
 def traded(trade, quotes: dict) -> None:
     payload = payloads.price(trade, quotes)
-    push(groups.bettors_group(trade.game_id), payload)
-    push(groups.spectators_group(trade.game_id), payload)
-    push(groups.bettor_group(trade.participant_id), payloads.refresh())
+    push_many([
+        (groups.bettors_group(trade.game_id), payload),
+        (groups.spectators_group(trade.game_id), payload),
+        (groups.bettor_group(trade.participant_id), payloads.refresh()),
+    ])
 
 
 def game_changed(game) -> None:
-    for group in (groups.bettors_group(game.pk), groups.target_group(game.pk), groups.spectators_group(game.pk)):
-        push(group, payloads.refresh())
+    push_many([(group, payloads.refresh()) for group in _public(game.pk)])
