@@ -59,25 +59,32 @@ POP, SELECT = _selection_tables()
 
 
 @njit(cache=True, inline="always")
-def pick9(state, values, win, cell):
-    """Range 1: (window index, maximum) of a uniformly chosen maximum of ``values`` over
-    ``cell``'s 3×3 window, with exactly one draw ``randint(ties)``; a flat window (nine ties)
-    thus picks a uniformly random action, as local search does (the window is in action order).
-    Branch-free: nine independent loads, a max tree, a bit mask of the maxima and two tables."""
-    v0 = values[win[cell, 0]]
-    v1 = values[win[cell, 1]]
-    v2 = values[win[cell, 2]]
-    v3 = values[win[cell, 3]]
-    v4 = values[win[cell, 4]]
-    v5 = values[win[cell, 5]]
-    v6 = values[win[cell, 6]]
-    v7 = values[win[cell, 7]]
-    v8 = values[win[cell, 8]]
+def max_mask9(values, table, cell):
+    """(maximum, 9-bit mask of the entries equal to it) of ``values[table[cell, 0..8]]``.
+    Branch-free: nine independent loads and a max tree (short dependency chains)."""
+    v0 = values[table[cell, 0]]
+    v1 = values[table[cell, 1]]
+    v2 = values[table[cell, 2]]
+    v3 = values[table[cell, 3]]
+    v4 = values[table[cell, 4]]
+    v5 = values[table[cell, 5]]
+    v6 = values[table[cell, 6]]
+    v7 = values[table[cell, 7]]
+    v8 = values[table[cell, 8]]
     best = max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(max(v6, v7), v8)))
     mask = (((1 if v0 == best else 0) | (2 if v1 == best else 0))
             | ((4 if v2 == best else 0) | (8 if v3 == best else 0))) \
         | (((16 if v4 == best else 0) | (32 if v5 == best else 0))
            | ((64 if v6 == best else 0) | ((128 if v7 == best else 0) | (256 if v8 == best else 0))))
+    return best, mask
+
+
+@njit(cache=True, inline="always")
+def pick9(state, values, win, cell):
+    """Range 1: (window index, maximum) of a uniformly chosen maximum of ``values`` over
+    ``cell``'s 3×3 window, with exactly one draw ``randint(ties)``; a flat window (nine ties)
+    thus picks a uniformly random action, as local search does (the window is in action order)."""
+    best, mask = max_mask9(values, win, cell)
     return SELECT[mask, randint(state, POP[mask])], best
 
 

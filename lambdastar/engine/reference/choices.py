@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..rng import rand31
+from ..paper.agents import POP, SELECT, max_mask9
 
 
 @njit(cache=True)
@@ -13,29 +14,14 @@ def pick_among_max(st, exact, values, nb, p):
 
     Candidates are taken in neighbourhood order and number ``rand() mod count`` is chosen; the
     original draws even when there is one candidate (``exact``), the statistical mode does not.
+    Branch-free scan: a bit mask of the maxima and the ``POP``/``SELECT`` tables of
+    :mod:`lambdastar.engine.paper.agents`.
     """
-    m = values[nb[p, 0]]
-    count = 1
-    best = 0
-    for k in range(1, 9):
-        v = values[nb[p, k]]
-        if v > m:
-            m = v
-            count = 1
-            best = k
-        elif v == m:
-            count += 1
-    if count == 1:
-        if exact:
-            rand31(st)
-        return best
-    pick = rand31(st) % count
-    for k in range(best, 9):
-        if values[nb[p, k]] == m:
-            if pick == 0:
-                return k
-            pick -= 1
-    return -1
+    _, mask = max_mask9(values, nb, p)
+    count = POP[mask]
+    if count == 1 and not exact:
+        return SELECT[mask, 0]
+    return SELECT[mask, rand31(st) % count]
 
 
 @njit(cache=True)
