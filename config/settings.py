@@ -115,6 +115,7 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BEAT_SCHEDULE = {
     "arena-sweep": {"task": "arena.tasks.conversations_sweep", "schedule": 5.0},
+    "markets-sweep": {"task": "markets.tasks.games_sweep", "schedule": 5.0},
 }
 
 # --- auth, i18n, static -----------------------------------------------------------------------
