@@ -5,6 +5,8 @@ episodes of the learning types are part of their cost but are not counted as ste
 
     .venv/bin/python bench/lambdastar_speed.py [--episodes 200] [--grid 10] [--agents 5] [-T 100]
 
+Rates are per CPU second of this process (``time.process_time``), so other load on a shared
+machine inflates them less than wall-clock time would (the --full-glibc figure is CPU time too).
 Baselines printed alongside: a plain-Python (unoptimised) local-search loop measured in the same
 run, and the original C++ program's figures (quoted, not measured here).  The LAST line is one JSON
 object {"<rules>/<rng>": {type: agent-steps per second}}.
@@ -36,7 +38,7 @@ def python_baseline(n: int, T: int, N: int, episodes: int) -> float:
     nb = neighbourhood_table(n).tolist()
     S = n * n
     rng = random.Random(1)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(episodes):
         good = rng.randrange(1, S + 1)
         pos = [rng.randrange(1, S + 1) for _ in range(N)]
@@ -52,14 +54,14 @@ def python_baseline(n: int, T: int, N: int, episodes: int) -> float:
             for c in nb[good]:
                 field[c] += 0.5
             field[good] += 0.5
-    return episodes * T * N / (time.perf_counter() - start)
+    return episodes * T * N / (time.process_time() - start)
 
 
 def measure(config: EngineConfig, agent_type: str, runner) -> float:
     runner(config.replace(episodes=2), agent_type)            # compile / warm caches
-    start = time.perf_counter()
+    start = time.process_time()
     runner(config, agent_type)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return config.episodes * config.iterations * config.agents / elapsed
 
 
@@ -118,10 +120,10 @@ def main() -> None:
         cfg = EngineConfig.create(rng="glibc", width=10, height=10, agents=5, iterations=50,
                                   episodes=1000, types="all", seed=1)
         run_all(cfg.replace(episodes=2))
-        start = time.perf_counter()
+        start = time.process_time()
         run_all(cfg)
         print(f"reference-2016/glibc all 13 types, 10x10 N=5 T=50 W=1000: "
-              f"{time.perf_counter() - start:.1f} s (C++: ~60 s)")
+              f"{time.process_time() - start:.1f} s (C++: ~60 s)")
     print(json.dumps(results))
 
 
