@@ -37,7 +37,7 @@ test: $(STAMP) chromium
 
 # services mode: a Celery worker for bot replies and timers (run as many as you like, on any machine)
 worker: $(STAMP)
-	$(BIN)/celery -A config worker -l info -B
+	$(BIN)/celery -A config worker -l info -Q celery,lambdastar,bots -B
 
 bench: $(STAMP)
 	$(BIN)/python bench/chat_latency.py

@@ -245,8 +245,6 @@ async def baseline_phase(conversations: int, rounds: int, pause_s: float, timeou
 
 async def measure(args, base: str, plan: list[dict]) -> tuple[dict, dict]:
     """Baseline in two halves, before and after the chat, so both see the same (noisy) machine."""
-    from channels.layers import get_channel_layer
-
     pause_s = args.pause_ms / 1000.0
     halves = [(args.messages + 1) // 2, args.messages // 2]
     baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
@@ -265,7 +263,7 @@ async def measure(args, base: str, plan: list[dict]) -> tuple[dict, dict]:
     chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing)
     log(f"chat done in {chat['elapsed_s']:.1f} s")
     await run_baseline(halves[1], "after")
-    await get_channel_layer().close_pools()
+    await harness.close_layer_pools()
     baseline["rate"] = len(baseline["latency"]) / baseline["elapsed_s"] if baseline["elapsed_s"] else 0.0
     return baseline, chat
 

@@ -428,6 +428,17 @@ async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], floa
 
 
 # --- the command line -------------------------------------------------------------------------------
+async def close_layer_pools() -> None:
+    """Close this event loop's Redis connections of the channel layer, and only this loop's: other
+    loops (the platform's background pusher, a bridge thread) close their own."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    loop_layer = getattr(layer, "_layers", {}).pop(asyncio.get_running_loop(), None)
+    if loop_layer is not None:
+        await loop_layer.flush()
+
+
 def main(tag: str, run: Callable[[], dict]) -> int:
     """Run a benchmark: SIGTERM as Ctrl-C, a BenchError as one line (exit 2), the result's JSON last."""
 

@@ -321,8 +321,6 @@ async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: 
 
 async def measure(args, base: str, plan: list[dict], directory: Path, names: list[str],
                   bridge_thread: BridgeThread) -> tuple[dict, dict]:
-    from channels.layers import get_channel_layer
-
     baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
     pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
 
@@ -344,7 +342,7 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
     await run_baseline(args.keys // 2, "after")
     # close_pools() flushes the pools of every loop, the bridge thread's pushes included: stop it first
     await asyncio.to_thread(bridge_thread.stop)
-    await get_channel_layer().close_pools()
+    await harness.close_layer_pools()
     return baseline, keys
 
 

@@ -111,6 +111,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {"lambdastar.tasks.*": {"queue": "lambdastar"}}
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BEAT_SCHEDULE = {
@@ -157,6 +158,9 @@ ARENA_PULL_MAX_WAIT_S = env_float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0)
 # A Celery queue of its own for the memory-hungry engines (aiml, learner): "bots" with a worker
 # started as `celery -A config worker -Q bots`; empty keeps them on the default queue.
 ARENA_BOTS_QUEUE = env_str("ARENA_BOTS_QUEUE", "")
+
+# Λ* experiments: the most episodes × types × runs one owner may have queued or running
+LAMBDASTAR_QUOTA_EPISODES = env_int("LAMBDASTAR_QUOTA_EPISODES", 5_000_000, minimum=1)
 
 LOGGING = {
     "version": 1,

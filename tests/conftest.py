@@ -94,7 +94,8 @@ def task_worker(services_mode, transactional_db, end_stray_sessions):
     from config.celery_app import app
 
     app.control.purge()
-    with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10) as worker:
+    with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10,
+                      queues=["celery", "lambdastar", "bots"]) as worker:
         yield worker
 
 
