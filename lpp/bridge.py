@@ -29,6 +29,7 @@ from arena.models import Conversation, Entry, Keystroke, Message, Status
 from arena.services import keystrokes_store, message_post
 from arena.services.keystrokes import Key as StoredKey
 from lpp.importer import when
+from lpp.keys import name_for
 from lpp.lines import Segmenter
 from lpp.model import JUDGE, OTHER
 from lpp.model import Keystroke as Key
@@ -76,7 +77,8 @@ class Bridge:
 
     def step(self) -> bool:
         running = {c.pk: c for c in Conversation.objects.filter(
-            witness_entry=self.entry, status=Status.RUNNING, interrogation__status=Status.RUNNING)}
+            witness_entry=self.entry, status=Status.RUNNING, interrogation__status=Status.RUNNING
+        ).select_related("interrogation")}
         did = False
         for pk in set(self.links) - set(running):
             self._drop(pk)
@@ -148,6 +150,8 @@ class Bridge:
 
     # ------------------------------------------------------------------ judge -> program
     def _forward(self, link: _Link) -> bool:
+        if link.conversation.interrogation.keystroke_mode:
+            return self._forward_keys(link)
         progress = BridgeLink.objects.get(conversation=link.conversation)
         pending = list(link.conversation.messages.filter(
             sender_role=Message.Role.INTERROGATOR, seq__gt=progress.judge_seq).order_by("seq"))
@@ -157,6 +161,25 @@ class Bridge:
                 self._store(link.conversation, Message.Role.INTERROGATOR, keys)
                 BridgeLink.objects.filter(pk=progress.pk).update(judge_seq=message.seq)
             link.waiting_since = link.waiting_since or self.clock()
+        return bool(pending)
+
+    def _forward_keys(self, link: _Link) -> bool:
+        """Keystroke mode: the judge's keys, stored as typed in the browser, go to the program one
+        by one as they come (BackSpace included), as JComm sent them."""
+        progress = BridgeLink.objects.get(conversation=link.conversation)
+        pending = list(link.conversation.keystrokes.filter(
+            sender_role=Message.Role.INTERROGATOR, seq__gt=progress.judge_keystroke_seq).order_by("seq"))
+        for row in pending:
+            try:
+                name = row.key if row.key in ("BackSpace", "Return") else name_for(row.char)
+            except ValueError:  # no LPP key for it (say, a non-ASCII letter): the program never sees it
+                log.warning("entry %s: judge key %r has no LPP name, not sent", self.entry.pk, row.char)
+                continue
+            link.comm.send_key(name)
+            if row.key == "Return":
+                link.waiting_since = link.waiting_since or self.clock()
+        if pending:
+            BridgeLink.objects.filter(pk=progress.pk).update(judge_keystroke_seq=pending[-1].seq)
         return bool(pending)
 
     # ------------------------------------------------------------------ program -> judge

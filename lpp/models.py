@@ -28,6 +28,8 @@ class BridgeLink(models.Model):
 
     conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="lpp_link")
     judge_seq = models.PositiveIntegerField(default=0, help_text="Last interrogator message written as keys.")
+    judge_keystroke_seq = models.PositiveIntegerField(
+        default=0, help_text="Keystroke mode: last interrogator keystroke written to the program.")
     posted_keystroke_seq = models.PositiveIntegerField(
         default=0, help_text="Last program keystroke that is part of a posted witness message.")
     updated_at = models.DateTimeField(auto_now=True)

@@ -1,11 +1,11 @@
+import os
 import sys
 
 import pytest
 
 from arena import services
-from arena.models import Entry, Message
+from arena.models import Entry, Keystroke, Message
 from lpp.bridge import Bridge
-from arena.models import Keystroke
 from lpp.models import BridgeLink, BridgeStatus
 from tests.arena.helpers import sides, three_party, wait_for
 
@@ -114,3 +114,31 @@ def test_an_ended_conversation_stops_its_program(cast, bridged):
     assert bridge.step() and machine.pk not in bridge.links
     assert process.poll() is not None
     assert Keystroke.objects.count() == 0
+
+
+def test_keystroke_mode_sends_the_judges_keys_as_they_are_typed(cast, tmp_path):
+    from arena.services import keystrokes_record
+
+    entry = Entry.objects.create(display_name="Slow reader", engine="lpp", settings={})
+    interrogation = three_party(cast, machine=entry, keystroke_mode=True)
+    _, machine = sides(interrogation)
+    bridge = Bridge(entry, "sleep 30", tmp_path / "comm")  # a program that reads nothing: keys stay put
+    try:
+        bridge.step()
+        comm = tmp_path / "comm" / str(machine.public_id)
+
+        def sent():
+            return [name.split(".")[1] for name in sorted(os.listdir(comm), key=lambda n: int(n.split(".")[0]))]
+
+        keystrokes_record(conversation_id=machine.pk, sender_role="interrogator", keys=["H", "i", "é", " "], user=cast.jude)
+        bridge.step()
+        assert sent() == ["H", "i", "space"]  # before any Return; a key with no LPP name is left out
+        keystrokes_record(conversation_id=machine.pk, sender_role="interrogator", keys=["BackSpace", "?", "Return"], user=cast.jude)
+        bridge.step()
+        bridge.step()  # nothing is sent twice
+        assert sent() == ["H", "i", "space", "BackSpace", "question", "Return"]
+        # the keys were stored once, by the console, not again by the bridge
+        assert machine.keystrokes.filter(sender_role="interrogator").count() == 7
+        assert list(machine.messages.values_list("text", flat=True)) == ["Hié?"]
+    finally:
+        bridge.close()
