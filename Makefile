@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv chromium worker bench clean
+.PHONY: run test venv chromium worker bench clean clean-numba
 
 venv: $(STAMP)
 
@@ -42,5 +42,10 @@ worker: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/chat_latency.py
 
-clean:
+clean: clean-numba
 	rm -rf $(VENV) var staticfiles .pytest_cache
+
+# numba's on-disk cache checks only the cached function's own file: after editing a kernel that
+# another file's compiled function calls, clear it
+clean-numba:
+	find lambdastar -name '*.nbi' -delete -o -name '*.nbc' -delete
