@@ -124,9 +124,13 @@ def interrogation_close_if_due(*, interrogation_id: int) -> bool:
 
 
 def interrogations_sweep() -> int:
-    """Close every running interrogation past its deadline (after a restart, or a lost timer)."""
+    """Close every running interrogation past its deadline (after a restart, or a lost timer), and
+    ask again for machine replies that a restart lost."""
+    from arena.services.witnesses import bot_replies_resume
+
     due = Interrogation.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now()).values_list("pk", flat=True)
     closed = 0
     for interrogation_id in list(due):
         closed += interrogation_close_if_due(interrogation_id=interrogation_id)
+    bot_replies_resume()
     return closed

@@ -153,3 +153,41 @@ def bot_reply_deliver(*, conversation_id: int, trigger_seq: int, text: str) -> M
         return message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
     except Closed:
         return None  # time ran out while the bot was "typing": the reply is dropped, as a human's would be
+
+
+def bot_replies_resume(*, grace_s: float = 15.0) -> int:
+    """Ask again for replies lost to a crash or restart (an in-process timer, a lost task message).
+
+    A running machine conversation whose latest message is the judge's, older than `grace_s`, is
+    answered again when no engine call was made for that message, or when the last one succeeded but
+    its reply never arrived within the longest typing delay. Returns how many replies were re-enqueued.
+    """
+    from arena.tasks import bot_reply
+    from bots.typing_delay import TypingModel
+
+    now = timezone.now()
+    conversations = Conversation.objects.filter(
+        interrogation__status=Status.RUNNING, witness_entry__isnull=False
+    ).select_related("witness_entry")
+    resumed = 0
+    for conversation in conversations:
+        if conversation.witness_entry.is_external:
+            continue
+        last = conversation.messages.order_by("-seq").only("seq", "sender_role", "created_at").first()
+        if last is None or last.sender_role != Message.Role.INTERROGATOR:
+            continue
+        if (now - last.created_at).total_seconds() < grace_s:
+            continue
+        call = EngineCall.objects.filter(
+            conversation=conversation, trigger_seq=last.seq, kind=EngineCall.Kind.REPLY
+        ).order_by("-created_at").first()
+        if call is not None:
+            if call.outcome != EngineCall.Outcome.OK:
+                continue  # failures have their own retries and circuit breaker
+            longest_delay = TypingModel.from_settings(conversation.witness_entry.settings).max_s
+            if (now - call.created_at).total_seconds() < longest_delay + grace_s:
+                continue  # still being "typed"
+        log.warning("conversation %s: re-asking for the reply to message #%s, lost in a restart", conversation.pk, last.seq)
+        enqueue_now(bot_reply, conversation.pk, last.seq)
+        resumed += 1
+    return resumed

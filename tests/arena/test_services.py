@@ -168,3 +168,37 @@ def test_external_entries_are_not_answered_by_a_bots_engine(cast):
     _, machine = sides(interrogation)
     services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hello?", user=cast.jude)
     assert services.bot_reply_compose(conversation_id=machine.pk, trigger_seq=1) is False
+
+
+def test_a_reply_lost_in_a_restart_is_asked_for_again(cast, monkeypatch):
+    import datetime as dt
+
+    from arena.models import EngineCall
+    from arena.services import witnesses
+
+    asked = []
+    monkeypatch.setattr(witnesses, "enqueue_now", lambda task, *args, **kw: asked.append((task.name, *args)))
+    interrogation = three_party(cast)  # the machine is the Simple Bot
+    _, machine = sides(interrogation)
+    message = services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="Hello?", user=cast.jude)
+    # (this test's transaction never commits, so the reply task of message_post was never sent: "lost")
+    assert services.interrogations_sweep() == 0 and asked == []  # too recent: the reply may be on its way
+    Message.objects.filter(pk=message.pk).update(created_at=timezone.now() - dt.timedelta(seconds=20))
+    services.interrogations_sweep()
+    assert asked == [("arena.tasks.bot_reply", machine.pk, 1)]
+    # an engine call that succeeded recently: the reply is being "typed", not lost
+    call = EngineCall.objects.create(entry=cast.simple, conversation=machine, trigger_seq=1, outcome="ok")
+    services.interrogations_sweep()
+    assert len(asked) == 1
+    # ... but one that succeeded long ago and never arrived is asked for again
+    EngineCall.objects.filter(pk=call.pk).update(created_at=timezone.now() - dt.timedelta(seconds=60))
+    services.interrogations_sweep()
+    assert len(asked) == 2
+    # a failed call is left to the retries and the circuit breaker
+    EngineCall.objects.create(entry=cast.simple, conversation=machine, trigger_seq=1, outcome="error")
+    services.interrogations_sweep()
+    assert len(asked) == 2
+    # once the witness has answered, nothing is pending
+    services.message_post(conversation_id=machine.pk, sender_role="witness", text="Hmm.", user=None)
+    services.interrogations_sweep()
+    assert len(asked) == 2
