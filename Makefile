@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo_markets
 	$(BIN)/python manage.py arena_sweep
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application

@@ -1,0 +1,13 @@
+from django.core.management.base import BaseCommand
+
+from markets.demo import demo_seed_markets
+
+
+class Command(BaseCommand):
+    help = "Create two demo bettors and an open Turing Trade game (idempotent; run after seed_demo)."
+
+    def handle(self, *args, **options):
+        logins = demo_seed_markets()
+        self.stdout.write(self.style.SUCCESS("Turing Trade demo ready at /markets/. Bettor logins:"))
+        for username, password, role in logins:
+            self.stdout.write(f"  {username:<13} {password:<19} {role}")
