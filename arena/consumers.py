@@ -24,7 +24,33 @@ def db(func):
 
 
 class ArenaConsumer(AsyncWebsocketConsumer):
-    actions: dict[str, str] = {}  # frame type -> method name
+    """Connect: `authorise()` loads what the user may see (raising NotAllowed closes with 4403), join
+    `groups_to_join()`, accept, and send `state()`; a `{"type": "state"}` frame sends it again.
+    Subclasses implement those three (sync: they run in a database thread) and their actions."""
+
+    actions: dict[str, str] = {"state": "on_state"}  # frame type -> method name
+
+    def authorise(self) -> None:
+        raise NotImplementedError
+
+    def groups_to_join(self) -> list[str]:
+        raise NotImplementedError
+
+    def state(self) -> dict:
+        raise NotImplementedError
+
+    async def connect(self):
+        try:
+            await database_sync_to_async(self.authorise)()
+        except NotAllowed:
+            return await self.close(code=FORBIDDEN)
+        for group in self.groups_to_join():
+            await self.join(group)
+        await self.accept()
+        await self.on_state({})
+
+    async def on_state(self, frame):
+        await self.send_json(await database_sync_to_async(self.state)())
 
     @property
     def max_frame_chars(self) -> int:
@@ -56,6 +82,8 @@ class ArenaConsumer(AsyncWebsocketConsumer):
         await self.send_json(payloads.error(code, message))
 
     async def arena_event(self, event):
+        if event["payload"].get("type") == "refresh":  # "re-read your state": each audience its own
+            return await self.on_state({})
         await self.send_json(event["payload"])
 
     async def join(self, group: str):
@@ -72,21 +100,15 @@ class JudgeConsumer(ArenaConsumer):
     actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys",
                "start": "on_start", "end": "on_end", "verdict": "on_verdict"}
 
-    async def connect(self):
-        try:
-            self.interrogation = await database_sync_to_async(selectors.interrogation_for_judge)(
-                public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
-            )
-        except NotAllowed:
-            return await self.close(code=FORBIDDEN)
-        await self.join(groups.judge_group(self.interrogation.pk))
-        await self.accept()
-        await self.on_state({})
+    def authorise(self):
+        self.interrogation = selectors.interrogation_for_judge(
+            public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
+        )
 
-    async def on_state(self, frame):
-        await self.send_json(await database_sync_to_async(self._state)())
+    def groups_to_join(self):
+        return [groups.judge_group(self.interrogation.pk)]
 
-    def _state(self):
+    def state(self):
         services.interrogation_close_if_due(interrogation_id=self.interrogation.pk)
         return selectors.judge_state(interrogation=self.interrogation)
 
@@ -142,32 +164,21 @@ class JudgeConsumer(ArenaConsumer):
         )
         await self.on_state({})
 
-    async def arena_event(self, event):
-        if event["payload"].get("type") == "refresh":
-            return await self.on_state({})
-        await super().arena_event(event)
-
 
 class WitnessConsumer(ArenaConsumer):
     """A human confederate's console: their own conversation, nothing else."""
 
     actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys"}
 
-    async def connect(self):
-        try:
-            self.conversation = await database_sync_to_async(selectors.conversation_for_witness)(
-                public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
-            )
-        except NotAllowed:
-            return await self.close(code=FORBIDDEN)
-        await self.join(groups.witness_group(self.conversation.pk))
-        await self.accept()
-        await self.on_state({})
+    def authorise(self):
+        self.conversation = selectors.conversation_for_witness(
+            public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
+        )
 
-    async def on_state(self, frame):
-        await self.send_json(await database_sync_to_async(self._state)())
+    def groups_to_join(self):
+        return [groups.witness_group(self.conversation.pk)]
 
-    def _state(self):
+    def state(self):
         services.interrogation_close_if_due(interrogation_id=self.conversation.interrogation_id)
         return selectors.witness_state(conversation=self.conversation)
 
@@ -194,18 +205,13 @@ class WitnessConsumer(ArenaConsumer):
 class MonitorConsumer(ArenaConsumer):
     """The organiser's live view of every interrogation, with the witnesses' identities."""
 
-    actions = {"state": "on_state"}
+    def authorise(self):
+        if not selectors.can_monitor(self.scope["user"]):
+            raise NotAllowed("Only organisers watch interrogations live.")
 
-    async def connect(self):
-        if not await database_sync_to_async(selectors.can_monitor)(self.scope["user"]):
-            return await self.close(code=FORBIDDEN)
-        await self.join(groups.monitor_group())
-        await self.accept()
-        await self.on_state({})
+    def groups_to_join(self):
+        return [groups.monitor_group()]
 
-    async def on_state(self, frame):
-        await self.send_json(await database_sync_to_async(self._state)())
-
-    def _state(self):
-        services.interrogations_sweep()
+    def state(self):
+        services.interrogations_close_due()
         return selectors.monitor_state()

@@ -1,6 +1,7 @@
 """The arena's business logic (writes). Views, consumers, tasks and commands call these only."""
 from arena.services.interrogations import (  # noqa: F401
     interrogation_close_if_due,
+    interrogations_close_due,
     interrogation_create,
     interrogation_end,
     interrogation_start,

@@ -1,17 +1,13 @@
 """A per-owner ceiling on queued work: episodes × types × runs of all unfinished experiments."""
 from django.conf import settings
 
-from config.env import env_int
 from lambdastar.errors import QuotaExceeded
 from lambdastar.models import Experiment
 
-DEFAULT_QUOTA_EPISODES = 5_000_000
-
 
 def quota_limit() -> int:
-    """settings.LAMBDASTAR_QUOTA_EPISODES, else the environment variable of that name, else 5 000 000."""
-    value = getattr(settings, "LAMBDASTAR_QUOTA_EPISODES", None)
-    return int(value) if value is not None else env_int("LAMBDASTAR_QUOTA_EPISODES", DEFAULT_QUOTA_EPISODES, minimum=1)
+    """settings.LAMBDASTAR_QUOTA_EPISODES (from the environment variable of that name; 5,000,000)."""
+    return settings.LAMBDASTAR_QUOTA_EPISODES
 
 
 def quota_check(*, owner, episodes: int, exclude_id: int | None = None) -> None:

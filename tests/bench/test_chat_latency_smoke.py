@@ -4,20 +4,18 @@ Services mode only (DATABASE_URL and REDIS_URL set): the benchmark creates and d
 database on that server and uses a private channel-layer prefix on that Redis.
 """
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bench.conftest import services_only
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.redis,
-    pytest.mark.skipif(not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
-                       reason="needs DATABASE_URL and REDIS_URL (services mode)"),
+    *services_only,
 ]
 
 

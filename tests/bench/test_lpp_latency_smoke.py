@@ -4,22 +4,20 @@ Services mode only (DATABASE_URL and REDIS_URL set): the benchmark creates and d
 database on that server and uses a private channel-layer prefix on that Redis.
 """
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bench.conftest import services_only
+
 from tests.shared_data import LOEBNER2012
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.redis,
-    pytest.mark.skipif(not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
-                       reason="needs DATABASE_URL and REDIS_URL (services mode)"),
+    *services_only,
     pytest.mark.skipif(not any(LOEBNER2012.glob("*.log")), reason=f"no 2012 logs in {LOEBNER2012}"),
 ]
 

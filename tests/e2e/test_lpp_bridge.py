@@ -1,6 +1,4 @@
 """A legacy LPP entry (Perl) as a live witness: a judge in a real browser questions it through the bridge."""
-import threading
-
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
@@ -8,7 +6,7 @@ from playwright.sync_api import expect
 from arena.models import Entry, Keystroke
 
 from ..arena.helpers import sides, three_party
-from ..lpp.test_legacy_perl import PERL_ENTRY
+from ..lpp.test_legacy_perl import bridging
 from .conftest import login
 
 pytestmark = [
@@ -20,16 +18,10 @@ pytestmark = [
 
 
 def test_judge_questions_a_bridged_perl_entry_in_keystroke_mode(browser, live_daphne, cast, tmp_path):
-    from lpp.bridge import Bridge
-
     entry = Entry.objects.create(display_name="Perl classic", engine="lpp", settings={})
     interrogation = three_party(cast, machine=entry, keystroke_mode=True, time_limit_s=120)
     _, machine = sides(interrogation)
-    bridge = Bridge(entry, f"perl {PERL_ENTRY} {{dir}} 30", tmp_path / "comm")
-    stop = threading.Event()
-    runner = threading.Thread(target=bridge.run, args=(stop, 0.02), daemon=True)
-    runner.start()
-    try:
+    with bridging(entry, tmp_path / "comm"):
         judge = login(browser, live_daphne, "jude", "jude-pw")
         judge.goto(f"{live_daphne}/judge/{interrogation.public_id}/")
         expect(judge.locator("#status")).to_have_text("running")
@@ -43,6 +35,3 @@ def test_judge_questions_a_bridged_perl_entry_in_keystroke_mode(browser, live_da
         program_keys = Keystroke.objects.filter(conversation=machine, sender_role="witness")
         assert program_keys.count() == len("Perl heard: Are you real?") + 1
         assert all(k.stamp.isdigit() for k in program_keys)  # the program's own LPP stamps are kept
-    finally:
-        stop.set()
-        runner.join(10)

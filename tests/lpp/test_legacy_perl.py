@@ -4,6 +4,7 @@ import shutil
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,22 @@ from lpp.lines import segment
 from lpp.transport import CommDir
 
 PERL_ENTRY = Path(__file__).parent / "legacy" / "echo_entry.pl"
+
+
+@contextmanager
+def bridging(entry, directory):
+    """The Perl entry bridged to `entry`'s running conversations, stepping in a thread."""
+    from lpp.bridge import Bridge
+
+    bridge = Bridge(entry, f"perl {PERL_ENTRY} {{dir}} 30", directory)
+    stop = threading.Event()
+    runner = threading.Thread(target=bridge.run, args=(stop, 0.02), daemon=True)
+    runner.start()
+    try:
+        yield bridge
+    finally:
+        stop.set()
+        runner.join(10)
 pytestmark = pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 
 
@@ -53,22 +70,14 @@ def test_a_perl_entry_answers_our_judge_side(perl_entry):
 def test_the_bridge_runs_the_perl_entry_as_a_live_witness(cast, tmp_path):
     from arena import services
     from arena.models import Entry, Keystroke, Message
-    from lpp.bridge import Bridge
     from tests.arena.helpers import sides, three_party, wait_for
 
     entry = Entry.objects.create(display_name="Perl classic", engine="lpp", settings={})
     interrogation = three_party(cast, machine=entry)
     _, machine = sides(interrogation)
-    bridge = Bridge(entry, f"perl {PERL_ENTRY} {{dir}} 20", tmp_path / "comm")
-    stop = threading.Event()
-    runner = threading.Thread(target=bridge.run, args=(stop, 0.02), daemon=True)
-    runner.start()
-    try:
+    with bridging(entry, tmp_path / "comm"):
         services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="Are you there?", user=cast.jude)
         reply = wait_for(lambda: Message.objects.filter(conversation=machine, sender_role="witness").first(), timeout=15)
         assert reply.text == "Perl heard: Are you there?"
         typed = "".join(Keystroke.objects.filter(conversation=machine, sender_role="witness").order_by("seq").values_list("char", flat=True))
         assert typed == "Perl heard: Are you there?"
-    finally:
-        stop.set()
-        runner.join(10)
