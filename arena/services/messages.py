@@ -8,17 +8,18 @@ from arena.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Conversation, Interrogation, Message, Status
 
 
-def clean_text(text, *, max_chars: int | None = None) -> str:
+def clean_text(text, *, max_chars: int | None = None, what: str = "message") -> str:
+    """The one rule set for text people type (messages, questions, answers)."""
     if not isinstance(text, str):
-        raise InvalidInput("The message text must be a string.")
+        raise InvalidInput(f"The {what} text must be a string.")
     text = text.replace("\r\n", "\n").strip()
     if not text:
-        raise InvalidInput("The message is empty.")
+        raise InvalidInput(f"The {what} is empty.")
     cap = max_chars or settings.ARENA_MAX_MESSAGE_CHARS
     if len(text) > cap:
-        raise InvalidInput(f"The message is longer than {cap} characters.", code="too_long")
+        raise InvalidInput(f"The {what} is longer than {cap} characters.", code="too_long")
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
-        raise InvalidInput("The message contains control characters.")
+        raise InvalidInput(f"The {what} contains control characters.")
     return text
 
 

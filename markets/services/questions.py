@@ -1,26 +1,17 @@
 """Questions and answers (seed §2.2): per-bettor FIFO queues, one current question, round-robin."""
 import datetime as dt
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from arena.dispatch import enqueue_now, enqueue_on_commit
 from arena.errors import Closed, InvalidInput, NotAllowed
+from arena.services.messages import clean_text
 from markets import notify
 from markets.models import Answer, Game, Participant, Question
 
 QS = Question.Status
-
-
-def clean_text(text, *, what: str) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidInput(f"The {what} is empty.")
-    text = text.strip()
-    if len(text) > settings.ARENA_MAX_MESSAGE_CHARS:
-        raise InvalidInput(f"The {what} is too long.", code="too_long")
-    return text
 
 
 def _running_game(game_id: int, now) -> Game:
