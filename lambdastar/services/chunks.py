@@ -1,12 +1,14 @@
-"""Running one chunk (idempotent: insert-or-ignore on its unique key) and finishing an experiment."""
+"""Running one chunk (idempotent: stored at most once under its unique key) and finishing an experiment."""
 import socket
 import time
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from lambdastar import engine, notify, selectors, sweep
-from lambdastar.models import Aggregate, ChunkResult, EpisodeResult, Experiment, Run
+from lambdastar.models import Aggregate, ChunkResult, Experiment, Run
+from lambdastar.services.storage import chunk_store
 from lambdastar.summary import summarise
 
 Status = Experiment.Status
@@ -17,38 +19,32 @@ def chunk_execute(*, run_id: int, agent_type: str, index: int, worker: str = WOR
     """Compute and store one chunk unless it is stored already or its experiment stopped.
 
     Returns "stored", "duplicate" (a redelivered or resumed copy: counted once) or "skipped".
+    Round trips: one read (run, experiment, stored already?), one write (chunk and its episodes),
+    the first chunk's status change, and a progress push at most every few tenths of a second.
     """
-    run = Run.objects.select_related("experiment").get(pk=run_id)
+    stored = ChunkResult.objects.filter(run=OuterRef("pk"), agent_type=agent_type, index=index)
+    run = Run.objects.select_related("experiment").annotate(stored=Exists(stored)).get(pk=run_id)
     experiment = run.experiment
     if experiment.status not in Experiment.ACTIVE:
         return "skipped"
-    if ChunkResult.objects.filter(run=run, agent_type=agent_type, index=index).exists():
+    if run.stored:
         return "duplicate"
     chunk = selectors.chunk_locate(run=run, agent_type=agent_type, index=index)
     if chunk is None:
         raise ValueError(f"run {run_id} has no chunk {agent_type}/{index}")
-    Experiment.objects.filter(pk=experiment.pk, status=Status.QUEUED).update(
-        status=Status.RUNNING, started_at=timezone.now())
+    if experiment.status == Status.QUEUED:
+        Experiment.objects.filter(pk=experiment.pk, status=Status.QUEUED).update(
+            status=Status.RUNNING, started_at=timezone.now())
     started = time.perf_counter()
     try:
         scores, complexities = _compute(run, chunk)
     except Exception as exc:
         _fail(experiment.pk, f"chunk {agent_type}/{index} of run {run.index + 1}: {exc}")
         raise
-    with transaction.atomic():
-        stored, created = ChunkResult.objects.get_or_create(
-            run=run, agent_type=agent_type, index=index,
-            defaults={"first_episode": chunk.first, "stop_episode": chunk.stop, "worker": worker[:200],
-                      "elapsed_s": time.perf_counter() - started},
-        )
-        if not created:
-            return "duplicate"
-        EpisodeResult.objects.bulk_create([
-            EpisodeResult(chunk=stored, run=run, agent_type=agent_type, episode=chunk.first + i, score=score,
-                          complexity=None if complexities is None else int(complexities[i]))
-            for i, score in enumerate(scores)
-        ])
-        notify.progress_on_commit(experiment)
+    if not chunk_store(run_id=run.pk, agent_type=agent_type, index=index, first=chunk.first, scores=scores,
+                       complexities=complexities, worker=worker, elapsed_s=time.perf_counter() - started):
+        return "duplicate"
+    notify.chunk_progress(experiment.pk)
     return "stored"
 
 
@@ -109,9 +105,10 @@ def experiment_finalize(*, experiment_id: int) -> bool:
 
 def aggregates_compute(*, experiment) -> None:
     Aggregate.objects.filter(run__experiment=experiment).delete()
+    runs = {run.index: run for run in experiment.runs.all()}
     rows = []
     for (run_index, agent_type), scores in selectors.episode_scores(experiment=experiment).items():
         s = summarise(scores)
-        rows.append(Aggregate(run=experiment.runs.get(index=run_index), agent_type=agent_type, episodes=s.n,
+        rows.append(Aggregate(run=runs[run_index], agent_type=agent_type, episodes=s.n,
                               mean=s.mean, std=s.std, sem=s.sem, ci_low=s.ci_low, ci_high=s.ci_high))
     Aggregate.objects.bulk_create(rows)
