@@ -1,24 +1,27 @@
 """Turing Trade trading throughput on PostgreSQL, beside a single-row-update baseline.
 
-    .venv/bin/python bench/markets.py [--seconds 8] [--workers 16]
+    .venv/bin/python bench/markets.py [--seconds 8] [--workers 16] [--no-python-path]
 
 Needs a PostgreSQL server (DATABASE_URL, default postgres://root@127.0.0.1:5432/postgres). The run
 creates its own database `markets_bench_<pid>` there (migrated, dropped at the end). Pushes go to
 the in-memory channel layer (no Redis needed; a push costs the same call either way for the trader).
 
-Three phases, each with --workers processes (as with several daphne workers; threads in one process
-would measure the GIL) started together for --seconds:
-- baseline: each worker commits `UPDATE ... SET n = n + 1` on ONE shared row, one transaction each
-  (the hot-row cost a game's market row pays, with nothing else in the transaction);
+Phases, each with --workers processes (as with several daphne workers; threads in one process would
+measure the GIL) started together for --seconds, each process with its own persistent connection:
+- baseline: each worker commits `UPDATE ... SET n = n + 1` on ONE shared row, one statement in
+  autocommit per transaction (one round trip: the shape of a trade, which is one statement,
+  `SELECT * FROM markets_trade_place(...)`, in autocommit; the hot-row cost with nothing else in it);
+- baseline in BEGIN/UPDATE/COMMIT (three round trips, Django's atomic block), for reference;
 - one game: each worker is a bettor of the same game, trading through `trade_place` (locks the
   market and bettor rows, ledger legs, trade log; a buy then a sell of one human security, so
   the price and points stay in range);
-- 8 games: the same number of workers spread over 8 games.
+- 8 games: the same number of workers spread over 8 games;
+- one game through the ORM path (`path="python"`, what SQLite and the LMSR treatment use), the
+  figure before the database function.
 Afterwards every game is audited (zero-sum legs, cached balances = ledger sums, no negative
 balance, gap-free sequence numbers); `violations` counts the problems found. Also reported: one
-bettor trading alone (wall and client CPU ms per trade), the CPU count and the load average, since on
-a small shared machine the Python (ORM) work per trade, not the row lock, is what limits throughput
-(compare one game with 8 games: if they are close, the lock is not the bottleneck).
+bettor trading alone on each path (wall and client CPU ms per trade), the CPU count and the load
+average (on a small shared machine, client CPU per trade limits throughput as much as the row lock).
 The LAST line is JSON: {"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games", ...}.
 """
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -59,6 +63,11 @@ def _child(kind, index, payload, barrier, stop_at, results):
     done = refused = n = 0
     while time.time() < stop_at.value:
         if kind == "baseline":
+            with connection.cursor() as cursor:
+                cursor.execute("UPDATE bench_counter SET n = n + 1 WHERE id = 1")
+            done += 1
+            continue
+        if kind == "baseline_atomic":
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("UPDATE bench_counter SET n = n + 1 WHERE id = 1")
             done += 1
@@ -68,7 +77,8 @@ def _child(kind, index, payload, barrier, stop_at, results):
         game_id, user_id = payload
         action = "buy" if n % 2 == 0 else "sell"
         try:
-            services.trade_place(game_id=game_id, user=_User(user_id), action=action, security="H", key=f"{index}-{n}")
+            services.trade_place(game_id=game_id, user=_User(user_id), action=action, security="H",
+                                 key=f"{index}-{n}", path=kind)
             done += 1
         except ArenaError:
             refused += 1
@@ -106,16 +116,16 @@ def run_for(seconds: float, kind: str, payloads: list) -> tuple[float, int]:
     return sum(d for d, _ in totals) / elapsed, sum(r for _, r in totals)
 
 
-def baseline(seconds, workers) -> float:
+def baseline(seconds, workers, kind="baseline") -> float:
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE IF NOT EXISTS bench_counter (id int PRIMARY KEY, n bigint NOT NULL)")
         cursor.execute("INSERT INTO bench_counter VALUES (1, 0) ON CONFLICT DO NOTHING")
-    return run_for(seconds, "baseline", [None] * workers)[0]
+    return run_for(seconds, kind, [None] * workers)[0]
 
 
-def trading(seconds, workers, n_games) -> tuple[float, list, int]:
+def trading(seconds, workers, n_games, path="sql") -> tuple[float, list, int]:
     from django.contrib.auth import get_user_model
     from django.db import connections
 
@@ -135,11 +145,11 @@ def trading(seconds, workers, n_games) -> tuple[float, list, int]:
     for game in games:
         services.game_start(game_id=game.pk)
     connections.close_all()
-    rate, refused = run_for(seconds, "trade", [(games[i % n_games].pk, u.pk) for i, u in enumerate(users)])
+    rate, refused = run_for(seconds, path, [(games[i % n_games].pk, u.pk) for i, u in enumerate(users)])
     return rate, [Game.objects.get(pk=g.pk) for g in games], refused
 
 
-def serial(n: int = 100) -> tuple[float, float]:
+def serial(path: str, n: int = 100) -> tuple[float, float]:
     """One bettor alone, in this process: wall and CPU milliseconds per trade (no contention)."""
     from django.contrib.auth import get_user_model
 
@@ -152,7 +162,8 @@ def serial(n: int = 100) -> tuple[float, float]:
     services.game_start(game_id=game.pk)
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(n):
-        services.trade_place(game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H", key=f"s{i}")
+        services.trade_place(game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H",
+                               key=f"s{i}", path=path)
     return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n
 
 
@@ -162,11 +173,18 @@ def _entry():
     return Entry.objects.get_or_create(display_name="Bench Simple", defaults={"engine": "simple", "settings": {}})[0]
 
 
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--workers", type=int, default=16, help="concurrent bettors (processes)")
+    parser.add_argument("--no-python-path", dest="python_path", action="store_false",
+                        help="skip the ORM path's one-game phase (the figure before the database function)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, _terminate)  # the throwaway database is dropped on SIGTERM too
 
     server = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     parts = urlsplit(server)
@@ -188,22 +206,39 @@ def main() -> None:
 
         from markets.selectors import ledger_audit
 
-        log(f"baseline: {args.workers} workers x single-row UPDATE transactions for {args.seconds} s")
+        log(f"baseline: {args.workers} workers x single-row UPDATE transactions (autocommit) for {args.seconds} s")
         base = baseline(args.seconds, args.workers)
+        log(f"baseline in BEGIN/UPDATE/COMMIT: {args.workers} workers for {args.seconds} s")
+        base_atomic = baseline(args.seconds, args.workers, "baseline_atomic")
         log(f"one game: {args.workers} bettors for {args.seconds} s")
-        one, one_games, refused1 = trading(args.seconds, args.workers, 1)
+        one, one_games, refused = trading(args.seconds, args.workers, 1)
         log(f"8 games: {args.workers} bettors for {args.seconds} s")
         eight, eight_games, refused8 = trading(args.seconds, args.workers, 8)
-        serial_ms, serial_cpu_ms = serial()
-        violations = sum(len(ledger_audit(game=g)) for g in one_games + eight_games)
+        audited, refused = one_games + eight_games, refused + refused8
+        orm = orm_serial_ms = orm_serial_cpu_ms = None
+        if args.python_path:
+            log(f"one game, ORM path: {args.workers} bettors for {args.seconds} s")
+            orm, orm_games, refused_orm = trading(args.seconds, args.workers, 1, path="python")
+            audited, refused = audited + orm_games, refused + refused_orm
+            orm_serial_ms, orm_serial_cpu_ms = serial("python")
+        serial_ms, serial_cpu_ms = serial("sql")
+        violations = sum(len(ledger_audit(game=g)) for g in audited)
         result = {
             "trades_per_s": round(one, 1), "baseline_tps": round(base, 1), "ratio": round(one / base, 3),
             "violations": violations, "trades_per_s_8_games": round(eight, 1),
-            "ratio_8_games": round(eight / base, 3), "refused": refused1 + refused8,
+            "ratio_8_games": round(eight / base, 3), "refused": refused,
+            "baseline_atomic_tps": round(base_atomic, 1),
             "serial_trade_ms": round(serial_ms, 2), "serial_trade_cpu_ms": round(serial_cpu_ms, 2),
+            "orm_path_trades_per_s": None if orm is None else round(orm, 1),
+            "orm_path_ratio": None if orm is None else round(orm / base, 3),
+            "orm_path_serial_trade_ms": None if orm is None else round(orm_serial_ms, 2),
+            "orm_path_serial_trade_cpu_ms": None if orm is None else round(orm_serial_cpu_ms, 2),
             "workers": args.workers, "seconds": args.seconds, "cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1),
         }
-        print(f"baseline {base:.0f} tx/s; one game {one:.0f} trades/s; 8 games {eight:.0f} trades/s; violations {violations}")
+        print(f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {base_atomic:.0f}); one game {one:.0f} trades/s "
+              f"(ratio {one / base:.2f}); 8 games {eight:.0f} trades/s (ratio {eight / base:.2f})"
+              + ("" if orm is None else f"; ORM path, one game {orm:.0f} trades/s (ratio {orm / base:.2f})")
+              + f"; violations {violations}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         connections.close_all()
     finally:
         admin_sql(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

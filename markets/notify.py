@@ -1,8 +1,8 @@
-"""Pushes to Turing Trade's channel groups through arena's push_many: each event's pushes go out in
-order, in one hop to the event loop. A push is only a notification; pages re-read state on connect."""
-from arena.notify import push_many
-
+"""Pushes to Turing Trade's channel groups, queued in order behind the process's earlier pushes and
+sent off the caller's path by `markets.pusher` (several events in one hop when they come together).
+A push is only a notification; pages re-read state on connect."""
 from markets import groups, payloads
+from markets.pusher import send
 
 
 def _public(game_id: int) -> list[str]:
@@ -11,17 +11,17 @@ def _public(game_id: int) -> list[str]:
 
 def question_current(question) -> None:
     payload = payloads.current_question(question)
-    push_many([(group, payload) for group in _public(question.game_id)])
+    send([(group, payload) for group in _public(question.game_id)])
 
 
 def question_queued(question) -> None:
-    push_many([(groups.bettor_group(question.asker_id), {"type": "queued", "question": payloads.queued(question)})])
+    send([(groups.bettor_group(question.asker_id), {"type": "queued", "question": payloads.queued(question)})])
 
 
 def answer_given(question) -> None:
     """The asker (and the target) get the text now; everyone else a signal without it."""
     text, signal = payloads.answer_event(question, visible=True), payloads.answer_event(question, visible=False)
-    push_many([
+    send([
         (groups.bettor_group(question.asker_id), text),
         (groups.target_group(question.game_id), text),
         (groups.bettors_group(question.game_id), signal),
@@ -32,12 +32,12 @@ def answer_given(question) -> None:
 def answer_public(question) -> None:
     """Called once the stored public time has passed (the caller checks it)."""
     payload = payloads.answer_event(question, visible=True)
-    push_many([(groups.bettors_group(question.game_id), payload), (groups.spectators_group(question.game_id), payload)])
+    send([(groups.bettors_group(question.game_id), payload), (groups.spectators_group(question.game_id), payload)])
 
 
 def traded(trade, quotes: dict) -> None:
     payload = payloads.price(trade, quotes)
-    push_many([
+    send([
         (groups.bettors_group(trade.game_id), payload),
         (groups.spectators_group(trade.game_id), payload),
         (groups.bettor_group(trade.participant_id), payloads.refresh()),
@@ -45,4 +45,4 @@ def traded(trade, quotes: dict) -> None:
 
 
 def game_changed(game) -> None:
-    push_many([(group, payloads.refresh()) for group in _public(game.pk)])
+    send([(group, payloads.refresh()) for group in _public(game.pk)])

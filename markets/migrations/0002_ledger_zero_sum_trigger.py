@@ -5,6 +5,8 @@ rely on `ledger_post`'s own check and on `selectors.ledger_audit`, which the tes
 """
 from django.db import migrations
 
+from markets.pgsql import run_on_postgresql
+
 CREATE = """
 CREATE OR REPLACE FUNCTION markets_ledger_zero_sum() RETURNS trigger AS $$
 DECLARE total bigint;
@@ -26,17 +28,6 @@ DROP FUNCTION IF EXISTS markets_ledger_zero_sum();
 """
 
 
-def forwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:  # no parameters: RAISE's "%" stays as written
-            cursor.execute(CREATE)
-
-
-def backwards(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(DROP)
-
-
 class Migration(migrations.Migration):
     dependencies = [("markets", "0001_initial")]
-    operations = [migrations.RunPython(forwards, backwards)]
+    operations = [run_on_postgresql(CREATE, DROP)]

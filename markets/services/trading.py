@@ -3,8 +3,13 @@
 One transaction: lock the market row (serialises the game's trades), then the bettor's row; validate;
 price the unit with the pure maker; post the ledger legs (bettor <-> maker); update position, market
 and the trade log. A repeated click (same idempotency key) returns the original trade, changing nothing.
+
+Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip to the database
+function `markets_trade_place` (markets/services/trading_sql.py, migration 0003); SQLite, the LMSR
+treatment and `path="python"` take the ORM path below. tests/markets/test_trading_paths.py runs both
+on the same trades and compares every answer and the books.
 """
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from arena.errors import ArenaError, Closed, InvalidInput, NotAllowed
@@ -14,11 +19,32 @@ from markets.models import Account, Game, LedgerTxn, Market, Participant, Questi
 from markets.services.ledger import InsufficientPoints, house_account, ledger_post
 
 KEY_MAX = 64
+PATHS = ("sql", "python")
+_REFUSALS = {
+    "not_bettor": (NotAllowed, "Only the bettors of this game can trade.", None),
+    "closed": (Closed, "Trading is closed: the game is not running.", None),
+    "other_type": (InvalidInput, "You hold the other security: sell it first (one type at a time).", "other_type"),
+    "not_held": (InvalidInput, "You cannot sell a security you do not hold.", "not_held"),
+}
 
 
 class DuplicateClick(Exception):
     def __init__(self, trade):
         self.trade = trade
+
+
+def refusal(code: str) -> ArenaError:
+    """The error of a refused trade, the same from either path."""
+    kind, message, error_code = _REFUSALS[code]
+    return kind(message, code=error_code)
+
+
+def price_bound(exc: OutOfBounds) -> InvalidInput:
+    return InvalidInput(str(exc), code="price_bound")
+
+
+def insufficient(balance: int, cost: int) -> InsufficientPoints:
+    return InsufficientPoints(f"You have {balance} points; this costs {cost}.")
 
 
 def market_maker(game: Game):
@@ -39,21 +65,42 @@ def _clean(action, security, key) -> tuple[str, str, str]:
     return action, security, key
 
 
-def trade_place(*, game_id: int, user, action, security, key, lock: bool = True) -> Trade:
-    """`lock=False` exists only so a test can show what the locks prevent (lost updates)."""
+def trade_place(*, game_id: int, user, action, security, key, lock: bool = True, path: str | None = None) -> Trade:
+    """`lock=False` exists only so a test can show what the locks prevent (lost updates); `path`
+    ("sql" on PostgreSQL, "python") only so tests can run both paths on the same trades."""
+    from markets.services import trading_sql
+
     action, security, key = _clean(action, security, key)
+    path = path or ("sql" if connection.vendor == "postgresql" else "python")
+    if path not in PATHS:
+        raise ValueError(f"unknown trading path {path!r}")
+    placed = None
+    if path == "sql":
+        placed = trading_sql.trade_place_sql(game_id=game_id, user_id=getattr(user, "pk", None), action=action,
+                                             security=security, key=key, lock=lock)
+    if placed is None:  # SQLite, or a maker the database function leaves to Python (LMSR)
+        placed = _trade_place_python(game_id, user, action, security, key, lock)
+    trade, market_quotes = placed
+    if market_quotes is not None:  # a new trade, not a repeated click
+        transaction.on_commit(lambda: notify.traded(trade, market_quotes))
+    return trade
+
+
+def _trade_place_python(game_id, user, action, security, key, lock) -> tuple[Trade, dict | None]:
     try:
         with transaction.atomic():
-            trade, market_quotes = _trade(game_id, user, action, security, key, lock)
+            return _trade(game_id, user, action, security, key, lock)
     except DuplicateClick as duplicate:
-        return duplicate.trade
+        return duplicate.trade, None
     except IntegrityError as exc:  # a duplicate committed between our check and insert (unlocked variant)
         original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user.pk, idempotency_key=key).first()
         if original is None:
-            raise ArenaError("The trade collided with another; nothing was changed, try again.", code="conflict") from exc
-        return original
-    transaction.on_commit(lambda: notify.traded(trade, market_quotes))
-    return trade
+            raise collided() from exc
+        return original, None
+
+
+def collided() -> ArenaError:
+    return ArenaError("The trade collided with another; nothing was changed, try again.", code="conflict")
 
 
 def _trade(game_id, user, action, security, key, lock):
@@ -66,25 +113,25 @@ def _trade(game_id, user, action, security, key, lock):
     participants = Participant.objects.select_for_update(of=("self",)) if lock else Participant.objects
     participant = participants.select_related("account").filter(game=game, user_id=getattr(user, "pk", None)).first()
     if participant is None:
-        raise NotAllowed("Only the bettors of this game can trade.")
+        raise refusal("not_bettor")
     original = Trade.objects.filter(participant=participant, idempotency_key=key).first()
     if original:  # a repeated click: the original answer, even if the same trade would now be refused
         raise DuplicateClick(original)
     now = timezone.now()
     if game.status != Game.Status.RUNNING or (game.deadline and now >= game.deadline):
-        raise Closed("Trading is closed: the game is not running.")
+        raise refusal("closed")
     if action == BUY and participant.quantity and participant.security != security:
-        raise InvalidInput("You hold the other security: sell it first (one type at a time).", code="other_type")
+        raise refusal("other_type")
     if action == SELL and (participant.security != security or participant.quantity < 1):
-        raise InvalidInput("You cannot sell a security you do not hold.", code="not_held")
+        raise refusal("not_held")
     maker = market_maker(game)
     before = market_state(market)
     try:
         cost, after = maker.quote(before, action, security)
     except OutOfBounds as exc:
-        raise InvalidInput(str(exc), code="price_bound") from None
+        raise price_bound(exc) from None
     if cost > participant.account.balance:
-        raise InsufficientPoints(f"You have {participant.account.balance} points; this costs {cost}.")
+        raise insufficient(participant.account.balance, cost)
     txn = ledger_post(game=game, kind=LedgerTxn.Kind.TRADE, legs=[(participant.account, -cost), (maker_account, cost)])
     participant.quantity += 1 if action == BUY else -1
     participant.security = security if participant.quantity else ""
