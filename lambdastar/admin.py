@@ -9,7 +9,7 @@ from lambdastar import services
 from lambdastar.models import Experiment, Run
 
 EXAMPLE = {"rules": "paper", "rng": "pcg64", "episodes": 100, "types": ["random", "ls", "woc"],
-           "iterations": 50, "sweep": {"grid": [5, 10], "agents": [1, 5]}, "chunk_episodes": 100}
+           "iterations": 50, "sweep": {"grid": [5, 10], "agents": [1, 5]}}
 
 
 class RunInline(admin.TabularInline):
@@ -17,7 +17,7 @@ class RunInline(admin.TabularInline):
     extra = 0
     can_delete = False
     fields = ["index", "factors", "width", "height", "iterations", "agents", "observation_range",
-              "complexity_min", "complexity_max", "coordination"]
+              "complexity_min", "complexity_max", "coordination", "chunk_episodes"]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):

@@ -77,6 +77,8 @@ class Run(models.Model):
     complexity_min = models.FloatField(null=True, blank=True)
     complexity_max = models.FloatField(null=True, blank=True)
     coordination = models.BooleanField(default=False)
+    chunk_episodes = models.JSONField(default=dict, blank=True,
+                                      help_text="Episodes per chunk of each agent type, fixed at launch.")
 
     class Meta:
         ordering = ["experiment", "index"]

@@ -41,28 +41,38 @@ def experiment_progress(*, experiment) -> payloads.Progress:
     return payloads.progress(experiment, done=experiment_episodes_done(experiment=experiment), now=timezone.now())
 
 
-def run_chunk_size(*, run: Run) -> int:
-    return sweep.chunk_episodes(run.experiment.configuration)
+def run_chunk_sizes(*, run: Run) -> dict[str, int]:
+    """Episodes per chunk of each agent type of a run: as stored at launch (runs launched before
+    sizes were stored: the configuration's chunk_episodes, else the size of that time)."""
+    if run.chunk_episodes:
+        return run.chunk_episodes
+    size = sweep.chunk_episodes(run.experiment.configuration) or sweep.LEGACY_CHUNK_EPISODES
+    return {t: size for t in run.engine_config["types"]}
 
 
 def experiment_chunks(*, experiment) -> list[tuple[Run, sweep.Chunk]]:
     """The full chunk plan of a launched experiment, each chunk with its run."""
-    runs = list(experiment.runs.order_by("index"))
+    runs = list(experiment.runs.select_related("experiment").order_by("index"))
     configs = [EngineConfig.from_dict(run.engine_config) for run in runs]
-    plan = sweep.chunk_plan(configs, sweep.chunk_episodes(experiment.configuration))
+    plan = sweep.chunk_plan(configs, [run_chunk_sizes(run=run) for run in runs])
     return [(runs[c.run_index], c) for c in plan]
 
 
 def chunk_keys_missing(*, experiment) -> list[list]:
-    """[run id, agent type, chunk index] of every chunk not stored yet."""
+    """[run id, agent type, chunk index] of every chunk not stored yet, the costliest first."""
     stored = set(ChunkResult.objects.filter(run__experiment=experiment).values_list("run_id", "agent_type", "index"))
-    return [[run.pk, c.agent_type, c.index] for run, c in experiment_chunks(experiment=experiment)
-            if (run.pk, c.agent_type, c.index) not in stored]
+    missing = [(run, c) for run, c in experiment_chunks(experiment=experiment)
+               if (run.pk, c.agent_type, c.index) not in stored]
+    configs = {}
+    for run, _ in missing:
+        configs.setdefault(run.pk, EngineConfig.from_dict(run.engine_config))
+    missing.sort(key=lambda rc: -sweep.chunk_seconds(configs[rc[0].pk], rc[1]))  # stable: plan order otherwise
+    return [[run.pk, c.agent_type, c.index] for run, c in missing]
 
 
 def chunk_locate(*, run: Run, agent_type: str, index: int) -> sweep.Chunk | None:
     config = EngineConfig.from_dict(run.engine_config)
-    for chunk in sweep.chunk_plan([config], run_chunk_size(run=run)):
+    for chunk in sweep.chunk_plan([config], [run_chunk_sizes(run=run)]):
         if chunk.agent_type == agent_type and chunk.index == index:
             return chunk
     return None

@@ -12,6 +12,8 @@ A configuration is a JSON object::
 Every engine option except ``seed`` (the experiment's own field) may be given once at the top; the
 factors in ``sweep`` are lists and the runs are their Cartesian product, in a fixed order. ``grid``
 sets width and height; a complexity band is ``[min, max]`` (either may be null) or null.
+``chunk_episodes`` is optional: without it each run and agent type is chunked by estimated cost
+(see :func:`chunk_sizes`); the sizes are stored with the runs at launch.
 Every problem raises :class:`ConfigError` naming the option.
 """
 from __future__ import annotations
@@ -21,11 +23,25 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from lambdastar.engine import ConfigError, EngineConfig
+from lambdastar.engine.config import LEARNING_TYPES
 
 FACTORS = ("grid", "iterations", "agents", "observation_range", "complexity", "coordination", "collision")
 ENGINE_OPTIONS = tuple(f.name for f in fields(EngineConfig) if f.name != "seed")
 PLATFORM_OPTIONS = ("sweep", "chunk_episodes", "grid", "complexity")
-DEFAULT_CHUNK_EPISODES = 100
+#: Chunk size of runs launched before chunk sizes were chosen per agent type and stored per run.
+LEGACY_CHUNK_EPISODES = 100
+
+# Chunk sizes when the configuration names no ``chunk_episodes``: each chunk should hold enough
+# engine time that a chunk's fixed cost (a queue message, a read and a write, its result) is
+# small beside it, yet the experiment should split into enough chunks to keep every worker busy
+# to the end. A rough cost model (engine time per episode, measured on the paper rule set) sizes
+# them; it decides only where chunks start, never a number of the results.
+EPISODE_S = 10e-6  # building an episode's world
+STEP_S = 0.15e-6  # one agent's step, non-learning types
+LEARNING_STEP_S = 10e-6  # one agent's step, learning types (their training included)
+CHUNK_MAX_S = 0.5  # the most estimated engine time in one chunk
+CHUNK_MIN_S = 0.05  # the least, however small the experiment
+CHUNKS_PER_EXPERIMENT = 16  # below CHUNK_MAX_S, aim for this many chunks in all
 #: Types that act as a collective (shared knowledge or coordinated choices) rather than alone.
 COLLECTIVE_TYPES = ("woc", "coopql", "coopsarsa")
 
@@ -107,8 +123,11 @@ def describe(point: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in point.items()) or "base"
 
 
-def chunk_episodes(configuration: dict) -> int:
-    value = configuration.get("chunk_episodes", DEFAULT_CHUNK_EPISODES)
+def chunk_episodes(configuration: dict) -> int | None:
+    """The configuration's ``chunk_episodes`` (checked), or None: chosen per run and type at launch."""
+    value = configuration.get("chunk_episodes")
+    if value is None and "chunk_episodes" not in configuration:
+        return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError("chunk_episodes", f"must be an integer ≥ 1, got {value!r}")
     return value
@@ -119,15 +138,49 @@ def sequential(config: EngineConfig) -> bool:
     return config.rules == "reference-2016" and config.rng == "glibc"
 
 
-def chunk_plan(configs: list[EngineConfig], size: int) -> list[Chunk]:
+def episode_seconds(config: EngineConfig, agent_type: str) -> float:
+    """Estimated engine time of one episode of ``agent_type`` (the rough cost model above)."""
+    step = LEARNING_STEP_S if agent_type in LEARNING_TYPES else STEP_S
+    return EPISODE_S + config.iterations * config.agents * step
+
+
+def chunk_sizes(configs: list[EngineConfig], requested: int | None = None) -> list[dict[str, int]]:
+    """Episodes per chunk of each agent type of each run, fixed when the experiment is launched.
+
+    ``requested`` (the configuration's ``chunk_episodes``) applies to every run and type; without
+    it, each chunk gets about min(CHUNK_MAX_S, the experiment's estimated time / CHUNKS_PER_EXPERIMENT)
+    of estimated engine time (at least CHUNK_MIN_S), so cheap types run in few chunks and costly
+    ones in many. Sequential runs (glibc) are one chunk per type whatever is asked.
+    """
+    total = sum(episode_seconds(c, t) * c.episodes for c in configs for t in c.types)
+    target = max(CHUNK_MIN_S, min(CHUNK_MAX_S, total / CHUNKS_PER_EXPERIMENT))
+    sizes = []
+    for config in configs:
+        if sequential(config):
+            sizes.append({t: config.episodes for t in config.types})
+        elif requested is not None:
+            sizes.append({t: requested for t in config.types})
+        else:
+            sizes.append({t: max(1, min(config.episodes, int(target / episode_seconds(config, t))))
+                          for t in config.types})
+    return sizes
+
+
+def chunk_plan(configs: list[EngineConfig], sizes: list[dict[str, int]]) -> list[Chunk]:
     """Every chunk of the experiment, in a fixed order; episodes never depend on the chunking."""
     plan = []
-    for run_index, config in enumerate(configs):
-        step = config.episodes if sequential(config) else size
+    for run_index, (config, size) in enumerate(zip(configs, sizes)):
         for agent_type in config.types:
+            step = config.episodes if sequential(config) else size[agent_type]
             for index, first in enumerate(range(0, config.episodes, step)):
                 plan.append(Chunk(run_index, agent_type, index, first, min(first + step, config.episodes)))
     return plan
+
+
+def chunk_seconds(config: EngineConfig, chunk: Chunk) -> float:
+    """Estimated engine time of a chunk: the costliest are queued first, so the last chunks to
+    finish are short ones and no worker waits long for another at the end."""
+    return episode_seconds(config, chunk.agent_type) * chunk.episodes
 
 
 def workload(configs: list[EngineConfig]) -> int:

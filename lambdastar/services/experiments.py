@@ -41,8 +41,10 @@ def experiment_launch(*, experiment_id: int, enqueue: bool = True) -> Experiment
             raise ValidationError({"configuration": str(exc)}) from None
         total = sweep.workload([c for _, c in configs])
         quota_check(owner=experiment.owner, episodes=total, exclude_id=experiment.pk)
+        sizes = sweep.chunk_sizes([c for _, c in configs], sweep.chunk_episodes(experiment.configuration))
         experiment.runs.all().delete()
-        Run.objects.bulk_create([_run(experiment, i, point, config) for i, (point, config) in enumerate(configs)])
+        Run.objects.bulk_create([_run(experiment, i, point, config, size)
+                                 for i, ((point, config), size) in enumerate(zip(configs, sizes))])
         experiment.total_episodes = total
         experiment.status = Status.QUEUED
         experiment.queued_at = timezone.now()
@@ -54,9 +56,10 @@ def experiment_launch(*, experiment_id: int, enqueue: bool = True) -> Experiment
     return experiment
 
 
-def _run(experiment, index, point, config) -> Run:
+def _run(experiment, index, point, config, chunk_episodes) -> Run:
     return Run(
-        experiment=experiment, index=index, factors=point, engine_config=config.to_dict(), width=config.width,
+        experiment=experiment, index=index, factors=point, engine_config=config.to_dict(),
+        chunk_episodes=chunk_episodes, width=config.width,
         height=config.height, iterations=config.iterations, agents=config.agents,
         observation_range=config.observation_range, complexity_min=config.complexity_min,
         complexity_max=config.complexity_max, coordination=config.coordination,

@@ -28,15 +28,27 @@ def executor(services_mode, transactional_db):
         return
     import celery.contrib.testing.tasks  # noqa: F401  (registers celery.ping for the ping check)
     from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun
+    from django.db import connections
 
     from config.celery_app import app
 
     app.control.purge()
     with app.connection_for_write() as connection:  # leftovers of an interrupted run
         connection.default_channel.queue_purge("lambdastar")
-    with start_worker(app, pool="solo", queues=["celery", "lambdastar"], perform_ping_check=True,
-                      shutdown_timeout=10) as worker:
-        yield worker
+    def close_thread_connections(sender=None, **kwargs):
+        # The worker keeps its connection between tasks; this one lives in a thread that ends with
+        # the test, so close it after each task or the test database could not be dropped.
+        if sender is not None and not getattr(sender.request, "is_eager", False):
+            connections.close_all()
+
+    task_postrun.connect(close_thread_connections)
+    try:
+        with start_worker(app, pool="solo", queues=["celery", "lambdastar"], perform_ping_check=True,
+                          shutdown_timeout=10) as worker:
+            yield worker
+    finally:
+        task_postrun.disconnect(close_thread_connections)
 
 
 def wait_for_status(experiment, *statuses, timeout=60.0):

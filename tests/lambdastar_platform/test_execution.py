@@ -111,3 +111,49 @@ def test_a_worker_runs_a_small_experiment_end_to_end(researcher, executor):
     wait_for_status(experiment, Status.FINISHED)
     assert selectors.episode_scores(experiment=experiment) == selectors.episode_scores(experiment=reference)
     assert Aggregate.objects.filter(run__experiment=experiment).count() == 4
+
+
+def unchunked(**overrides) -> dict:
+    config = tiny(**overrides)
+    del config["chunk_episodes"]
+    return config
+
+
+def test_without_chunk_episodes_costly_types_get_more_chunks_and_the_same_numbers(researcher, monkeypatch):
+    """The platform sizes chunks by estimated cost: a learning type in many, a cheap type in few."""
+    from lambdastar import sweep
+
+    monkeypatch.setattr(sweep, "CHUNK_MIN_S", 0.001)  # this experiment is far smaller than a real one
+    experiment = services.experiment_create(owner=researcher, name="auto", seed=7,
+                                            configuration=unchunked(types=["ls", "ql"], episodes=300))
+    services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
+    sizes = [run.chunk_episodes for run in experiment.runs.order_by("index")]
+    assert all(size["ql"] < size["ls"] for size in sizes)
+    assert services.experiment_execute(experiment_id=experiment.pk)
+    reference = run_inline(researcher, types=["ls", "ql"], episodes=300, chunk_episodes=300)
+    assert selectors.episode_scores(experiment=experiment) == selectors.episode_scores(experiment=reference)
+
+
+def test_chunk_sizes_are_fixed_at_launch(researcher, monkeypatch):
+    """Retuning the cost model does not move the chunks of an experiment already launched."""
+    from lambdastar import sweep
+
+    experiment = services.experiment_create(owner=researcher, name="auto", seed=7,
+                                            configuration=unchunked(types=["ls", "ql"], episodes=300))
+    services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
+    plan = [c for _, c in selectors.experiment_chunks(experiment=experiment)]
+    monkeypatch.setattr(sweep, "LEARNING_STEP_S", sweep.LEARNING_STEP_S * 100)
+    assert [c for _, c in selectors.experiment_chunks(experiment=experiment)] == plan
+    assert services.experiment_execute(experiment_id=experiment.pk)
+    experiment.refresh_from_db()
+    assert selectors.experiment_episodes_done(experiment=experiment) == experiment.total_episodes
+
+
+def test_the_costliest_chunks_are_queued_first(researcher):
+    """So that the last chunks to finish are short and no worker waits long for another."""
+    experiment = services.experiment_create(owner=researcher, name="order", seed=7,
+                                            configuration=tiny(types=["ls", "ql"], episodes=6))
+    services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
+    queued = selectors.chunk_keys_missing(experiment=experiment)
+    assert [t for _, t, _ in queued] == ["ql"] * 6 + ["ls"] * 6
+    assert [run_id for run_id, _, _ in queued[:3]] == [experiment.runs.get(index=1).pk] * 3  # N = 2 before N = 1
