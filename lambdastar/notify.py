@@ -11,7 +11,7 @@ from lambdastar import groups
 #: After a stored chunk, at most one push per experiment and process in this many seconds: a page
 #: following a fast experiment gets a steady beat instead of a push (and its queries) per chunk.
 #: Status changes (running, finished, failed, cancelled) always push.
-CHUNK_PUSH_INTERVAL_S = 0.5
+CHUNK_PUSH_INTERVAL_S = 1.0
 _last_chunk_push: dict[int, float] = {}
 _lock = threading.Lock()
 

@@ -20,7 +20,7 @@ def chunk_execute(*, run_id: int, agent_type: str, index: int, worker: str = WOR
 
     Returns "stored", "duplicate" (a redelivered or resumed copy: counted once) or "skipped".
     Round trips: one read (run, experiment, stored already?), one write (chunk and its episodes),
-    the first chunk's status change, and a progress push at most every few tenths of a second.
+    the first chunk's status change, and a progress push at most once a second per experiment.
     """
     stored = ChunkResult.objects.filter(run=OuterRef("pk"), agent_type=agent_type, index=index)
     run = Run.objects.select_related("experiment").annotate(stored=Exists(stored)).get(pk=run_id)
