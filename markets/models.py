@@ -110,7 +110,8 @@ class Participant(models.Model):
         HUMAN = "H", "human"
         COMPUTER = "C", "computer"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="participants")
+    # no index of its own: the unique (game, user) and (game, number) serve lookups by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="participants", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="market_participations")
     number = models.PositiveSmallIntegerField()
     account = models.OneToOneField(Account, on_delete=models.PROTECT, related_name="participant")
@@ -197,9 +198,11 @@ class Trade(models.Model):
         BUY = "buy", "buy"
         SELL = "sell", "sell"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trades")
+    # game and participant: no index of their own (fewer index writes per trade); the unique
+    # (game, seq) and (participant, idempotency_key) serve lookups by either
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trades", db_index=False)
     seq = models.PositiveIntegerField()
-    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="trades")
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="trades", db_index=False)
     action = models.CharField(max_length=4, choices=Action.choices)
     security = models.CharField(max_length=1, choices=Participant.Security.choices[1:])
     cost = models.IntegerField(help_text="Points the bettor paid (negative: received).")

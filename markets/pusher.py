@@ -6,39 +6,40 @@ trade waits for a push. A push is only a notification (pages re-read state on co
 pushes still queued when the process exits are sent by `flush` at exit, within a short timeout.
 """
 import atexit
+import itertools
 import logging
 import os
+import queue
 import threading
-from collections import deque
 
 from arena.notify import push_many
 
 log = logging.getLogger(__name__)
-
-_cond = threading.Condition()
-_queue: deque = deque()
-_sending = False
+_queue: queue.SimpleQueue = queue.SimpleQueue()  # (ticket, pushes)
+_start_lock, _send_lock = threading.Lock(), threading.Lock()
 _owner_pid: int | None = None  # the sender thread belongs to this process (not to a forked child)
+_tickets = itertools.count(1)  # each queued batch's number, for `flush`
+_issued = _sent = 0
+_sent_cond = threading.Condition()
 
 
 def send(pushes: list[tuple[str, dict]]) -> None:
     """Queue these pushes (group, payload) behind every push queued before them in this process."""
-    global _owner_pid
+    global _issued
     if not pushes:
         return
-    with _cond:
-        if _owner_pid != os.getpid():
-            _queue.clear()  # a forked child: its parent's queue and thread are not its own
-            _owner_pid = os.getpid()
-            threading.Thread(target=_run, name="markets-pushes", daemon=True).start()
-        _queue.extend(pushes)
-        _cond.notify_all()
+    if _owner_pid != os.getpid():
+        _start()
+    with _send_lock:  # tickets in queue order
+        _issued = ticket = next(_tickets)
+        _queue.put((ticket, pushes))
 
 
 def flush(timeout: float = 5.0) -> bool:
     """Wait until every push queued so far in this process has been sent; False on timeout."""
-    with _cond:
-        return _cond.wait_for(lambda: not _queue and not _sending, timeout=timeout)
+    target = _issued
+    with _sent_cond:
+        return _sent_cond.wait_for(lambda: _sent >= target, timeout=timeout)
 
 
 def coalesce(batch: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
@@ -54,19 +55,30 @@ def coalesce(batch: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     return kept[::-1]
 
 
-def _run() -> None:
-    global _sending
+def _start() -> None:
+    global _owner_pid, _queue, _tickets, _issued, _sent
+    with _start_lock:
+        if _owner_pid == os.getpid():
+            return
+        if _owner_pid is not None:  # a forked child: its parent's queue and thread are not its own
+            _queue, _tickets, _issued, _sent = queue.SimpleQueue(), itertools.count(1), 0, 0
+        threading.Thread(target=_run, args=(_queue,), name="markets-pushes", daemon=True).start()
+        _owner_pid = os.getpid()
+
+
+def _run(pending: queue.SimpleQueue) -> None:
+    global _sent
     while True:
-        with _cond:
-            _sending = False
-            _cond.notify_all()
-            _cond.wait_for(lambda: _queue)
-            batch, _sending = list(_queue), True
-            _queue.clear()
+        batches = [pending.get()]
+        while not pending.empty():
+            batches.append(pending.get_nowait())
         try:
-            push_many(coalesce(batch))  # logs its own failures; a lost push is recovered on reconnect
-        except Exception:  # noqa: BLE001 (the sender must outlive any one batch)
+            push_many(coalesce([push for _, batch in batches for push in batch]))  # logs its own failures
+        except Exception:  # noqa: BLE001 (the sender must outlive any one batch; a push is recovered on reconnect)
             log.exception("markets pushes failed")
+        with _sent_cond:
+            _sent = max(ticket for ticket, _ in batches)
+            _sent_cond.notify_all()
 
 
 atexit.register(flush, 2.0)

@@ -12,39 +12,19 @@ on the same trades and compares every answer and the books.
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from arena.errors import ArenaError, Closed, InvalidInput, NotAllowed
+from arena.errors import InvalidInput
 from markets import notify
 from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
 from markets.models import Account, Game, LedgerTxn, Market, Participant, Question, Trade
-from markets.services.ledger import InsufficientPoints, house_account, ledger_post
+from markets.services.ledger import house_account, ledger_post
+from markets.services import trading_sql
+from markets.services.refusals import collided, insufficient, price_bound, refusal
 
 KEY_MAX = 64
 PATHS = ("sql", "python")
-_REFUSALS = {
-    "not_bettor": (NotAllowed, "Only the bettors of this game can trade.", None),
-    "closed": (Closed, "Trading is closed: the game is not running.", None),
-    "other_type": (InvalidInput, "You hold the other security: sell it first (one type at a time).", "other_type"),
-    "not_held": (InvalidInput, "You cannot sell a security you do not hold.", "not_held"),
-}
-
-
 class DuplicateClick(Exception):
     def __init__(self, trade):
         self.trade = trade
-
-
-def refusal(code: str) -> ArenaError:
-    """The error of a refused trade, the same from either path."""
-    kind, message, error_code = _REFUSALS[code]
-    return kind(message, code=error_code)
-
-
-def price_bound(exc: OutOfBounds) -> InvalidInput:
-    return InvalidInput(str(exc), code="price_bound")
-
-
-def insufficient(balance: int, cost: int) -> InsufficientPoints:
-    return InsufficientPoints(f"You have {balance} points; this costs {cost}.")
 
 
 def market_maker(game: Game):
@@ -68,8 +48,6 @@ def _clean(action, security, key) -> tuple[str, str, str]:
 def trade_place(*, game_id: int, user, action, security, key, lock: bool = True, path: str | None = None) -> Trade:
     """`lock=False` exists only so a test can show what the locks prevent (lost updates); `path`
     ("sql" on PostgreSQL, "python") only so tests can run both paths on the same trades."""
-    from markets.services import trading_sql
-
     action, security, key = _clean(action, security, key)
     path = path or ("sql" if connection.vendor == "postgresql" else "python")
     if path not in PATHS:
@@ -97,10 +75,6 @@ def _trade_place_python(game_id, user, action, security, key, lock) -> tuple[Tra
         if original is None:
             raise collided() from exc
         return original, None
-
-
-def collided() -> ArenaError:
-    return ArenaError("The trade collided with another; nothing was changed, try again.", code="conflict")
 
 
 def _trade(game_id, user, action, security, key, lock):

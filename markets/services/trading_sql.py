@@ -1,6 +1,6 @@
 """The PostgreSQL path of a trade: one statement, `SELECT * FROM markets_trade_place(...)` (migration
 0003), instead of the ORM path's dozen round trips. It locks, checks and writes exactly what
-`trading._trade` does; a refusal comes back as an outcome and is raised as the same error here.
+`trading._trade` does; a refusal comes back as an outcome and is raised here as the same error.
 """
 import contextlib
 
@@ -9,10 +9,13 @@ from django.utils import timezone
 
 from markets.makers import LinearMaker, MarketState, OutOfBounds, quotes
 from markets.models import Market, Participant, Trade
-from markets.services import trading
-from markets.services.ledger import InsufficientPoints
+from markets.services.refusals import collided, insufficient, price_bound, refusal
 
-CALL = "SELECT * FROM markets_trade_place(%s, %s, %s, %s, %s, %s, %s)"
+# the function's OUT columns, in order
+COLUMNS = ("outcome", "trade_id", "seq", "action", "security", "cost", "price_before", "price_after", "q_human",
+           "q_computer", "question_id", "txn_id", "created_at", "participant_id", "number", "account_id", "holding",
+           "quantity", "balance")
+CALL = f"SELECT {', '.join(COLUMNS)} FROM markets_trade_place(%s, %s, %s, %s, %s, %s, %s)"
 LINEAR = LinearMaker()
 
 
@@ -25,21 +28,19 @@ def trade_place_sql(*, game_id, user_id, action, security, key, lock=True) -> tu
     try:
         with scope, connection.cursor() as cursor:
             cursor.execute(CALL, [game_id, user_id, action, security, key, timezone.now(), lock])
-            columns = [c.name for c in cursor.description]
-            row = dict(zip(columns, cursor.fetchone()))
+            row = dict(zip(COLUMNS, cursor.fetchone()))
     except IntegrityError as exc:  # only without the locks: a stale price or seq, refused by the database
         original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user_id, idempotency_key=key).first()
         if original is None:
-            raise trading.collided() from exc
+            raise collided() from exc
         return original, None
     outcome = row["outcome"]
     if outcome == "python":
         return None
-    if outcome in ("ok", "duplicate"):
-        trade = _trade(row, game_id, user_id, key)
-        if outcome == "duplicate":
-            return trade, None
-        return trade, quotes(LINEAR, MarketState(row["price_after"], row["q_human"], row["q_computer"]))
+    if outcome == "ok":
+        return _trade(row, game_id, user_id, key), quotes(LINEAR, MarketState(row["price_after"], row["q_human"], row["q_computer"]))
+    if outcome == "duplicate":
+        return _trade(row, game_id, user_id, key), None
     raise _refused(outcome, row, action, security)
 
 
@@ -50,26 +51,30 @@ def _refused(outcome: str, row: dict, action: str, security: str) -> Exception:
         try:
             LINEAR.quote(MarketState(human_price=row["price_before"]), action, security)
         except OutOfBounds as exc:
-            return trading.price_bound(exc)
+            return price_bound(exc)
         raise AssertionError(f"the database refused a trade the linear maker allows: {row!r}")
     if outcome == "insufficient_points":
-        return trading.insufficient(row["balance"], row["cost"])
-    return trading.refusal(outcome)
+        return insufficient(row["balance"], row["cost"])
+    return refusal(outcome)
 
 
 def _trade(row: dict, game_id: int, user_id, key: str) -> Trade:
-    participant = Participant(
-        id=row["participant_id"], game_id=game_id, user_id=user_id, number=row["number"],
-        account_id=row["account_id"], security=row["holding"], quantity=row["quantity"],
-    )
-    trade = Trade(
-        id=row["trade_id"], game_id=game_id, seq=row["seq"], participant=participant, action=row["action"],
-        security=row["security"], cost=row["cost"], price_before=row["price_before"], price_after=row["price_after"],
-        question_id=row["question_id"], txn_id=row["txn_id"], idempotency_key=key, created_at=row["created_at"],
-    )
-    for obj in (participant, trade):
-        obj._state.adding, obj._state.db = False, connection.alias
+    """The trade as the ORM would load it, its bettor (the position after it) cached on it."""
+    participant = _loaded(Participant, {
+        "id": row["participant_id"], "game_id": game_id, "user_id": user_id, "number": row["number"],
+        "account_id": row["account_id"], "security": row["holding"], "quantity": row["quantity"],
+    })
+    trade = _loaded(Trade, {
+        "id": row["trade_id"], "game_id": game_id, "seq": row["seq"], "participant_id": row["participant_id"],
+        "action": row["action"], "security": row["security"], "cost": row["cost"], "price_before": row["price_before"],
+        "price_after": row["price_after"], "question_id": row["question_id"], "txn_id": row["txn_id"],
+        "idempotency_key": key, "created_at": row["created_at"],
+    })
+    trade.participant = participant
     return trade
 
 
-__all__ = ["trade_place_sql", "InsufficientPoints"]
+def _loaded(model, values: dict):
+    """An instance as loaded from the database (fields not given are deferred)."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(connection.alias, names, [values[name] for name in names])

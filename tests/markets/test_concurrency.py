@@ -1,5 +1,6 @@
 """Concurrent trading on PostgreSQL: 16 threads on one game keep every invariant; without the row
-locks, simultaneous clicks read the same price and collide, and their updates are lost."""
+locks, simultaneous clicks read the same price and collide, and their updates are lost. Each on both
+paths: the database function (every linear-maker trade on PostgreSQL) and the ORM path (LMSR)."""
 import random
 import threading
 
@@ -49,7 +50,11 @@ def run_threads(work, n):
     return errors
 
 
-def test_16_threads_trading_keep_every_invariant(cast):
+PATHS = pytest.mark.parametrize("path", ["sql", "python"])
+
+
+@PATHS
+def test_16_threads_trading_keep_every_invariant(cast, path):
     game, users = crowd(cast, THREADS, starting_points=1500)
     outcome = {"ok": 0, "refused": 0}
     lock = threading.Lock()
@@ -59,7 +64,8 @@ def test_16_threads_trading_keep_every_invariant(cast):
         for n in range(40):
             action, security = rng.choice(["buy", "buy", "sell"]), rng.choice(["H", "C"])
             try:
-                services.trade_place(game_id=game.pk, user=users[i], action=action, security=security, key=f"{i}-{n}")
+                services.trade_place(game_id=game.pk, user=users[i], action=action, security=security, key=f"{i}-{n}",
+                                     path=path)
                 kind = "ok"
             except ArenaError:
                 kind = "refused"  # not held, other type, bound, points: legitimate refusals
@@ -82,22 +88,25 @@ def test_16_threads_trading_keep_every_invariant(cast):
         assert maker - 100 * held[winner] >= -LinearMaker().max_loss()
 
 
-def _simultaneous_buys(game, users, lock):
+def _simultaneous_buys(game, users, lock, path):
     def work(i):
-        services.trade_place(game_id=game.pk, user=users[i], action="buy", security="H", key=f"once-{i}", lock=lock)
+        services.trade_place(game_id=game.pk, user=users[i], action="buy", security="H", key=f"once-{i}", lock=lock,
+                             path=path)
 
     errors = run_threads(work, len(users))
     return errors, Market.objects.get(game=game).human_price
 
 
-def test_with_locks_every_simultaneous_click_counts(cast):
+@PATHS
+def test_with_locks_every_simultaneous_click_counts(cast, path):
     game, users = crowd(cast, THREADS)
-    errors, price = _simultaneous_buys(game, users, lock=True)
+    errors, price = _simultaneous_buys(game, users, lock=True, path=path)
     assert errors == [] and price == 50 + THREADS
     assert selectors.ledger_audit(game=game) == []
 
 
-def test_without_locks_simultaneous_clicks_lose_updates(cast):
+@PATHS
+def test_without_locks_simultaneous_clicks_lose_updates(cast, path):
     """The deliberately broken variant: each thread reads the price unlocked, so several compute
     from the same stale price; the database's unique (game, seq) refuses all but one of them, and
     those bettors' clicks are lost: the price ends below 50 + 16 although all 16 bought."""
@@ -105,7 +114,7 @@ def test_without_locks_simultaneous_clicks_lose_updates(cast):
     lost, errors = 0, []
     for attempt in range(5):
         game = running_game(cast, users)
-        errors, price = _simultaneous_buys(game, users, lock=False)
+        errors, price = _simultaneous_buys(game, users, lock=False, path=path)
         lost += THREADS - (price - 50)
         assert selectors.ledger_audit(game=game) == []  # the database checks still keep the books sound
         if lost:
