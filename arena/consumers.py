@@ -29,6 +29,7 @@ class ArenaConsumer(AsyncWebsocketConsumer):
     Subclasses implement those three (sync: they run in a database thread) and their actions."""
 
     actions: dict[str, str] = {"state": "on_state"}  # frame type -> method name
+    audience = ""  # which payload of an arena.message event this console forwards
 
     def authorise(self) -> None:
         raise NotImplementedError
@@ -81,6 +82,12 @@ class ArenaConsumer(AsyncWebsocketConsumer):
     async def send_error(self, code: str, message: str):
         await self.send_json(payloads.error(code, message))
 
+    async def arena_message(self, event):
+        """A stored message, pushed once to its conversation's group with one payload per audience."""
+        payload = event.get(self.audience)
+        if payload is not None:
+            await self.send_json(payload)
+
     async def arena_event(self, event):
         if event["payload"].get("type") == "refresh":  # "re-read your state": each audience its own
             return await self.on_state({})
@@ -100,13 +107,18 @@ class JudgeConsumer(ArenaConsumer):
     actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys",
                "start": "on_start", "end": "on_end", "verdict": "on_verdict"}
 
+    audience = "judge"
+
     def authorise(self):
         self.interrogation = selectors.interrogation_for_judge(
             public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
         )
+        self.by_side = self._conversations_by_side()
 
     def groups_to_join(self):
-        return [groups.judge_group(self.interrogation.pk)]
+        return [groups.judge_group(self.interrogation.pk)] + [
+            groups.conversation_group(c.pk) for c in self.by_side.values()
+        ]
 
     def state(self):
         services.interrogation_close_if_due(interrogation_id=self.interrogation.pk)
@@ -115,8 +127,6 @@ class JudgeConsumer(ArenaConsumer):
     async def _conversation(self, side):
         if side not in ("left", "right", "sole"):
             raise InvalidInput('side must be "left", "right" or "sole".')
-        if not hasattr(self, "by_side"):
-            self.by_side = await database_sync_to_async(self._conversations_by_side)()
         try:
             return self.by_side[side]
         except KeyError:
@@ -169,6 +179,7 @@ class WitnessConsumer(ArenaConsumer):
     """A human confederate's console: their own conversation, nothing else."""
 
     actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys"}
+    audience = "witness"
 
     def authorise(self):
         self.conversation = selectors.conversation_for_witness(
@@ -176,7 +187,7 @@ class WitnessConsumer(ArenaConsumer):
         )
 
     def groups_to_join(self):
-        return [groups.witness_group(self.conversation.pk)]
+        return [groups.witness_group(self.conversation.pk), groups.conversation_group(self.conversation.pk)]
 
     def state(self):
         services.interrogation_close_if_due(interrogation_id=self.conversation.interrogation_id)

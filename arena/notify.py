@@ -1,10 +1,11 @@
 """Pushes to channel groups. A push is only a notification: pages re-read state from the database."""
 import asyncio
+import collections
 import logging
 import os
 import threading
+import weakref
 
-from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from arena import groups, payloads
@@ -27,30 +28,96 @@ def push(group: str, payload: dict) -> None:
 
 
 def push_many(pushes: list[tuple[str, dict]]) -> None:
-    """Send several pushes, in order, with one hop to the event loop."""
+    """Send several pushes (group, browser payload), in order, with one hop to the event loop."""
+    send_events([(group, {"type": "arena.event", "payload": payload}) for group, payload in pushes])
+
+
+def send_events(events: list[tuple[str, dict]]) -> None:
+    """Send channel-layer events (group, {"type": handler, ...}) in the order given.
+
+    From a thread of a server process (a consumer's database call, an in-process task of the embedded
+    default) the events go to that server's event loop without waiting: its pump sends everything
+    queued, in order, as one batch (on arena.channel_layer's Redis layer, two round trips for all).
+    Elsewhere (a Celery worker, the LPP bridge, a command) they go through one long-lived background
+    loop, and the call returns once they are sent."""
     layer = get_channel_layer()
-    if layer is None or not pushes:
+    if layer is None or not events:
         return
-
-    async def send_all():
-        for group, payload in pushes:
-            try:
-                await layer.group_send(group, {"type": "arena.event", "payload": payload})
-            except Exception:  # the database holds the truth; a lost push is recovered on reconnect
-                log.exception("push to %s failed", group)
-
+    loop = _server_loop_of_this_thread(layer)
+    if loop is not None:
+        _pump(loop, layer).put(events)
+        return
     try:
-        loop = _server_loop
-        if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running() and not _on_loop(loop):
-            asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=5)
-        elif _in_server_thread():
-            async_to_sync(send_all)()  # a consumer's database call: back onto the server's own loop
-        else:
-            # A worker, a bridge or a background thread: one long-lived loop for all its pushes, so
-            # the Redis layer's connection pool (kept per loop) is reused instead of reconnecting.
-            asyncio.run_coroutine_threadsafe(send_all(), _background_loop()).result(timeout=10)
+        # One long-lived loop for all pushes of this process, so the Redis layer's connection pool
+        # (kept per loop) is reused instead of reconnecting.
+        asyncio.run_coroutine_threadsafe(_send(layer, events), _background_loop()).result(timeout=10)
     except Exception:
-        log.exception("pushes to %s failed", [group for group, _ in pushes])
+        log.exception("pushes to %s failed", [group for group, _ in events])
+
+
+async def _send(layer, events) -> None:
+    try:
+        if hasattr(layer, "group_send_many"):
+            await layer.group_send_many(events)
+        else:
+            for group, event in events:
+                await layer.group_send(group, event)
+    except Exception:  # the database holds the truth; a lost push is recovered on reconnect
+        log.exception("pushes to %s failed", [group for group, _ in events])
+
+
+def _server_loop_of_this_thread(layer) -> asyncio.AbstractEventLoop | None:
+    from asgiref.sync import SyncToAsync
+
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) == os.getpid():
+        loop = getattr(local, "main_event_loop", None)  # a consumer's database call
+        if loop is not None and loop.is_running():
+            return loop
+    loop = _server_loop
+    if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running():
+        return loop  # the in-memory layer's queues live on the server's loop
+    return None
+
+
+class _Pump:
+    """The pushes of one event loop: queued from any thread, sent in order, in batches."""
+
+    def __init__(self, loop, layer):
+        self.loop, self.layer = loop, layer
+        self.pending: collections.deque = collections.deque()
+        self.lock = threading.Lock()
+        self.draining = False
+
+    def put(self, events) -> None:
+        with self.lock:
+            self.pending.extend(events)
+            if self.draining:
+                return
+            self.draining = True
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self.drain()))
+
+    async def drain(self) -> None:
+        while True:
+            with self.lock:
+                if not self.pending:
+                    self.draining = False
+                    return
+                batch = list(self.pending)
+                self.pending.clear()
+            await _send(self.layer, batch)
+
+
+_pumps: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> its pump
+_pumps_lock = threading.Lock()
+
+
+def _pump(loop, layer) -> _Pump:
+    with _pumps_lock:
+        pump = _pumps.get(loop)
+        if pump is None or pump.layer is not layer:
+            pump = _pumps[loop] = _Pump(loop, layer)
+        return pump
 
 
 _loop_lock = threading.Lock()
@@ -66,26 +133,17 @@ def _background_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def _in_server_thread() -> bool:
-    """True in a thread that sync_to_async runs for an event loop of this process."""
-    from asgiref.sync import SyncToAsync
-
-    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
-
-
-def _on_loop(loop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
-
-
-def message_stored(message, conversation) -> None:
-    pushes = [(groups.judge_group(conversation.interrogation_id), payloads.judge_message(message, conversation.side))]
+def message_stored(message, conversation, *, witness_label: str | None = None) -> None:
+    """One event to the conversation's group (its judge's and its confederate's consoles each forward
+    their own payload) and one to the organisers' live view."""
+    event = {"type": "arena.message", "judge": payloads.judge_message(message, conversation.side)}
     if conversation.witness_human_id:
-        pushes.append((groups.witness_group(conversation.pk), payloads.witness_message(message)))
-    pushes.append((groups.monitor_group(), payloads.monitor_message(message, conversation)))
-    push_many(pushes)
+        event["witness"] = payloads.witness_message(message)
+    monitor = payloads.monitor_message(message, conversation, witness_label=witness_label)
+    send_events([
+        (groups.conversation_group(conversation.pk), event),
+        (groups.monitor_group(), {"type": "arena.event", "payload": monitor}),
+    ])
 
 
 def status_changed(interrogation, conversations) -> None:

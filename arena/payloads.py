@@ -97,12 +97,12 @@ def monitor_interrogation(interrogation) -> dict:
     }
 
 
-def monitor_message(message, conversation) -> dict:
+def monitor_message(message, conversation, *, witness_label: str | None = None) -> dict:
     return {
         "type": "message",
         "interrogation": conversation.interrogation_id,
         "side": conversation.side,
-        "witness": conversation.witness_label,
+        "witness": conversation.witness_label if witness_label is None else witness_label,
         "witness_kind": "machine" if conversation.witness_is_machine else "human",
         "seq": message.seq,
         "from": message.sender_role,

@@ -243,7 +243,7 @@ async def baseline_phase(conversations: int, rounds: int, pause_s: float, timeou
                                         pause_s, timeout_s)
 
 
-async def measure(args, base: str, plan: list[dict]) -> tuple[dict, dict]:
+async def measure(args, base: str, plan: list[dict], services) -> tuple[dict, dict]:
     """Baseline in two halves, before and after the chat, so both see the same (noisy) machine."""
     pause_s = args.pause_ms / 1000.0
     halves = [(args.messages + 1) // 2, args.messages // 2]
@@ -260,7 +260,11 @@ async def measure(args, base: str, plan: list[dict]) -> tuple[dict, dict]:
 
     await run_baseline(halves[0], "before")
     log(f"chat: {args.conversations} conversations x {2 * args.messages} messages through {base}")
+    cpu_before = services.daphne_cpu_s()
     chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing)
+    cpu_after = services.daphne_cpu_s()
+    if cpu_before is not None and cpu_after is not None and chat["latency"]:
+        chat["daphne_cpu_ms"] = (cpu_after - cpu_before) * 1000.0 / (len(chat["latency"]) + len(chat["typing"]))
     log(f"chat done in {chat['elapsed_s']:.1f} s")
     await run_baseline(halves[1], "after")
     await harness.close_layer_pools()
@@ -279,6 +283,8 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
     if chat["typing"]:
         print(f"  typing signal (no DB write)                 {fmt(summary(chat['typing']))}")
     print(f"  baseline: bare group_send -> receive        {fmt(base)}  ({baseline['rate']:.0f}/s)")
+    if "daphne_cpu_ms" in chat:
+        print(f"  daphne CPU per delivery: {chat['daphne_cpu_ms']:.2f} ms (user + system, all its threads)")
     ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
     print(f"  {harness.load_line()}")
     print(f"  p99 ratio {ratio:.2f} (target <= 2); lost {chat['lost']} messages, {baseline['lost']} baseline; "
@@ -297,6 +303,7 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
         "messages": len(chat["latency"]),
         "lost": chat["lost"],
         "errors": len(chat["errors"]),
+        "daphne_cpu_ms_per_delivery": round(chat["daphne_cpu_ms"], 3) if "daphne_cpu_ms" in chat else None,
     }
 
 
@@ -328,7 +335,7 @@ def run(args) -> dict:
         base = services.start_daphne()
 
         async def bounded():
-            return await asyncio.wait_for(measure(args, base, plan), args.time_limit)
+            return await asyncio.wait_for(measure(args, base, plan, services), args.time_limit)
 
         try:
             baseline, chat = asyncio.run(bounded())

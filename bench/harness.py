@@ -121,7 +121,7 @@ def configure_channel_layer() -> str | None:
     import config.settings as project_settings
 
     layer = project_settings.CHANNEL_LAYERS["default"]
-    if layer["BACKEND"] != "channels_redis.core.RedisChannelLayer":
+    if not layer["BACKEND"].endswith(".RedisChannelLayer"):
         raise BenchError("REDIS_URL did not select the Redis channel layer")
     config = layer.setdefault("CONFIG", {})
     config["prefix"] = os.environ[PREFIX_ENV]
@@ -361,6 +361,10 @@ class Services:
     def tail(self) -> str:
         return self.daphne.tail() if self.daphne is not None else ""
 
+    def daphne_cpu_s(self) -> float | None:
+        """CPU seconds (user + system) daphne has used so far: a figure the machine's noise barely moves."""
+        return process_cpu_s(self.daphne.process.pid) if self.daphne is not None else None
+
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is not None and self.tail():
             self.log("daphne's log (last lines):\n" + self.tail())
@@ -379,6 +383,14 @@ class Services:
         except Exception as exc:  # report, but do not hide the run's own outcome
             self.log(f"cleanup failed: {exc}")
         return False
+
+
+def process_cpu_s(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 # --- websockets and the bare channel-layer baseline -------------------------------------------------

@@ -35,7 +35,7 @@
     const p = pane(m.side);
     if (seen[m.side].has(m.seq)) return;
     seen[m.side].add(m.seq);
-    Arena.line(p.log, m.from === "you" ? "You" : "Witness", m.text, m.from);
+    Arena.line(p.log, m.from === "you" ? "You" : "Witness", m.text, m.from, m.seq);
     if (m.from === "witness") p.typing.hidden = true;
   }
 

@@ -47,9 +47,12 @@ window.Arena = (function () {
     };
   }
 
-  function line(log, who, text, cls) {
+  // seq (optional): the message's place in its conversation; a row that arrives after a later one
+  // (two pushes racing) still lands in order.
+  function line(log, who, text, cls, seq) {
     const row = document.createElement("div");
     row.className = "msg " + cls;
+    if (seq !== undefined) row.dataset.seq = seq;
     const label = document.createElement("span");
     label.className = "who";
     label.textContent = who;
@@ -57,7 +60,9 @@ window.Arena = (function () {
     body.className = "text";
     body.textContent = text;
     row.append(label, " ", body);
-    log.appendChild(row);
+    const later = seq === undefined ? null
+      : Array.from(log.children).find((other) => other.dataset.seq !== undefined && Number(other.dataset.seq) > seq);
+    log.insertBefore(row, later || null);
     log.scrollTop = log.scrollHeight;
     return row;
   }

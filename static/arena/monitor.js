@@ -36,7 +36,7 @@
     const l = convo(c, m.side, m.witness, m.witness_kind);
     if (l.seen.has(m.seq)) return;
     l.seen.add(m.seq);
-    Arena.line(l.log, m.from, m.text, m.from === "interrogator" ? "you" : "witness");
+    Arena.line(l.log, m.from, m.text, m.from === "interrogator" ? "you" : "witness", m.seq);
   }
   function handle(p) {
     if (p.type === "state") {

@@ -14,7 +14,7 @@
   function add(m) {
     if (seen.has(m.seq)) return;
     seen.add(m.seq);
-    Arena.line(log, m.from === "you" ? "You" : "Judge", m.text, m.from === "you" ? "you" : "judge");
+    Arena.line(log, m.from === "you" ? "You" : "Judge", m.text, m.from === "you" ? "you" : "judge", m.seq);
     if (m.from === "judge") typing.hidden = true;
   }
   function clock(c) {
