@@ -71,11 +71,8 @@ def chunk_keys_missing(*, experiment) -> list[list]:
 
 
 def chunk_locate(*, run: Run, agent_type: str, index: int) -> sweep.Chunk | None:
-    config = EngineConfig.from_dict(run.engine_config)
-    for chunk in sweep.chunk_plan([config], [run_chunk_sizes(run=run)]):
-        if chunk.agent_type == agent_type and chunk.index == index:
-            return chunk
-    return None
+    return sweep.chunk_at(EngineConfig.from_dict(run.engine_config), run_chunk_sizes(run=run), run.index,
+                          agent_type, index)
 
 
 def episode_scores(*, experiment) -> dict[tuple[int, str], list[float]]:

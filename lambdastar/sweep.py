@@ -177,6 +177,18 @@ def chunk_plan(configs: list[EngineConfig], sizes: list[dict[str, int]]) -> list
     return plan
 
 
+def chunk_at(config: EngineConfig, sizes: dict[str, int], run_index: int, agent_type: str,
+             index: int) -> Chunk | None:
+    """The chunk ``index`` of one type of one run, as :func:`chunk_plan` lists it (None if none)."""
+    if agent_type not in config.types or index < 0:
+        return None
+    step = config.episodes if sequential(config) else sizes[agent_type]
+    first = index * step
+    if first >= config.episodes:
+        return None
+    return Chunk(run_index, agent_type, index, first, min(first + step, config.episodes))
+
+
 def chunk_seconds(config: EngineConfig, chunk: Chunk) -> float:
     """Estimated engine time of a chunk: the costliest are queued first, so the last chunks to
     finish are short ones and no worker waits long for another at the end."""

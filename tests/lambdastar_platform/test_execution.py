@@ -157,3 +157,16 @@ def test_the_costliest_chunks_are_queued_first(researcher):
     queued = selectors.chunk_keys_missing(experiment=experiment)
     assert [t for _, t, _ in queued] == ["ql"] * 6 + ["ls"] * 6
     assert [run_id for run_id, _, _ in queued[:3]] == [experiment.runs.get(index=1).pk] * 3  # N = 2 before N = 1
+
+
+def test_a_chunk_is_found_where_the_plan_lists_it():
+    """A worker finds its chunk's episodes without listing the whole plan; both must agree."""
+    from lambdastar import sweep
+
+    configs = [c for _, c in sweep.run_configs({**tiny(types=["ls", "ql"], episodes=15), "chunk_episodes": 4}, 1)]
+    sizes = sweep.chunk_sizes(configs, 4)
+    plan = sweep.chunk_plan(configs, sizes)
+    assert [sweep.chunk_at(configs[c.run_index], sizes[c.run_index], c.run_index, c.agent_type, c.index)
+            for c in plan] == plan
+    assert sweep.chunk_at(configs[0], sizes[0], 0, "ls", 4) is None  # 15 episodes: chunks 0..3
+    assert sweep.chunk_at(configs[0], sizes[0], 0, "random", 0) is None  # not a type of this run
