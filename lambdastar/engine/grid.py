@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import helper_jit
+
 
 def neighbourhood_table(n: int) -> np.ndarray:
     """``nb[c, k]`` = k-th neighbourhood cell of cell ``c`` (row 0 unused)."""
@@ -33,7 +35,7 @@ def coordinates(n: int) -> tuple[np.ndarray, np.ndarray]:
     return row.astype(np.int64), col.astype(np.int64)
 
 
-@njit(cache=True)
+@helper_jit
 def approach(nb, row, col, half, src, tgt):
     """One king step from ``src`` along a shortest toroidal path to ``tgt`` (reference rule)."""
     sr = row[src]
@@ -65,7 +67,7 @@ def set_field(field, nb, good, evil):
         field[nb[evil, k]] -= 0.5
 
 
-@njit(cache=True)
+@helper_jit
 def move_field(field, nb, old_good, old_evil, good, evil):
     """Same result as :func:`set_field`, touching only the cells that can be non-zero."""
     for k in range(9):

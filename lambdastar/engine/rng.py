@@ -15,7 +15,11 @@ so the numba kernels take a single argument type; :func:`rand31` draws the next 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from .jit import helper_jit
 
 STATE_SIZE = 40
 MODE = 33            # 0 = glibc, 1 = pcg64
@@ -65,7 +69,7 @@ class GlibcRandom:
         return int(_glibc_next(self.state))
 
 
-@njit(cache=True)
+@helper_jit
 def _glibc_next(st):
     f = st[31]
     r = st[32]
@@ -84,23 +88,19 @@ def _glibc_next(st):
 
 # --------------------------------------------------------------------------------------------
 # 128-bit arithmetic on (hi, lo) uint64 pairs
-@njit(cache=True, inline="always")
-def _mul64(a, b):
-    """Full 64x64 -> 128 product of two uint64 values."""
-    m32 = np.uint64(0xFFFFFFFF)
-    s32 = np.uint64(32)
-    a_lo = a & m32
-    a_hi = a >> s32
-    b_lo = b & m32
-    b_hi = b >> s32
-    p0 = a_lo * b_lo
-    p1 = a_lo * b_hi
-    p2 = a_hi * b_lo
-    p3 = a_hi * b_hi
-    mid = (p0 >> s32) + (p1 & m32) + (p2 & m32)
-    lo = (p0 & m32) | ((mid & m32) << s32)
-    hi = p3 + (p1 >> s32) + (p2 >> s32) + (mid >> s32)
-    return hi, lo
+@intrinsic
+def _mul64(typingctx, a, b):
+    """Full 64x64 -> 128 product of two uint64 values as (hi, lo): one native multiply."""
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        p = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        lo = builder.trunc(p, ir.IntType(64))
+        hi = builder.trunc(builder.lshr(p, ir.Constant(wide, 64)), ir.IntType(64))
+        return context.make_tuple(builder, signature.return_type, (hi, lo))
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -121,7 +121,7 @@ _MH = np.uint64(PCG_MULT >> 64)
 _ML = np.uint64(PCG_MULT & 0xFFFFFFFFFFFFFFFF)
 
 
-@njit(cache=True)
+@helper_jit
 def _pcg_next(st):
     sh = np.uint64(st[34])
     sl = np.uint64(st[35])
@@ -185,7 +185,7 @@ def pcg_stream_for(base, episode):
 
 
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@helper_jit
 def rand31(st):
     """Next 31-bit random integer from either stream."""
     if st[33] == 0:

@@ -59,24 +59,50 @@ POP, SELECT = _selection_tables()
 
 
 @njit(cache=True, inline="always")
-def max_mask9(values, table, cell):
-    """(maximum, 9-bit mask of the entries equal to it) of ``values[table[cell, 0..8]]``.
-    Branch-free: nine independent loads and a max tree (short dependency chains)."""
-    v0 = values[table[cell, 0]]
-    v1 = values[table[cell, 1]]
-    v2 = values[table[cell, 2]]
-    v3 = values[table[cell, 3]]
-    v4 = values[table[cell, 4]]
-    v5 = values[table[cell, 5]]
-    v6 = values[table[cell, 6]]
-    v7 = values[table[cell, 7]]
-    v8 = values[table[cell, 8]]
+def mask9(v0, v1, v2, v3, v4, v5, v6, v7, v8):
+    """(maximum, 9-bit mask of the values equal to it) of nine values.
+    Branch-free: a max tree (short dependency chains) and compares."""
     best = max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(max(v6, v7), v8)))
     mask = (((1 if v0 == best else 0) | (2 if v1 == best else 0))
             | ((4 if v2 == best else 0) | (8 if v3 == best else 0))) \
         | (((16 if v4 == best else 0) | (32 if v5 == best else 0))
            | ((64 if v6 == best else 0) | ((128 if v7 == best else 0) | (256 if v8 == best else 0))))
     return best, mask
+
+
+@njit(cache=True, inline="always")
+def max_mask9(values, table, cell):
+    """(maximum, mask of the maxima) of ``values[table[cell, 0..8]]`` (nine independent loads)."""
+    return mask9(values[table[cell, 0]], values[table[cell, 1]], values[table[cell, 2]],
+                 values[table[cell, 3]], values[table[cell, 4]], values[table[cell, 5]],
+                 values[table[cell, 6]], values[table[cell, 7]], values[table[cell, 8]])
+
+
+@njit(cache=True, inline="always")
+def row_mask9(q, i, s):
+    """Mask of the maxima of the row ``q[i, s, 0..8]`` (a Q-table row)."""
+    return mask9(q[i, s, 0], q[i, s, 1], q[i, s, 2], q[i, s, 3], q[i, s, 4], q[i, s, 5],
+                 q[i, s, 6], q[i, s, 7], q[i, s, 8])[1]
+
+
+@njit(cache=True, inline="always")
+def max_of(values, lo, hi):
+    """max(values[lo:hi]) (hi > lo), exact: four independent running maxima (short chains)."""
+    b0 = values[lo]
+    b1 = b0
+    b2 = b0
+    b3 = b0
+    c = lo + 1
+    while c + 4 <= hi:
+        b0 = max(b0, values[c])
+        b1 = max(b1, values[c + 1])
+        b2 = max(b2, values[c + 2])
+        b3 = max(b3, values[c + 3])
+        c += 4
+    while c < hi:
+        b0 = max(b0, values[c])
+        c += 1
+    return max(max(b0, b1), max(b2, b3))
 
 
 @njit(cache=True, inline="always")
@@ -283,18 +309,12 @@ def woc_episode(state, tabs, good, evil, starts, iterations, agents, k, coordina
             for i in range(n):
                 c = win[p, i]
                 v = field[c]
-                if v != 0.0:
-                    fmap[c] = (fmap[c] + v) * 0.5
-        best = fmap[0]
+                fmap[c] = (fmap[c] + v) * 0.5 if v != 0.0 else fmap[c]
+        best = max_of(fmap, 0, cells)      # branch-free: the maximum, then its cells in order
         count = 0
         for c in range(cells):
-            v = fmap[c]
-            if v > best:
-                best = v
-                count = 0
-            if v == best:
-                cells_tmp[count] = c
-                count += 1
+            cells_tmp[count] = c
+            count += fmap[c] == best
         for j in range(agents):
             pos[j] = step_to(moves, row, col, width, height, pos[j],
                              cells_tmp[randint(state, count)])

@@ -11,11 +11,12 @@ from __future__ import annotations
 from numba import njit
 
 from ..grid import move_field
+from ..jit import helper_jit
 from .choices import q_choice
 from .types import ALPHA, COOPQL, COOPSARSA, GAMMA, QL, SARSA
 
 
-@njit(cache=True)
+@helper_jit
 def _row_max(Q, i, s):
     m = Q[i, s, 0]
     for a in range(1, 9):
@@ -24,14 +25,14 @@ def _row_max(Q, i, s):
     return m
 
 
-@njit(cache=True)
+@helper_jit
 def _ql_update(Q, i, field, p2, s, a):
     """Q-learning update; bootstraps on the new cell's state at iteration 1 (reference bug)."""
     r = 10.0 * field[p2]
     Q[i, s, a] = Q[i, s, a] + ALPHA * ((r + GAMMA * _row_max(Q, i, p2)) - Q[i, s, a])
 
 
-@njit(cache=True)
+@helper_jit
 def _sarsa_update(st, exact, Q, i, field, off, p2, s, a):
     """SARSA update with a' chosen greedily in (p', same iteration); a' is not executed."""
     r = 10.0 * field[p2]
@@ -40,7 +41,7 @@ def _sarsa_update(st, exact, Q, i, field, off, p2, s, a):
     Q[i, s, a] = Q[i, s, a] + ALPHA * ((r + GAMMA * Q[i, s2, a2]) - Q[i, s, a])
 
 
-@njit(cache=True)
+@helper_jit
 def _choose_move(st, exact, Q, qi, nb, off, pos, sa, aa, k, i):
     """Agent i of type k picks a greedily in (p, t), remembers (s, a) and moves."""
     s = pos[k, i] + off
