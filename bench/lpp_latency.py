@@ -1,6 +1,6 @@
 """LPP keystroke latency: an entry's key directory -> the bridge -> the judge's websocket; log-reader speed.
 
-    .venv/bin/python bench/lpp_latency.py [--conversations 10] [--keys 200] [--poll-s 0.1] [--wake poll]
+    .venv/bin/python bench/lpp_latency.py [--conversations 10] [--keys 200] [--poll-s 0.1] [--wake inotify|poll]
 
 Services mode only (PostgreSQL and Redis, see bench/harness.py): a throwaway database
 `arena_bench_<pid>`, a private channel-layer prefix, daphne on a free port in a child process, all
@@ -16,15 +16,16 @@ a Return, over and over.  Each judge holds a websocket (session cookie) and rece
 `{"type": "keys", ...}` frames: latency = arrival on the judge's socket - the moment the key's
 directory was created (one process, one monotonic clock).  Keys are matched in order and checked.
 
---wake poll (default) runs Bridge.run(stop, poll_s) as it is: the bridge sleeps poll_s whenever a
-step found nothing, so polling dominates at light load.  --wake inotify drives Bridge.step() from
-this benchmark instead, woken by watchdog's inotify observer on the bridge's directory (with poll_s
-as a fallback timeout): what an inotify-driven bridge would give, with bridge.py unchanged.
+The bridge runs as `manage.py lpp_bridge` runs it: Bridge.run(stop, poll_s, wake).  --wake inotify
+(the default, as in lpp_bridge) reads a conversation's keys as soon as inotify (watchdog) reports
+its directory, between the full steps taken every poll_s; --wake poll only reads them in the full
+steps (the bridge before inotify, and what a machine without inotify gets).  The directories are
+where lpp_bridge puts them by default: on tmpfs (/dev/shm) where there is one (--comm-dir).
 
-Split, from timestamps taken in this process around arena.notify.push (wrapped, not changed):
-created -> push starts (the bridge's poll wait, listdir, keystrokes_store), the push itself
-(async_to_sync group_send from the bridge thread), push done -> the judge's socket (Redis, daphne's
-JudgeConsumer, the websocket).  Also Bridge.step() durations and keys per push.
+Split, from timestamps taken in this process around arena.notify.push_many (wrapped, not changed):
+created -> push starts (the wake-up, listdir, storing the keys), the push itself (group_send from
+the bridge thread), push done -> the judge's socket (Redis, daphne's JudgeConsumer, the websocket).
+Also the durations of the bridge's full steps and of its reads of woken directories, and keys per push.
 
 Baseline in the same run: a bare channel-layer round trip (group_send to a one-member group, then
 receive) through the same Redis, same concurrency and pacing, half before and half after.
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import inspect
 import json
 import random
@@ -59,6 +61,7 @@ from bench.harness import BenchError, fmt, summary  # noqa: E402
 
 log = harness.logger("lpp_latency")
 TARGET_P99_MS = 50.0
+SHM = "/dev/shm"
 TEXT = ("I typed this in 2012, one key at a tiem", "ime, as judges watched.")  # a typo, 3 BackSpaces
 
 
@@ -148,31 +151,40 @@ def create_interrogations(n: int) -> tuple[object, list[dict]]:
 
 # --- the bridge in a thread, with timestamps around its steps and pushes ------------------------------
 class Probe:
-    """Wraps arena.notify.push and Bridge.step (this process only) to time them."""
+    """Wraps arena.notify.push_many and the bridge's steps and reads (this process only) to time them."""
 
     def __init__(self):
         self.pushes: dict[str, list[tuple[float, float, int]]] = {}  # group -> (start, end, keys)
-        self.steps: list[tuple[float, bool]] = []  # (seconds, did work)
+        self.steps: list[float] = []  # full steps, seconds
+        self.reads: list[tuple[float, bool]] = []  # reads of the programs' directories (seconds, found keys)
 
     def install(self, bridge) -> None:
         from arena import notify
 
-        push, step = notify.push, bridge.step
+        push_many, step, collect = notify.push_many, bridge.step, bridge._collect
 
-        def timed_push(group, payload):
+        def timed_push_many(pushes):
             started = time.perf_counter()
-            push(group, payload)
-            if payload.get("type") == "keys":
-                self.pushes.setdefault(group, []).append((started, time.perf_counter(), len(payload["keys"])))
+            push_many(pushes)
+            ended = time.perf_counter()
+            for group, payload in pushes:
+                if payload.get("type") == "keys":
+                    self.pushes.setdefault(group, []).append((started, ended, len(payload["keys"])))
 
         def timed_step():
             started = time.perf_counter()
             did = step()
-            self.steps.append((time.perf_counter() - started, did))
+            self.steps.append(time.perf_counter() - started)
             return did
 
-        notify.push = timed_push
-        bridge.step = timed_step  # Bridge.run calls self.step()
+        def timed_collect(links):
+            started = time.perf_counter()
+            did = collect(links)
+            self.reads.append((time.perf_counter() - started, did))
+            return did
+
+        notify.push_many = timed_push_many  # arena.services.keystrokes calls notify.push_many
+        bridge.step, bridge._collect = timed_step, timed_collect  # Bridge.run calls self.step(), self._collect()
 
 
 def placeholder_command(limit_s: float) -> str:
@@ -182,50 +194,31 @@ def placeholder_command(limit_s: float) -> str:
 
 
 class BridgeThread:
-    def __init__(self, bridge, wake: str, poll_s: float, folders: list[Path]):
-        self.bridge, self.wake, self.poll_s, self.folders = bridge, wake, poll_s, folders
-        self.stop_event, self.woken = threading.Event(), threading.Event()
-        self.observer = None
+    def __init__(self, bridge, wake: str, poll_s: float, profile: Path | None = None):
+        self.bridge, self.wake, self.poll_s, self.profile = bridge, wake, poll_s, profile
+        self.stop_event = threading.Event()
         self.failure: BaseException | None = None
+        self.cpu_s = 0.0  # the bridge thread's own CPU time (its watchdog and push threads aside)
         self.thread = threading.Thread(target=self._main, name="lpp-bridge", daemon=True)
 
     def start(self) -> None:
-        if self.wake == "inotify":
-            from watchdog.events import FileSystemEventHandler
-            from watchdog.observers.inotify import InotifyObserver
-
-            woken = self.woken
-
-            class Handler(FileSystemEventHandler):
-                def on_created(self, event):
-                    if str(event.src_path).endswith(".other"):
-                        woken.set()
-
-            self.observer = InotifyObserver()
-            handler = Handler()
-            for folder in self.folders:  # the bridge's own mkdir(exist_ok=True) finds them there
-                folder.mkdir(exist_ok=True)
-                self.observer.schedule(handler, str(folder), recursive=False)
-            self.observer.start()
         self.thread.start()
 
     def _main(self) -> None:
         from django.db import connections
 
+        profiler = cProfile.Profile() if self.profile else None
         try:
-            if self.wake == "poll":
-                self.bridge.run(self.stop_event, self.poll_s)  # as manage.py lpp_bridge runs it
-            else:
-                try:
-                    while not self.stop_event.is_set():
-                        self.woken.clear()
-                        if not self.bridge.step():
-                            self.woken.wait(self.poll_s)
-                finally:
-                    self.bridge.close()
+            if profiler:
+                profiler.enable()
+            self.bridge.run(self.stop_event, self.poll_s, self.wake)  # as manage.py lpp_bridge runs it
         except BaseException as exc:  # reported by the main thread
             self.failure = exc
         finally:
+            self.cpu_s = time.thread_time()
+            if profiler:
+                profiler.disable()
+                profiler.dump_stats(self.profile)
             connections.close_all()
 
     def ready(self, n: int) -> bool:
@@ -234,13 +227,8 @@ class BridgeThread:
 
     def stop(self) -> None:
         self.stop_event.set()
-        self.woken.set()
         if self.thread.is_alive():
             self.thread.join(30)
-        if self.observer is not None:
-            self.observer.stop()
-            self.observer.join(5)
-            self.observer = None
 
 
 # --- measurement ------------------------------------------------------------------------------------
@@ -364,12 +352,13 @@ def split(plan: list[dict], keys: dict, probe: Probe) -> dict:
 
 
 def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: dict, poll_s: float,
-           fs: str, note: str | None) -> dict:
+           fs: str, note: str | None, bridge_cpu_s: float) -> dict:
     latency = [a - c for created, arrived in zip(keys["created"], keys["arrived"]) for c, a in zip(created, arrived)]
     received = len(latency)
     lat, base = summary(latency), summary(baseline["latency"])
-    steps = [s for s, _ in probe.steps]
-    busy = [s for s, did in probe.steps if did]
+    nan = float("nan")
+    steps = probe.steps
+    busy = [s for s, did in probe.reads if did]
     ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
     rate = received / keys["writing_s"] if keys["writing_s"] else 0.0
     print(f"lpp latency: {args.conversations} conversations x {keys['total'] // args.conversations} keys, "
@@ -377,15 +366,17 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
           f"wake={args.wake}, poll_s={poll_s:g}, directories on {fs or 'an unknown file system'}")
     print(f"  key directory -> judge's socket              {fmt(lat)}  (target p99 <= {TARGET_P99_MS:g} ms)")
     if parts["detect"]:
-        print(f"    of which created -> push (poll, store)     {fmt(summary(parts['detect']))}")
+        print(f"    of which created -> push (wake, read, store){fmt(summary(parts['detect']))}")
         print(f"    of which the push (bridge thread)          {fmt(summary(parts['push']))}")
         print(f"    of which pushed -> judge's socket          {fmt(summary(parts['deliver']))}")
         print(f"    keys per push: mean {sum(parts['batch']) / len(parts['batch']):.2f}, "
               f"max {max(parts['batch'])}")
     if steps:
-        print(f"  Bridge.step(), all {len(steps)}                      {fmt(summary(steps))}")
+        print(f"  bridge: full steps                          {fmt(summary(steps))}")
     if busy:
-        print(f"  Bridge.step() that did work                 {fmt(summary(busy))}")
+        print(f"  bridge: reads that found keys               {fmt(summary(busy))}")
+    cpu_per_key_ms = bridge_cpu_s * 1000 / received if received else nan
+    print(f"  bridge thread CPU: {bridge_cpu_s:.2f} s, {cpu_per_key_ms:.3f} ms per key (less sensitive to load)")
     print(f"  baseline: bare group_send -> receive        {fmt(base)}")
     print(f"  p99 ratio {ratio:.2f}; lost {keys['total'] - received} keys, {baseline['lost']} baseline; "
           f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors")
@@ -398,7 +389,6 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
     print(f"  {harness.load_line()}")
     if note:
         print(f"  note: {note}")
-    nan = float("nan")
     parts_p99 = {name: summary(parts[name])["p99"] if parts[name] else nan for name in ("detect", "push", "deliver")}
     return {
         "p50_ms": round(lat["p50"], 3),
@@ -423,6 +413,8 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         "push_p99_ms": round(parts_p99["push"], 3),
         "deliver_p99_ms": round(parts_p99["deliver"], 3),
         "step_p50_ms": round(summary(steps)["p50"], 3) if steps else nan,
+        "read_p50_ms": round(summary(busy)["p50"], 3) if busy else nan,
+        "bridge_cpu_ms_per_key": round(cpu_per_key_ms, 4),
         "keys_per_push": round(sum(parts["batch"]) / len(parts["batch"]), 3) if parts["batch"] else nan,
     }
 
@@ -457,14 +449,17 @@ def parse_args(argv=None):
     parser.add_argument("--max-key-ms", type=float, default=50.0, help="longest pause between keys (default 50)")
     parser.add_argument("--poll-s", type=float, default=None,
                         help="the bridge's poll interval (default: Bridge.run's own default, 0.1 s)")
-    parser.add_argument("--wake", choices=("poll", "inotify"), default="poll",
-                        help="poll: Bridge.run as it is (default); inotify: step() woken by inotify (see above)")
+    parser.add_argument("--wake", choices=("inotify", "poll"), default="inotify",
+                        help="inotify: keys read as soon as their directory appears (default, as lpp_bridge); "
+                             "poll: only in the full steps every --poll-s")
     parser.add_argument("--logs", type=Path, default=LOEBNER2012, help=f"log folder (default {LOEBNER2012})")
     parser.add_argument("--reader-seconds", type=float, default=2.0,
                         help="time spent reading logs, plus half as much on the raw baseline (default 2)")
-    parser.add_argument("--comm-dir", default=None, metavar="PARENT",
-                        help="where the bridge's directory is made (default: the system's temporary folder; "
-                             "directory operations cost far less on tmpfs, e.g. /dev/shm)")
+    parser.add_argument("--comm-dir", default=SHM if Path(SHM).is_dir() else None, metavar="PARENT",
+                        help="where the bridge's directory is made (default: /dev/shm, tmpfs, as lpp_bridge; "
+                             "else the system's temporary folder)")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="write a cProfile of the bridge thread to FILE (pstats format)")
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default 0: a free one)")
     parser.add_argument("--key-timeout", type=float, default=10.0,
                         help="keys not on the judges' sockets this many seconds after the last was written are lost")
@@ -499,7 +494,7 @@ def run(args) -> dict:
             probe = Probe()
             probe.install(bridge)
             base = services.start_daphne()
-            bridge_thread = BridgeThread(bridge, args.wake, poll_s, [directory / p["conversation"] for p in plan])
+            bridge_thread = BridgeThread(bridge, args.wake, poll_s, args.profile)
             try:
                 bridge_thread.start()
                 end = time.monotonic() + 30
@@ -526,7 +521,7 @@ def run(args) -> dict:
             if not any(keys["arrived"]):
                 raise BenchError(f"no key reached a judge; daphne's log:\n{services.tail()}")
             return report(args, baseline, keys, split(plan, keys, probe), probe, reader, poll_s,
-                          filesystem(directory), services.note)
+                          filesystem(directory), services.note, bridge_thread.cpu_s)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 

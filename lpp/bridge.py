@@ -19,27 +19,33 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from pathlib import Path
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from arena.errors import Closed, InvalidInput
 from arena.models import Conversation, Entry, Keystroke, Message, Status
 from arena.services import keystrokes_store, message_post
+from arena.services.keystrokes import keystrokes_store_many
 from arena.services.keystrokes import Key as StoredKey
 from lpp.importer import when
-from lpp.keys import name_for
+from lpp.keys import char_for, name_for
 from lpp.lines import Segmenter
 from lpp.model import JUDGE, OTHER
 from lpp.model import Keystroke as Key
 from lpp.models import BridgeLink, BridgeStatus
-from lpp.transport import CommDir
+from lpp.transport import CommDir, Waker
 from lpp.typing_model import TypingModel
 
 log = logging.getLogger("lpp.bridge")
 INSTANT = TypingModel(think_s=0.0, per_char_s=0.0, word_pause_s=0.0, jitter=0.0)
 State = BridgeStatus.State
+HEARTBEAT_S = 1.0  # BridgeStatus.last_seen / last_output_at are written at most this often
+STOP_CHECK_S = 0.25  # Bridge.run notices its stop event at least this often
 
 
 @dataclass
@@ -48,6 +54,7 @@ class _Link:
     comm: CommDir
     log_path: Path
     segmenter: Segmenter
+    progress: BridgeLink
     process: subprocess.Popen | None = None
     restart_at: float = 0.0
     waiting_since: float | None = None  # a judge message is unanswered since then
@@ -62,20 +69,44 @@ class Bridge:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.silence_s, self.idle_s, self.restart_s, self.clock = silence_s, idle_s, restart_s, clock
         self.links: dict[int, _Link] = {}
+        self.waker: Waker | None = None
+        self._heartbeat: dict = {}
+        self._reported_at = float("-inf")
         self.status, _ = BridgeStatus.objects.get_or_create(entry=entry)
         self._report(command=command)
 
     # ------------------------------------------------------------------ loop
-    def run(self, stop: threading.Event, poll_s: float = 0.1) -> None:
-        """Step until ``stop`` is set (SIGTERM: the current step finishes first)."""
+    def run(self, stop: threading.Event, poll_s: float = 0.1, wake: str = "auto") -> None:
+        """Until ``stop`` is set (SIGTERM: the current step finishes first): a full :meth:`step`
+        every ``poll_s`` seconds and, in between, the program's keys as soon as their directories
+        appear (``wake``: ``"inotify"``, ``"auto"`` = inotify or else watchdog's polling, or
+        ``"poll"``: only the full steps read them)."""
+        self.waker = None if wake == "poll" else Waker("." + OTHER, wake, poll_s).start()
         try:
+            for link in self.links.values():
+                self._watch(link)
+            due = 0.0
             while not stop.is_set():
-                if not self.step():
-                    stop.wait(poll_s)
+                if time.monotonic() >= due:
+                    self.step()
+                    due = time.monotonic() + poll_s
+                wait = min(max(0.0, due - time.monotonic()), STOP_CHECK_S)
+                if self.waker is None:
+                    stop.wait(wait)
+                    continue
+                changed = self.waker.wait(wait)
+                woken = [link for link in self.links.values() if link.comm.path in changed]
+                if woken:
+                    self._collect(woken)
         finally:
+            if self.waker is not None:
+                self.waker.stop()
+                self.waker = None
             self.close()
 
     def step(self) -> bool:
+        """One full round: start and stop programs with their conversations, the judge's side to
+        the programs, the programs' keys to the judges, health. Says whether it did work."""
         running = {c.pk: c for c in Conversation.objects.filter(
             witness_entry=self.entry, status=Status.RUNNING, interrogation__status=Status.RUNNING
         ).select_related("interrogation")}
@@ -84,14 +115,18 @@ class Bridge:
             self._drop(pk)
             did = True
         for pk, conversation in running.items():
-            link = self.links.get(pk) or self._open(conversation)
+            if pk not in self.links:
+                self._open(conversation)
+        links = list(self.links.values())
+        for link in links:
             did |= self._keep_alive(link)
-            did |= self._forward(link)
-            did |= self._collect(link)
+        did |= self._forward(links)
+        did |= self._collect(links)
+        for link in links:
             self._check_silence(link)
         if not running and self.status.state == State.OK:
             self._report(state=State.IDLE)
-        self._report(last_seen=timezone.now())
+        self._beat(last_seen=timezone.now())
         return did
 
     def close(self) -> None:
@@ -103,21 +138,36 @@ class Bridge:
     def _open(self, conversation: Conversation) -> _Link:
         path = self.directory / str(conversation.public_id)
         path.mkdir(exist_ok=True)
+        progress, _ = BridgeLink.objects.get_or_create(conversation=conversation)
         link = self.links[conversation.pk] = _Link(
             conversation, CommDir(path, side=JUDGE, clock=self.clock, sleep=time.sleep),
-            self.directory / f"{conversation.public_id}.log", Segmenter(idle_timeout=self.idle_s))
-        progress, _ = BridgeLink.objects.get_or_create(conversation=conversation)
-        # program keys read before a restart but not yet posted: open the line again
-        for row in conversation.keystrokes.filter(sender_role=Message.Role.WITNESS,
-                                                  seq__gt=progress.posted_keystroke_seq).order_by("seq"):
-            key = Key(sender=OTHER, key=row.key, char=row.char or None, stamp=row.stamp,
+            self.directory / f"{conversation.public_id}.log", Segmenter(idle_timeout=self.idle_s), progress)
+        # program keys stored before a restart but not yet posted: open the line again (or post it)
+        unposted = list(conversation.keystrokes.filter(
+            sender_role=Message.Role.WITNESS, seq__gt=progress.posted_keystroke_seq).order_by("seq"))
+        finished = []
+        for row in unposted:
+            key = Key(sender=OTHER, key=row.key, char=char_for(row.key), stamp=row.stamp,
                       time=self.clock())
             link.seq_of[id(key)] = row.seq
-            link.segmenter.feed(key)
+            finished += link.segmenter.feed(key)
+        for utterance in finished:
+            self._post(link, utterance)
+        # stored, but the bridge stopped before deleting their directories: not stored twice
+        # (before the program starts again, so that its new keys cannot be mistaken for them)
+        stored = {(row.stamp, row.key) for row in unposted}
+        link.comm.remove([key for key in link.comm.read(delete=False) if (key.stamp, key.key) in stored])
+        self._watch(link)
         return link
+
+    def _watch(self, link: _Link) -> None:
+        if self.waker is not None:
+            self.waker.watch(link.comm.path)
 
     def _drop(self, pk: int) -> None:
         link = self.links.pop(pk)
+        if self.waker is not None:
+            self.waker.unwatch(link.comm.path)
         if link.process is not None:
             _stop(link.process)
 
@@ -149,27 +199,42 @@ class Bridge:
         return True
 
     # ------------------------------------------------------------------ judge -> program
-    def _forward(self, link: _Link) -> bool:
-        if link.conversation.interrogation.keystroke_mode:
-            return self._forward_keys(link)
-        progress = BridgeLink.objects.get(conversation=link.conversation)
-        pending = list(link.conversation.messages.filter(
-            sender_role=Message.Role.INTERROGATOR, seq__gt=progress.judge_seq).order_by("seq"))
+    def _forward(self, links: list[_Link]) -> bool:
+        """The judges' new messages (or, in keystroke mode, keys) of all links, in one query each."""
+        by_messages = [link for link in links if not link.conversation.interrogation.keystroke_mode]
+        by_keys = [link for link in links if link.conversation.interrogation.keystroke_mode]
+        did = False
+        if by_messages:
+            did |= self._forward_messages(by_messages)
+        if by_keys:
+            did |= self._forward_keys(by_keys)
+        return did
+
+    def _forward_messages(self, links: list[_Link]) -> bool:
+        of = {link.conversation.pk: link for link in links}
+        pending = list(Message.objects.filter(
+            _after(links, "judge_seq"), sender_role=Message.Role.INTERROGATOR).order_by("conversation", "seq"))
         for message in pending:
+            link = of[message.conversation_id]
             with transaction.atomic():
                 keys = link.comm.send_text(message.text, INSTANT)
                 self._store(link.conversation, Message.Role.INTERROGATOR, keys)
-                BridgeLink.objects.filter(pk=progress.pk).update(judge_seq=message.seq)
+                BridgeLink.objects.filter(pk=link.progress.pk).update(judge_seq=message.seq)
+            link.progress.judge_seq = message.seq
             link.waiting_since = link.waiting_since or self.clock()
         return bool(pending)
 
-    def _forward_keys(self, link: _Link) -> bool:
+    def _forward_keys(self, links: list[_Link]) -> bool:
         """Keystroke mode: the judge's keys, stored as typed in the browser, go to the program one
         by one as they come (BackSpace included), as JComm sent them."""
-        progress = BridgeLink.objects.get(conversation=link.conversation)
-        pending = list(link.conversation.keystrokes.filter(
-            sender_role=Message.Role.INTERROGATOR, seq__gt=progress.judge_keystroke_seq).order_by("seq"))
+        of = {link.conversation.pk: link for link in links}
+        pending = list(Keystroke.objects.filter(
+            _after(links, "judge_keystroke_seq"), sender_role=Message.Role.INTERROGATOR
+        ).order_by("conversation", "seq"))
+        moved = {}
         for row in pending:
+            link = moved[row.conversation_id] = of[row.conversation_id]
+            link.progress.judge_keystroke_seq = row.seq
             try:
                 name = row.key if row.key in ("BackSpace", "Return") else name_for(row.char)
             except ValueError:  # no LPP key for it (say, a non-ASCII letter): the program never sees it
@@ -178,28 +243,39 @@ class Bridge:
             link.comm.send_key(name)
             if row.key == "Return":
                 link.waiting_since = link.waiting_since or self.clock()
-        if pending:
-            BridgeLink.objects.filter(pk=progress.pk).update(judge_keystroke_seq=pending[-1].seq)
+        if moved:
+            BridgeLink.objects.bulk_update([link.progress for link in moved.values()], ["judge_keystroke_seq"])
         return bool(pending)
 
     # ------------------------------------------------------------------ program -> judge
-    def _collect(self, link: _Link) -> bool:
-        keys = link.comm.read()
+    def _collect(self, links: list[_Link]) -> bool:
+        """The programs' new keys: stored in one transaction and pushed to the judges (one push),
+        then their directories deleted (a crash in between: _open skips them), then segmented."""
+        read = [(link, keys) for link in links if (keys := link.comm.read(delete=False))]
         now = self.clock()
-        if keys:
-            rows = self._store(link.conversation, Message.Role.WITNESS, keys)
-            link.waiting_since = None
-            self._report(last_output_at=timezone.now(), **({"state": State.OK}
-                         if self.status.state in (State.SILENT, State.CRASHED, State.IDLE) else {}))
         finished = []
-        for key, row in zip(keys, rows if keys else ()):
-            key = Key(sender=OTHER, key=key.key, char=key.char, stamp=key.stamp, time=now)
-            link.seq_of[id(key)] = row.seq
-            finished += link.segmenter.feed(key)
-        finished += link.segmenter.expire(now)
-        for utterance in finished:
+        if read:
+            with transaction.atomic():
+                stored = keystrokes_store_many([
+                    (link.conversation, Message.Role.WITNESS, _stored(keys)) for link, keys in read])
+            for (link, keys), rows in zip(read, stored):
+                link.comm.remove(keys)
+                link.waiting_since = None
+                for key, row in zip(keys, rows):
+                    key = Key(sender=OTHER, key=key.key, char=key.char, stamp=key.stamp, time=now)
+                    link.seq_of[id(key)] = row.seq
+                    finished += [(link, u) for u in link.segmenter.feed(key)]
+            if self.status.state in (State.SILENT, State.CRASHED, State.IDLE):
+                self._report(state=State.OK, last_output_at=timezone.now())
+            elif self.status.last_output_at is None:  # the first output is shown at once
+                self._report(last_output_at=timezone.now())
+            else:
+                self._beat(last_output_at=timezone.now())
+        for link in links:
+            finished += [(link, u) for u in link.segmenter.expire(now)]
+        for link, utterance in finished:
             self._post(link, utterance)
-        return bool(keys or finished)
+        return bool(read or finished)
 
     def _post(self, link: _Link, utterance) -> None:
         last_seq = link.seq_of.get(id(utterance.keystrokes[-1]), 0)
@@ -213,7 +289,8 @@ class Bridge:
                 pass  # time ran out while the program typed: dropped, as a human's line would be
             except InvalidInput as error:
                 self._problem(self.status.state, f"reply not posted: {error}")
-            BridgeLink.objects.filter(conversation=link.conversation).update(posted_keystroke_seq=last_seq)
+            BridgeLink.objects.filter(pk=link.progress.pk).update(posted_keystroke_seq=last_seq)
+        link.progress.posted_keystroke_seq = last_seq
 
     def _check_silence(self, link: _Link) -> None:
         if link.waiting_since is not None and self.clock() - link.waiting_since > self.silence_s:
@@ -224,17 +301,34 @@ class Bridge:
     # ------------------------------------------------------------------ records
     def _store(self, conversation: Conversation, role: str, keys) -> list[Keystroke]:
         """Store the keys and stream them to the other side's page as they are typed."""
-        return keystrokes_store(conversation=conversation, sender_role=role, keys=[
-            StoredKey(k.key, k.char or "", k.stamp, when(k.time)) for k in keys])
+        return keystrokes_store(conversation=conversation, sender_role=role, keys=_stored(keys))
 
     def _problem(self, state: str, message: str) -> None:
         log.warning("entry %s (%s): %s", self.entry.pk, self.entry, message)
         self._report(state=state, last_error=message, last_error_at=timezone.now())
 
+    def _beat(self, **fields) -> None:
+        """Heartbeat fields: written with the next report, or now if none for HEARTBEAT_S."""
+        self._heartbeat.update(fields)
+        if time.monotonic() - self._reported_at >= HEARTBEAT_S:
+            self._report()
+
     def _report(self, **fields) -> None:
+        fields = {**self._heartbeat, **fields}
+        self._heartbeat, self._reported_at = {}, time.monotonic()
         for name, value in fields.items():
             setattr(self.status, name, value)
         BridgeStatus.objects.filter(pk=self.status.pk).update(**fields)
+
+
+def _after(links: list[_Link], progress_field: str) -> Q:
+    """Rows of the links' conversations past each one's progress."""
+    return reduce(or_, (Q(conversation_id=link.conversation.pk, seq__gt=getattr(link.progress, progress_field))
+                        for link in links))
+
+
+def _stored(keys) -> list[StoredKey]:
+    return [StoredKey(k.key, k.char or "", k.stamp, when(k.time)) for k in keys]
 
 
 def _stop(process: subprocess.Popen) -> None:

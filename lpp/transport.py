@@ -5,9 +5,10 @@
 (JComm stamps, canonical names, a typing rhythm) and reads the other side's
 keys in numeric stamp order, deleting each directory once read. Unknown or
 empty key names are reported (``problems`` and the ``lpp`` logger) and skipped.
-:class:`Watcher` wakes a reader when something appears (inotify through
-watchdog, or watchdog's polling observer as a fallback); directories present
-before it started are read on the first call.
+:class:`Waker` wakes a reader when keys appear in any of its directories
+(inotify through watchdog, or watchdog's polling observer as a fallback);
+:class:`Watcher` is one directory's reader on it. Keys present before watching
+started are read on the first call.
 """
 
 from __future__ import annotations
@@ -81,8 +82,10 @@ class CommDir:
         return sent
 
     # ---------------------------------------------------------------- reading
-    def read(self) -> list[Keystroke]:
-        """The other side's new keys in stamp order; their directories are deleted."""
+    def read(self, delete: bool = True) -> list[Keystroke]:
+        """The other side's new keys in stamp order; their directories are deleted
+        (with ``delete=False``, left for :meth:`remove`, so that a reader can store
+        the keys first; unknown names are deleted at once all the same)."""
         found = []
         for name in os.listdir(self.path):
             parsed = parse_name(name)
@@ -91,20 +94,31 @@ class CommDir:
                                        stamp=parsed[0], time=None))
         keys = []
         for key in sort_per_sender(found):
-            self._remove(f"{key.stamp}.{key.key}.{self.reads}")
             char = char_for(key.key)
             if char is None:
+                self._remove(key)
                 self._problem(f"unknown or empty key name {key.key!r} (stamp {key.stamp}), skipped")
                 continue
             when = stamp_time(key.stamp)
             keys.append(Keystroke(sender=key.sender, key=key.key, char=char, stamp=key.stamp,
                                   time=when if when is not None else self.clock()))
+        if delete:
+            self.remove(keys)
         return keys
 
-    def _remove(self, name: str) -> None:
+    def remove(self, keys) -> None:
+        """Delete the directories of keys read from the other side."""
+        for key in keys:
+            self._remove(key)
+
+    def _remove(self, key: Keystroke) -> None:
+        name = f"{key.stamp}.{key.key}.{key.sender}"
         target = self.path / name
         try:
-            target.rmdir() if target.is_dir() else target.unlink()
+            try:
+                target.rmdir()
+            except NotADirectoryError:  # a file of that name: delete it all the same
+                target.unlink()
         except FileNotFoundError:
             pass
         except OSError as error:  # e.g. someone wrote a file into it
@@ -115,71 +129,143 @@ class CommDir:
         log.warning("%s: %s", self.path, message)
 
 
-class Watcher:
-    """Waits for the other side's keys. ``mode``: ``"inotify"``, ``"poll"`` or
-    ``"auto"`` (inotify, falling back to polling if it cannot start)."""
+class Waker:
+    """Wakes a reader when the other side creates keys in any of several directories,
+    with one watchdog observer for them all. ``mode``: ``"inotify"``, ``"poll"`` or
+    ``"auto"`` (inotify, falling back to watchdog's polling observer if it cannot
+    start). :meth:`wait` returns the directories that changed since the last call;
+    a directory is reported once when it starts being watched, so keys already
+    there are read too."""
 
-    def __init__(self, comm: CommDir, mode: str = "auto", poll_interval: float = 0.1) -> None:
+    def __init__(self, suffix: str, mode: str = "auto", poll_interval: float = 0.1) -> None:
         if mode not in ("auto", "inotify", "poll"):
             raise ValueError(f"mode must be auto, inotify or poll, not {mode!r}")
-        self.comm, self.mode, self.poll_interval = comm, mode, poll_interval
+        self.suffix, self.mode, self.poll_interval = suffix, mode, poll_interval
         self.mode_used = ""
-        self._wake = threading.Event()
-        self._observer = None
+        self._changed: set[Path] = set()
+        self._lock = threading.Lock()
+        self._event = threading.Event()
+        self._observer = self._poller = None
+        self._handler = None
+        self._watches: dict[Path, tuple] = {}  # path -> (observer, its watch)
 
-    def start(self) -> Watcher:
+    def start(self) -> Waker:
         from watchdog.events import FileSystemEventHandler
 
-        wake, suffix = self._wake, "." + self.comm.reads
+        mark, suffix = self._mark, self.suffix
 
         class _Handler(FileSystemEventHandler):
             def on_any_event(self, event) -> None:  # only new keys of the other side
                 path = getattr(event, "dest_path", "") or event.src_path
                 if event.event_type in ("created", "moved") and str(path).endswith(suffix):
-                    wake.set()
+                    mark(Path(os.fsdecode(path)).parent)
 
+        self._handler = _Handler()
         if self.mode in ("auto", "inotify"):
             try:
-                self._observer = self._start(_inotify_observer(), _Handler())
+                self._observer = _inotify_observer()
+                self._observer.start()
                 self.mode_used = "inotify"
-            except Exception as error:  # no inotify here, or out of watches
+            except Exception as error:  # no inotify here
                 if self.mode == "inotify":
                     raise
-                log.warning("inotify unavailable (%s); polling %s", error, self.comm.path)
+                log.warning("inotify unavailable (%s); polling instead", error)
+                self._observer = None
         if self._observer is None:
-            from watchdog.observers.polling import PollingObserver
-
-            self._observer = self._start(PollingObserver(timeout=self.poll_interval), _Handler())
+            self._observer = self._polling()
             self.mode_used = "poll"
-        wake.set()  # directories already present are read on the first get()
         return self
 
-    def _start(self, observer, handler):
-        observer.schedule(handler, str(self.comm.path), recursive=False)
-        observer.start()
-        return observer
+    def watch(self, path: str | Path) -> None:
+        """Wake on new keys in ``path`` (not below it); its present keys count as new."""
+        path = Path(path)
+        try:
+            self._watches[path] = (self._observer, self._observer.schedule(self._handler, str(path)))
+        except OSError as error:  # out of inotify watches, say
+            if self.mode == "inotify" or self.mode_used == "poll":
+                raise
+            log.warning("cannot watch %s with inotify (%s); polling it", path, error)
+            self._watches[path] = (self._polling(), self._polling().schedule(self._handler, str(path)))
+        self._mark(path)
 
-    def get(self, timeout: float | None = None) -> list[Keystroke]:
-        """New keys, waiting up to ``timeout`` seconds for something to happen;
-        also rescans on a timeout, so a missed event costs latency, not keys."""
-        self._wake.wait(timeout)
-        self._wake.clear()
-        return self.comm.read()
+    def unwatch(self, path: str | Path) -> None:
+        path = Path(path)
+        observer, watch = self._watches.pop(path, (None, None))
+        if observer is not None:
+            try:
+                observer.unschedule(watch)
+            except (KeyError, OSError):  # the directory is gone already
+                pass
+        with self._lock:
+            self._changed.discard(path)
+
+    def _polling(self):
+        if self._poller is None:
+            from watchdog.observers.polling import PollingObserver
+
+            self._poller = PollingObserver(timeout=self.poll_interval)
+            self._poller.start()
+        return self._poller
+
+    def _mark(self, path: Path) -> None:
+        with self._lock:
+            self._changed.add(path)
+            self._event.set()
+
+    def wake(self) -> None:
+        """Ends a :meth:`wait` now (with whatever changed so far)."""
+        self._event.set()
+
+    def wait(self, timeout: float | None = None) -> set[Path]:
+        """The directories with new keys, waiting up to ``timeout`` seconds for one."""
+        self._event.wait(timeout)
+        with self._lock:
+            self._event.clear()
+            changed, self._changed = self._changed, set()
+        return changed
 
     def stop(self) -> None:
-        if self._observer is None:
-            return
         # watchdog logs a harmless "called when the thread is inactive" error
         # when an event races the shutdown; keep it off the user's terminal
         quiet = logging.getLogger("watchdog.observers.inotify")
         level = quiet.level
         quiet.setLevel(logging.CRITICAL)
         try:
-            self._observer.stop()
-            self._observer.join(timeout=2)
+            for observer in {self._observer, self._poller} - {None}:
+                observer.stop()
+                observer.join(timeout=2)
         finally:
             quiet.setLevel(level)
-            self._observer = None
+            self._observer = self._poller = None
+            self._watches.clear()
+
+
+class Watcher:
+    """Waits for the other side's keys in one communications directory (a
+    :class:`Waker` on it); directories present before it started are read on
+    the first call."""
+
+    def __init__(self, comm: CommDir, mode: str = "auto", poll_interval: float = 0.1) -> None:
+        self.comm = comm
+        self.waker = Waker("." + comm.reads, mode, poll_interval)
+
+    @property
+    def mode_used(self) -> str:
+        return self.waker.mode_used
+
+    def start(self) -> Watcher:
+        self.waker.start()
+        self.waker.watch(self.comm.path)
+        return self
+
+    def get(self, timeout: float | None = None) -> list[Keystroke]:
+        """New keys, waiting up to ``timeout`` seconds for something to happen;
+        also rescans on a timeout, so a missed event costs latency, not keys."""
+        self.waker.wait(timeout)
+        return self.comm.read()
+
+    def stop(self) -> None:
+        self.waker.stop()
 
     def __enter__(self) -> Watcher:
         return self.start()

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
-from arena import notify
+from arena import groups, notify, payloads
 from arena.errors import Closed, InvalidInput
 from arena.models import Conversation, Keystroke, Message, Status
 
@@ -68,17 +68,45 @@ def _shown(key: Key) -> str:
 
 
 def keystrokes_store(*, conversation: Conversation, sender_role: str, keys: list[Key]) -> list[Keystroke]:
-    """Store keys after the conversation's last keystroke and push them on commit (call in a transaction)."""
-    start = conversation.keystrokes.aggregate(top=Max("seq"))["top"] or 0
+    """Store keys after the conversation's last keystroke and push them on commit (call in a
+    transaction that holds the conversation's row lock)."""
+    return keystrokes_store_many([(conversation, sender_role, keys)], lock=False)[0]
+
+
+def keystrokes_store_many(batches, *, lock: bool = True) -> list[list[Keystroke]]:
+    """Several conversations' keys at once: batches of (conversation, sender_role, keys), at most one
+    per conversation. One insert, each batch after its conversation's last keystroke; one push of them
+    all on commit. lock: take the conversations' row locks here (with the last seq, in one query).
+    Call in a transaction. Returns each batch's rows."""
+    ids = sorted({conversation.pk for conversation, _, _ in batches})
+    if lock:
+        last = Keystroke.objects.filter(conversation=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+        tops = dict(Conversation.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk")
+                    .annotate(top=Subquery(last)).values_list("pk", "top"))
+    else:
+        tops = dict(Keystroke.objects.filter(conversation_id__in=ids).values_list("conversation_id")
+                    .annotate(top=Max("seq")).order_by())
     now = timezone.now()
-    rows = Keystroke.objects.bulk_create(
-        Keystroke(conversation=conversation, seq=start + n, sender_role=sender_role, key=k.key,
-                  char="" if k.key in (BACKSPACE, RETURN) else k.char, stamp=k.stamp, time=k.time or now)
-        for n, k in enumerate(keys, start=1)
-    )
-    names = [_shown(k) for k in keys if _shown(k)]
-    transaction.on_commit(lambda: notify.keys_typed(conversation, by_role=sender_role, keys=names))
+    rows, pushes = [], []
+    for conversation, sender_role, keys in batches:
+        start = tops.get(conversation.pk) or 0
+        rows.append([Keystroke(conversation=conversation, seq=start + n, sender_role=sender_role, key=k.key,
+                               char="" if k.key in (BACKSPACE, RETURN) else k.char, stamp=k.stamp,
+                               time=k.time or now)
+                     for n, k in enumerate(keys, start=1)])
+        pushes += _key_pushes(conversation, sender_role, [_shown(k) for k in keys if _shown(k)])
+    Keystroke.objects.bulk_create([row for batch in rows for row in batch])
+    transaction.on_commit(lambda: notify.push_many(pushes))
     return rows
+
+
+def _key_pushes(conversation: Conversation, sender_role: str, names: list[str]) -> list[tuple[str, dict]]:
+    """The other party sees each key as it is typed."""
+    if sender_role == Message.Role.WITNESS:
+        return [(groups.judge_group(conversation.interrogation_id), payloads.judge_keys(conversation.side, names))]
+    if conversation.witness_human_id:
+        return [(groups.witness_group(conversation.pk), payloads.witness_keys(names))]
+    return []
 
 
 def keystrokes_record(*, conversation_id: int, sender_role: str, keys, user) -> list[Message]:

@@ -142,3 +142,58 @@ def test_keystroke_mode_sends_the_judges_keys_as_they_are_typed(cast, tmp_path):
         assert list(machine.messages.values_list("text", flat=True)) == ["Hié?"]
     finally:
         bridge.close()
+
+
+def test_run_reads_the_programs_keys_as_they_appear_not_at_the_next_full_step(cast, bridged):
+    import threading
+
+    from django.db import connections
+
+    entry, machine, make = bridged
+    bridge = make(command=f"{sys.executable} -c \"import time; time.sleep(60)\"")
+    stop = threading.Event()
+
+    def run():
+        try:
+            bridge.run(stop, poll_s=3600, wake="inotify")  # one full step at the start, then none
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        wait_for(lambda: machine.pk in bridge.links and bridge.links[machine.pk].process)
+        comm = bridge.links[machine.pk].comm
+        for n, name in enumerate(["O", "K", "Return"], start=1):
+            (comm.path / f"{n:018d}.{name}.other").mkdir()
+        wait_for(lambda: witness_texts(machine) == ["OK"])
+        assert not any(name.endswith(".other") for name in os.listdir(comm.path))
+        assert machine.keystrokes.filter(sender_role="witness").count() == 3
+    finally:
+        stop.set()
+        thread.join(30)
+    assert BridgeStatus.objects.get(entry=entry).state == "stopped"
+
+
+def test_keys_stored_just_before_a_crash_are_neither_lost_nor_stored_twice(cast, bridged, monkeypatch):
+    entry, machine, make = bridged
+    first = make(command=f"{sys.executable} -c pass", restart_s=3600)
+    first.step()
+    comm = first.links[machine.pk].comm
+    for n, name in enumerate(["h", "i", "Return"], start=1):
+        (comm.path / f"{n:018d}.{name}.other").mkdir()
+
+    def crash(keys):
+        raise KeyboardInterrupt  # the bridge dies after storing the keys, before deleting their directories
+
+    monkeypatch.setattr(comm, "remove", crash)
+    with pytest.raises(KeyboardInterrupt):
+        first.step()
+    assert machine.keystrokes.filter(sender_role="witness").count() == 3 and not witness_texts(machine)
+    again = make(command=f"{sys.executable} -c pass", restart_s=3600)
+    again.step()
+    (comm.path / f"{4:018d}.k.other").mkdir()
+    (comm.path / f"{5:018d}.Return.other").mkdir()
+    step_until(again, lambda: witness_texts(machine) == ["hi", "k"])
+    keys = machine.keystrokes.filter(sender_role="witness").order_by("seq").values_list("key", flat=True)
+    assert list(keys) == ["h", "i", "Return", "k", "Return"]

@@ -6,7 +6,7 @@ import time
 import pytest
 
 import lpp.transport
-from lpp.transport import CommDir, Watcher, parse_name
+from lpp.transport import CommDir, Waker, Watcher, parse_name
 from lpp.typing_model import TypingModel
 
 
@@ -99,3 +99,47 @@ def test_typing_model_thinks_first_and_pauses_after_words():
     assert sum(TypingModel.fast().delays(list("x" * 100))) < 0.5
     with pytest.raises(ValueError):
         TypingModel(jitter=1.5)
+
+
+def test_one_waker_says_which_directories_have_new_keys(tmp_path):
+    left, right = tmp_path / "left", tmp_path / "right"
+    left.mkdir(), right.mkdir()
+    make_keys(left, ["1.a"], ext="other")
+    waker = Waker(".other", mode="inotify").start()
+    try:
+        waker.watch(left)
+        waker.watch(right)
+        assert waker.wait(timeout=2) == {left, right}  # keys already there count as new
+        make_keys(right, ["2.b"], ext="judge")  # our own kind of key: no wake-up
+        make_keys(right, ["3.c"], ext="other")
+        assert wait_for_change(waker) == {right}
+        waker.unwatch(right)
+        make_keys(right, ["4.d"], ext="other")
+        make_keys(left, ["5.e"], ext="other")
+        assert wait_for_change(waker) == {left}
+    finally:
+        waker.stop()
+
+
+def test_a_directory_inotify_cannot_watch_is_polled(tmp_path, monkeypatch):
+    waker = Waker(".judge", mode="auto", poll_interval=0.05).start()
+    try:
+        def out_of_watches(*args, **kwargs):
+            raise OSError(28, "inotify watch limit reached")
+
+        monkeypatch.setattr(waker._observer, "schedule", out_of_watches)
+        waker.watch(tmp_path)
+        assert waker.wait(timeout=2) == {tmp_path}
+        make_keys(tmp_path, ["1.x"])
+        assert wait_for_change(waker) == {tmp_path}
+    finally:
+        waker.stop()
+
+
+def wait_for_change(waker, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        changed = waker.wait(timeout=deadline - time.monotonic())
+        if changed:
+            return changed
+    return set()

@@ -31,9 +31,14 @@ class Command(BaseCommand):
                             help="seconds without a key after a judge message before reporting (default 30)")
         parser.add_argument("--idle", type=float, default=3.0,
                             help="seconds without a key that end a program line lacking Return (default 3)")
-        parser.add_argument("--poll", type=float, default=0.1, help="seconds between idle steps")
+        parser.add_argument("--poll", type=float, default=0.1,
+                            help="seconds between full steps: the judges' new keys and messages, health (default 0.1)")
+        parser.add_argument("--wake", choices=("auto", "inotify", "poll"), default="auto",
+                            help="how the program's keys are noticed: inotify as soon as they appear (auto: "
+                                 "inotify, or watchdog's polling where there is none; default), or poll: "
+                                 "only in the full steps")
 
-    def handle(self, *args, entry, command, dir=None, silence, idle, poll, **options):
+    def handle(self, *args, entry, command, dir=None, silence, idle, poll, wake, **options):
         try:
             witness = Entry.objects.get(pk=entry)
         except Entry.DoesNotExist:
@@ -51,5 +56,5 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: stop.set())  # the current step finishes first
         bridge = Bridge(witness, command, dir or default_directory(witness), silence_s=silence, idle_s=idle)
         self.stdout.write(f"Bridging entry {witness} ({witness.pk}) to: {command}")
-        bridge.run(stop, poll_s=poll)
+        bridge.run(stop, poll_s=poll, wake=wake)
         self.stdout.write("Bridge stopped.")
