@@ -1,28 +1,30 @@
 """Turing Trade trading throughput on PostgreSQL, beside a single-row-update baseline.
 
-    .venv/bin/python bench/markets.py [--seconds 8] [--workers 16] [--no-python-path]
+    .venv/bin/python bench/markets.py [--seconds 8] [--rounds 4] [--workers 16] [--no-python-path]
 
 Needs a PostgreSQL server (DATABASE_URL, default postgres://root@127.0.0.1:5432/postgres). The run
-creates its own database `markets_bench_<pid>` there (migrated, dropped at the end). Pushes go to
-the in-memory channel layer (no Redis needed; a push costs the same call either way for the trader).
+creates its own database `markets_bench_<pid>` there (migrated, dropped at the end, on SIGTERM too).
+Pushes go to the in-memory channel layer (no Redis needed; the trader's cost of a push is the same).
 
-Phases, each with --workers processes (as with several daphne workers; threads in one process would
-measure the GIL) started together for --seconds, each process with its own persistent connection:
+--workers processes (as with several daphne workers; threads in one process would measure the GIL),
+each with its own persistent connection, run every phase together; the phases take turns in
+--rounds short windows (--seconds per phase in all), so that each phase and its baseline see the same
+load on a shared machine:
 - baseline: each worker commits `UPDATE ... SET n = n + 1` on ONE shared row, one statement in
-  autocommit per transaction (one round trip: the shape of a trade, which is one statement,
-  `SELECT * FROM markets_trade_place(...)`, in autocommit; the hot-row cost with nothing else in it);
+  autocommit per transaction: one round trip, the shape of a trade (one statement,
+  `SELECT ... FROM markets_trade_place(...)`, in autocommit); the hot-row cost with nothing else in it;
 - baseline in BEGIN/UPDATE/COMMIT (three round trips, Django's atomic block), for reference;
-- one game: each worker is a bettor of the same game, trading through `trade_place` (locks the
-  market and bettor rows, ledger legs, trade log; a buy then a sell of one human security, so
-  the price and points stay in range);
-- 8 games: the same number of workers spread over 8 games;
-- one game through the ORM path (`path="python"`, what SQLite and the LMSR treatment use), the
+- one game: each worker is a bettor of the same game, trading through `trade_place` (market and
+  bettor row locks, ledger legs, balances, trade log, the push after commit; a buy then a sell of one
+  human security, so the price and points stay in range);
+- 8 games: the same workers spread over 8 games;
+- one game through the ORM path (`path="python"`, what SQLite and the LMSR treatment use): the
   figure before the database function.
 Afterwards every game is audited (zero-sum legs, cached balances = ledger sums, no negative
 balance, gap-free sequence numbers); `violations` counts the problems found. Also reported: one
 bettor trading alone on each path (wall and client CPU ms per trade), the CPU count and the load
-average (on a small shared machine, client CPU per trade limits throughput as much as the row lock).
-The LAST line is JSON: {"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games", ...}.
+average. The LAST line is JSON:
+{"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games", "ratio_8_games", ...}.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/postgres"
+BASELINES = ("baseline", "baseline_atomic")
+COUNTER = "UPDATE bench_counter SET n = n + 1 WHERE id = 1"
 
 
 def log(text: str) -> None:
@@ -51,39 +55,42 @@ def admin_sql(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
-def _child(kind, index, payload, barrier, stop_at, results):
-    """One worker process (spawned: its own interpreter, its own database connection)."""
+def _child(index, games, user_id, phases, barrier, phase, stop_at, results):
+    """One worker process (spawned: its own interpreter, its own database connection). `games` maps
+    a trading phase to the game this worker trades in; phase -1 ends the worker."""
     import django
 
     django.setup()
     from arena.errors import ArenaError
     from django.db import connection, transaction
 
-    barrier.wait()
-    done = refused = n = 0
-    while time.time() < stop_at.value:
-        if kind == "baseline":
-            with connection.cursor() as cursor:
-                cursor.execute("UPDATE bench_counter SET n = n + 1 WHERE id = 1")
-            done += 1
-            continue
-        if kind == "baseline_atomic":
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute("UPDATE bench_counter SET n = n + 1 WHERE id = 1")
-            done += 1
-            continue
-        from markets import services
+    from markets import services
 
-        game_id, user_id = payload
-        action = "buy" if n % 2 == 0 else "sell"
-        try:
-            services.trade_place(game_id=game_id, user=_User(user_id), action=action, security="H",
-                                 key=f"{index}-{n}", path=kind)
+    user, made = _User(user_id), {kind: 0 for kind in games}  # clicks per game: buy, sell, buy, ...
+    while True:
+        barrier.wait()
+        if phase.value < 0:
+            return
+        kind = phases[phase.value]
+        done = refused = 0
+        while time.time() < stop_at.value:
+            if kind == "baseline":
+                with connection.cursor() as cursor:
+                    cursor.execute(COUNTER)
+            elif kind == "baseline_atomic":
+                with transaction.atomic(), connection.cursor() as cursor:
+                    cursor.execute(COUNTER)
+            else:
+                n = made[kind]
+                made[kind] += 1
+                try:
+                    services.trade_place(game_id=games[kind], user=user, action="buy" if n % 2 == 0 else "sell",
+                                         security="H", key=f"{index}-{n}", path="python" if kind == "orm" else "sql")
+                except ArenaError:
+                    refused += 1
+                    continue
             done += 1
-        except ArenaError:
-            refused += 1
-        n += 1
-    results.put((done, refused))
+        results.put((kind, done, refused))
 
 
 class _User:
@@ -95,75 +102,71 @@ class _User:
         self.pk = pk
 
 
-def run_for(seconds: float, kind: str, payloads: list) -> tuple[float, int]:
-    """Run one process per payload for `seconds` after all have started; operations per second."""
+def run_phases(phases: list[str], workers: list[tuple[dict, int]], seconds: float, rounds: int) -> dict:
+    """Run the phases in turn, `rounds` times, `seconds / rounds` each time, all workers together;
+    operations per second of each phase (over its windows) and the refused trades."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
-    barrier, results = ctx.Barrier(len(payloads) + 1), ctx.Queue()
-    stop_at = ctx.Value("d", 0.0)
-    procs = [ctx.Process(target=_child, args=(kind, i, p, barrier, stop_at, results)) for i, p in enumerate(payloads)]
+    barrier, results = ctx.Barrier(len(workers) + 1), ctx.Queue()
+    phase, stop_at = ctx.Value("i", 0), ctx.Value("d", 0.0)
+    procs = [ctx.Process(target=_child, args=(i, games, user_id, phases, barrier, phase, stop_at, results))
+             for i, (games, user_id) in enumerate(workers)]
     for proc in procs:
         proc.start()
-    stop_at.value = time.time() + 3600
-    barrier.wait()
-    started = time.time()
-    stop_at.value = started + seconds
-    totals = [results.get(timeout=seconds + 120) for _ in procs]
-    elapsed = time.time() - started
-    for proc in procs:
-        proc.join(30)
-    return sum(d for d, _ in totals) / elapsed, sum(r for _, r in totals)
+    totals = {kind: {"done": 0, "refused": 0, "elapsed": 0.0} for kind in phases}
+    window = seconds / rounds
+    try:
+        for _ in range(rounds):
+            for number, kind in enumerate(phases):
+                phase.value, stop_at.value = number, time.time() + 3600
+                barrier.wait(timeout=600)  # every worker has started (the first time) and is ready
+                started = time.time()
+                stop_at.value = started + window
+                for _ in procs:
+                    _, done, refused = results.get(timeout=window + 120)
+                    totals[kind]["done"] += done
+                    totals[kind]["refused"] += refused
+                totals[kind]["elapsed"] += time.time() - started
+        phase.value = -1
+        barrier.wait(timeout=60)
+    finally:
+        for proc in procs:
+            proc.join(30)
+            if proc.is_alive():
+                proc.terminate()
+    return {kind: (t["done"] / t["elapsed"], t["refused"]) for kind, t in totals.items()}
 
 
-def baseline(seconds, workers, kind="baseline") -> float:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TABLE IF NOT EXISTS bench_counter (id int PRIMARY KEY, n bigint NOT NULL)")
-        cursor.execute("INSERT INTO bench_counter VALUES (1, 0) ON CONFLICT DO NOTHING")
-    return run_for(seconds, kind, [None] * workers)[0]
-
-
-def trading(seconds, workers, n_games, path="sql") -> tuple[float, list, int]:
-    from django.contrib.auth import get_user_model
-    from django.db import connections
-
+def running_games(n: int, users: list, entry) -> list:
     from markets import services
-    from markets.models import Game
 
-    users = [get_user_model().objects.create_user(f"b{n_games}-{i}-{time.time_ns()}") for i in range(workers)]
-    entry = _entry()
     games = []
-    for g in range(n_games):
-        game = services.game_create(title=f"bench {g}", entries=[entry], max_bettors=workers + 1,
+    for g in range(n):
+        game = services.game_create(title=f"bench {g}", entries=[entry], max_bettors=len(users) + 1,
                                     starting_points=10**9, duration_s=3600)
         services.game_open(game_id=game.pk)
         games.append(game)
     for i, user in enumerate(users):
-        services.game_join(game_id=games[i % n_games].pk, user=user)
+        services.game_join(game_id=games[i % n].pk, user=user)
     for game in games:
         services.game_start(game_id=game.pk)
-    connections.close_all()
-    rate, refused = run_for(seconds, path, [(games[i % n_games].pk, u.pk) for i, u in enumerate(users)])
-    return rate, [Game.objects.get(pk=g.pk) for g in games], refused
+    return games
 
 
 def serial(path: str, n: int = 100) -> tuple[float, float]:
     """One bettor alone, in this process: wall and CPU milliseconds per trade (no contention)."""
     from django.contrib.auth import get_user_model
 
-    from markets import services
+    from markets import pusher, services
 
-    user = get_user_model().objects.create_user(f"serial-{time.time_ns()}")
-    game = services.game_create(title="serial", entries=[_entry()], starting_points=10**9, duration_s=3600)
-    services.game_open(game_id=game.pk)
-    services.game_join(game_id=game.pk, user=user)
-    services.game_start(game_id=game.pk)
+    user = get_user_model().objects.create_user(f"serial-{path}")
+    game = running_games(1, [user], _entry())[0]
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(n):
         services.trade_place(game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H",
-                               key=f"s{i}", path=path)
+                             key=f"s{i}", path=path)
+    pusher.flush()  # the pushes' CPU counts too
     return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n
 
 
@@ -177,9 +180,57 @@ def _terminate(signum, frame):
     raise KeyboardInterrupt
 
 
+def measure(args) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.db import connection, connections
+
+    from markets.selectors import ledger_audit
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE bench_counter (id int PRIMARY KEY, n bigint NOT NULL)")
+        cursor.execute("INSERT INTO bench_counter VALUES (1, 0)")
+    users = [get_user_model().objects.create_user(f"bettor-{i}") for i in range(args.workers)]
+    entry = _entry()
+    one, eight = running_games(1, users, entry), running_games(8, users, entry)
+    orm = running_games(1, users, entry) if args.python_path else []
+    phases = [*BASELINES, "one", "eight"] + (["orm"] if args.python_path else [])
+    workers = [({"one": one[0].pk, "eight": eight[i % 8].pk, "orm": orm[0].pk if orm else None}, user.pk)
+               for i, user in enumerate(users)]
+    connections.close_all()
+    log(f"{args.workers} workers; phases {', '.join(phases)} in turn, {args.rounds} rounds, "
+        f"{args.seconds / args.rounds:.1f} s each")
+    rates = run_phases(phases, workers, args.seconds, args.rounds)
+    base, one_rate, eight_rate = rates["baseline"][0], rates["one"][0], rates["eight"][0]
+    result = {
+        "trades_per_s": round(one_rate, 1), "baseline_tps": round(base, 1), "ratio": round(one_rate / base, 3),
+        "violations": sum(len(ledger_audit(game=g)) for g in one + eight + orm),
+        "trades_per_s_8_games": round(eight_rate, 1), "ratio_8_games": round(eight_rate / base, 3),
+        "refused": sum(refused for _, refused in rates.values()),
+        "baseline_atomic_tps": round(rates["baseline_atomic"][0], 1),
+        "ratio_vs_atomic_baseline": round(one_rate / rates["baseline_atomic"][0], 3),
+    }
+    serial_ms, serial_cpu_ms = serial("sql")
+    result.update(serial_trade_ms=round(serial_ms, 2), serial_trade_cpu_ms=round(serial_cpu_ms, 2))
+    if args.python_path:
+        orm_rate = rates["orm"][0]
+        orm_ms, orm_cpu_ms = serial("python")
+        result.update(orm_path_trades_per_s=round(orm_rate, 1), orm_path_ratio=round(orm_rate / base, 3),
+                      orm_path_serial_trade_ms=round(orm_ms, 2), orm_path_serial_trade_cpu_ms=round(orm_cpu_ms, 2))
+    result.update(workers=args.workers, seconds=args.seconds, rounds=args.rounds, cpus=os.cpu_count(),
+                  load_1min=round(os.getloadavg()[0], 1))
+    print(f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {result['baseline_atomic_tps']:.0f}); one game "
+          f"{one_rate:.0f} trades/s (ratio {one_rate / base:.2f}); 8 games {eight_rate:.0f} trades/s "
+          f"(ratio {eight_rate / base:.2f})"
+          + (f"; ORM path, one game {result['orm_path_trades_per_s']:.0f} trades/s" if args.python_path else "")
+          + f"; violations {result['violations']}; load {result['load_1min']} on {os.cpu_count()} CPUs")
+    connections.close_all()
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--seconds", type=float, default=8.0, help="per phase, over all rounds")
+    parser.add_argument("--rounds", type=int, default=4, help="windows per phase, the phases taking turns")
     parser.add_argument("--workers", type=int, default=16, help="concurrent bettors (processes)")
     parser.add_argument("--no-python-path", dest="python_path", action="store_false",
                         help="skip the ORM path's one-game phase (the figure before the database function)")
@@ -202,44 +253,7 @@ def main() -> None:
 
         django.setup()
         call_command("migrate", verbosity=0)
-        from django.db import connections
-
-        from markets.selectors import ledger_audit
-
-        log(f"baseline: {args.workers} workers x single-row UPDATE transactions (autocommit) for {args.seconds} s")
-        base = baseline(args.seconds, args.workers)
-        log(f"baseline in BEGIN/UPDATE/COMMIT: {args.workers} workers for {args.seconds} s")
-        base_atomic = baseline(args.seconds, args.workers, "baseline_atomic")
-        log(f"one game: {args.workers} bettors for {args.seconds} s")
-        one, one_games, refused = trading(args.seconds, args.workers, 1)
-        log(f"8 games: {args.workers} bettors for {args.seconds} s")
-        eight, eight_games, refused8 = trading(args.seconds, args.workers, 8)
-        audited, refused = one_games + eight_games, refused + refused8
-        orm = orm_serial_ms = orm_serial_cpu_ms = None
-        if args.python_path:
-            log(f"one game, ORM path: {args.workers} bettors for {args.seconds} s")
-            orm, orm_games, refused_orm = trading(args.seconds, args.workers, 1, path="python")
-            audited, refused = audited + orm_games, refused + refused_orm
-            orm_serial_ms, orm_serial_cpu_ms = serial("python")
-        serial_ms, serial_cpu_ms = serial("sql")
-        violations = sum(len(ledger_audit(game=g)) for g in audited)
-        result = {
-            "trades_per_s": round(one, 1), "baseline_tps": round(base, 1), "ratio": round(one / base, 3),
-            "violations": violations, "trades_per_s_8_games": round(eight, 1),
-            "ratio_8_games": round(eight / base, 3), "refused": refused,
-            "baseline_atomic_tps": round(base_atomic, 1),
-            "serial_trade_ms": round(serial_ms, 2), "serial_trade_cpu_ms": round(serial_cpu_ms, 2),
-            "orm_path_trades_per_s": None if orm is None else round(orm, 1),
-            "orm_path_ratio": None if orm is None else round(orm / base, 3),
-            "orm_path_serial_trade_ms": None if orm is None else round(orm_serial_ms, 2),
-            "orm_path_serial_trade_cpu_ms": None if orm is None else round(orm_serial_cpu_ms, 2),
-            "workers": args.workers, "seconds": args.seconds, "cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1),
-        }
-        print(f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {base_atomic:.0f}); one game {one:.0f} trades/s "
-              f"(ratio {one / base:.2f}); 8 games {eight:.0f} trades/s (ratio {eight / base:.2f})"
-              + ("" if orm is None else f"; ORM path, one game {orm:.0f} trades/s (ratio {orm / base:.2f})")
-              + f"; violations {violations}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-        connections.close_all()
+        result = measure(args)
     finally:
         admin_sql(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     print(json.dumps(result))

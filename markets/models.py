@@ -1,8 +1,9 @@
 """Turing Trade: games, bettors, questions and answers, the market, a double-entry ledger, trades.
 
 Points are integers everywhere. Lock order in every service: Market -> Game -> Participant; account
-balances change only through F() updates in `ledger.post`, and the database refuses a negative bettor
-balance (CheckConstraint), so an application bug cannot overdraw.
+balances change only in the same statement as their ledger legs (`ledger_post`'s F() update, or the
+PostgreSQL trade function of migration 0003), and the database refuses a negative bettor balance
+(CheckConstraint), so an application bug cannot overdraw.
 """
 import uuid
 
