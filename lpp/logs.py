@@ -4,10 +4,12 @@ formats and a writer of the 2012 format.
 2012, one line per key:  ``J3 013370740830274430 judge left T``
 2009, one line per key:  ``J2 <received> <sent> local|remote left|right H``
 
-Quirks handled: CRLF or LF, blank judge/round in the header, a header glued to a
-cut last line (a new session starts there), an empty file, a truncated line,
-a literal one-character key name, unknown names (kept with ``char=None`` and
-reported in ``Transcript.problems``). Nothing here raises on bad input.
+Quirks handled: CRLF or LF, a byte order mark, bytes that are not UTF-8, blank
+judge/round in the header, a header glued to a cut last line (a new session
+starts there), an empty file, a truncated line, stamps out of order between
+senders or unpadded, a literal one-character key name, lenient names, unknown
+names (kept with ``char=None`` and reported in ``Transcript.problems``).
+Nothing here raises on bad input (tests/lpp/test_log_quirks.py).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def read_log(path: str | Path) -> list[Transcript]:
 
 def parse_log(text: str, source: str = "") -> list[Transcript]:
     reader = _Reader(source)
+    text = text.removeprefix("\ufeff")  # a byte order mark, as Windows editors write
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         line = line.rstrip("\r")
         cut = line.find(TITLE_MARK)

@@ -78,3 +78,11 @@ def test_unreadable_files_and_unknown_users_are_clear_errors(tmp_path, data_dir)
         call_command("lpp_import", str(tmp_path / "missing.log"), verbosity=0)
     with pytest.raises(CommandError, match="No user named 'nobody'"):
         call_command("lpp_import", str(data_dir / LINGUO.format("13-47-26")), "--judge-user", "nobody")
+
+
+def test_an_empty_log_file_imports_nothing_and_says_so(tmp_path, capsys):
+    empty = tmp_path / "logfile.x.2012-05-15--09-00-00.log"
+    empty.write_bytes(b"")
+    call_command("lpp_import", str(empty))
+    assert Interrogation.objects.count() == 0
+    assert "0 transcript(s)" in capsys.readouterr().out
