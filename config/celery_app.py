@@ -26,12 +26,16 @@ def _close_old_connections(sender=None, **kwargs):
 
 @worker_init.connect
 def _warm_lambdastar(sender=None, **kwargs):
-    """A worker serving the lambdastar queue loads the Λ* kernels before its pool forks, and each
-    pool process opens its database connection as it starts (both before any task is taken)."""
+    """A prefork worker serving the lambdastar queue loads the Λ* kernels before its pool forks, and
+    each pool process opens its database connection as it starts (both before any task is taken).
+    Other pools (solo, threads: the test suite's workers) load kernels on their first chunk."""
     from lambdastar.tasks import QUEUE
     from lambdastar.workers import connect, warm_engine
 
-    if sender is not None and QUEUE in sender.app.amqp.queues.consume_from:
+    if sender is None or QUEUE not in sender.app.amqp.queues.consume_from:
+        return
+    pool = sender.pool_cls if isinstance(sender.pool_cls, str) else getattr(sender.pool_cls, "__module__", "")
+    if "prefork" in pool:
         warm_engine()
         # connected here, after the Django fixup's own handler that drops inherited connections
         worker_process_init.connect(connect, weak=False, dispatch_uid="lambdastar-connect")
