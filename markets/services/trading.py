@@ -7,7 +7,8 @@ and the trade log. A repeated click (same idempotency key) returns the original 
 Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip to the database
 function `markets_trade_place` (markets/services/trading_sql.py, migration 0003); SQLite, the LMSR
 treatment and `path="python"` take the ORM path below. tests/markets/test_trading_paths.py runs both
-on the same trades and compares every answer and the books.
+on the same trades and compares every answer and the books. Pushes go out after the commit, off the
+trade's path (markets/pusher.py).
 """
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -16,12 +17,14 @@ from arena.errors import InvalidInput
 from markets import notify
 from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
 from markets.models import Account, Game, LedgerTxn, Market, Participant, Question, Trade
-from markets.services.ledger import house_account, ledger_post
 from markets.services import trading_sql
+from markets.services.ledger import house_account, ledger_post
 from markets.services.refusals import collided, insufficient, price_bound, refusal
 
 KEY_MAX = 64
 PATHS = ("sql", "python")
+
+
 class DuplicateClick(Exception):
     def __init__(self, trade):
         self.trade = trade
