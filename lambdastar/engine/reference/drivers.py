@@ -15,7 +15,7 @@ from numba import njit
 
 from ..grid import coordinates, neighbourhood_table
 from ..patterns import generate_pattern, shuffle_cells, skip_pattern
-from ..rng import glibc_state, pcg_stream_for, rand31
+from ..rng import MODE, glibc_state, pcg_stream_for, rand31
 from .episode import run_episode
 from .types import COOPQL, COOPSARSA, N_TYPES, QL, SARSA
 
@@ -71,9 +71,10 @@ def glibc_block(st, st_pat, enabled, n, T, N, count, carry, nb, row, col, Qq, Qs
                 field, F, A, pos, sa, aa, P, E, base, perm, starts, trace, out, traces):
     """Run the next ``count`` episodes of the global stream; ``out[j, k]`` ← scores."""
     row_out = np.zeros(N_TYPES)
-    for j in range(count):
+    exact = st[MODE] == 0       # True; a run-time value, so that both drivers share one compiled
+    for j in range(count):      # run_episode (a constant would be typed as a literal)
         generate_pattern(st_pat, nb, n, base, P, E)
-        run_episode(st, True, enabled, n, T, N, nb, row, col, P, E, starts, carry[0],
+        run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, carry[0],
                     Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
         out[j, :] = row_out
         if traces.shape[0] > 0:
@@ -117,6 +118,6 @@ def pcg_block(env_base, agent_base, episodes, enabled, n, T, N, nb, row, col, Qq
             starts[i] = perm[i]
         hid = perm[N - 1]
         st = pcg_stream_for(agent_base, e)
-        run_episode(st, False, enabled, n, T, N, nb, row, col, P, E, starts, hid,
+        run_episode(st, st[MODE] == 0, enabled, n, T, N, nb, row, col, P, E, starts, hid,
                     Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
         out[j, :] = row_out
