@@ -7,25 +7,27 @@ Services mode only (PostgreSQL and Redis, see bench/harness.py): a throwaway dat
 removed at the end (also on Ctrl-C); nothing outside 127.0.0.1 is touched.
 
 N keystroke-mode interrogations, each with its own judge, whose witness is one `lpp` entry.
-lpp.bridge.Bridge runs that entry in a thread of this process, as `manage.py lpp_bridge` does, with a
+lpp.bridge.Bridge runs that entry in a child process of its own, as `manage.py lpp_bridge` does, with a
 placeholder program (a shell loop that creates nothing and ends when its directory goes or the time
 limit passes): the benchmark itself plays the legacy program, creating `<stamp>.<key>.other`
 directories in each conversation's directory (lpp.transport.CommDir, side "other") one key every
 --min-key-ms..--max-key-ms (uniform) per conversation: a sentence with a typo, three BackSpaces and
 a Return, over and over.  Each judge holds a websocket (session cookie) and receives the bridge's
 `{"type": "keys", ...}` frames: latency = arrival on the judge's socket - the moment the key's
-directory was created (one process, one monotonic clock).  Keys are matched in order and checked.
+directory was created (perf_counter: the system-wide monotonic clock, the same in every process).
+Keys are matched in order and checked.
 
-The bridge runs as `manage.py lpp_bridge` runs it: Bridge.run(stop, poll_s, wake).  --wake inotify
+The bridge runs as `manage.py lpp_bridge` runs it: Bridge.run(stop, poll_s, wake), SIGTERM to stop.  --wake inotify
 (the default, as in lpp_bridge) reads a conversation's keys as soon as inotify (watchdog) reports
 its directory, between the full steps taken every poll_s; --wake poll only reads them in the full
 steps (the bridge before inotify, and what a machine without inotify gets).  The directories are
 where lpp_bridge puts them by default: on tmpfs (/dev/shm) where there is one (--comm-dir).
 
-Split, from timestamps taken in this process around arena.notify.push_many (wrapped, not changed):
+Split, from timestamps taken in the bridge's process around arena.notify.push_many (wrapped, not changed):
 created -> push starts (the wake-up, listdir, storing the keys), the push itself (group_send from
 the bridge thread), push done -> the judge's socket (Redis, daphne's JudgeConsumer, the websocket).
-Also the durations of the bridge's full steps and of its reads of woken directories, and keys per push.
+Also the durations of the bridge's full steps and of its reads of woken directories, keys per push,
+and the bridge process's CPU time per key (a figure the machine's load barely moves).
 
 Baseline in the same run: a bare channel-layer round trip (group_send to a one-member group, then
 receive) through the same Redis, same concurrency and pacing, half before and half after.
@@ -46,15 +48,19 @@ import asyncio
 import cProfile
 import inspect
 import json
+import os
 import random
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from bench import harness  # noqa: E402
 from bench.harness import BenchError, fmt, summary  # noqa: E402
@@ -151,7 +157,7 @@ def create_interrogations(n: int) -> tuple[object, list[dict]]:
 
 # --- the bridge in a thread, with timestamps around its steps and pushes ------------------------------
 class Probe:
-    """Wraps arena.notify.push_many and the bridge's steps and reads (this process only) to time them."""
+    """Wraps arena.notify.push_many and the bridge's steps and reads (in the bridge's process) to time them."""
 
     def __init__(self):
         self.pushes: dict[str, list[tuple[float, float, int]]] = {}  # group -> (start, end, keys)
@@ -193,42 +199,99 @@ def placeholder_command(limit_s: float) -> str:
     return f"sh -c '{loop}' {{dir}}"
 
 
-class BridgeThread:
-    def __init__(self, bridge, wake: str, poll_s: float, profile: Path | None = None):
-        self.bridge, self.wake, self.poll_s, self.profile = bridge, wake, poll_s, profile
-        self.stop_event = threading.Event()
-        self.failure: BaseException | None = None
-        self.cpu_s = 0.0  # the bridge thread's own CPU time (its watchdog and push threads aside)
-        self.thread = threading.Thread(target=self._main, name="lpp-bridge", daemon=True)
+class BridgeProcess:
+    """The bridge in a process of its own, as `manage.py lpp_bridge` runs it (this run's database and
+    channel prefix come through the environment); its Probe's figures come back as JSON on exit.
+    Both processes time with perf_counter, the system-wide monotonic clock on Linux."""
+
+    def __init__(self, entry_id: int, directory: Path, wake: str, poll_s: float, limit_s: float,
+                 profile: Path | None = None):
+        self.out = Path(tempfile.mkstemp(prefix="lpp_bridge_", suffix=".json")[1])
+        self.log = tempfile.NamedTemporaryFile(prefix="lpp_bridge_", suffix=".log", delete=False)
+        self.command = [sys.executable, str(Path(__file__).resolve()), "--bridge-child", "--entry", str(entry_id),
+                        "--dir", str(directory), "--wake", wake, "--poll-s", str(poll_s),
+                        "--time-limit", str(limit_s), "--out", str(self.out)]
+        self.command += ["--profile", str(profile)] if profile else []
+        self.process: subprocess.Popen | None = None
+        self.probe = Probe()
+        self.cpu_s = 0.0
 
     def start(self) -> None:
-        self.thread.start()
+        self.process = subprocess.Popen(self.command, cwd=ROOT, env=dict(os.environ), stdin=subprocess.DEVNULL,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
 
-    def _main(self) -> None:
-        from django.db import connections
+    def ready(self, entry_id: int, n: int) -> bool:
+        from lpp.models import BridgeStatus
 
-        profiler = cProfile.Profile() if self.profile else None
-        try:
-            if profiler:
-                profiler.enable()
-            self.bridge.run(self.stop_event, self.poll_s, self.wake)  # as manage.py lpp_bridge runs it
-        except BaseException as exc:  # reported by the main thread
-            self.failure = exc
-        finally:
-            self.cpu_s = time.thread_time()
-            if profiler:
-                profiler.disable()
-                profiler.dump_stats(self.profile)
-            connections.close_all()
-
-    def ready(self, n: int) -> bool:
-        links = list(self.bridge.links.values())
-        return len(links) == n and all(link.process is not None for link in links)
+        if self.process.poll() is not None:
+            raise BenchError(f"the bridge exited with status {self.process.returncode}:\n{self.tail()}")
+        status = BridgeStatus.objects.filter(entry_id=entry_id).first()
+        folders = [p for p in Path(self.command[self.command.index("--dir") + 1]).iterdir() if p.is_dir()]
+        return status is not None and status.state == "ok" and len(folders) == n
 
     def stop(self) -> None:
-        self.stop_event.set()
-        if self.thread.is_alive():
-            self.thread.join(30)
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # lpp_bridge's way out: the current step finishes first
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        failed = self.process.returncode != 0
+        self.process = None
+        try:
+            figures = json.loads(self.out.read_text() or "{}")
+        except (OSError, ValueError):
+            figures = {}
+        self.probe.pushes = {group: [tuple(p) for p in pushes] for group, pushes in figures.get("pushes", {}).items()}
+        self.probe.steps = figures.get("steps", [])
+        self.probe.reads = [tuple(r) for r in figures.get("reads", [])]
+        self.cpu_s = figures.get("cpu_s", 0.0)
+        if failed or not figures:
+            raise BenchError(f"the bridge failed:\n{self.tail()}")
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(Path(self.log.name).read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def cleanup(self) -> None:
+        self.log.close()
+        for path in (self.out, Path(self.log.name)):
+            path.unlink(missing_ok=True)
+
+
+def bridge_child(argv: list[str]) -> int:
+    """Child entry point (--bridge-child): Bridge.run until SIGTERM, then the Probe's figures to --out."""
+    parser = argparse.ArgumentParser()
+    for name in ("--entry", "--dir", "--wake", "--poll-s", "--time-limit", "--out", "--profile"):
+        parser.add_argument(name)
+    args = parser.parse_args(argv)
+    harness._die_with_parent()
+    harness.setup_django()
+    from arena.models import Entry
+    from lpp.bridge import Bridge
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    bridge = Bridge(Entry.objects.get(pk=int(args.entry)), placeholder_command(float(args.time_limit)), args.dir)
+    probe = Probe()
+    probe.install(bridge)
+    profiler = cProfile.Profile() if args.profile else None
+    if profiler:
+        profiler.enable()
+    started = time.process_time()  # Django's start-up aside
+    bridge.run(stop, float(args.poll_s), args.wake)  # as manage.py lpp_bridge runs it
+    cpu_s = time.process_time() - started
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
+    figures = {"pushes": probe.pushes, "steps": probe.steps, "reads": probe.reads, "cpu_s": cpu_s}
+    Path(args.out).write_text(json.dumps(figures))
+    return 0
 
 
 # --- measurement ------------------------------------------------------------------------------------
@@ -308,7 +371,7 @@ async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: 
 
 
 async def measure(args, base: str, plan: list[dict], directory: Path, names: list[str],
-                  bridge_thread: BridgeThread) -> tuple[dict, dict]:
+                  bridge: BridgeProcess) -> tuple[dict, dict]:
     baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
     pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
 
@@ -328,8 +391,6 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
     keys = await keys_phase(args, base, plan, directory, names)
     log(f"keys written in {keys['writing_s']:.1f} s")
     await run_baseline(args.keys // 2, "after")
-    # close_pools() flushes the pools of every loop, the bridge thread's pushes included: stop it first
-    await asyncio.to_thread(bridge_thread.stop)
     await harness.close_layer_pools()
     return baseline, keys
 
@@ -376,7 +437,7 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
     if busy:
         print(f"  bridge: reads that found keys               {fmt(summary(busy))}")
     cpu_per_key_ms = bridge_cpu_s * 1000 / received if received else nan
-    print(f"  bridge thread CPU: {bridge_cpu_s:.2f} s, {cpu_per_key_ms:.3f} ms per key (less sensitive to load)")
+    print(f"  bridge process CPU: {bridge_cpu_s:.2f} s, {cpu_per_key_ms:.3f} ms per key (less sensitive to load)")
     print(f"  baseline: bare group_send -> receive        {fmt(base)}")
     print(f"  p99 ratio {ratio:.2f}; lost {keys['total'] - received} keys, {baseline['lost']} baseline; "
           f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors")
@@ -459,7 +520,7 @@ def parse_args(argv=None):
                         help="where the bridge's directory is made (default: /dev/shm, tmpfs, as lpp_bridge; "
                              "else the system's temporary folder)")
     parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
-                        help="write a cProfile of the bridge thread to FILE (pstats format)")
+                        help="write a cProfile of the bridge's main thread to FILE (pstats format)")
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default 0: a free one)")
     parser.add_argument("--key-timeout", type=float, default=10.0,
                         help="keys not on the judges' sockets this many seconds after the last was written are lost")
@@ -486,42 +547,37 @@ def run(args) -> dict:
     log(f"communications directories in {directory} ({filesystem(directory)})")
     try:
         with harness.Services("lpp_latency", port=args.port, as_configured=args.as_configured) as services:
-            from lpp.bridge import Bridge
-
             poll_s = args.poll_s if args.poll_s is not None else default_poll_s()
             entry, plan = create_interrogations(args.conversations)
-            bridge = Bridge(entry, placeholder_command(args.time_limit), directory)
-            probe = Probe()
-            probe.install(bridge)
             base = services.start_daphne()
-            bridge_thread = BridgeThread(bridge, args.wake, poll_s, args.profile)
+            bridge = BridgeProcess(entry.pk, directory, args.wake, poll_s, args.time_limit, args.profile)
             try:
-                bridge_thread.start()
+                bridge.start()
                 end = time.monotonic() + 30
-                while not bridge_thread.ready(args.conversations):
-                    if time.monotonic() > end or bridge_thread.failure or not bridge_thread.thread.is_alive():
-                        raise BenchError(f"the bridge did not open {args.conversations} conversations: "
-                                         f"{bridge_thread.failure!r}")
+                while not bridge.ready(entry.pk, args.conversations):
+                    if time.monotonic() > end:
+                        raise BenchError(f"the bridge did not open {args.conversations} conversations:\n{bridge.tail()}")
                     time.sleep(0.05)
-                log(f"bridge thread running {args.conversations} placeholder programs in {directory} "
+                log(f"bridge process running {args.conversations} placeholder programs in {directory} "
                     f"(wake={args.wake}, poll_s={poll_s:g})")
 
                 async def bounded():
-                    return await asyncio.wait_for(measure(args, base, plan, directory, names, bridge_thread),
-                                                  args.time_limit)
+                    return await asyncio.wait_for(measure(args, base, plan, directory, names, bridge), args.time_limit)
 
                 try:
                     baseline, keys = asyncio.run(bounded())
                 except asyncio.TimeoutError:
                     raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
+                bridge.stop()  # before the database goes
             finally:
-                bridge_thread.stop()  # before the database goes
-            if bridge_thread.failure is not None:
-                raise BenchError(f"the bridge failed: {bridge_thread.failure!r}")
+                try:
+                    bridge.stop()
+                finally:
+                    bridge.cleanup()
             if not any(keys["arrived"]):
                 raise BenchError(f"no key reached a judge; daphne's log:\n{services.tail()}")
-            return report(args, baseline, keys, split(plan, keys, probe), probe, reader, poll_s,
-                          filesystem(directory), services.note, bridge_thread.cpu_s)
+            return report(args, baseline, keys, split(plan, keys, bridge.probe), bridge.probe, reader, poll_s,
+                          filesystem(directory), services.note, bridge.cpu_s)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
@@ -531,4 +587,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--bridge-child"]:
+        sys.exit(bridge_child(sys.argv[2:]))
     sys.exit(main())

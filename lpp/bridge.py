@@ -19,12 +19,9 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 from pathlib import Path
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from arena.errors import Closed, InvalidInput
@@ -46,6 +43,7 @@ INSTANT = TypingModel(think_s=0.0, per_char_s=0.0, word_pause_s=0.0, jitter=0.0)
 State = BridgeStatus.State
 HEARTBEAT_S = 1.0  # BridgeStatus.last_seen / last_output_at are written at most this often
 STOP_CHECK_S = 0.25  # Bridge.run notices its stop event at least this often
+FULL_STEP_S = 1.0  # Bridge.run starts and stops programs with their conversations this often
 
 
 @dataclass
@@ -78,18 +76,24 @@ class Bridge:
     # ------------------------------------------------------------------ loop
     def run(self, stop: threading.Event, poll_s: float = 0.1, wake: str = "auto") -> None:
         """Until ``stop`` is set (SIGTERM: the current step finishes first): a full :meth:`step`
-        every ``poll_s`` seconds and, in between, the program's keys as soon as their directories
-        appear (``wake``: ``"inotify"``, ``"auto"`` = inotify or else watchdog's polling, or
-        ``"poll"``: only the full steps read them)."""
+        every second (programs started and stopped with their conversations), the judges' new keys
+        and messages every ``poll_s`` seconds, and, in between, the programs' keys as soon as their
+        directories appear (``wake``: ``"inotify"``, ``"auto"`` = inotify or else watchdog's
+        polling, or ``"poll"``: read every ``poll_s`` seconds only)."""
         self.waker = None if wake == "poll" else Waker("." + OTHER, wake, poll_s).start()
         try:
             for link in self.links.values():
                 self._watch(link)
-            due = 0.0
+            due = full_due = 0.0
             while not stop.is_set():
-                if time.monotonic() >= due:
+                now = time.monotonic()
+                if now >= full_due:
                     self.step()
-                    due = time.monotonic() + poll_s
+                    full_due = now + max(poll_s, FULL_STEP_S)
+                    due = now + poll_s
+                elif now >= due:
+                    self._tick(list(self.links.values()))
+                    due = now + poll_s
                 wait = min(max(0.0, due - time.monotonic()), STOP_CHECK_S)
                 if self.waker is None:
                     stop.wait(wait)
@@ -105,8 +109,8 @@ class Bridge:
             self.close()
 
     def step(self) -> bool:
-        """One full round: start and stop programs with their conversations, the judge's side to
-        the programs, the programs' keys to the judges, health. Says whether it did work."""
+        """One full round: start and stop programs with their conversations, then a :meth:`_tick`.
+        Says whether it did work."""
         running = {c.pk: c for c in Conversation.objects.filter(
             witness_entry=self.entry, status=Status.RUNNING, interrogation__status=Status.RUNNING
         ).select_related("interrogation")}
@@ -120,12 +124,16 @@ class Bridge:
         links = list(self.links.values())
         for link in links:
             did |= self._keep_alive(link)
-        did |= self._forward(links)
+        if not running and self.status.state == State.OK:
+            self._report(state=State.IDLE)
+        return self._tick(links) or did
+
+    def _tick(self, links: list[_Link]) -> bool:
+        """The judges' side to the programs, the programs' keys to the judges, silence, heartbeat."""
+        did = self._forward(links) if links else False
         did |= self._collect(links)
         for link in links:
             self._check_silence(link)
-        if not running and self.status.state == State.OK:
-            self._report(state=State.IDLE)
         self._beat(last_seen=timezone.now())
         return did
 
@@ -212,8 +220,7 @@ class Bridge:
 
     def _forward_messages(self, links: list[_Link]) -> bool:
         of = {link.conversation.pk: link for link in links}
-        pending = list(Message.objects.filter(
-            _after(links, "judge_seq"), sender_role=Message.Role.INTERROGATOR).order_by("conversation", "seq"))
+        pending = _judges_rows(Message, links, "judge_seq")
         for message in pending:
             link = of[message.conversation_id]
             with transaction.atomic():
@@ -228,9 +235,7 @@ class Bridge:
         """Keystroke mode: the judge's keys, stored as typed in the browser, go to the program one
         by one as they come (BackSpace included), as JComm sent them."""
         of = {link.conversation.pk: link for link in links}
-        pending = list(Keystroke.objects.filter(
-            _after(links, "judge_keystroke_seq"), sender_role=Message.Role.INTERROGATOR
-        ).order_by("conversation", "seq"))
+        pending = _judges_rows(Keystroke, links, "judge_keystroke_seq")
         moved = {}
         for row in pending:
             link = moved[row.conversation_id] = of[row.conversation_id]
@@ -321,10 +326,14 @@ class Bridge:
         BridgeStatus.objects.filter(pk=self.status.pk).update(**fields)
 
 
-def _after(links: list[_Link], progress_field: str) -> Q:
-    """Rows of the links' conversations past each one's progress."""
-    return reduce(or_, (Q(conversation_id=link.conversation.pk, seq__gt=getattr(link.progress, progress_field))
-                        for link in links))
+def _judges_rows(model, links: list[_Link], progress_field: str) -> list:
+    """The interrogators' Message or Keystroke rows of the links' conversations past each one's
+    progress, in order. Plain SQL: this runs every poll_s, and the ORM took longer to build the
+    query (one condition per conversation) than the database to answer it."""
+    where = " OR ".join(["(conversation_id = %s AND seq > %s)"] * len(links))
+    params = [value for link in links for value in (link.conversation.pk, getattr(link.progress, progress_field))]
+    return list(model.objects.raw(f"SELECT * FROM {model._meta.db_table} WHERE sender_role = %s AND ({where}) "
+                                  "ORDER BY conversation_id, seq", [Message.Role.INTERROGATOR, *params]))
 
 
 def _stored(keys) -> list[StoredKey]:
