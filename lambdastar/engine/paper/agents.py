@@ -243,7 +243,8 @@ def _record(hist, pos, agents, t, field, moves, good, evil):
 def random_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
                    pos, best_val, cells_tmp, fmap, field, gfield, hist):
     moves = tabs[0]
-    pos[:agents] = starts[:agents]
+    for j in range(agents):          # a loop: a slice copy compiles numba's shape-error text
+        pos[j] = starts[j]
     for t in range(1, iterations + 1):
         for j in range(agents):
             pos[j] = moves[pos[j], randint(state, 9)]
@@ -384,7 +385,8 @@ def oracle_episode(state, tabs, good, evil, starts, iterations, agents, k, coord
                    pos, best_val, cells_tmp, fmap, field, gfield, hist):
     """Oracle: every agent steps towards Good's next cell."""
     moves, _, _, row, col, _, _, width, height = tabs
-    pos[:agents] = starts[:agents]
+    for j in range(agents):          # a loop: a slice copy compiles numba's shape-error text
+        pos[j] = starts[j]
     for t in range(1, iterations + 1):
         for j in range(agents):
             pos[j] = step_to(moves, row, col, width, height, pos[j], good[t])

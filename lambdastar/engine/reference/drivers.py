@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..grid import coordinates, neighbourhood_table
+from ..jit import helper_jit
 from ..patterns import generate_pattern, shuffle_cells, skip_pattern
 from ..rng import MODE, glibc_state, pcg_stream_for, rand31
 from .episode import run_episode
@@ -66,6 +67,13 @@ def glibc_prologue(st, n, N, W, perm, starts, carry):
         starts[i] = perm[i + 1]          # the first permutation is read from index 1
 
 
+@helper_jit
+def _copy_row(row, out, j):
+    """``out[j, :] = row`` as a loop (a slice copy compiles numba's shape-error formatting)."""
+    for k in range(row.shape[0]):
+        out[j, k] = row[k]
+
+
 @njit(cache=True)
 def glibc_block(st, st_pat, enabled, n, T, N, count, carry, nb, row, col, Qq, Qs, Qcq, Qcs,
                 field, F, A, pos, sa, aa, P, E, base, perm, starts, trace, out, traces):
@@ -76,9 +84,12 @@ def glibc_block(st, st_pat, enabled, n, T, N, count, carry, nb, row, col, Qq, Qs
         generate_pattern(st_pat, nb, n, base, P, E)
         run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, carry[0],
                     Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
-        out[j, :] = row_out
+        _copy_row(row_out, out, j)
         if traces.shape[0] > 0:
-            traces[j] = trace
+            for t in range(trace.shape[0]):
+                for k in range(trace.shape[1]):
+                    for i in range(trace.shape[2]):
+                        traces[j, t, k, i] = trace[t, k, i]
         shuffle_cells(st, perm)
         for i in range(N):
             starts[i] = perm[i]
@@ -120,4 +131,4 @@ def pcg_block(env_base, agent_base, episodes, enabled, n, T, N, nb, row, col, Qq
         st = pcg_stream_for(agent_base, e)
         run_episode(st, st[MODE] == 0, enabled, n, T, N, nb, row, col, P, E, starts, hid,
                     Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
-        out[j, :] = row_out
+        _copy_row(row_out, out, j)
