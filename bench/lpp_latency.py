@@ -280,7 +280,7 @@ def bridge_child(argv: list[str]) -> int:
     bridge = Bridge(Entry.objects.get(pk=int(args.entry)), placeholder_command(float(args.time_limit)), args.dir)
     probe = Probe()
     probe.install(bridge)
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = cProfile.Profile(time.thread_time) if args.profile else None  # CPU time, not waits
     if profiler:
         profiler.enable()
     started = time.process_time()  # Django's start-up aside
@@ -520,7 +520,7 @@ def parse_args(argv=None):
                         help="where the bridge's directory is made (default: /dev/shm, tmpfs, as lpp_bridge; "
                              "else the system's temporary folder)")
     parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
-                        help="write a cProfile of the bridge's main thread to FILE (pstats format)")
+                        help="write a cProfile (CPU time) of the bridge's main thread to FILE (pstats format)")
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default 0: a free one)")
     parser.add_argument("--key-timeout", type=float, default=10.0,
                         help="keys not on the judges' sockets this many seconds after the last was written are lost")

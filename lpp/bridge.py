@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from arena.errors import Closed, InvalidInput
 from arena.models import Conversation, Entry, Keystroke, Message, Status
-from arena.services import keystrokes_store, message_post
+from arena.services import message_post
 from arena.services.keystrokes import keystrokes_store_many
 from arena.services.keystrokes import Key as StoredKey
 from lpp.importer import when
@@ -305,8 +305,8 @@ class Bridge:
 
     # ------------------------------------------------------------------ records
     def _store(self, conversation: Conversation, role: str, keys) -> list[Keystroke]:
-        """Store the keys and stream them to the other side's page as they are typed."""
-        return keystrokes_store(conversation=conversation, sender_role=role, keys=_stored(keys))
+        """Store the keys (the conversation locked) and stream them to the other side's page."""
+        return keystrokes_store_many([(conversation, role, _stored(keys))])[0]
 
     def _problem(self, state: str, message: str) -> None:
         log.warning("entry %s (%s): %s", self.entry.pk, self.entry, message)

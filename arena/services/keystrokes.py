@@ -6,8 +6,8 @@ line typed since their previous Return (BackSpaces applied) becomes an ordinary,
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
-from django.db.models import Max, OuterRef, Subquery
+from django.db import connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from arena import groups, notify, payloads
@@ -78,14 +78,7 @@ def keystrokes_store_many(batches, *, lock: bool = True) -> list[list[Keystroke]
     per conversation. One insert, each batch after its conversation's last keystroke; one push of them
     all on commit. lock: take the conversations' row locks here (with the last seq, in one query).
     Call in a transaction. Returns each batch's rows."""
-    ids = sorted({conversation.pk for conversation, _, _ in batches})
-    if lock:
-        last = Keystroke.objects.filter(conversation=OuterRef("pk")).order_by("-seq").values("seq")[:1]
-        tops = dict(Conversation.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk")
-                    .annotate(top=Subquery(last)).values_list("pk", "top"))
-    else:
-        tops = dict(Keystroke.objects.filter(conversation_id__in=ids).values_list("conversation_id")
-                    .annotate(top=Max("seq")).order_by())
+    tops = _last_seqs(sorted({conversation.pk for conversation, _, _ in batches}), lock=lock)
     now = timezone.now()
     rows, pushes = [], []
     for conversation, sender_role, keys in batches:
@@ -98,6 +91,20 @@ def keystrokes_store_many(batches, *, lock: bool = True) -> list[list[Keystroke]
     Keystroke.objects.bulk_create([row for batch in rows for row in batch])
     transaction.on_commit(lambda: notify.push_many(pushes))
     return rows
+
+
+def _last_seqs(ids: list[int], *, lock: bool) -> dict[int, int | None]:
+    """Each conversation's last keystroke seq, its row locked first if asked. Plain SQL: the bridge runs
+    this once per batch of a program's keys, and the ORM spent longer building it than the database
+    answering it."""
+    where = ", ".join(["%s"] * len(ids))
+    sql = (f"SELECT c.id, (SELECT MAX(k.seq) FROM {Keystroke._meta.db_table} k WHERE k.conversation_id = c.id) "
+           f"FROM {Conversation._meta.db_table} c WHERE c.id IN ({where}) ORDER BY c.id")
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ids)
+        return dict(cursor.fetchall())
 
 
 def _key_pushes(conversation: Conversation, sender_role: str, names: list[str]) -> list[tuple[str, dict]]:
