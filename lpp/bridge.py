@@ -6,10 +6,13 @@ writes each new interrogator message there as ``.judge`` keys, reads the
 program's ``.other`` keys back, stores every keystroke (``arena.Keystroke``),
 segments them into utterances (``lpp.lines``) and posts each as the witness's
 message (``message_post(user=None)``). ``Bridge.step()`` does one round of that
-and says whether it did work; progress lives in the database (``BridgeLink``),
-so a new Bridge neither re-sends a judge message nor loses program keys that
-were read but not yet posted. A program that exits or stays silent is logged
-and reported in ``BridgeStatus`` (the admin), never to the judge.
+and says whether it did work; ``Bridge.run()`` loops, reading a program's keys
+as soon as inotify reports them (the keystroke latency path: one transaction
+and one push for all conversations' new keys). Progress lives in the database
+(``BridgeLink``) and a key's directory goes only once the key is stored, so a
+new Bridge neither re-sends a judge message nor loses or doubles program keys.
+A program that exits or stays silent is logged and reported in
+``BridgeStatus`` (the admin), never to the judge.
 """
 from __future__ import annotations
 
