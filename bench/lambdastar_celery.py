@@ -204,7 +204,7 @@ class Workers:
             proc.wait(30)
 
 
-def wait(experiment, timeout=900):
+def wait(experiment, timeout=300):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         experiment.refresh_from_db()

@@ -1,4 +1,5 @@
 """Progress pushes to an experiment's page. A push is only a notification: the page can always ask again."""
+import logging
 import math
 import threading
 import time
@@ -7,6 +8,8 @@ from django.db import transaction
 
 from arena.notify import push
 from lambdastar import groups
+
+log = logging.getLogger(__name__)
 
 #: After a stored chunk, at most one push per experiment and process in this many seconds: a page
 #: following a fast experiment gets a steady beat instead of a push (and its queries) per chunk.
@@ -17,11 +20,16 @@ _lock = threading.Lock()
 
 
 def progress_now(experiment_id: int) -> None:
+    """Push the experiment's progress. Never raises: whatever fails here, the chunk or the status
+    change that asked for it is stored already and must not be reported (or retried) as failed."""
     from lambdastar import selectors
     from lambdastar.models import Experiment
 
-    progress = selectors.experiment_progress(experiment=Experiment(pk=experiment_id))  # one read of the row
-    push(groups.experiment_group(experiment_id), progress)
+    try:
+        progress = selectors.experiment_progress(experiment=Experiment(pk=experiment_id))  # one read of the row
+        push(groups.experiment_group(experiment_id), progress)
+    except Exception:
+        log.exception("progress push for experiment %s failed", experiment_id)
 
 
 def progress_on_commit(experiment) -> None:

@@ -170,3 +170,16 @@ def test_a_chunk_is_found_where_the_plan_lists_it():
             for c in plan] == plan
     assert sweep.chunk_at(configs[0], sizes[0], 0, "ls", 4) is None  # 15 episodes: chunks 0..3
     assert sweep.chunk_at(configs[0], sizes[0], 0, "random", 0) is None  # not a type of this run
+
+
+def test_a_failing_progress_push_does_not_fail_the_experiment(researcher, monkeypatch):
+    """Live updates are a convenience: if pushing one breaks, the chunks and the results still land."""
+    from lambdastar import notify
+
+    def broken(group, payload):
+        raise ImportError("the channel layer is broken")
+
+    monkeypatch.setattr(notify, "push", broken)
+    experiment = run_inline(researcher)
+    assert experiment.status == Status.FINISHED
+    assert selectors.experiment_episodes_done(experiment=experiment) == experiment.total_episodes
