@@ -6,6 +6,7 @@ the connection stays open.
 """
 import json
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -49,6 +50,16 @@ class ArenaConsumer(AsyncWebsocketConsumer):
             await self.join(group)
         await self.accept()
         await self.on_state({})
+
+    async def dispatch(self, message):
+        """channels' own dispatch without the hop it makes (since channels 4.2) before every frame and
+        every push: `close_old_connections` on the one shared sync thread, a queue all consoles of the
+        process wait in. These consumers touch the database only through `database_sync_to_async`,
+        which closes old connections in its own thread, before and after each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def on_state(self, frame):
         await self.send_json(await database_sync_to_async(self.state)())
