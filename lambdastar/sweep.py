@@ -35,10 +35,11 @@ LEGACY_CHUNK_EPISODES = 100
 # engine time that a chunk's fixed cost (a queue message, a read and a write, its result) is
 # small beside it, yet the experiment should split into enough chunks to keep every worker busy
 # to the end. A rough cost model (engine time per episode, measured on the paper rule set) sizes
-# them; it decides only where chunks start, never a number of the results.
-EPISODE_S = 10e-6  # building an episode's world
-STEP_S = 0.15e-6  # one agent's step, non-learning types
-LEARNING_STEP_S = 10e-6  # one agent's step, learning types (their training included)
+# them (retune it when the engine gets faster; launched experiments keep their sizes); it decides
+# only where chunks start, never a number of the results.
+EPISODE_S = 5e-6  # building an episode's world
+STEP_S = 0.08e-6  # one agent's step, non-learning types
+LEARNING_STEP_S = 6e-6  # one agent's step, learning types (their training included)
 CHUNK_MAX_S = 0.5  # the most estimated engine time in one chunk
 CHUNK_MIN_S = 0.05  # the least, however small the experiment
 CHUNKS_PER_EXPERIMENT = 16  # below CHUNK_MAX_S, aim for this many chunks in all
