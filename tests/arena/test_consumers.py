@@ -15,8 +15,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(params=["memory", "redis"])
-def layer(request, settings):
-    """Each consumer test runs on the in-memory layer and on the Redis layer."""
+def layer(request, settings, end_stray_sessions):
+    """Each consumer test runs on the in-memory layer and on the Redis layer (database threads keep
+    their connections: end_stray_sessions ends them before the test database is dropped)."""
     if request.param == "redis":
         url = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
         if not redis_available(url):
@@ -58,6 +59,29 @@ async def test_judge_and_confederate_chat_live(cast, layer):
     await witness.send({"type": "message", "text": "Toast & <b>jam</b>"})
     reply = await judge.expect("message", side=human.side, seq=2)
     assert reply["from"] == "witness" and reply["text"] == "Toast & <b>jam</b>"  # raw text: pages escape it
+    await judge.close()
+    await witness.close()
+
+
+async def test_chat_goes_on_while_the_shared_sync_thread_is_busy(cast, layer):
+    """Consoles never wait in the one thread that thread-sensitive sync code shares (an admin action,
+    a slow state query): messages and their pushes take other paths."""
+    import asyncio
+    import time
+
+    interrogation, human, _ = await setup_three_party(cast)
+    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
+    await judge.expect("state")
+    witness, _, _ = await connect(f"/ws/witness/{human.public_id}/", cast.connie)
+    await witness.expect("state")
+    busy = asyncio.ensure_future(sync_to_async(time.sleep, thread_sensitive=True)(4))
+    await asyncio.sleep(0.1)
+    started = time.monotonic()
+    await judge.send({"type": "message", "side": human.side, "text": "Still there?"})
+    assert (await witness.expect("message", timeout=2))["text"] == "Still there?"
+    assert (await judge.expect("message", timeout=2))["from"] == "you"
+    assert time.monotonic() - started < 2 and not busy.done()
+    await busy
     await judge.close()
     await witness.close()
 
