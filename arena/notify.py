@@ -166,10 +166,3 @@ def typing(conversation, *, by_role: str) -> None:
     elif conversation.witness_human_id:
         push(groups.witness_group(conversation.pk), payloads.witness_typing())
 
-
-def keys_typed(conversation, *, by_role: str, keys: list[str]) -> None:
-    """Keystroke mode: the other party sees each key as it is typed."""
-    if by_role == "witness":
-        push(groups.judge_group(conversation.interrogation_id), payloads.judge_keys(conversation.side, keys))
-    elif conversation.witness_human_id:
-        push(groups.witness_group(conversation.pk), payloads.witness_keys(keys))

@@ -96,14 +96,15 @@ def keystrokes_store_many(batches, *, lock: bool = True) -> list[list[Keystroke]
 def _last_seqs(ids: list[int], *, lock: bool) -> dict[int, int | None]:
     """Each conversation's last keystroke seq, its row locked first if asked. Plain SQL: the bridge runs
     this once per batch of a program's keys, and the ORM spent longer building it than the database
-    answering it."""
+    answering it. The lock and the read are two statements: in one, PostgreSQL would compute the last
+    seq before waiting for the lock, missing the keys of the transaction it waited for."""
     where = ", ".join(["%s"] * len(ids))
-    sql = (f"SELECT c.id, (SELECT MAX(k.seq) FROM {Keystroke._meta.db_table} k WHERE k.conversation_id = c.id) "
-           f"FROM {Conversation._meta.db_table} c WHERE c.id IN ({where}) ORDER BY c.id")
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
     with connection.cursor() as cursor:
-        cursor.execute(sql, ids)
+        if lock and connection.features.has_select_for_update:
+            cursor.execute(f"SELECT c.id FROM {Conversation._meta.db_table} c WHERE c.id IN ({where})"
+                           f" ORDER BY c.id FOR UPDATE", ids)
+        cursor.execute(f"SELECT k.conversation_id, MAX(k.seq) FROM {Keystroke._meta.db_table} k"
+                       f" WHERE k.conversation_id IN ({where}) GROUP BY k.conversation_id", ids)
         return dict(cursor.fetchall())
 
 

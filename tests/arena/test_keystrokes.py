@@ -90,3 +90,44 @@ async def test_each_side_sees_the_others_keys_live_and_after_a_reconnect(cast):
     assert message["text"] == "How are you?" and message["from"] == "judge"
     await judge.close()
     await witness.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_keys_stored_while_another_writer_holds_the_conversation_come_after_its_keys(cast):
+    """The bridge stores a program's keys while the judge's console stores the judge's: the second
+    writer waits for the first one's lock and numbers its keys after the first one's, never the same."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from arena.models import Conversation
+    from arena.services.keystrokes import Key, keystrokes_store, keystrokes_store_many
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL (SQLite serialises whole transactions)")
+    interrogation = three_party(cast, keystroke_mode=True)
+    human, _ = sides(interrogation)
+    holding, release, errors = threading.Event(), threading.Event(), []
+
+    def judge_writer():
+        try:
+            with transaction.atomic():
+                conversation = Conversation.objects.select_for_update().get(pk=human.pk)
+                keystrokes_store(conversation=conversation, sender_role="interrogator", keys=[Key("a", "a"), Key("b", "b")])
+                holding.set()
+                release.wait(5)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=judge_writer)
+    thread.start()
+    assert holding.wait(5)
+    threading.Timer(0.5, release.set).start()  # the judge's transaction commits while we wait for its lock
+    with transaction.atomic():
+        keystrokes_store_many([(human, "witness", [Key("x", "x")])])
+    thread.join(5)
+    assert not errors
+    stored = list(Keystroke.objects.filter(conversation=human).order_by("seq").values_list("seq", "key"))
+    assert stored == [(1, "a"), (2, "b"), (3, "x")]

@@ -36,5 +36,5 @@ def test_one_bridged_conversation_prints_the_json_last_line():
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["baseline_p99_ms"] > 0
     assert figures["keystrokes_per_s"] > 0 and figures["baseline_bytes_per_s"] > 0
-    assert figures["wake"] == "poll" and figures["poll_s"] > 0
+    assert figures["wake"] == "inotify" and figures["poll_s"] > 0
     assert "cleaned up" in result.stderr
