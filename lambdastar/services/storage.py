@@ -41,14 +41,20 @@ def chunk_store(*, run_id: int, agent_type: str, index: int, first: int, scores:
     return _store_generic(chunk_row, run_id, agent_type, episodes, scores, complexities)
 
 
+def _array(values) -> str:
+    """A PostgreSQL array literal, built at C speed (psycopg would adapt the list element by element
+    in Python); repr() of a float reads back as the same double."""
+    return "{" + ",".join("NULL" if v is None else repr(v) for v in values) + "}"
+
+
 def _store_postgresql(chunk_row, run_id, agent_type, episodes, scores, complexities) -> bool:
     table = connection.ops.quote_name(EpisodeResult._meta.db_table)
     sql = (f"WITH chunk AS ({_chunk_insert()}) "
            f"INSERT INTO {table} ({_names(EPISODE_COLUMNS)}) "
-           f"SELECT chunk.id, %s, %s, e.episode, e.score, e.complexity FROM chunk, "
-           f"unnest(%s::integer[], %s::double precision[], %s::integer[]) AS e(episode, score, complexity)")
+           f"SELECT chunk.id, %s, %s, %s + e.i - 1, e.score, e.complexity FROM chunk, "
+           f"unnest(%s::double precision[], %s::integer[]) WITH ORDINALITY AS e(score, complexity, i)")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*chunk_row, run_id, agent_type, episodes, scores, complexities])
+        cursor.execute(sql, [*chunk_row, run_id, agent_type, episodes[0], _array(scores), _array(complexities)])
         return cursor.rowcount > 0  # a chunk has at least one episode; none inserted: a duplicate
 
 
