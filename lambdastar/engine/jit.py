@@ -8,5 +8,8 @@ compile stays short.  A helper compiled this way must not create arrays.
 """
 
 from numba import njit
+from numba.core.cpu import CPUTargetOptions
 
-helper_jit = njit(cache=True, _nrt=False)
+# `_nrt` is a private Numba option (present for years): should a release drop it, the helpers compile
+# with reference counting instead, giving the same numbers, more slowly.
+helper_jit = njit(cache=True, _nrt=False) if hasattr(CPUTargetOptions, "_nrt") else njit(cache=True)
