@@ -158,7 +158,7 @@ async def open_socket(base: str, path: str, cookie: str, name: str, errors: list
 
 
 async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float, timeout_s: float,
-                     typing_rounds: int) -> dict:
+                     typing_rounds: int, cpu_s=lambda: None) -> dict:
     errors: list[str] = []
     gate = asyncio.Semaphore(10)
 
@@ -225,6 +225,7 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
             log(f"chat: {done}/{total} messages delivered, {lost} lost")
 
     reporter = asyncio.create_task(progress())
+    cpu_started = cpu_s()  # daphne's CPU from here on: the exchange, not the sockets' opening
     started = time.perf_counter()
     try:
         await asyncio.gather(*(conversation(i, j, w, item["side"])
@@ -232,8 +233,15 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
     finally:
         reporter.cancel()
         elapsed = time.perf_counter() - started
+        cpu_ended = cpu_s()
         await asyncio.gather(*(party.close() for both in pairs for party in both), return_exceptions=True)
-    return {"latency": latency, "ingress": ingress, "egress": egress, "typing": typing, "lost": lost,
+    deliveries = len(latency) + len(typing)
+    if cpu_started is not None and cpu_ended is not None and deliveries:
+        daphne_cpu_ms = (cpu_ended - cpu_started) * 1000.0 / deliveries
+    else:
+        daphne_cpu_ms = None
+    return {"daphne_cpu_ms": daphne_cpu_ms, "latency": latency, "ingress": ingress, "egress": egress,
+            "typing": typing, "lost": lost,
             "errors": errors, "elapsed_s": elapsed, "rate": len(latency) / elapsed if elapsed else 0.0}
 
 
@@ -260,11 +268,8 @@ async def measure(args, base: str, plan: list[dict], services) -> tuple[dict, di
 
     await run_baseline(halves[0], "before")
     log(f"chat: {args.conversations} conversations x {2 * args.messages} messages through {base}")
-    cpu_before = services.daphne_cpu_s()
-    chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing)
-    cpu_after = services.daphne_cpu_s()
-    if cpu_before is not None and cpu_after is not None and chat["latency"]:
-        chat["daphne_cpu_ms"] = (cpu_after - cpu_before) * 1000.0 / (len(chat["latency"]) + len(chat["typing"]))
+    chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing,
+                            cpu_s=services.daphne_cpu_s)
     log(f"chat done in {chat['elapsed_s']:.1f} s")
     await run_baseline(halves[1], "after")
     await harness.close_layer_pools()
@@ -283,7 +288,7 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
     if chat["typing"]:
         print(f"  typing signal (no DB write)                 {fmt(summary(chat['typing']))}")
     print(f"  baseline: bare group_send -> receive        {fmt(base)}  ({baseline['rate']:.0f}/s)")
-    if "daphne_cpu_ms" in chat:
+    if chat["daphne_cpu_ms"] is not None:
         print(f"  daphne CPU per delivery: {chat['daphne_cpu_ms']:.2f} ms (user + system, all its threads)")
     ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
     print(f"  {harness.load_line()}")
@@ -303,7 +308,7 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
         "messages": len(chat["latency"]),
         "lost": chat["lost"],
         "errors": len(chat["errors"]),
-        "daphne_cpu_ms_per_delivery": round(chat["daphne_cpu_ms"], 3) if "daphne_cpu_ms" in chat else None,
+        "daphne_cpu_ms_per_delivery": round(chat["daphne_cpu_ms"], 3) if chat["daphne_cpu_ms"] is not None else None,
     }
 
 
