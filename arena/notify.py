@@ -1,9 +1,11 @@
 """Pushes to channel groups. A push is only a notification: pages re-read state from the database."""
 import asyncio
+import atexit
 import collections
 import logging
 import os
 import threading
+import time
 import weakref
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -33,26 +35,46 @@ def push_many(pushes: list[tuple[str, dict]]) -> None:
 
 
 def send_events(events: list[tuple[str, dict]]) -> None:
-    """Send channel-layer events (group, {"type": handler, ...}) in the order given.
+    """Send channel-layer events (group, {"type": handler, ...}) after every event this process queued
+    before them, without waiting: the caller (a trade, a stored message, a task) never waits for Redis.
 
     From a thread of a server process (a consumer's database call, an in-process task of the embedded
-    default) the events go to that server's event loop without waiting: its pump sends everything
-    queued, in order, as one batch (on arena.channel_layer's Redis layer, two round trips for all).
-    Elsewhere (a Celery worker, the LPP bridge, a command) they go through one long-lived background
-    loop, and the call returns once they are sent."""
+    default) the events go to that server's event loop; from anywhere else (a Celery worker, the LPP
+    bridge, a command, a test) to one long-lived background loop of the process, whose Redis
+    connections are reused. Each loop's pump sends everything queued since its last send as one batch
+    (on arena.channel_layer's Redis layer, two round trips for all), a page's repeated "refresh" once.
+    `flush()` waits until what was queued has gone out; it runs at exit too."""
     layer = get_channel_layer()
     if layer is None or not events:
         return
-    loop = _server_loop_of_this_thread(layer)
-    if loop is not None:
-        _pump(loop, layer).put(events)
-        return
+    loop = _server_loop_of_this_thread(layer) or _background_loop()
+    _pump(loop, layer).put(events)
+
+
+def flush(timeout: float = 5.0) -> bool:
+    """Wait until every event queued so far from threads of this process has been sent (or failed,
+    logged); False on timeout. Not from an event loop's own thread."""
+    deadline = time.monotonic() + timeout
     try:
-        # One long-lived loop for all pushes of this process, so the Redis layer's connection pool
-        # (kept per loop) is reused instead of reconnecting.
-        asyncio.run_coroutine_threadsafe(_send(layer, events), _background_loop()).result(timeout=10)
-    except Exception:
-        log.exception("pushes to %s failed", [group for group, _ in events])
+        own = asyncio.get_running_loop()
+    except RuntimeError:
+        own = None
+    with _pumps_lock:
+        pumps = [pump for loop, pump in _pumps.items() if loop.is_running() and loop is not own]
+    return all(pump.wait_sent(max(0.0, deadline - time.monotonic())) for pump in pumps)
+
+
+def coalesce(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """Drop a "refresh" of a group that a later event of the same batch refreshes again (the page then
+    re-reads its whole state); every other event is kept, in order."""
+    later, kept = set(), []
+    for group, event in reversed(events):
+        if event.get("payload", {}).get("type") == "refresh":
+            if group in later:
+                continue
+            later.add(group)
+        kept.append((group, event))
+    return kept[::-1]
 
 
 async def _send(layer, events) -> None:
@@ -86,12 +108,14 @@ class _Pump:
     def __init__(self, loop, layer):
         self.loop, self.layer = loop, layer
         self.pending: collections.deque = collections.deque()
-        self.lock = threading.Lock()
+        self.sent = threading.Condition()
+        self.queued = self.done = 0  # events queued and sent so far, for `flush`
         self.draining = False
 
     def put(self, events) -> None:
-        with self.lock:
+        with self.sent:
             self.pending.extend(events)
+            self.queued += len(events)
             if self.draining:
                 return
             self.draining = True
@@ -99,13 +123,21 @@ class _Pump:
 
     async def drain(self) -> None:
         while True:
-            with self.lock:
+            with self.sent:
                 if not self.pending:
                     self.draining = False
                     return
                 batch = list(self.pending)
                 self.pending.clear()
-            await _send(self.layer, batch)
+            await _send(self.layer, coalesce(batch))
+            with self.sent:
+                self.done += len(batch)
+                self.sent.notify_all()
+
+    def wait_sent(self, timeout: float) -> bool:
+        with self.sent:
+            target = self.queued
+            return self.sent.wait_for(lambda: self.done >= target, timeout=timeout)
 
 
 _pumps: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> its pump
@@ -122,15 +154,20 @@ def _pump(loop, layer) -> _Pump:
 
 _loop_lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
+_loop_pid: int | None = None
 
 
 def _background_loop() -> asyncio.AbstractEventLoop:
-    global _loop
+    """This process's loop for pushes from threads without one (a forked child starts its own)."""
+    global _loop, _loop_pid
     with _loop_lock:
-        if _loop is None or _loop.is_closed():
-            _loop = asyncio.new_event_loop()
+        if _loop is None or _loop.is_closed() or _loop_pid != os.getpid():
+            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
             threading.Thread(target=_loop.run_forever, name="arena-pushes", daemon=True).start()
         return _loop
+
+
+atexit.register(flush, 2.0)
 
 
 def message_stored(message, conversation, *, witness_label: str | None = None) -> None:

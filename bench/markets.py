@@ -158,7 +158,8 @@ def serial(path: str, n: int = 100) -> tuple[float, float]:
     """One bettor alone, in this process: wall and CPU milliseconds per trade (no contention)."""
     from django.contrib.auth import get_user_model
 
-    from markets import pusher, services
+    from arena import notify
+    from markets import services
 
     user = get_user_model().objects.create_user(f"serial-{path}")
     game = running_games(1, [user], _entry())[0]
@@ -166,7 +167,7 @@ def serial(path: str, n: int = 100) -> tuple[float, float]:
     for i in range(n):
         services.trade_place(game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H",
                              key=f"s{i}", path=path)
-    pusher.flush()  # the pushes' CPU counts too
+    notify.flush()  # the pushes' CPU counts too
     return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n
 
 

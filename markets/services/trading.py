@@ -8,7 +8,7 @@ Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip t
 function `markets_trade_place` (markets/services/trading_sql.py, migration 0003); SQLite, the LMSR
 treatment and `path="python"` take the ORM path below. tests/markets/test_trading_paths.py runs both
 on the same trades and compares every answer and the books. Pushes go out after the commit, off the
-trade's path (markets/pusher.py).
+trade's path (arena.notify's pump).
 """
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone

@@ -1,10 +1,12 @@
 """Pushes leave the trade's path: a trade returns before its push is sent, pushes keep their order,
 and pushes that pile up while one is being sent go out together, every price point kept."""
+import asyncio
 import threading
 
 import pytest
 
-from markets import groups, pusher, services
+from arena import notify
+from markets import groups, services
 
 from .conftest import running_game, trade
 
@@ -13,18 +15,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def hop(monkeypatch):
-    """Stands in for arena's push_many (the hop to the event loop); holds it while `gate` is shut."""
+    """Stands in for the pump's send to the channel layer; holds it while `gate` is shut."""
     gate, calls = threading.Event(), []
 
-    def push_many(pushes):
-        gate.wait(10)
-        calls.append(list(pushes))
+    async def send(layer, events):
+        await asyncio.to_thread(gate.wait, 10)
+        calls.append([(group, event["payload"]) for group, event in events])
 
-    monkeypatch.setattr(pusher, "push_many", push_many)
-    pusher.flush()
+    notify.flush()
+    monkeypatch.setattr(notify, "_send", send)
     yield gate, calls
     gate.set()
-    pusher.flush()
+    notify.flush()
 
 
 def started_game(cast, bettors, hop):
@@ -32,7 +34,7 @@ def started_game(cast, bettors, hop):
     gate, calls = hop
     game = running_game(cast, bettors[:2])
     gate.set()
-    pusher.flush()
+    notify.flush()
     gate.clear()
     calls.clear()
     return game
@@ -44,7 +46,7 @@ def test_a_trade_does_not_wait_for_its_push(cast, bettors, hop):
     trade(game, cast.jude, "buy", "H")  # returns although the hop is held shut
     assert calls == []
     gate.set()
-    assert pusher.flush()
+    assert notify.flush()
     prices = [p["point"]["price"] for batch in calls for group, p in batch
               if p["type"] == "price" and group == groups.bettors_group(game.pk)]
     assert prices == [51]
@@ -58,7 +60,7 @@ def test_pushes_that_pile_up_go_out_together_in_order(cast, bettors, hop):
         trade(game, cast.june, "buy", "H")
     services.game_settle(game_id=game.pk, force=True)
     gate.set()
-    assert pusher.flush()
+    assert notify.flush()
     assert len(calls) <= 3  # the held batch, then the rest in one hop (or two, if the sender was slow to start)
     pushed = [(group, p) for batch in calls for group, p in batch]
     prices = [p["point"]["price"] for group, p in pushed if p["type"] == "price" and group == groups.bettors_group(game.pk)]
@@ -70,6 +72,10 @@ def test_pushes_that_pile_up_go_out_together_in_order(cast, bettors, hop):
 
 
 def test_coalesce_drops_only_refreshes_that_a_later_one_repeats():
-    batch = [("a", {"type": "refresh"}), ("b", {"type": "price", "n": 1}), ("a", {"type": "refresh"}),
-             ("b", {"type": "price", "n": 2}), ("c", {"type": "refresh"})]
-    assert pusher.coalesce(batch) == batch[1:]
+    def event(payload):
+        return {"type": "arena.event", "payload": payload}
+
+    batch = [("a", event({"type": "refresh"})), ("b", event({"type": "price", "n": 1})),
+             ("a", event({"type": "refresh"})), ("b", event({"type": "price", "n": 2})),
+             ("c", event({"type": "refresh"})), ("a", {"type": "arena.message", "judge": {}})]
+    assert notify.coalesce(batch) == batch[1:]
