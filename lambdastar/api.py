@@ -7,7 +7,7 @@ from django.urls import include, path
 from rest_framework import pagination, routers, serializers, viewsets
 
 from lambdastar import selectors
-from lambdastar.models import Aggregate, EpisodeResult, Experiment, Run
+from lambdastar.models import Aggregate, ChunkResult, Experiment, Run
 
 
 class ExperimentSerializer(serializers.ModelSerializer):
@@ -32,13 +32,7 @@ class AggregateSerializer(serializers.ModelSerializer):
         fields = ["id", "run", "agent_type", "episodes", "mean", "std", "sem", "ci_low", "ci_high"]
 
 
-class EpisodeSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = EpisodeResult
-        fields = ["id", "run", "agent_type", "episode", "score", "complexity"]
-
-
-class _Scoped(viewsets.ReadOnlyModelViewSet):
+class _Scoped:
     experiment_path = "run__experiment"
 
     def get_queryset(self):
@@ -59,13 +53,13 @@ class ExperimentViewSet(viewsets.ReadOnlyModelViewSet):
         return selectors.experiments_visible(user=self.request.user)
 
 
-class RunViewSet(_Scoped):
+class RunViewSet(_Scoped, viewsets.ReadOnlyModelViewSet):
     queryset = Run.objects.order_by("experiment_id", "index")
     serializer_class = RunSerializer
     experiment_path = "experiment"
 
 
-class AggregateViewSet(_Scoped):
+class AggregateViewSet(_Scoped, viewsets.ReadOnlyModelViewSet):
     queryset = Aggregate.objects.order_by("run_id", "agent_type")
     serializer_class = AggregateSerializer
 
@@ -76,10 +70,15 @@ class EpisodePages(pagination.PageNumberPagination):
     max_page_size = 5000
 
 
-class EpisodeViewSet(_Scoped):
+class EpisodeViewSet(_Scoped, viewsets.GenericViewSet):
+    """{run, agent_type, episode, score, complexity} per episode, by run, type and episode; the
+    episodes are arrays of their chunk rows, so a page reads only the chunks it covers."""
+
     pagination_class = EpisodePages
-    queryset = EpisodeResult.objects.order_by("run_id", "agent_type", "episode")
-    serializer_class = EpisodeSerializer
+    queryset = ChunkResult.objects.all()
+
+    def list(self, request):
+        return self.get_paginated_response(self.paginate_queryset(selectors.EpisodeList(self.get_queryset())))
 
 
 router = routers.DefaultRouter()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from lambdastar import plots
-from lambdastar.models import Aggregate, EpisodeResult
+from lambdastar import plots, selectors
+from lambdastar.models import Aggregate, ChunkResult
 from lambdastar.summary import Summary, pool, summarise
 from lambdastar.sweep import COLLECTIVE_TYPES
 
@@ -37,10 +37,12 @@ def _pooled(experiment, factor: str | None) -> dict[tuple[str, object], Summary]
 
 def _by_complexity(experiment) -> dict[tuple[str, object], Summary]:
     scores: dict[tuple[str, int], list[float]] = defaultdict(list)
-    rows = (EpisodeResult.objects.filter(run__experiment=experiment, complexity__isnull=False)
-            .order_by("run__index", "agent_type", "episode").values_list("agent_type", "complexity", "score"))
-    for agent_type, k, score in rows.iterator(chunk_size=5000):
-        scores[(_label(agent_type), k)].append(score)
+    chunks = selectors.experiment_chunk_results(experiment=experiment, fields=("complexities", "scores"),
+                                                complexities__isnull=False)
+    for _, agent_type, _, complexities, values in chunks:
+        label = _label(agent_type)
+        for k, score in zip(complexities, values):
+            scores[(label, k)].append(score)
     return {key: summarise(values) for key, values in sorted(scores.items(), key=lambda kv: (kv[0][0], kv[0][1]))}
 
 
@@ -60,7 +62,7 @@ def figures_available(*, experiment) -> list[str]:
         names.append("grid")
     if len({r.agents for r in runs}) > 1:
         names.append("agents")
-    if EpisodeResult.objects.filter(run__experiment=experiment, complexity__isnull=False).exists():
+    if ChunkResult.objects.filter(run__experiment=experiment, complexities__isnull=False).exists():
         names.append("complexity")
     return names
 

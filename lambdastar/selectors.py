@@ -9,7 +9,7 @@ from django.utils import timezone
 from arena.errors import NotAllowed
 from lambdastar import payloads, sweep
 from lambdastar.engine import EngineConfig
-from lambdastar.models import ChunkResult, EpisodeResult, Experiment, Run
+from lambdastar.models import ChunkResult, Experiment, Run
 
 EXPORT_FIELDS = ["experiment", "run", "agent_type", "episode", "seed", "rng", "rules", "score", "complexity",
                  "width", "height", "iterations", "agents", "observation_range", "complexity_min",
@@ -75,28 +75,73 @@ def chunk_locate(*, run: Run, agent_type: str, index: int) -> sweep.Chunk | None
                           agent_type, index)
 
 
+def experiment_chunk_results(*, experiment, fields=("scores",), **filters):
+    """``(run index, agent type, first episode, *fields)`` of every stored chunk, in episode order."""
+    rows = (ChunkResult.objects.filter(run__experiment=experiment, **filters)
+            .order_by("run__index", "agent_type", "first_episode")
+            .values_list("run__index", "agent_type", "first_episode", *fields))
+    return rows.iterator(chunk_size=50)  # a chunk row holds up to thousands of episodes
+
+
 def episode_scores(*, experiment) -> dict[tuple[int, str], list[float]]:
     """{(run index, agent type): scores in episode order}: what invariance tests compare."""
     out: dict[tuple[int, str], list[float]] = {}
-    rows = EpisodeResult.objects.filter(run__experiment=experiment).order_by("run__index", "agent_type", "episode")
-    for run_index, agent_type, score in rows.values_list("run__index", "agent_type", "score").iterator():
-        out.setdefault((run_index, agent_type), []).append(score)
+    for run_index, agent_type, _, scores in experiment_chunk_results(experiment=experiment):
+        out.setdefault((run_index, agent_type), []).extend(scores)
     return out
 
 
 def episode_rows(*, experiment) -> Iterator[dict]:
     """Every per-episode result with its run's factors and seed, for CSV / JSON Lines exports."""
-    runs = {run.pk: run for run in experiment.runs.all()}
-    rows = (EpisodeResult.objects.filter(run__experiment=experiment)
-            .order_by("run__index", "agent_type", "episode")
-            .values_list("run_id", "agent_type", "episode", "score", "complexity"))
-    for run_id, agent_type, episode, score, complexity in rows.iterator(chunk_size=2000):
-        run = runs[run_id]
-        yield {
-            "experiment": experiment.pk, "run": run.index + 1, "agent_type": agent_type, "episode": episode,
+    runs = {run.index: run for run in experiment.runs.all()}
+    chunks = experiment_chunk_results(experiment=experiment, fields=("scores", "complexities"))
+    for run_index, agent_type, first, scores, complexities in chunks:
+        run = runs[run_index]
+        common = {
+            "experiment": experiment.pk, "run": run.index + 1, "agent_type": agent_type,
             "seed": experiment.seed, "rng": run.engine_config["rng"], "rules": run.engine_config["rules"],
-            "score": score, "complexity": complexity, "width": run.width, "height": run.height,
-            "iterations": run.iterations, "agents": run.agents, "observation_range": run.observation_range,
-            "complexity_min": run.complexity_min, "complexity_max": run.complexity_max,
-            "coordination": run.coordination,
+            "width": run.width, "height": run.height, "iterations": run.iterations, "agents": run.agents,
+            "observation_range": run.observation_range, "complexity_min": run.complexity_min,
+            "complexity_max": run.complexity_max, "coordination": run.coordination,
         }
+        for i, score in enumerate(scores):
+            yield {**common, "episode": first + i, "score": score,
+                   "complexity": complexities[i] if complexities is not None else None}
+
+
+class EpisodeList:
+    """The per-episode results of some chunks as one list that a paginator can count and slice:
+    the count is summed over the chunk rows, and a slice reads only the chunks it covers."""
+
+    def __init__(self, chunks):
+        self.chunks = chunks.order_by("run_id", "agent_type", "first_episode")
+        self._spans = None
+
+    def spans(self) -> list[tuple[int, int, int]]:
+        """(chunk id, offset of its first episode in this list, its episodes)."""
+        if self._spans is None:
+            offset, self._spans = 0, []
+            for pk, first, stop in self.chunks.values_list("pk", "first_episode", "stop_episode"):
+                self._spans.append((pk, offset, stop - first))
+                offset += stop - first
+        return self._spans
+
+    def count(self) -> int:
+        spans = self.spans()
+        return spans[-1][1] + spans[-1][2] if spans else 0
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, key: slice) -> list[dict]:
+        start, stop, _ = key.indices(self.count())
+        wanted = [pk for pk, offset, n in self.spans() if offset < stop and offset + n > start]
+        offsets = {pk: offset for pk, offset, _ in self.spans()}
+        out = []
+        rows = ChunkResult.objects.filter(pk__in=wanted).order_by("run_id", "agent_type", "first_episode")
+        for pk, run_id, agent_type, first, scores, complexities in rows.values_list(
+                "pk", "run_id", "agent_type", "first_episode", "scores", "complexities"):
+            lo, hi = max(start - offsets[pk], 0), min(stop - offsets[pk], len(scores))
+            out += [{"run": run_id, "agent_type": agent_type, "episode": first + i, "score": scores[i],
+                     "complexity": complexities[i] if complexities is not None else None} for i in range(lo, hi)]
+        return out

@@ -20,7 +20,10 @@ def chunk_execute(*, run_id: int, agent_type: str, index: int, worker: str = WOR
 
     Returns "stored", "duplicate" (a redelivered or resumed copy: counted once) or "skipped".
     Round trips: one read (run, experiment, stored already?), one write (chunk and its episodes),
-    the first chunk's status change, and a progress push at most once a second per experiment.
+    one count of the episodes stored, the first chunk's status change, and a progress push at most
+    once a second per experiment. The chunk that completes the experiment finalizes it at once
+    (the chord's finalize step, queued behind it, then finds it finished; it still finalizes an
+    experiment whose last chunks were stored at the same moment and each saw the other missing).
     """
     stored = ChunkResult.objects.filter(run=OuterRef("pk"), agent_type=agent_type, index=index)
     run = Run.objects.select_related("experiment").annotate(stored=Exists(stored)).get(pk=run_id)
@@ -44,7 +47,10 @@ def chunk_execute(*, run_id: int, agent_type: str, index: int, worker: str = WOR
     if not chunk_store(run_id=run.pk, agent_type=agent_type, index=index, first=chunk.first, scores=scores,
                        complexities=complexities, worker=worker, elapsed_s=time.perf_counter() - started):
         return "duplicate"
-    notify.chunk_progress(experiment.pk)
+    if selectors.experiment_episodes_done(experiment=experiment) >= experiment.total_episodes:
+        experiment_finalize(experiment_id=experiment.pk)
+    else:
+        notify.chunk_progress(experiment.pk)
     return "stored"
 
 
@@ -68,7 +74,8 @@ def _fail(experiment_id: int, message: str) -> None:
 
 
 def experiment_execute(*, experiment_id: int, on_chunk=None) -> bool:
-    """Run every chunk not stored yet in this process, in plan order, then finalize.
+    """Run every chunk not stored yet in this process, in plan order, then finalize; True if the
+    experiment is finished.
 
     ``on_chunk(chunk, outcome)`` is called after each (a progress bar, a benchmark).
     """
@@ -82,11 +89,13 @@ def experiment_execute(*, experiment_id: int, on_chunk=None) -> bool:
             on_chunk(chunk, outcome)
         if outcome == "skipped":  # cancelled meanwhile
             return False
-    return experiment_finalize(experiment_id=experiment_id)
+    experiment_finalize(experiment_id=experiment_id)  # no-op if the last chunk finalized it
+    return Experiment.objects.filter(pk=experiment_id, status=Status.FINISHED).exists()
 
 
 def experiment_finalize(*, experiment_id: int) -> bool:
-    """Aggregate and mark finished once every chunk is stored; False (and no change) otherwise."""
+    """Aggregate and mark finished once every chunk is stored; False (and no change) otherwise,
+    or if it is finished already."""
     with transaction.atomic():
         experiment = Experiment.objects.select_for_update().get(pk=experiment_id)
         if experiment.status not in Experiment.ACTIVE:

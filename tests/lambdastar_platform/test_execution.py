@@ -2,7 +2,7 @@
 import pytest
 
 from lambdastar import selectors, services, tasks
-from lambdastar.models import Aggregate, ChunkResult, EpisodeResult, Experiment
+from lambdastar.models import Aggregate, ChunkResult, Experiment
 
 from .conftest import tiny, wait_for_status
 
@@ -36,7 +36,7 @@ def test_one_chunk_and_seven_chunks_give_identical_results(researcher, rules):
 def test_glibc_runs_each_type_as_one_chunk(researcher):
     experiment = run_inline(researcher, rules="reference-2016", rng="glibc", chunk_episodes=2)
     assert ChunkResult.objects.filter(run__experiment=experiment).count() == 2 * 2
-    assert EpisodeResult.objects.filter(run__experiment=experiment).count() == 14 * 2 * 2
+    assert sum(map(len, selectors.episode_scores(experiment=experiment).values())) == 14 * 2 * 2
 
 
 def test_a_chunk_delivered_twice_is_counted_once(researcher):
@@ -45,7 +45,7 @@ def test_a_chunk_delivered_twice_is_counted_once(researcher):
     first = tasks.chunk_run.apply(args=(run.pk, "ls", 3)).get()
     again = tasks.chunk_run.apply(args=(run.pk, "ls", 3)).get()
     assert (first, again) == ("stored", "duplicate")
-    assert EpisodeResult.objects.filter(run=run, agent_type="ls").count() == 2
+    assert [len(c.scores) for c in ChunkResult.objects.filter(run=run, agent_type="ls")] == [2]
     assert selectors.experiment_episodes_done(experiment=experiment) == 2
 
 
@@ -58,12 +58,23 @@ def test_finalize_waits_for_every_chunk(researcher):
     assert experiment.status == Status.RUNNING and not Aggregate.objects.exists()
 
 
+def test_the_last_chunk_stored_finishes_the_experiment(researcher):
+    """No finalize step needed after it (the chord's, queued behind it, finds it finished)."""
+    experiment = launched(researcher)
+    for run, chunk in selectors.experiment_chunks(experiment=experiment):
+        services.chunk_execute(run_id=run.pk, agent_type=chunk.agent_type, index=chunk.index)
+    experiment.refresh_from_db()
+    assert experiment.status == Status.FINISHED and experiment.finished_at is not None
+    assert Aggregate.objects.filter(run__experiment=experiment).count() == 4
+    assert services.experiment_finalize(experiment_id=experiment.pk) is False
+
+
 def test_cancel_stops_pending_chunks(researcher):
     experiment = launched(researcher)
     services.experiment_cancel(experiment_id=experiment.pk)
     assert tasks.chunk_run.apply(args=(experiment.runs.first().pk, "ls", 0)).get() == "skipped"
     assert services.experiment_execute(experiment_id=experiment.pk) is False
-    assert not EpisodeResult.objects.exists()
+    assert not ChunkResult.objects.exists()
 
 
 def test_clone_is_a_draft_with_the_same_configuration(researcher):
