@@ -148,7 +148,9 @@ def in_process(owner, config_dict, seed):
     started = time.perf_counter()
     experiment = launch(owner, config_dict, seed, enqueue=False)
     assert services.experiment_execute(experiment_id=experiment.pk)
-    return time.perf_counter() - started, meter.stop(), experiment
+    elapsed, used = time.perf_counter() - started, meter.stop()
+    experiment.refresh_from_db()
+    return elapsed, used, experiment
 
 
 class Workers:
@@ -278,6 +280,7 @@ def main():
         times = {"bare": [], "in_process": [], "one_worker": [], "two_workers": []}
         cpu = {k: [] for k in times}
         own = []  # 1 worker: wall over the engine time its chunks took in the same run, minus 1
+        computed = {"in_process": [], "one_worker": []}  # engine time of the chunks, summed
         expected, runs = None, []
         for r in range(args.repeats):
             bare, bare_cpu, expected = bare_engine(config_dict, args.seed)
@@ -288,12 +291,15 @@ def main():
                 times[key].append(wall)
                 cpu[key].append(used)
             runs += [e0, e1, e2]
-            p1, p2 = phases(e1), phases(e2)
+            p0, p1, p2 = phases(e0), phases(e1), phases(e2)
             own.append(one / p1["chunk_compute_s"] - 1)
+            computed["in_process"].append(p0["chunk_compute_s"])
+            computed["one_worker"].append(p1["chunk_compute_s"])
             print(f"repeat {r + 1}: bare {bare:6.2f} s  in-process {inline:6.2f} s  1 worker {one:6.2f} s  "
                   f"2 workers {two:6.2f} s   CPU: {bare_cpu:6.2f} / {inline_cpu:6.2f} / {one_cpu:6.2f} / "
-                  f"{two_cpu:6.2f} s   1 worker's chunks computed in {p1['chunk_compute_s']:.2f} s "
-                  f"({own[-1]:+.1%})   (load {os.getloadavg()[0]:.1f})", flush=True)
+                  f"{two_cpu:6.2f} s   chunks computed in {p0['chunk_compute_s']:.2f} s in-process, "
+                  f"{p1['chunk_compute_s']:.2f} s on 1 worker ({own[-1]:+.1%})   (load {os.getloadavg()[0]:.1f})",
+                  flush=True)
     finally:
         workers.stop()
     best = {k: min(v) for k, v in times.items()}
@@ -335,6 +341,7 @@ def main():
         "episodes": episodes * len(TYPES), "chunks": chunks, "repeats": args.repeats,
         "times": {k: [round(x, 3) for x in v] for k, v in times.items()},
         "cpu_s": {k: [round(x, 3) for x in v] for k, v in cpu.items()},
+        "chunk_compute_s": {k: [round(x, 3) for x in v] for k, v in computed.items()},
         "identical_scores": same, "cpus": os.cpu_count(),
         "load": [round(load_before[0], 2), round(load_after[0], 2)],
     }))

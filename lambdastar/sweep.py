@@ -32,17 +32,18 @@ PLATFORM_OPTIONS = ("sweep", "chunk_episodes", "grid", "complexity")
 LEGACY_CHUNK_EPISODES = 100
 
 # Chunk sizes when the configuration names no ``chunk_episodes``: each chunk should hold enough
-# engine time that a chunk's fixed cost (a queue message, a read and a write, its result) is
-# small beside it, yet the experiment should split into enough chunks to keep every worker busy
-# to the end. A rough cost model (engine time per episode, measured on the paper rule set) sizes
+# engine time that a chunk's fixed cost (a queue message, a read and a write, its result: ~10 ms
+# on a Celery worker, 2 cores) is small beside it, yet the experiment should split into enough
+# chunks to keep every worker busy to the end (8 chunks: 16 cost 2-3 % more on one worker and
+# sped 2 workers up no more). A rough cost model (engine time per episode, measured on the paper rule set) sizes
 # them (retune it when the engine gets faster; launched experiments keep their sizes); it decides
 # only where chunks start, never a number of the results.
 EPISODE_S = 5e-6  # building an episode's world
 STEP_S = 0.08e-6  # one agent's step, non-learning types
 LEARNING_STEP_S = 6e-6  # one agent's step, learning types (their training included)
-CHUNK_MAX_S = 0.5  # the most estimated engine time in one chunk
+CHUNK_MAX_S = 1.0  # the most estimated engine time in one chunk
 CHUNK_MIN_S = 0.05  # the least, however small the experiment
-CHUNKS_PER_EXPERIMENT = 16  # below CHUNK_MAX_S, aim for this many chunks in all
+CHUNKS_PER_EXPERIMENT = 8  # below CHUNK_MAX_S, aim for this many chunks in all
 #: Types that act as a collective (shared knowledge or coordinated choices) rather than alone.
 COLLECTIVE_TYPES = ("woc", "coopql", "coopsarsa")
 
