@@ -64,6 +64,14 @@ class LinearMaker:
         cost = value if action == BUY else -value
         return cost, replace(_shares(state, action, security), human_price=after)
 
+    def quotes(self, state: MarketState) -> dict:
+        """`quotes(self, state)` in closed form (a push per trade needs them): buying H crosses the
+        edge above h, selling H the one below; C is the mirror image."""
+        h = state.human_price
+        up, down = h < PAYOUT, h > 0
+        return {HUMAN: {"ask": h + 1 if up else None, "bid": h if down else None},
+                COMPUTER: {"ask": PAYOUT + 1 - h if down else None, "bid": PAYOUT - h if up else None}}
+
     def max_loss(self) -> int:
         return sum(range(PAYOUT // 2))  # 1,225
 
@@ -104,6 +112,14 @@ def maker_for(kind: str, *, b: float = 18.0):
 
 def quotes(maker, state: MarketState) -> dict:
     """Bid/ask of both securities at this state (None where the bound forbids the trade)."""
+    closed_form = getattr(maker, "quotes", None)
+    if closed_form is not None:
+        return closed_form(state)
+    return quoted(maker, state)
+
+
+def quoted(maker, state: MarketState) -> dict:
+    """`quotes` from the maker's own `quote`, one trade at a time (the definition)."""
     result = {}
     for security in (HUMAN, COMPUTER):
         side = {}

@@ -3,7 +3,7 @@ import itertools
 
 import pytest
 
-from markets.makers import BUY, COMPUTER, HUMAN, SELL, LinearMaker, LmsrMaker, MarketState, OutOfBounds, quotes
+from markets.makers import BUY, COMPUTER, HUMAN, SELL, LinearMaker, LmsrMaker, MarketState, OutOfBounds, quoted, quotes
 
 LINEAR = LinearMaker()
 
@@ -123,3 +123,13 @@ def test_lmsr_quotes_are_integers_with_spread_and_bounded_loss():
         received += cost
     assert received - 2000 * 100 >= -maker.max_loss()
     assert state.human_price == 100
+
+
+def test_linear_quotes_in_closed_form_are_the_quotes_of_its_trades():
+    """The closed form pushed with every trade: at each price, each bid/ask is what that trade costs,
+    None past a bound."""
+    maker = LinearMaker()
+    for price in range(101):
+        state = MarketState(human_price=price)
+        assert quotes(maker, state) == quoted(maker, state), price
+    assert quotes(maker, MarketState(human_price=0)) == {"H": {"ask": 1, "bid": None}, "C": {"ask": None, "bid": 100}}
