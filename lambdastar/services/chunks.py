@@ -21,9 +21,10 @@ def chunk_execute(*, run_id: int, agent_type: str, index: int, worker: str = WOR
     Returns "stored", "duplicate" (a redelivered or resumed copy: counted once) or "skipped".
     Round trips: one read (run, experiment, stored already?), one write (chunk and its episodes),
     one count of the episodes stored, the first chunk's status change, and a progress push at most
-    once a second per experiment. The chunk that completes the experiment finalizes it at once
-    (the chord's finalize step, queued behind it, then finds it finished; it still finalizes an
-    experiment whose last chunks were stored at the same moment and each saw the other missing).
+    once a second per experiment. The chunk that completes the experiment finalizes it at once:
+    each chunk counts after its own store has committed, so of two last chunks stored at the same
+    moment the later count sees both. The chord's finalize step, queued behind, then finds it
+    finished (it finishes it itself if the worker died between storing and finalizing).
     """
     stored = ChunkResult.objects.filter(run=OuterRef("pk"), agent_type=agent_type, index=index)
     run = Run.objects.select_related("experiment").annotate(stored=Exists(stored)).get(pk=run_id)
