@@ -1,10 +1,14 @@
 """Turing Trade trading throughput on PostgreSQL, beside a single-row-update baseline.
 
     .venv/bin/python bench/markets.py [--seconds 8] [--rounds 4] [--workers 16] [--no-python-path]
+                                      [--pushes redis|memory]
 
 Needs a PostgreSQL server (DATABASE_URL, default postgres://root@127.0.0.1:5432/postgres). The run
 creates its own database `markets_bench_<pid>` there (migrated, dropped at the end, on SIGTERM too).
-Pushes go to the in-memory channel layer (no Redis needed; the trader's cost of a push is the same).
+Every trade pushes its price point as in production: through the Redis channel layer
+(`--pushes redis`, the default: BENCH_REDIS_URL, default redis://127.0.0.1:6379/4, a database of the
+benchmark's own, emptied before and after; a push costs the trader ~3x more CPU there than in memory)
+or, on a machine without Redis, the in-memory layer (`--pushes memory`).
 
 --workers processes (as with several daphne workers; threads in one process would measure the GIL),
 each with its own persistent connection, run every phase together; the phases take turns in
@@ -40,6 +44,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/4"
 BASELINES = ("baseline", "baseline_atomic")
 COUNTER = "UPDATE bench_counter SET n = n + 1 WHERE id = 1"
 
@@ -53,6 +58,12 @@ def admin_sql(url: str, sql: str) -> None:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql)
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
 
 
 def _child(index, games, user_id, phases, barrier, phase, stop_at, results):
@@ -217,13 +228,13 @@ def measure(args) -> dict:
         orm_ms, orm_cpu_ms = serial("python")
         result.update(orm_path_trades_per_s=round(orm_rate, 1), orm_path_ratio=round(orm_rate / base, 3),
                       orm_path_serial_trade_ms=round(orm_ms, 2), orm_path_serial_trade_cpu_ms=round(orm_cpu_ms, 2))
-    result.update(workers=args.workers, seconds=args.seconds, rounds=args.rounds, cpus=os.cpu_count(),
+    result.update(pushes=args.pushes, workers=args.workers, seconds=args.seconds, rounds=args.rounds, cpus=os.cpu_count(),
                   load_1min=round(os.getloadavg()[0], 1))
     print(f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {result['baseline_atomic_tps']:.0f}); one game "
           f"{one_rate:.0f} trades/s (ratio {one_rate / base:.2f}); 8 games {eight_rate:.0f} trades/s "
           f"(ratio {eight_rate / base:.2f})"
           + (f"; ORM path, one game {result['orm_path_trades_per_s']:.0f} trades/s" if args.python_path else "")
-          + f"; violations {result['violations']}; load {result['load_1min']} on {os.cpu_count()} CPUs")
+          + f"; violations {result['violations']}; pushes via {result['pushes']}; load {result['load_1min']} on {os.cpu_count()} CPUs")
     connections.close_all()
     return result
 
@@ -235,6 +246,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=16, help="concurrent bettors (processes)")
     parser.add_argument("--no-python-path", dest="python_path", action="store_false",
                         help="skip the ORM path's one-game phase (the figure before the database function)")
+    parser.add_argument("--pushes", choices=("redis", "memory"), default="redis",
+                        help="the channel layer each trade's push goes through (default: Redis, as deployed)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _terminate)  # the throwaway database is dropped on SIGTERM too
 
@@ -246,7 +259,12 @@ def main() -> None:
     admin_sql(server, f'CREATE DATABASE "{name}"')
     try:
         os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
-        os.environ.pop("REDIS_URL", None)
+        redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL)
+        if args.pushes == "redis":
+            os.environ["REDIS_URL"] = redis_url
+            flush_redis(redis_url)
+        else:
+            os.environ.pop("REDIS_URL", None)
         os.environ["DEBUG"] = "false"  # as deployed: no per-query bookkeeping
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
         import django
@@ -257,6 +275,8 @@ def main() -> None:
         result = measure(args)
     finally:
         admin_sql(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if args.pushes == "redis":
+            flush_redis(redis_url)  # the games' queued timer tasks (no worker runs here), the channel layer's keys
     print(json.dumps(result))
 
 

@@ -19,7 +19,8 @@ pytestmark = [
 
 def test_a_tiny_run_prints_sound_figures_on_its_json_last_line():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "markets.py"), "--workers", "2", "--seconds", "1", "--rounds", "1"],
+        [sys.executable, str(ROOT / "bench" / "markets.py"), "--workers", "2", "--seconds", "1", "--rounds", "1",
+         "--pushes", "redis" if os.environ.get("REDIS_URL") else "memory"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -27,4 +28,5 @@ def test_a_tiny_run_prints_sound_figures_on_its_json_last_line():
     assert {"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games"} <= figures.keys()
     assert figures["violations"] == 0 and figures["refused"] == 0
     assert figures["trades_per_s"] > 0 and figures["baseline_tps"] > 0 and figures["orm_path_trades_per_s"] > 0
+    assert figures["pushes"] == ("redis" if os.environ.get("REDIS_URL") else "memory")
     assert figures["ratio"] == pytest.approx(figures["trades_per_s"] / figures["baseline_tps"], abs=0.001)
