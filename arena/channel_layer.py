@@ -2,9 +2,10 @@
 
 Sending: channels_redis's `group_send` makes four sequential round trips per group (expire old members,
 read the members, expire old messages, send); a chat message goes to its conversation's group and to
-the organisers' live view, so that was eight. Here a `group_send` makes two (one pipelined read of the
-members, one pipelined send whose Lua script also expires old messages), and `group_send_many` sends to
-several groups in those same two, in order.
+the organisers' live view, so that was eight. Here a `group_send` makes two (one script that expires
+old members and reads the members of every group, one pipelined send whose script also expires old
+messages), and `group_send_many` sends to several groups in those same two, in order; a send to groups
+with no members makes only the first. Scripts go by their SHA (EVALSHA), loaded once per server.
 
 Receiving: channels_redis makes four round trips per message received (restore a backup queue, BZPOPMIN,
 back the message up, drop the backup). The backup guards only the awaits it adds itself: a receive
@@ -16,10 +17,12 @@ Keys, message format, capacities and expiry are channels_redis's own: this layer
 serve the same Redis at the same time (pushes are notifications; pages re-read state on reconnect).
 """
 import collections
+import hashlib
 import logging
 import time
 
 from channels_redis.core import RedisChannelLayer as StockRedisChannelLayer
+from redis.exceptions import NoScriptError
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +42,53 @@ for i = 1, #KEYS do
 end
 return over_capacity
 """
+# KEYS: group keys; ARGV: the score below which a membership has expired. The members of each group.
+MEMBERS_LUA = """
+local cutoff = tonumber(ARGV[1])
+local members = {}
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, cutoff)
+    members[i] = redis.call('ZRANGE', KEYS[i], 0, -1)
+end
+return members
+"""
+
+
+class LuaScript:
+    """A script run by its SHA (EVALSHA: the source is sent only when the server lacks it)."""
+
+    def __init__(self, source: str):
+        self.source, self.sha = source, hashlib.sha1(source.encode()).hexdigest()
+
+    async def run(self, connection, keys, args):
+        try:
+            return await connection.evalsha(self.sha, len(keys), *keys, *args)
+        except NoScriptError:  # a restarted or flushed server
+            await connection.script_load(self.source)
+            return await connection.evalsha(self.sha, len(keys), *keys, *args)
+
+    async def run_many(self, connection, calls) -> list:
+        """Several (keys, args) calls in one pipelined round trip, results in order."""
+        pipe = connection.pipeline(transaction=False)
+        for keys, args in calls:
+            pipe.evalsha(self.sha, len(keys), *keys, *args)
+        results = await pipe.execute(raise_on_error=False)
+        missing = [i for i, result in enumerate(results) if isinstance(result, NoScriptError)]
+        if missing:  # the server lacks the script (then every call failed): load it, run those again
+            await connection.script_load(self.source)
+            pipe = connection.pipeline(transaction=False)
+            for i in missing:
+                keys, args = calls[i]
+                pipe.evalsha(self.sha, len(keys), *keys, *args)
+            for i, result in zip(missing, await pipe.execute(raise_on_error=False)):
+                results[i] = result
+        for result in results:
+            if isinstance(result, Exception):
+                raise result
+        return results
+
+
+SEND, MEMBERS = LuaScript(SEND_LUA), LuaScript(MEMBERS_LUA)
 
 
 class RedisChannelLayer(StockRedisChannelLayer):
@@ -67,27 +117,21 @@ class RedisChannelLayer(StockRedisChannelLayer):
                 args = [key_message[key] for key in keys] + [key_capacity[key] for key in keys] + [score, self.expiry]
                 deliveries[index].append((group, keys, args))
         for index, batch in deliveries.items():
-            pipe = self.connection(index).pipeline(transaction=False)
-            for _, keys, args in batch:
-                pipe.eval(SEND_LUA, len(keys), *keys, *args)
-            for (group, keys, _), over_capacity in zip(batch, await pipe.execute()):
+            results = await SEND.run_many(self.connection(index), [(keys, args) for _, keys, args in batch])
+            for (group, keys, _), over_capacity in zip(batch, results):
                 if over_capacity:
                     log.info("%s of %s channels over capacity in group %s", over_capacity, len(keys), group)
 
     async def _members(self, group_names, now) -> list[list[str]]:
-        """The live members of each group: one pipelined round trip per Redis host."""
+        """The live members of each group: one script call per Redis host."""
         members: list[list[str]] = [[] for _ in group_names]
         by_connection = collections.defaultdict(list)
         for position, group in enumerate(group_names):
             assert self.require_valid_group_name(group), "Group name not valid"
             by_connection[self.consistent_hash(group)].append((position, self._group_key(group)))
         for index, items in by_connection.items():
-            pipe = self.connection(index).pipeline(transaction=False)
-            for _, key in items:
-                pipe.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
-                pipe.zrange(key, 0, -1)
-            results = await pipe.execute()
-            for (position, _), names in zip(items, results[1::2]):
+            results = await MEMBERS.run(self.connection(index), [key for _, key in items], [int(now) - self.group_expiry])
+            for (position, _), names in zip(items, results):
                 members[position] = [name.decode("utf8") for name in names]
         return members
 

@@ -81,3 +81,21 @@ async def test_expired_members_and_full_channels_get_nothing():
             await receive(layer, stale, timeout=0.3)
     finally:
         await layer.flush()
+
+
+async def test_sends_go_on_after_the_server_forgets_the_scripts():
+    """Scripts run by SHA; a restarted Redis (here: SCRIPT FLUSH) has none, and the layer loads them
+    again instead of losing the send."""
+    layer, _ = layer_pair()
+    try:
+        first, second = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("g", first)
+        await layer.group_add("h", second)
+        await layer.group_send_many([("g", {"type": "m", "n": 1})])
+        assert (await receive(layer, first))["n"] == 1
+        await layer.connection(0).script_flush()
+        await layer.group_send_many([("g", {"type": "m", "n": 2}), ("h", {"type": "m", "n": 3})])
+        assert (await receive(layer, first))["n"] == 2
+        assert (await receive(layer, second))["n"] == 3
+    finally:
+        await layer.flush()
