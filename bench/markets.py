@@ -1,7 +1,7 @@
 """Turing Trade trading throughput on PostgreSQL, beside a single-row-update baseline.
 
-    .venv/bin/python bench/markets.py [--seconds 8] [--rounds 4] [--workers 16] [--no-python-path]
-                                      [--pushes redis|memory]
+    .venv/bin/python bench/markets.py [--seconds 8] [--rounds 4] [--workers 16] [--processes N]
+                                      [--no-python-path] [--pushes redis|memory]
 
 Needs a PostgreSQL server (DATABASE_URL, default postgres://root@127.0.0.1:5432/postgres). The run
 creates its own database `markets_bench_<pid>` there (migrated, dropped at the end, on SIGTERM too).
@@ -10,18 +10,20 @@ Every trade pushes its price point as in production: through the Redis channel l
 benchmark's own, emptied before and after; a push costs the trader ~3x more CPU there than in memory)
 or, on a machine without Redis, the in-memory layer (`--pushes memory`).
 
---workers processes (as with several daphne workers; threads in one process would measure the GIL),
-each with its own persistent connection, run every phase together; the phases take turns in
---rounds short windows (--seconds per phase in all), so that each phase and its baseline see the same
-load on a shared machine:
-- baseline: each worker commits `UPDATE ... SET n = n + 1` on ONE shared row, one statement in
+--workers bettors (default 16), each a thread with its own persistent database connection, spread
+over --processes processes (default: one per CPU, as daphne is deployed, one process per core whose
+consumers run their database calls on a thread pool; the GIL counts as it would there;
+`--processes 16` gives every bettor a process of its own, 16 Python processes on the cores), run
+every phase together; the phases take turns in --rounds short windows (--seconds per phase in all),
+so that each phase and its baseline see the same load on a shared machine:
+- baseline: each bettor commits `UPDATE ... SET n = n + 1` on ONE shared row, one statement in
   autocommit per transaction: one round trip, the shape of a trade (one statement,
   `SELECT ... FROM markets_trade_place(...)`, in autocommit); the hot-row cost with nothing else in it;
 - baseline in BEGIN/UPDATE/COMMIT (three round trips, Django's atomic block), for reference;
-- one game: each worker is a bettor of the same game, trading through `trade_place` (market and
+- one game: every bettor trades in the same game, trading through `trade_place` (market and
   bettor row locks, ledger legs, balances, trade log, the push after commit; a buy then a sell of one
   human security, so the price and points stay in range);
-- 8 games: the same workers spread over 8 games;
+- 8 games: the same bettors spread over 8 games;
 - one game through the ORM path (`path="python"`, what SQLite and the LMSR treatment use): the
   figure before the database function.
 Afterwards every game is audited (zero-sum legs, cached balances = ledger sums, no negative
@@ -66,42 +68,74 @@ def flush_redis(url: str) -> None:
     redis.Redis.from_url(url).flushdb()
 
 
-def _child(index, games, user_id, phases, barrier, phase, stop_at, results):
-    """One worker process (spawned: its own interpreter, its own database connection). `games` maps
-    a trading phase to the game this worker trades in; phase -1 ends the worker."""
+def _child(bettors, phases, barrier, phase, stop_at, results):
+    """One worker process (spawned: its own interpreter) running its bettors as threads, each with its
+    own database connection. `bettors` lists (games, user_id, index): `games` maps a trading phase to
+    the game the bettor trades in. Phase -1 ends the process."""
+    import threading
+
     import django
 
     django.setup()
+    from django.db import connection
+
+    ready = threading.Barrier(len(bettors) + 1)  # the process's threads and its main thread
+    tallies, lock = [], threading.Lock()
+
+    def bettor(games, user_id, index):
+        user, made = _User(user_id), {kind: 0 for kind in games}  # clicks per game: buy, sell, buy, ...
+        while True:
+            ready.wait()
+            if phase.value < 0:
+                connection.close()
+                return
+            tally = _trade_until(phases[phase.value], games, user, index, made, stop_at)
+            with lock:
+                tallies.append(tally)
+            ready.wait()
+
+    threads = [threading.Thread(target=bettor, args=args) for args in bettors]
+    for thread in threads:
+        thread.start()
+    while True:
+        barrier.wait()
+        ready.wait()  # the threads start the phase (or end)
+        if phase.value < 0:
+            for thread in threads:
+                thread.join()
+            return
+        ready.wait()  # every thread has finished the window
+        kind = phases[phase.value]
+        results.put((kind, sum(done for done, _ in tallies), sum(refused for _, refused in tallies)))
+        tallies.clear()
+
+
+def _trade_until(kind, games, user, index, made, stop_at) -> tuple[int, int]:
+    """One bettor's operations of one phase until the window closes: (done, refused)."""
     from arena.errors import ArenaError
     from django.db import connection, transaction
 
     from markets import services
 
-    user, made = _User(user_id), {kind: 0 for kind in games}  # clicks per game: buy, sell, buy, ...
-    while True:
-        barrier.wait()
-        if phase.value < 0:
-            return
-        kind = phases[phase.value]
-        done = refused = 0
-        while time.time() < stop_at.value:
-            if kind == "baseline":
-                with connection.cursor() as cursor:
-                    cursor.execute(COUNTER)
-            elif kind == "baseline_atomic":
-                with transaction.atomic(), connection.cursor() as cursor:
-                    cursor.execute(COUNTER)
-            else:
-                n = made[kind]
-                made[kind] += 1
-                try:
-                    services.trade_place(game_id=games[kind], user=user, action="buy" if n % 2 == 0 else "sell",
-                                         security="H", key=f"{index}-{n}", path="python" if kind == "orm" else "sql")
-                except ArenaError:
-                    refused += 1
-                    continue
-            done += 1
-        results.put((kind, done, refused))
+    done = refused = 0
+    while time.time() < stop_at.value:
+        if kind == "baseline":
+            with connection.cursor() as cursor:
+                cursor.execute(COUNTER)
+        elif kind == "baseline_atomic":
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(COUNTER)
+        else:
+            n = made[kind]
+            made[kind] += 1
+            try:
+                services.trade_place(game_id=games[kind], user=user, action="buy" if n % 2 == 0 else "sell",
+                                     security="H", key=f"{index}-{n}", path="python" if kind == "orm" else "sql")
+            except ArenaError:
+                refused += 1
+                continue
+        done += 1
+    return done, refused
 
 
 class _User:
@@ -113,16 +147,20 @@ class _User:
         self.pk = pk
 
 
-def run_phases(phases: list[str], workers: list[tuple[dict, int]], seconds: float, rounds: int) -> dict:
-    """Run the phases in turn, `rounds` times, `seconds / rounds` each time, all workers together;
-    operations per second of each phase (over its windows) and the refused trades."""
+def run_phases(phases: list[str], bettors: list[tuple[dict, int]], processes: int, seconds: float,
+               rounds: int) -> dict:
+    """Run the phases in turn, `rounds` times, `seconds / rounds` each time, all bettors together
+    (bettor i in process i mod `processes`); operations per second of each phase (over its windows)
+    and the refused trades."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
-    barrier, results = ctx.Barrier(len(workers) + 1), ctx.Queue()
+    groups = [[(games, user_id, i) for i, (games, user_id) in enumerate(bettors) if i % processes == p]
+              for p in range(processes)]
+    groups = [group for group in groups if group]
+    barrier, results = ctx.Barrier(len(groups) + 1), ctx.Queue()
     phase, stop_at = ctx.Value("i", 0), ctx.Value("d", 0.0)
-    procs = [ctx.Process(target=_child, args=(i, games, user_id, phases, barrier, phase, stop_at, results))
-             for i, (games, user_id) in enumerate(workers)]
+    procs = [ctx.Process(target=_child, args=(group, phases, barrier, phase, stop_at, results)) for group in groups]
     for proc in procs:
         proc.start()
     totals = {kind: {"done": 0, "refused": 0, "elapsed": 0.0} for kind in phases}
@@ -206,12 +244,13 @@ def measure(args) -> dict:
     one, eight = running_games(1, users, entry), running_games(8, users, entry)
     orm = running_games(1, users, entry) if args.python_path else []
     phases = [*BASELINES, "one", "eight"] + (["orm"] if args.python_path else [])
-    workers = [({"one": one[0].pk, "eight": eight[i % 8].pk, "orm": orm[0].pk if orm else None}, user.pk)
+    bettors = [({"one": one[0].pk, "eight": eight[i % 8].pk, "orm": orm[0].pk if orm else None}, user.pk)
                for i, user in enumerate(users)]
     connections.close_all()
-    log(f"{args.workers} workers; phases {', '.join(phases)} in turn, {args.rounds} rounds, "
-        f"{args.seconds / args.rounds:.1f} s each")
-    rates = run_phases(phases, workers, args.seconds, args.rounds)
+    processes = max(1, min(args.processes, args.workers))
+    log(f"{args.workers} bettors in {processes} processes; phases {', '.join(phases)} in turn, "
+        f"{args.rounds} rounds, {args.seconds / args.rounds:.1f} s each")
+    rates = run_phases(phases, bettors, processes, args.seconds, args.rounds)
     base, one_rate, eight_rate = rates["baseline"][0], rates["one"][0], rates["eight"][0]
     result = {
         "trades_per_s": round(one_rate, 1), "baseline_tps": round(base, 1), "ratio": round(one_rate / base, 3),
@@ -228,13 +267,15 @@ def measure(args) -> dict:
         orm_ms, orm_cpu_ms = serial("python")
         result.update(orm_path_trades_per_s=round(orm_rate, 1), orm_path_ratio=round(orm_rate / base, 3),
                       orm_path_serial_trade_ms=round(orm_ms, 2), orm_path_serial_trade_cpu_ms=round(orm_cpu_ms, 2))
-    result.update(pushes=args.pushes, workers=args.workers, seconds=args.seconds, rounds=args.rounds, cpus=os.cpu_count(),
+    result.update(pushes=args.pushes, workers=args.workers, processes=processes, seconds=args.seconds,
+                  rounds=args.rounds, cpus=os.cpu_count(),
                   load_1min=round(os.getloadavg()[0], 1))
     print(f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {result['baseline_atomic_tps']:.0f}); one game "
           f"{one_rate:.0f} trades/s (ratio {one_rate / base:.2f}); 8 games {eight_rate:.0f} trades/s "
           f"(ratio {eight_rate / base:.2f})"
           + (f"; ORM path, one game {result['orm_path_trades_per_s']:.0f} trades/s" if args.python_path else "")
-          + f"; violations {result['violations']}; pushes via {result['pushes']}; load {result['load_1min']} on {os.cpu_count()} CPUs")
+          + f"; violations {result['violations']}; {args.workers} bettors in {processes} processes, pushes via "
+          f"{result['pushes']}; load {result['load_1min']} on {os.cpu_count()} CPUs")
     connections.close_all()
     return result
 
@@ -243,7 +284,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="per phase, over all rounds")
     parser.add_argument("--rounds", type=int, default=4, help="windows per phase, the phases taking turns")
-    parser.add_argument("--workers", type=int, default=16, help="concurrent bettors (processes)")
+    parser.add_argument("--workers", type=int, default=16, help="concurrent bettors (threads)")
+    parser.add_argument("--processes", type=int, default=os.cpu_count(),
+                        help="worker processes the bettors are spread over (default: one per CPU)")
     parser.add_argument("--no-python-path", dest="python_path", action="store_false",
                         help="skip the ORM path's one-game phase (the figure before the database function)")
     parser.add_argument("--pushes", choices=("redis", "memory"), default="redis",
