@@ -1,9 +1,12 @@
 """Turing Trade: games, bettors, questions and answers, the market, a double-entry ledger, trades.
 
-Points are integers everywhere. Lock order in every service: Market -> Game -> Participant; account
-balances change only in the same statement as their ledger legs (`ledger_post`'s F() update, or the
-PostgreSQL trade function of migration 0003), and the database refuses a negative bettor balance
-(CheckConstraint), so an application bug cannot overdraw.
+Points are integers everywhere. Lock order in every service: Market -> Game -> Participant. The ledger
+is double-entry: a grant, payout or refund is a LedgerTxn whose LedgerEntry legs sum to zero, and a
+trade is a transaction of its own, its two legs implied by its row (the bettor's account pays `cost`,
+the game's maker account receives it). Account balances are a cache of those legs, moved in the same
+transaction (`ledger_post`, the trade path, or the PostgreSQL trade function of migration 0005), and
+the database refuses a negative bettor balance (CheckConstraint), so an application bug cannot
+overdraw; `selectors.ledger_audit` checks every balance against its legs.
 """
 import uuid
 
@@ -91,7 +94,7 @@ class Account(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="accounts")
     kind = models.CharField(max_length=8, choices=Kind.choices)
-    balance = models.BigIntegerField(default=0, help_text="Cached: always the sum of this account's ledger entries.")
+    balance = models.BigIntegerField(default=0, help_text="Cached: always the sum of this account's ledger legs.")
 
     class Meta:
         constraints = [
@@ -166,9 +169,10 @@ class Answer(models.Model):
 
 
 class LedgerTxn(models.Model):
+    """A movement of points other than a trade (a Trade is a ledger transaction of its own)."""
+
     class Kind(models.TextChoices):
         GRANT = "grant", "starting points"
-        TRADE = "trade", "trade"
         PAYOUT = "payout", "payout at reveal"
         REFUND = "refund", "refund of a void game"
 
@@ -180,9 +184,7 @@ class LedgerTxn(models.Model):
     class Meta:
         constraints = [
             # grants, payouts and refunds happen at most once per bettor: settlement is idempotent here too
-            models.UniqueConstraint(
-                fields=["participant", "kind"], condition=~Q(kind="trade"), name="ledger_once_per_bettor_and_kind"
-            ),
+            models.UniqueConstraint(fields=["participant", "kind"], name="ledger_once_per_bettor_and_kind"),
         ]
 
 
@@ -195,6 +197,10 @@ class LedgerEntry(models.Model):
 
 
 class Trade(models.Model):
+    """One unit bought or sold, and the ledger transaction that pays for it: its legs are -cost on the
+    bettor's account (`participant.account`) and +cost on the game's market-maker account, so it sums
+    to zero by construction; both cached balances move in the trade's own database transaction."""
+
     class Action(models.TextChoices):
         BUY = "buy", "buy"
         SELL = "sell", "sell"
@@ -210,7 +216,6 @@ class Trade(models.Model):
     price_before = models.SmallIntegerField()
     price_after = models.SmallIntegerField()
     question = models.ForeignKey(Question, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    txn = models.OneToOneField(LedgerTxn, on_delete=models.PROTECT, related_name="trade")
     idempotency_key = models.CharField(max_length=64)
     created_at = models.DateTimeField()
 

@@ -3,12 +3,14 @@
 Every answer text passes through `visibility.answer_visible`, from stored timestamps: a page load, a
 websocket (re)connect and the JSON API all read here, so none can show a text before its time.
 """
-from django.db.models import Count, Sum
+import collections
+
+from django.db.models import Sum
 
 from arena.errors import NotAllowed
 from markets import payloads
 from markets.makers import quotes
-from markets.models import Account, Game, Participant, Question, Trade
+from markets.models import Account, Game, LedgerEntry, Participant, Question, Trade
 from markets.services.trading import market_maker, market_state
 from markets.visibility import answer_visible
 
@@ -138,16 +140,33 @@ def leaderboard() -> dict:
     return {"bettors": ranked, "games": len(games)}
 
 
+def ledger_legs(*, game: Game) -> list[tuple[str, int, int, int]]:
+    """Every leg of the game's books, as (transaction kind, transaction id, account id, amount): the
+    legs of its grants, payouts and refunds, then the two legs each trade implies (its bettor's account
+    pays the cost, the maker's account receives it), in trade order."""
+    legs = [(kind, txn, account, amount) for kind, txn, account, amount in LedgerEntry.objects.filter(txn__game=game)
+            .order_by("txn_id", "pk").values_list("txn__kind", "txn_id", "account_id", "amount")]
+    maker = Account.objects.filter(game=game, kind=Account.Kind.MAKER).values_list("pk", flat=True).first()
+    for trade_id, account, cost in Trade.objects.filter(game=game).order_by("seq").values_list(
+            "pk", "participant__account_id", "cost"):
+        legs += [("trade", trade_id, account, -cost), ("trade", trade_id, maker, cost)]
+    return legs
+
+
 def ledger_audit(*, game: Game) -> list[str]:
-    """Invariant violations (empty when sound): zero-sum transactions, cached balance = ledger sum,
-    no negative bettor balance, gap-free trade sequence, last logged price = market price."""
+    """Invariant violations (empty when sound): zero-sum transactions, cached balance = the sum of the
+    account's legs (entries and trades), no negative bettor balance, gap-free trade sequence, last
+    logged price = market price."""
     problems = []
-    for txn in game.ledger.annotate(total=Sum("entries__amount"), legs=Count("entries")):
+    for txn in game.ledger.annotate(total=Sum("entries__amount")):
         if (txn.total or 0) != 0:
             problems.append(f"transaction {txn.pk} sums to {txn.total}")
-    for account in Account.objects.filter(game=game).annotate(total=Sum("entries__amount")):
-        if account.balance != (account.total or 0):
-            problems.append(f"account {account.pk} caches {account.balance}, ledger says {account.total}")
+    totals = collections.Counter()
+    for _, _, account, amount in ledger_legs(game=game):
+        totals[account] += amount
+    for account in Account.objects.filter(game=game):
+        if account.balance != totals[account.pk]:
+            problems.append(f"account {account.pk} caches {account.balance}, ledger says {totals[account.pk]}")
         if account.kind == Account.Kind.BETTOR and account.balance < 0:
             problems.append(f"account {account.pk} is negative")
     seqs = list(Trade.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))

@@ -154,3 +154,14 @@ def redis_available(url):
             return True
     except OSError:
         return False
+
+
+def migrate_to(targets):
+    """Migrate the test database to `targets` ([(app, migration)]); the apps of that state."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps

@@ -1,4 +1,6 @@
-"""Double-entry bookkeeping: every movement of points is one LedgerTxn whose legs sum to zero."""
+"""Double-entry bookkeeping: a grant, payout or refund is one LedgerTxn whose legs sum to zero; a trade is
+a transaction of its own (markets.models.Trade), its legs implied by its row. Either way the cached
+balances move in the same database transaction, in one statement (`balances_move`)."""
 from django.db import IntegrityError
 from django.db.models import Case, F, Value, When
 
@@ -17,16 +19,21 @@ def ledger_post(*, game, kind: str, legs: list[tuple[Account, int]], participant
         raise ValueError(f"unbalanced ledger transaction: {legs!r}")
     txn = LedgerTxn.objects.create(game=game, kind=kind, participant=participant)
     LedgerEntry.objects.bulk_create([LedgerEntry(txn=txn, account=account, amount=amount) for account, amount in legs if amount])
-    moves = {account.pk: amount for account, amount in legs if amount}
+    balances_move({account.pk: amount for account, amount in legs if amount})
+    return txn
+
+
+def balances_move(moves: dict[int, int]) -> None:
+    """Add each amount to its account's cached balance, all in one UPDATE with F() (inside the caller's
+    transaction, which holds the game's market lock); the database refuses a negative bettor balance."""
     if not moves:
-        return txn
-    try:  # one statement for all legs; the database refuses a negative bettor balance
+        return
+    try:
         Account.objects.filter(pk__in=moves).update(
             balance=F("balance") + Case(*(When(pk=pk, then=Value(amount)) for pk, amount in moves.items()), default=Value(0))
         )
     except IntegrityError:
         raise InsufficientPoints("You do not have enough points for that.") from None
-    return txn
 
 
 def house_account(*, game, kind: str) -> Account:

@@ -1,11 +1,12 @@
 """Trading one unit with the game's market maker (seed §2.3, specs/markets.md §4 and §6.3).
 
 One transaction: lock the market row (serialises the game's trades), then the bettor's row; validate;
-price the unit with the pure maker; post the ledger legs (bettor <-> maker); update position, market
-and the trade log. A repeated click (same idempotency key) returns the original trade, changing nothing.
+price the unit with the pure maker; move both balances (the bettor pays the maker: the trade row is
+the ledger transaction); update position, market and the trade log. A repeated click (same
+idempotency key) returns the original trade, changing nothing.
 
 Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip to the database
-function `markets_trade_place` (markets/services/trading_sql.py, migration 0003); SQLite, the LMSR
+function `markets_trade_place` (markets/services/trading_sql.py, migration 0005); SQLite, the LMSR
 treatment and `path="python"` take the ORM path below. tests/markets/test_trading_paths.py runs both
 on the same trades and compares every answer and the books. Pushes go out after the commit, off the
 trade's path (arena.notify's pump).
@@ -16,9 +17,9 @@ from django.utils import timezone
 from arena.errors import InvalidInput
 from markets import notify
 from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
-from markets.models import Account, Game, LedgerTxn, Market, Participant, Question, Trade
+from markets.models import Account, Game, Market, Participant, Question, Trade
 from markets.services import trading_sql
-from markets.services.ledger import house_account, ledger_post
+from markets.services.ledger import balances_move, house_account
 from markets.services.refusals import collided, insufficient, price_bound, refusal
 
 KEY_MAX = 64
@@ -109,7 +110,7 @@ def _trade(game_id, user, action, security, key, lock):
         raise price_bound(exc) from None
     if cost > participant.account.balance:
         raise insufficient(participant.account.balance, cost)
-    txn = ledger_post(game=game, kind=LedgerTxn.Kind.TRADE, legs=[(participant.account, -cost), (maker_account, cost)])
+    balances_move({participant.account_id: -cost, maker_account.pk: cost})
     participant.quantity += 1 if action == BUY else -1
     participant.security = security if participant.quantity else ""
     participant.save(update_fields=["quantity", "security"])
@@ -118,7 +119,7 @@ def _trade(game_id, user, action, security, key, lock):
     market.save(update_fields=["human_price", "q_human", "q_computer", "seq"])
     trade = Trade.objects.create(
         game=game, seq=market.seq, participant=participant, action=action, security=security, cost=cost,
-        price_before=before.human_price, price_after=after.human_price, question_id=latest, txn=txn,
+        price_before=before.human_price, price_after=after.human_price, question_id=latest,
         idempotency_key=key, created_at=now,
     )
     return trade, quotes(maker, after)

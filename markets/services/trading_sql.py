@@ -1,5 +1,5 @@
 """The PostgreSQL path of a trade: one round trip, `SELECT ... FROM markets_trade_place(...)` (migration
-0003), instead of the ORM path's dozen. It locks, checks and writes exactly what `trading._trade`
+0005), instead of the ORM path's dozen. It locks, checks and writes exactly what `trading._trade`
 does; a refusal comes back as an outcome and is raised here as the same error.
 
 Early lock release. A game's trades are serialised by its market row lock, and PostgreSQL holds row
@@ -25,7 +25,7 @@ from markets.services.refusals import collided, insufficient, price_bound, refus
 
 # the function's OUT columns, in order
 COLUMNS = ("outcome", "trade_id", "seq", "action", "security", "cost", "price_before", "price_after", "q_human",
-           "q_computer", "question_id", "txn_id", "created_at", "participant_id", "number", "account_id", "holding",
+           "q_computer", "question_id", "created_at", "participant_id", "number", "account_id", "holding",
            "quantity", "balance")
 CALL = f"SELECT {', '.join(COLUMNS)} FROM markets_trade_place(%s, %s, %s, %s, %s, %s, %s)"
 # the early-release form (see above): several statements in one simple-protocol query (Django's
@@ -115,7 +115,7 @@ def _trade(row: dict, game_id: int, user_id, key: str) -> Trade:
     trade = _loaded(Trade, TRADE_FIELDS, {
         "id": row["trade_id"], "game_id": game_id, "seq": row["seq"], "participant_id": row["participant_id"],
         "action": row["action"], "security": row["security"], "cost": row["cost"], "price_before": row["price_before"],
-        "price_after": row["price_after"], "question_id": row["question_id"], "txn_id": row["txn_id"],
+        "price_after": row["price_after"], "question_id": row["question_id"],
         "idempotency_key": key, "created_at": row["created_at"],
     })
     trade.participant = participant

@@ -1,20 +1,13 @@
 """Experiments stored with one row per episode stay readable after their episodes move into arrays."""
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from lambdastar import selectors
 from lambdastar.models import Experiment
 
+from ..conftest import migrate_to as migrate
+
 BEFORE = [("lambdastar", "0002_run_chunk_episodes")]
 AFTER = [("lambdastar", "0003_chunk_episode_arrays")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)

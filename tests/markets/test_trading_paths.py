@@ -31,18 +31,19 @@ def answer(game, user, path, action, security, key):
     shown = payloads.trade(trade)
     shown.pop("at")
     question = Question.objects.filter(pk=trade.question_id).values_list("number", flat=True).first()
-    return ("ok", shown | {"question": question}, trade.txn.entries.count())
+    return ("ok", shown | {"question": question})
 
 
 def books(game):
     market = Market.objects.get(game=game)
+    kinds = dict(Account.objects.filter(game=game).values_list("pk", "kind"))
     return {
         "market": (market.human_price, market.q_human, market.q_computer, market.seq),
         "accounts": sorted(Account.objects.filter(game=game).values_list("kind", "balance")),
         "positions": list(Participant.objects.filter(game=game).order_by("number").values_list("number", "security", "quantity")),
         "trades": list(Trade.objects.filter(game=game).order_by("seq").values_list(
             "seq", "participant__number", "action", "security", "cost", "price_before", "price_after", "idempotency_key")),
-        "legs": sorted(Trade.objects.filter(game=game).values_list("txn__entries__account__kind", "txn__entries__amount")),
+        "legs": [(kind, kinds[account], amount) for kind, _, account, amount in selectors.ledger_legs(game=game)],
     }
 
 
