@@ -104,9 +104,16 @@ def episode_rows(*, experiment) -> Iterator[dict]:
             "observation_range": run.observation_range, "complexity_min": run.complexity_min,
             "complexity_max": run.complexity_max, "coordination": run.coordination,
         }
-        for i, score in enumerate(scores):
-            yield {**common, "episode": first + i, "score": score,
-                   "complexity": complexities[i] if complexities is not None else None}
+        for episode, score, complexity in _episodes(first, scores, complexities):
+            yield {**common, "episode": episode, "score": score, "complexity": complexity}
+
+
+def _episodes(first: int, scores: list, complexities: list | None, lo: int = 0, hi: int | None = None):
+    """(episode, score, complexity) of a chunk row's arrays, positions lo..hi-1 (complexity None
+    outside the paper rules, whose chunks carry no complexities)."""
+    hi = len(scores) if hi is None else hi
+    for i in range(lo, hi):
+        yield first + i, scores[i], complexities[i] if complexities is not None else None
 
 
 class EpisodeList:
@@ -142,6 +149,6 @@ class EpisodeList:
         for pk, run_id, agent_type, first, scores, complexities in rows.values_list(
                 "pk", "run_id", "agent_type", "first_episode", "scores", "complexities"):
             lo, hi = max(start - offsets[pk], 0), min(stop - offsets[pk], len(scores))
-            out += [{"run": run_id, "agent_type": agent_type, "episode": first + i, "score": scores[i],
-                     "complexity": complexities[i] if complexities is not None else None} for i in range(lo, hi)]
+            out += [{"run": run_id, "agent_type": agent_type, "episode": episode, "score": score, "complexity": k}
+                    for episode, score, k in _episodes(first, scores, complexities, lo, hi)]
         return out

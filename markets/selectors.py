@@ -11,6 +11,7 @@ from arena.errors import NotAllowed
 from markets import payloads
 from markets.makers import quotes
 from markets.models import Account, Game, LedgerEntry, Participant, Question, Trade
+from markets.services.ledger import trade_legs
 from markets.services.trading import market_maker, market_state
 from markets.visibility import answer_visible
 
@@ -149,7 +150,8 @@ def ledger_legs(*, game: Game) -> list[tuple[str, int, int, int]]:
     maker = Account.objects.filter(game=game, kind=Account.Kind.MAKER).values_list("pk", flat=True).first()
     for trade_id, account, cost in Trade.objects.filter(game=game).order_by("seq").values_list(
             "pk", "participant__account_id", "cost"):
-        legs += [("trade", trade_id, account, -cost), ("trade", trade_id, maker, cost)]
+        legs += [("trade", trade_id, leg_account, amount)
+                 for leg_account, amount in trade_legs(bettor_account=account, maker_account=maker, cost=cost)]
     return legs
 
 

@@ -23,6 +23,12 @@ def ledger_post(*, game, kind: str, legs: list[tuple[Account, int]], participant
     return txn
 
 
+def trade_legs(*, bettor_account: int, maker_account: int, cost: int) -> list[tuple[int, int]]:
+    """The two legs a trade implies, (account id, amount): the bettor pays `cost` (negative: receives),
+    the game's market maker receives it. The PostgreSQL trade function (migration 0005) moves the same."""
+    return [(bettor_account, -cost), (maker_account, cost)]
+
+
 def balances_move(moves: dict[int, int]) -> None:
     """Add each amount to its account's cached balance, all in one UPDATE with F() (inside the caller's
     transaction, which holds the game's market lock); the database refuses a negative bettor balance."""

@@ -19,7 +19,7 @@ from markets import notify
 from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
 from markets.models import Account, Game, Market, Participant, Question, Trade
 from markets.services import trading_sql
-from markets.services.ledger import balances_move, house_account
+from markets.services.ledger import balances_move, house_account, trade_legs
 from markets.services.refusals import collided, insufficient, price_bound, refusal
 
 KEY_MAX = 64
@@ -110,7 +110,7 @@ def _trade(game_id, user, action, security, key, lock):
         raise price_bound(exc) from None
     if cost > participant.account.balance:
         raise insufficient(participant.account.balance, cost)
-    balances_move({participant.account_id: -cost, maker_account.pk: cost})
+    balances_move(dict(trade_legs(bettor_account=participant.account_id, maker_account=maker_account.pk, cost=cost)))
     participant.quantity += 1 if action == BUY else -1
     participant.security = security if participant.quantity else ""
     participant.save(update_fields=["quantity", "security"])
