@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from arena import roles, services
-from arena.errors import ArenaError
+from core.errors import ArenaError
 from bots.registry import engine_choices
 
 from arena.models import (

@@ -75,7 +75,7 @@ def learner_harvest(*, interrogation_id: int) -> int:
 def harvest_on_end(sender, instance: Interrogation, update_fields=None, **kwargs) -> None:
     """post_save hook: an interrogation that just ended is harvested after commit (by a task)."""
     if instance.status == Status.ENDED and (update_fields is None or "status" in update_fields):
-        from arena.dispatch import enqueue_on_commit
+        from core.dispatch import enqueue_on_commit
         from arena.tasks import learner_harvest as task
 
         if LearnerConsent.objects.exists():

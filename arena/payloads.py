@@ -3,13 +3,9 @@
 Judge payloads name witnesses only by side ("left"/"right"/"sole"); nothing in them says which one is
 human, nor an entry's name, nor any database id, until the verdict is in (see `judge_reveal`).
 """
-import datetime as dt
-
 from django.utils import timezone
 
-
-def iso(value: dt.datetime | None) -> str | None:
-    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if value else None
+from core.payloads import iso
 
 
 def clock(interrogation) -> dict:
@@ -124,7 +120,3 @@ def monitor_verdict(verdict) -> dict:
         "correct": verdict.correct,
         "reason": verdict.reason,
     }
-
-
-def error(code: str, message: str) -> dict:
-    return {"type": "error", "code": code, "message": message}

@@ -2,7 +2,7 @@
 from django.db.models import Prefetch, Q
 
 from arena import payloads, roles
-from arena.errors import NotAllowed
+from core.errors import NotAllowed
 from arena.services.keystrokes import composing_line
 from arena.models import Conversation, Interrogation, Message, Status, Verdict
 

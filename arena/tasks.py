@@ -1,4 +1,4 @@
-"""Thin Celery tasks: ids in, call a service. Enqueued on commit through arena.dispatch."""
+"""Thin Celery tasks: ids in, call a service. Enqueued on commit through core.dispatch."""
 from celery import shared_task
 
 
@@ -6,7 +6,7 @@ from celery import shared_task
 def bot_reply(self, conversation_id: int, trigger_seq: int, attempt: int = 0) -> bool:
     """Transient engine failures are tried again later: Celery's retry with a countdown on a worker,
     a fresh in-process timer in the embedded default (where Celery's eager retry would not wait)."""
-    from arena.dispatch import enqueue_now
+    from core.dispatch import enqueue_now
     from arena.services import bot_reply_compose
     from arena.services.witnesses import bot_reply_queue
 
@@ -36,7 +36,7 @@ def bot_deliver(conversation_id: int, trigger_seq: int, text: str) -> int | None
 @shared_task(name="arena.tasks.bot_type", acks_late=True)
 def bot_type(conversation_id: int, trigger_seq: int, text: str, typed: int, per_char_s: float) -> bool:
     """Keystroke mode: one batch of a machine witness's keys; schedules the next batch."""
-    from arena.dispatch import enqueue_now
+    from core.dispatch import enqueue_now
     from arena.services.witnesses import bot_reply_type
 
     following = bot_reply_type(conversation_id=conversation_id, trigger_seq=trigger_seq, text=text, typed=typed,

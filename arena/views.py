@@ -6,7 +6,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from arena import roles, selectors
-from arena.errors import NotAllowed
+from core.errors import NotAllowed
 
 
 def home(request):

@@ -112,7 +112,7 @@ def _child(bettors, phases, barrier, phase, stop_at, results):
 
 def _trade_until(kind, games, user, index, made, stop_at) -> tuple[int, int]:
     """One bettor's operations of one phase until the window closes: (done, refused)."""
-    from arena.errors import ArenaError
+    from core.errors import ArenaError
     from django.db import connection, transaction
 
     from markets import services
@@ -207,7 +207,7 @@ def serial(path: str, n: int = 100) -> tuple[float, float]:
     """One bettor alone, in this process: wall and CPU milliseconds per trade (no contention)."""
     from django.contrib.auth import get_user_model
 
-    from arena import notify
+    from core import notify
     from markets import services
 
     user = get_user_model().objects.create_user(f"serial-{path}")

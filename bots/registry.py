@@ -19,6 +19,7 @@ BUILTIN: dict[str, str] = {
     "llm": "bots.engines.llm:LLMEngine",
     "webhook": "bots.engines.webhook:WebhookEngine",
     "learner": "bots.engines.learner:LearnerEngine",
+    "echo": "bots.engines.echo:EchoEngine",
     # pull mode and lpp are answered from outside the registry (arena.models.EXTERNAL_ENGINES)
 }
 

@@ -89,7 +89,7 @@ if REDIS_URL:
     check_redis_url(REDIS_URL)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "arena.channel_layer.RedisChannelLayer",  # channels_redis's, fewer round trips
+            "BACKEND": "core.channel_layer.RedisChannelLayer",  # channels_redis's, fewer round trips
             # No socket timeout: redis-py's default (5 s) equals the layer's blocking wait, and an idle
             # websocket's consumer would die with TimeoutError (django/channels_redis#422).
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
@@ -102,7 +102,7 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
-# Embedded default: tasks run in-process (on a background thread, see arena.dispatch).
+# Embedded default: tasks run in-process (on a background thread, see core.dispatch).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

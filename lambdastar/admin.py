@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
 
-from arena.errors import ArenaError
+from core.errors import ArenaError
 from lambdastar import services
 from lambdastar.models import Experiment, Run
 

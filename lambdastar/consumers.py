@@ -1,9 +1,9 @@
 """An experiment page's live progress: the state on connect and on request, then every push."""
-from arena.consumers import ArenaConsumer
+from core.consumers import BaseConsumer
 from lambdastar import groups, selectors
 
 
-class ExperimentConsumer(ArenaConsumer):
+class ExperimentConsumer(BaseConsumer):
     def authorise(self):
         self.experiment = selectors.experiment_for_user(
             experiment_id=self.scope["url_route"]["kwargs"]["pk"], user=self.scope["user"])

@@ -1,5 +1,5 @@
 """Refusals of the Λ* platform (the engine's own ConfigError covers bad configurations)."""
-from arena.errors import ArenaError
+from core.errors import ArenaError
 
 
 class ExperimentError(ArenaError):

@@ -1,5 +1,6 @@
 """Every channel-group name of the Λ* platform, built from database ids only."""
+from core.groups import group_name
 
 
 def experiment_group(experiment_id: int) -> str:
-    return f"lambdastar.experiment.{int(experiment_id)}"
+    return group_name("lambdastar", "experiment", experiment_id)

@@ -6,7 +6,7 @@ import time
 
 from django.db import transaction
 
-from arena.notify import push
+from core.notify import push
 from lambdastar import groups
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The shape of what Λ* pushes to browsers: one progress payload, from the worker and the consumer alike."""
 from typing import TypedDict
 
-from arena.payloads import iso
+from core.payloads import iso
 
 
 class Progress(TypedDict):

@@ -6,7 +6,7 @@ from typing import Iterator
 from django.db.models import F, Sum
 from django.utils import timezone
 
-from arena.errors import NotAllowed
+from core.errors import NotAllowed
 from lambdastar import payloads, sweep
 from lambdastar.engine import EngineConfig
 from lambdastar.models import ChunkResult, Experiment, Run

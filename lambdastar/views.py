@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 
-from arena.errors import NotAllowed
+from core.errors import NotAllowed
 from lambdastar import exports, figures, selectors
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from arena.errors import Closed, InvalidInput
+from core.errors import Closed, InvalidInput
 from arena.models import Conversation, Entry, Keystroke, Message, Status
 from arena.services import message_post
 from arena.services.keystrokes import keystrokes_store_many

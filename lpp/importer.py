@@ -2,7 +2,7 @@
 
 One log session becomes one Interrogation (status ended, times from the
 keystrokes), one Conversation per screen side, its utterances as Messages
-linked by the same SHA-256 chain as live ones (arena.hashchain), and every
+linked by the same SHA-256 chain as live ones (core.hashchain), and every
 keystroke as an ``arena.Keystroke`` row. One transaction per session; a session
 already imported (same file content, same index) is skipped.
 """
@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from arena import hashchain
+from core import hashchain
 from arena.models import Conversation, Entry, Interrogation, Message, Status
 from lpp.logs import read_log
 from lpp.model import JUDGE, Transcript

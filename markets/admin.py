@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 
-from arena.errors import ArenaError
+from core.errors import ArenaError
 from markets import services
 from markets.models import Game, Participant, Trade
 

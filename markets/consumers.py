@@ -1,16 +1,16 @@
-"""Thin websocket consumers for Turing Trade, on arena's ArenaConsumer (JSON frames, error frames).
+"""Thin websocket consumers for Turing Trade, on core.consumers.BaseConsumer (JSON frames, error frames).
 
 Bettor: ask, buy/sell, state. Target (a human): answer, state. Spectator: state only. Each joins only
 the groups it may hear: a bettor's private group carries its queue and its own answers' texts.
 """
 from channels.db import database_sync_to_async
 
-from arena.consumers import ArenaConsumer
-from arena.errors import NotAllowed
+from core.consumers import BaseConsumer
+from core.errors import NotAllowed
 from markets import groups, selectors, services
 
 
-class GameConsumer(ArenaConsumer):
+class GameConsumer(BaseConsumer):
     def authorise(self):
         self.game = selectors.game_by_public_id(public_id=self.scope["url_route"]["kwargs"]["public_id"])
 

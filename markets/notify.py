@@ -1,8 +1,8 @@
 """Pushes to Turing Trade's channel groups, queued in order behind the process's earlier pushes and
-sent off the caller's path by arena's pump (`arena.notify`: several in one batch when they come
+sent off the caller's path by the platform's pump (`core.notify`: several in one batch when they come
 together, every price point its own push). A push is only a notification; pages re-read state on
 connect."""
-from arena.notify import push_many as send
+from core.notify import push_many as send
 from markets import groups, payloads
 
 

@@ -4,7 +4,7 @@ An answer's text goes out only through `answer()`, whose caller passes `visible`
 timestamps by `markets.visibility`; a non-visible answer carries no text, only when it will appear.
 The target is never named in any payload before the game is settled.
 """
-from arena.payloads import error, iso  # noqa: F401  (one error shape for the whole platform)
+from core.payloads import error, iso  # noqa: F401  (one error shape for the whole platform)
 from django.utils import timezone
 
 

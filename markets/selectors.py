@@ -7,7 +7,7 @@ import collections
 
 from django.db.models import Sum
 
-from arena.errors import NotAllowed
+from core.errors import NotAllowed
 from markets import payloads
 from markets.makers import quotes
 from markets.models import Account, Game, LedgerEntry, Participant, Question, Trade

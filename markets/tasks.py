@@ -1,4 +1,4 @@
-"""Thin Celery tasks: ids in, call a service. Enqueued on commit through arena.dispatch."""
+"""Thin Celery tasks: ids in, call a service. Enqueued on commit through core.dispatch."""
 from celery import shared_task
 
 

@@ -4,7 +4,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from arena.errors import ArenaError, NotAllowed
+from core.errors import ArenaError, NotAllowed
 from markets import selectors, services
 from markets.models import Game
 

@@ -7,7 +7,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.errors import ArenaError, Closed, NotAllowed
+from core.errors import ArenaError, Closed, NotAllowed
 from arena.models import Entry, EntryHealth
 from arena.services.entries import entry_register, settings_masked
 from arena.services.health import PROBE_MESSAGE, entry_probe

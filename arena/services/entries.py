@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from arena import roles
-from arena.errors import InvalidInput, NotAllowed
+from core.errors import InvalidInput, NotAllowed
 from arena.models import EXTERNAL_ENGINES, Entry
 
 MASK = "********"

@@ -5,8 +5,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import notify, roles
-from arena.dispatch import enqueue_on_commit
-from arena.errors import Closed, InvalidInput, NotAllowed
+from core.dispatch import enqueue_on_commit
+from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Conversation, Entry, Interrogation, Status
 
 _sides = secrets.SystemRandom()

@@ -11,7 +11,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena import groups, notify, payloads
-from arena.errors import Closed, InvalidInput
+from core.errors import Closed, InvalidInput
 from arena.models import Conversation, Keystroke, Message, Status
 
 BACKSPACE = "BackSpace"

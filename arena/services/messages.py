@@ -2,10 +2,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena import hashchain, notify
+from arena import notify
+from core import hashchain
 from arena.services import appends
-from arena.dispatch import enqueue_on_commit
-from arena.errors import Closed, InvalidInput, NotAllowed
+from core.dispatch import enqueue_on_commit
+from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Conversation, Interrogation, Message, Status
 
 

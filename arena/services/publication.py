@@ -1,7 +1,7 @@
 from django.db import transaction
 from django.utils import timezone
 
-from arena.errors import Closed
+from core.errors import Closed
 from arena.models import Interrogation, Status
 
 

@@ -8,7 +8,7 @@ import time
 from django.conf import settings
 from django.utils import timezone
 
-from arena.errors import InvalidInput
+from core.errors import InvalidInput
 from arena.models import Conversation, EngineCall, Entry, Message, Status
 
 POLL_STEP_S = 0.2

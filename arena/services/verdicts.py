@@ -3,7 +3,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
-from arena.errors import Closed, InvalidInput, NotAllowed
+from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Interrogation, Status, Verdict
 
 REASON_MAX_CHARS = 4000

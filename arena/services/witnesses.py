@@ -7,8 +7,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
-from arena.dispatch import enqueue_now
-from arena.errors import Closed
+from core.dispatch import enqueue_now
+from core.errors import Closed
 from arena.models import Conversation, EngineCall, Message, Status
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from arena.dispatch import enqueue_on_commit
+from core.dispatch import enqueue_on_commit
 from lambdastar import notify, sweep
 from lambdastar.errors import ExperimentError
 from lambdastar.models import Experiment, Run

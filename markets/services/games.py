@@ -6,8 +6,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import roles
-from arena.dispatch import enqueue_on_commit
-from arena.errors import Closed, InvalidInput, NotAllowed
+from core.dispatch import enqueue_on_commit
+from core.errors import Closed, InvalidInput, NotAllowed
 from markets import notify
 from markets.makers import PAYOUT
 from markets.models import Account, Game, LedgerTxn, Market, Participant, Question

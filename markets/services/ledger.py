@@ -4,7 +4,7 @@ balances move in the same database transaction, in one statement (`balances_move
 from django.db import IntegrityError
 from django.db.models import Case, F, Value, When
 
-from arena.errors import InvalidInput
+from core.errors import InvalidInput
 from markets.models import Account, LedgerEntry, LedgerTxn
 
 

@@ -5,8 +5,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from arena.dispatch import enqueue_now, enqueue_on_commit
-from arena.errors import Closed, InvalidInput, NotAllowed
+from core.dispatch import enqueue_now, enqueue_on_commit
+from core.errors import Closed, InvalidInput, NotAllowed
 from arena.services.messages import clean_text
 from markets import notify
 from markets.models import Answer, Game, Participant, Question

@@ -4,8 +4,8 @@ import random
 
 from django.conf import settings
 
-from arena.dispatch import enqueue_now
-from arena.errors import ArenaError
+from core.dispatch import enqueue_now
+from core.errors import ArenaError
 from markets.models import Game, Question
 
 log = logging.getLogger(__name__)

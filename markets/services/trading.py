@@ -9,12 +9,12 @@ Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip t
 function `markets_trade_place` (markets/services/trading_sql.py, migration 0005); SQLite, the LMSR
 treatment and `path="python"` take the ORM path below. tests/markets/test_trading_paths.py runs both
 on the same trades and compares every answer and the books. Pushes go out after the commit, off the
-trade's path (arena.notify's pump).
+trade's path (core.notify's pump).
 """
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from arena.errors import InvalidInput
+from core.errors import InvalidInput
 from markets import notify
 from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
 from markets.models import Account, Game, Market, Participant, Question, Trade

@@ -1,4 +1,4 @@
-"""arena.channel_layer: channels_redis's layer with group sends in two round trips, on a real Redis."""
+"""core.channel_layer: channels_redis's layer with group sends in two round trips, on a real Redis."""
 import asyncio
 import os
 import time
@@ -6,7 +6,7 @@ import time
 import pytest
 from channels_redis.core import RedisChannelLayer as StockLayer
 
-from arena.channel_layer import RedisChannelLayer
+from core.channel_layer import RedisChannelLayer
 from tests.conftest import redis_available
 
 URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"

@@ -24,7 +24,7 @@ def layer(request, settings, end_stray_sessions):
             pytest.skip("no Redis server reachable (set REDIS_URL)")
         host = {"address": url, "socket_timeout": None}
         settings.CHANNEL_LAYERS = {
-            "default": {"BACKEND": "arena.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "prefix": f"arena-test-{os.getpid()}"}}
+            "default": {"BACKEND": "core.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "prefix": f"arena-test-{os.getpid()}"}}
         }
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

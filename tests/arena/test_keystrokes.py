@@ -2,8 +2,9 @@
 import pytest
 from asgiref.sync import sync_to_async
 
-from arena import hashchain, services
-from arena.errors import Closed, InvalidInput, NotAllowed
+from arena import services
+from core import hashchain
+from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Keystroke, Message
 from arena.services.keystrokes import apply_keys
 

@@ -4,8 +4,9 @@ from collections import Counter
 import pytest
 from django.utils import timezone
 
-from arena import hashchain, services
-from arena.errors import Closed, InvalidInput, NotAllowed
+from arena import services
+from core import hashchain
+from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Interrogation, Message, Status
 
 from .helpers import sides, three_party

@@ -56,7 +56,7 @@ def test_any_alteration_is_detected(cast, capsys, tamper, bad_seq):
 
 
 def test_an_edit_that_also_recomputes_its_own_hash_is_still_caught(cast, capsys):
-    from arena.hashchain import message_hash
+    from core.hashchain import message_hash
 
     _, human, _ = finished_chat(cast)
     msg = human.messages.get(seq=2)

@@ -126,7 +126,7 @@ def test_an_ended_interrogation_is_harvested_by_a_task(cast, monkeypatch, django
     from tests.arena.helpers import three_party
 
     queued = []
-    monkeypatch.setattr("arena.dispatch.enqueue_now", lambda task, *args, countdown=0: queued.append((task, args)))
+    monkeypatch.setattr("core.dispatch.enqueue_now", lambda task, *args, countdown=0: queued.append((task, args)))
     learner_consent_give(user=cast.connie)
     interrogation = three_party(cast)
     with django_capture_on_commit_callbacks(execute=True):

@@ -1,7 +1,7 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from arena.hashchain import chain_verify
+from core.hashchain import chain_verify
 from arena.models import Conversation, Entry, Interrogation, Message, Status
 from lpp.logs import read_log
 from arena.models import Keystroke

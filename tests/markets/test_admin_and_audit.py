@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
-from arena.errors import Closed
+from core.errors import Closed
 from markets import selectors, services
 from markets.models import Account, Game, Market
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from arena.errors import ArenaError
+from core.errors import ArenaError
 from markets import selectors, services
 from markets.makers import LinearMaker
 from markets.models import Account, Market, Participant

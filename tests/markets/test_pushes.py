@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from arena import notify
+from core import notify
 from markets import groups, services
 
 from .conftest import running_game, trade

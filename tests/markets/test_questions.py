@@ -2,7 +2,7 @@
 import pytest
 from django.utils import timezone
 
-from arena.errors import Closed, InvalidInput, NotAllowed
+from core.errors import Closed, InvalidInput, NotAllowed
 from markets import selectors, services
 from markets.models import Question
 

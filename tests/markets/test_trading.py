@@ -1,7 +1,7 @@
 """Seed §2.3 through the services: quotes, one type at a time, bounds, points, clicks, settlement."""
 import pytest
 
-from arena.errors import ArenaError, Closed, InvalidInput, NotAllowed
+from core.errors import ArenaError, Closed, InvalidInput, NotAllowed
 from markets import selectors, services
 from markets.models import Account, Game, LedgerTxn, Market, Participant, Trade
 

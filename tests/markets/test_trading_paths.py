@@ -7,7 +7,7 @@ import random
 import pytest
 from django.db import connection
 
-from arena.errors import ArenaError
+from core.errors import ArenaError
 from markets import payloads, selectors, services
 from markets.models import Account, Market, Participant, Question, Trade
 

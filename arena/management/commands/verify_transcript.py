@@ -2,7 +2,7 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.hashchain import chain_verify
+from core.hashchain import chain_verify
 from arena.models import Conversation
 
 

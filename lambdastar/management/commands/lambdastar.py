@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from arena.errors import ArenaError
+from core.errors import ArenaError
 from lambdastar import exports, figures, selectors, services
 from lambdastar.models import Aggregate, Experiment
 

@@ -1,0 +1,115 @@
+"""The websocket consumer every app's consoles share: authorise on connect, join groups, send the state
+from the database, answer every bad frame with one error frame, forward pushes.
+
+Every inbound frame is JSON `{"type": ..., ...}`. Anything malformed, unknown, oversize, late or not the
+sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`; nothing is stored and
+the connection stays open.
+"""
+import json
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from core import notify
+from core.errors import ArenaError, NotAllowed
+from core.payloads import error
+
+FORBIDDEN = 4403
+
+
+def db(func):
+    """Run an ORM-touching call off the event loop, in parallel with other conversations' calls
+    (each conversation's order is kept by its row lock), rather than on the one shared thread."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+class BaseConsumer(AsyncWebsocketConsumer):
+    """Connect: `authorise()` loads what the user may see (raising NotAllowed closes with 4403), join
+    `groups_to_join()`, accept, and send `state()`; a `{"type": "state"}` frame sends it again.
+    Subclasses implement those three (sync: they run in a database thread) and their actions."""
+
+    actions: dict[str, str] = {"state": "on_state"}  # frame type -> method name
+    audience = ""  # which payload of an arena.message event this console forwards
+
+    def authorise(self) -> None:
+        raise NotImplementedError
+
+    def groups_to_join(self) -> list[str]:
+        raise NotImplementedError
+
+    def state(self) -> dict:
+        raise NotImplementedError
+
+    async def connect(self):
+        try:
+            await database_sync_to_async(self.authorise)()
+        except NotAllowed:
+            return await self.close(code=FORBIDDEN)
+        for group in self.groups_to_join():
+            await self.join(group)
+        await self.accept()
+        await self.on_state({})
+
+    async def dispatch(self, message):
+        """channels' own dispatch without the hop it makes (since channels 4.2) before every frame and
+        every push: `close_old_connections` on the one shared sync thread, a queue all consoles of the
+        process wait in. These consumers touch the database only through `database_sync_to_async`,
+        which closes old connections in its own thread, before and after each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def on_state(self, frame):
+        await self.send_json(await database_sync_to_async(self.state)())
+
+    @property
+    def max_frame_chars(self) -> int:
+        return settings.ARENA_MAX_MESSAGE_CHARS * 4 + 1024
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None:
+            return await self.send_error("bad_frame", "Send JSON text frames.")
+        if len(text_data) > self.max_frame_chars:
+            return await self.send_error("too_long", "The frame is too large.")
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            return await self.send_error("bad_json", "The frame is not valid JSON.")
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            return await self.send_error("bad_frame", 'A frame is a JSON object with a "type".')
+        method = self.actions.get(frame["type"])
+        if method is None:
+            return await self.send_error("unknown_type", f"Unknown frame type {frame['type'][:40]!r}.")
+        try:
+            await getattr(self, method)(frame)
+        except ArenaError as exc:
+            await self.send_error(exc.code, str(exc))
+
+    async def send_json(self, payload: dict):
+        await self.send(text_data=json.dumps(payload))
+
+    async def send_error(self, code: str, message: str):
+        await self.send_json(error(code, message))
+
+    async def arena_message(self, event):
+        """A stored message, pushed once to its conversation's group with one payload per audience."""
+        payload = event.get(self.audience)
+        if payload is not None:
+            await self.send_json(payload)
+
+    async def arena_event(self, event):
+        if event["payload"].get("type") == "refresh":  # "re-read your state": each audience its own
+            return await self.on_state({})
+        await self.send_json(event["payload"])
+
+    async def join(self, group: str):
+        notify.remember_server_loop()
+        self.joined = getattr(self, "joined", []) + [group]
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
