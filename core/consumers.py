@@ -6,6 +6,8 @@ sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`
 the connection stays open.
 """
 import json
+import logging
+import math
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -17,6 +19,35 @@ from core.errors import ArenaError, NotAllowed
 from core.payloads import error
 
 FORBIDDEN = 4403
+log = logging.getLogger(__name__)
+
+
+class BadFrame(ValueError):
+    """A frame that is JSON but carries what no handler should see."""
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e309 parses as inf
+        raise BadFrame("Numbers must be finite.")
+    return number
+
+
+def _constant(name: str):
+    raise BadFrame(f"{name} is not a number a frame may carry.")  # NaN, Infinity, -Infinity
+
+
+def parse_frame(text_data: str) -> dict:
+    """The frame's JSON object. Raises ValueError (not JSON) or BadFrame: non-finite numbers, and text
+    with a lone UTF-16 surrogate (``"\\ud800"`` is valid JSON, but no valid text: it could be neither
+    stored in the hash chain nor sent on)."""
+    frame = json.loads(text_data, parse_float=_finite, parse_constant=_constant)
+    if "\\u" in text_data:  # JSON writes a surrogate only as an escape
+        try:
+            json.dumps(frame, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadFrame("The text contains an invalid character (a lone surrogate).") from None
+    return frame
 
 
 def db(func):
@@ -75,8 +106,10 @@ class BaseConsumer(AsyncWebsocketConsumer):
         if len(text_data) > self.max_frame_chars:
             return await self.send_error("too_long", "The frame is too large.")
         try:
-            frame = json.loads(text_data)
-        except ValueError:
+            frame = parse_frame(text_data)
+        except BadFrame as exc:
+            return await self.send_error("bad_frame", str(exc))
+        except (ValueError, RecursionError):
             return await self.send_error("bad_json", "The frame is not valid JSON.")
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
             return await self.send_error("bad_frame", 'A frame is a JSON object with a "type".')
@@ -87,6 +120,9 @@ class BaseConsumer(AsyncWebsocketConsumer):
             await getattr(self, method)(frame)
         except ArenaError as exc:
             await self.send_error(exc.code, str(exc))
+        except Exception:  # a bug must cost the sender one frame, not the connection
+            log.exception("%s: frame %r failed", type(self).__name__, frame.get("type"))
+            await self.send_error("server_error", "The server could not handle that frame; nothing was stored.")
 
     async def send_json(self, payload: dict):
         await self.send(text_data=json.dumps(payload))

@@ -1,13 +1,15 @@
+import unicodedata
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
-from core import hashchain
+from arena.models import Conversation, Interrogation, Message, Status
 from arena.services import appends
+from core import hashchain
 from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
-from arena.models import Conversation, Interrogation, Message, Status
 
 
 def clean_text(text, *, max_chars: int | None = None, what: str = "message") -> str:
@@ -15,13 +17,15 @@ def clean_text(text, *, max_chars: int | None = None, what: str = "message") -> 
     if not isinstance(text, str):
         raise InvalidInput(f"The {what} text must be a string.")
     text = text.replace("\r\n", "\n").strip()
-    if not text:
-        raise InvalidInput(f"The {what} is empty.")
+    if not any(ch.isprintable() and not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text):
+        raise InvalidInput(f"The {what} is empty.")  # nothing but spaces or invisible format characters
     cap = max_chars or settings.ARENA_MAX_MESSAGE_CHARS
     if len(text) > cap:
         raise InvalidInput(f"The {what} is longer than {cap} characters.", code="too_long")
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
         raise InvalidInput(f"The {what} contains control characters.")
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise InvalidInput(f"The {what} contains an invalid character (a lone surrogate).")
     return text
 
 
