@@ -67,4 +67,8 @@ def transcript_json(request, public_id):
 
 
 def healthz(request):
-    return JsonResponse({"ok": True})
+    """Each dependency checked now; 503 when any is down (see core.health)."""
+    from core.health import health_report
+
+    report = health_report()
+    return JsonResponse(report, status=200 if report["ok"] else 503)
