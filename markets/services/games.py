@@ -53,6 +53,15 @@ def game_open(*, game_id: int, rng=None) -> Game:
     return game
 
 
+NOT_A_BETTOR = "You cannot bet in this game."  # one message for every refusal: it must not say who the target is
+
+
+def _could_be_the_target(game: Game, user) -> bool:
+    """A candidate of the draw, drawn or not: a member of the human pool, or the owner of an entry of
+    the entry pool (a pull-mode entry would read its own questions)."""
+    return game.human_pool.filter(pk=user.pk).exists() or game.entry_pool.filter(owner=user).exists()
+
+
 def game_join(*, game_id: int, user) -> Participant:
     if not user.is_authenticated:
         raise NotAllowed("Log in to join a game.")
@@ -63,8 +72,8 @@ def game_join(*, game_id: int, user) -> Participant:
             return existing
         if game.status not in (Status.OPEN, Status.RUNNING) or _past_deadline(game):
             raise Closed("This game is not open for bettors.")
-        if game.target_human_id == user.pk:
-            raise NotAllowed("The target cannot bet on itself.")
+        if not roles.has_role(user, roles.BETTOR) or _could_be_the_target(game, user):
+            raise NotAllowed(NOT_A_BETTOR)
         count = game.participants.count()
         if count >= game.max_bettors:
             raise Closed("This game is full.")

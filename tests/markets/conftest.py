@@ -29,6 +29,20 @@ def trade(game, user, action, security, k=None):
     return services.trade_place(game_id=game.pk, user=user, action=action, security=security, key=k or key())
 
 
+@pytest.fixture(autouse=True)
+def cast_bets(request):
+    """In Turing Trade tests jude, june, carl and oscar also hold the bettor role (joining needs it)."""
+    if "cast" not in request.fixturenames:
+        return
+    from arena import roles
+    from django.contrib.auth.models import Group
+
+    cast = request.getfixturevalue("cast")
+    bettor = Group.objects.get(name=roles.BETTOR)
+    for user in (cast.jude, cast.june, cast.carl, cast.oscar):
+        user.groups.add(bettor)
+
+
 @pytest.fixture
 def bettors(cast):
     """Four bettors: jude, june, carl, oscar (numbers 1..4 in that order)."""
