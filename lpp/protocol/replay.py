@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 
-from lpp import cli
-from lpp.logs import read_log
-from lpp.model import JUDGE, Transcript, Utterance
+from lpp.protocol import cli
+from lpp.protocol.logs import read_log
+from lpp.protocol.model import JUDGE, Transcript, Utterance
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,12 +18,12 @@ import threading
 import time
 from dataclasses import replace
 
-from lpp import cli
-from lpp.lines import Segmenter
-from lpp.logs import LogWriter
-from lpp.model import JUDGE, Keystroke, Transcript
-from lpp.transport import CommDir, Watcher
-from lpp.typing_model import TypingModel
+from lpp.protocol import cli
+from lpp.protocol.lines import Segmenter
+from lpp.protocol.logs import LogWriter
+from lpp.protocol.model import JUDGE, Keystroke, Transcript
+from lpp.protocol.transport import CommDir, Watcher
+from bots.typing_delay import TypingModel
 
 
 def build_parser() -> argparse.ArgumentParser:
