@@ -32,6 +32,7 @@ from arena.models import Conversation, Entry, Keystroke, Message, Status
 from arena.services import message_post
 from arena.services.keystrokes import keystrokes_store_many
 from arena.services.keystrokes import Key as StoredKey
+from bots.typing_delay import TypingModel
 from lpp.importer import when
 from lpp.protocol.keys import char_for, name_for
 from lpp.protocol.lines import Segmenter
@@ -39,7 +40,6 @@ from lpp.protocol.model import JUDGE, OTHER
 from lpp.protocol.model import Keystroke as Key
 from lpp.models import BridgeLink, BridgeStatus
 from lpp.protocol.transport import CommDir, Waker
-from bots.typing_delay import TypingModel
 
 log = logging.getLogger("lpp.bridge")
 INSTANT = TypingModel(think_s=0.0, per_char_s=0.0, word_pause_s=0.0, jitter=0.0)
