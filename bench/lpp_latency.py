@@ -72,7 +72,7 @@ TEXT = ("I typed this in 2012, one key at a tiem", "ime, as judges watched.")  #
 
 
 def key_names() -> list[str]:
-    from lpp.keys import names_for_text
+    from lpp.protocol.keys import names_for_text
 
     first, second = TEXT
     return names_for_text(first) + ["BackSpace"] * 3 + names_for_text(second) + ["Return"]
@@ -80,7 +80,7 @@ def key_names() -> list[str]:
 
 def shown(name: str) -> str:
     """What the judge's page is sent for a key (arena.services.keystrokes._shown)."""
-    from lpp.keys import char_for
+    from lpp.protocol.keys import char_for
 
     return name if name in ("Return", "BackSpace") else char_for(name)
 
@@ -88,7 +88,7 @@ def shown(name: str) -> str:
 # --- the log reader -------------------------------------------------------------------------------
 def reader_phase(directory: Path, seconds: float) -> dict:
     """read_log over every file, round after round, for about `seconds`; raw reads before and after."""
-    from lpp.logs import read_log
+    from lpp.protocol.logs import read_log
 
     files = sorted(directory.glob("*.log"))
     if not files:
@@ -296,7 +296,7 @@ def bridge_child(argv: list[str]) -> int:
 
 # --- measurement ------------------------------------------------------------------------------------
 async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: list[str]) -> dict:
-    from lpp.transport import CommDir
+    from lpp.protocol.transport import CommDir
 
     n, total = len(plan), len(names) * len(plan)
     expected = [shown(name) for name in names]

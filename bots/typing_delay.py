@@ -1,16 +1,26 @@
-"""Human-like typing delay for a bot's reply.
+"""The one human-like typing model: the wait before a bot's whole reply, or the rhythm of its keys.
 
-delay = (think_s + per_char_s * len(text)) * (1 + U(-jitter, +jitter)), clipped to [0, max_s].
+A whole reply (:meth:`TypingModel.delay`, every engine's reply in the arena):
+delay = (think_s + per_char_s * len(text) + word_pause_s * pauses) * (1 + U(-jitter, +jitter)), clipped to
+[0, max_s], where ``pauses`` counts the characters typed after a space or punctuation.
+
+Key by key (:meth:`TypingModel.delays`, the LPP tools, which type into a communications directory): before
+the first key the typist thinks ``think_s``; each key takes ``per_char_s``, plus ``word_pause_s`` after a
+space or punctuation; each delay is scaled by its own factor from [1 - jitter, 1 + jitter]; ``max_s``
+caps only the whole-reply delay.
+
 The keys are the same in every engine's settings (validated by :meth:`bots.base.Engine.validate_settings`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from .base import Setting, number_setting
+
+PAUSE_AFTER = frozenset(" .,;:!?")  # a word ends: the next key comes a little later
 
 
 @dataclass(frozen=True)
@@ -19,13 +29,42 @@ class TypingModel:
     per_char_s: float = 0.06  # typing time per character (0.06 s = 200 characters a minute)
     jitter: float = 0.25  # multiplicative noise: factor drawn uniformly from [1 - jitter, 1 + jitter]
     max_s: float = 30.0  # cap on the whole delay
+    word_pause_s: float = 0.0  # extra time for a character typed after a space or punctuation
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if getattr(self, f.name) < 0:
+                raise ValueError(f"{f.name} must be >= 0")
+        if self.jitter > 1:
+            raise ValueError("jitter must be between 0 and 1")
+
+    @classmethod
+    def fast(cls) -> TypingModel:
+        """Next to no delay: for tests and for relaying text already typed."""
+        return cls(think_s=0.0, per_char_s=0.002, jitter=0.0, word_pause_s=0.0)
+
+    def _pause(self, previous: str) -> float:
+        return self.word_pause_s if previous in PAUSE_AFTER else 0.0
 
     def delay(self, text: str, rng: random.Random | None = None) -> float:
         """Seconds to wait before sending ``text``; grows with ``len(text)``, never above ``max_s``."""
         base = self.think_s + self.per_char_s * len(text)
+        if self.word_pause_s:
+            base += sum(self._pause(previous) for previous in text[:-1])
         if self.jitter:
             base *= 1.0 + (rng or random).uniform(-self.jitter, self.jitter)
         return min(max(base, 0.0), self.max_s)
+
+    def delays(self, chars: Sequence[str], rng: random.Random | None = None) -> list[float]:
+        """Seconds to wait before each of ``chars`` (the first includes thinking); not capped by ``max_s``."""
+        rng = rng or random.Random()
+        result = []
+        previous = ""
+        for i, char in enumerate(chars):
+            base = (self.think_s if i == 0 else 0.0) + (self.per_char_s + self._pause(previous))
+            result.append(base * (1.0 + rng.uniform(-self.jitter, self.jitter)))
+            previous = char
+        return result
 
     @classmethod
     def from_settings(cls, settings: Mapping) -> TypingModel:
@@ -38,6 +77,7 @@ _HELP = {
     "per_char_s": "seconds of typing per character of the reply",
     "jitter": "multiplicative noise on the delay, 0 (none) to 1",
     "max_s": "longest delay in seconds",
+    "word_pause_s": "extra seconds for each character typed after a space or punctuation",
 }
 
 TYPING_SETTINGS: dict[str, Setting] = {

@@ -1,12 +1,11 @@
-"""Loebner Prize Protocol (LPP1, the communications-directory protocol of 2009–2016).
+"""Loebner Prize Protocol on the platform.
 
-Pure Python, no Django: key-name codec (:mod:`lpp.keys`), stamps
-(:mod:`lpp.stamps`), data model (:mod:`lpp.model`), lines and utterances
-(:mod:`lpp.lines`), JComm logs (:mod:`lpp.logs`), the directory transport and
-watcher (:mod:`lpp.transport`), a typing rhythm (:mod:`lpp.typing_model`) and
-the tools ``python -m lpp.judge``, ``lpp.replay`` and ``lpp.entry``.
+:mod:`lpp.protocol` is the protocol itself, without Django (keys, stamps, logs,
+the communications directory, the tools' pure parts). Here is its Django side:
+the JComm log importer (:mod:`lpp.importer`, ``manage.py lpp_import``), the LPP1
+bridge for legacy entry programs (:mod:`lpp.bridge`, ``manage.py lpp_bridge``),
+their models and admin, and the command-line tools ``python -m lpp.judge``,
+``python -m lpp.replay`` (thin commands of :mod:`lpp.protocol`) and
+``python -m lpp.entry`` (a bot engine, through the platform's engine gateway, as
+an LPP entry).
 """
-
-from lpp.model import Keystroke, Transcript, Utterance
-
-__all__ = ["Keystroke", "Transcript", "Utterance"]

@@ -4,7 +4,7 @@ For each running conversation whose witness is the entry, the bridge starts one
 copy of the program on its own communications directory (``DIR/<public id>/``),
 writes each new interrogator message there as ``.judge`` keys, reads the
 program's ``.other`` keys back, stores every keystroke (``arena.Keystroke``),
-segments them into utterances (``lpp.lines``) and posts each as the witness's
+segments them into utterances (``lpp.protocol.lines``) and posts each as the witness's
 message (``message_post(user=None)``). ``Bridge.step()`` does one round of that
 and says whether it did work; ``Bridge.run()`` loops, reading a program's keys
 as soon as inotify reports them (the keystroke latency path: one transaction
@@ -32,14 +32,14 @@ from arena.models import Conversation, Entry, Keystroke, Message, Status
 from arena.services import message_post
 from arena.services.keystrokes import keystrokes_store_many
 from arena.services.keystrokes import Key as StoredKey
+from bots.typing_delay import TypingModel
 from lpp.importer import when
-from lpp.keys import char_for, name_for
-from lpp.lines import Segmenter
-from lpp.model import JUDGE, OTHER
-from lpp.model import Keystroke as Key
+from lpp.protocol.keys import char_for, name_for
+from lpp.protocol.lines import Segmenter
+from lpp.protocol.model import JUDGE, OTHER
+from lpp.protocol.model import Keystroke as Key
 from lpp.models import BridgeLink, BridgeStatus
-from lpp.transport import CommDir, Waker
-from lpp.typing_model import TypingModel
+from lpp.protocol.transport import CommDir, Waker
 
 log = logging.getLogger("lpp.bridge")
 INSTANT = TypingModel(think_s=0.0, per_char_s=0.0, word_pause_s=0.0, jitter=0.0)

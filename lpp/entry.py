@@ -7,33 +7,32 @@ utterance as finished at ``Return`` or after ``--idle`` seconds without a key,
 asks the engine for a reply and types it back key by key (``*.other``) with a
 human-like rhythm, ending with ``Return``. Stops on Ctrl-C or SIGTERM, or after
 ``--max-replies``.
+
+The engine comes through the platform's engine gateway
+(:func:`arena.services.engines.engine_standalone`), so Django is set up first
+(``DJANGO_SETTINGS_MODULE``, default ``config.settings``); the loop itself is
+:mod:`lpp.protocol.entry`, which imports no Django.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import time
-from dataclasses import replace
+import os
+from collections.abc import Mapping
 
-from lpp import cli
-from lpp.engines import EngineNotFound, get_engine, make_context
-from lpp.lines import Segmenter
-from lpp.model import JUDGE, OTHER, Utterance
-from lpp.transport import CommDir, Watcher
-from lpp.typing_model import TypingModel
+from lpp.protocol import cli
+from lpp.protocol.entry import Reply, add_loop_args, serve
+from lpp.protocol.model import JUDGE, Utterance
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m lpp.entry", description=__doc__.split("\n\n")[0])
     cli.add_transport_args(parser)
-    parser.add_argument("--engine", required=True, help="engine name (bots registry, or 'echo')")
+    parser.add_argument("--engine", required=True, help="engine name (bots registry, e.g. echo, simple, eliza)")
     parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                         help="an engine setting; VALUE is read as JSON when it parses, else as text")
-    parser.add_argument("--idle", type=cli.seconds, default=10.0,
-                        help="seconds without a judge key that end an utterance lacking Return (default 10)")
-    parser.add_argument("--max-replies", type=int, default=None, help="exit after this many replies")
-    cli.add_typing_args(parser, TypingModel())
+    add_loop_args(parser)
     return parser
 
 
@@ -50,61 +49,42 @@ def parse_settings(parser: argparse.ArgumentParser, pairs: list[str]) -> dict:
     return settings
 
 
-class Entry:
-    """The reply loop, separate from the command line so it can be driven in-process."""
+def engine_reply(name: str, settings: Mapping, conversation_key: str) -> Reply:
+    """The reply callable of :mod:`lpp.protocol.entry` for engine ``name``: the judge is the
+    interrogator, this entry the witness; replies are cleaned as the arena cleans them. Needs Django
+    set up; raises :class:`bots.registry.UnknownEngine` (a KeyError) or
+    :class:`bots.base.EngineSettingsError` (a ValueError)."""
+    from django.conf import settings as django_settings
 
-    def __init__(self, comm: CommDir, engine, model: TypingModel, idle: float = 10.0,
-                 watch: str = "auto") -> None:
-        self.comm, self.engine, self.model, self.watch = comm, engine, model, watch
-        self.segmenter = Segmenter(idle_timeout=idle)
-        self.history: list[Utterance] = []
-        self.replies = 0
+    from arena.services.engines import engine_standalone
+    from bots.base import INTERROGATOR, WITNESS, ReplyContext, Turn
+    from bots.sanitize import clean_reply
 
-    def run(self, max_replies: int | None = None) -> None:
-        with Watcher(self.comm, mode=self.watch) as watcher:
-            while max_replies is None or self.replies < max_replies:
-                finished = []
-                for key in watcher.get(timeout=0.25):
-                    # idle timeouts run on this machine's clock: the judge's may be skewed
-                    finished += self.segmenter.feed(replace(key, time=self.comm.clock()))
-                finished += self.segmenter.expire(self.comm.clock())
-                for utterance in finished:
-                    self.answer(utterance)
+    engine = engine_standalone(name, settings)
+    max_chars = django_settings.ARENA_BOT_REPLY_MAX_CHARS
 
-    def answer(self, question: Utterance) -> None:
-        cli.say(f"judge: {question.text}")
-        context = make_context(f"lpp:{self.comm.path}", self.history, question.text)
-        self.history.append(question)
-        try:
-            reply = self.engine.reply(context)
-        except Exception as error:  # one failing reply must not end the session
-            cli.warn(f"engine failed: {error}")
-            return
-        sent = self.comm.send_text(reply, self.model) if reply.strip() else []
-        if sent:
-            self.history.append(Utterance(sender=OTHER, text=reply.strip(), started=sent[0].time,
-                                          ended=sent[-1].time, keystrokes=tuple(sent)))
-            cli.say(f"entry: {reply.strip()}")
-        self.replies += 1
+    def reply(history: list[Utterance], message: str) -> str:
+        turns = tuple(Turn(role=INTERROGATOR if u.sender == JUDGE else WITNESS, text=u.text) for u in history)
+        context = ReplyContext(conversation_key=conversation_key, history=turns, message=message)
+        return clean_reply(engine.reply(context), max_chars=max_chars)
+
+    return reply
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     model = cli.typing_model(parser, args)
+    settings = parse_settings(parser, args.setting)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
     try:
-        engine = get_engine(args.engine, parse_settings(parser, args.setting))
-    except (EngineNotFound, ValueError) as error:
-        parser.error(str(error).strip("'\""))
-    cli.stop_on_sigterm()
-    entry = Entry(CommDir(args.directory, side=OTHER, clock=time.time), engine, model,
-                  idle=args.idle, watch=args.watch)
-    cli.say(f"entry {args.engine} watching {args.directory} for {JUDGE} keys")
-    try:
-        entry.run(max_replies=args.max_replies)
-    except KeyboardInterrupt:
-        pass
-    return 0
+        reply = engine_reply(args.engine, settings, f"lpp:{args.directory}")
+    except (KeyError, ValueError) as error:  # bots.registry.UnknownEngine, bots.base.EngineSettingsError
+        parser.error(str(error).replace("unknown bot engine", "unknown engine", 1).strip("'\""))
+    return serve(args, reply, model, args.engine)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Import JComm transcript logs (lpp.logs) as ended arena interrogations.
+"""Import JComm transcript logs (lpp.protocol.logs) as ended arena interrogations.
 
 One log session becomes one Interrogation (status ended, times from the
 keystrokes), one Conversation per screen side, its utterances as Messages
@@ -21,8 +21,8 @@ from django.db import IntegrityError, transaction
 
 from core import hashchain
 from arena.models import Conversation, Entry, Interrogation, Message, Status
-from lpp.logs import read_log
-from lpp.model import JUDGE, Transcript
+from lpp.protocol.logs import read_log
+from lpp.protocol.model import JUDGE, Transcript
 from arena.models import Keystroke
 from lpp.models import ImportedTranscript
 

@@ -144,6 +144,31 @@ def test_typing_model_from_settings_validates():
     assert info.value.key == "per_char_s"
 
 
+def test_word_pauses_are_a_setting_that_leaves_the_old_delays_alone():
+    assert TypingModel().word_pause_s == 0.0  # stored settings without the key keep their delays
+    assert validate_engine_settings("simple", {})["word_pause_s"] == 0.0
+    assert TypingModel.from_settings({"word_pause_s": 0.5}) == TypingModel(word_pause_s=0.5)
+    model = TypingModel(think_s=1.0, per_char_s=0.1, jitter=0.0, max_s=100.0, word_pause_s=0.5)
+    assert model.delay("a, b.") == pytest.approx(1.0 + 0.5 + 2 * 0.5)  # "," and " " are followed by a key
+    assert sum(model.delays(list("a, b."))) == pytest.approx(model.delay("a, b."))
+
+
+def test_per_key_delays_think_first_pause_after_words_and_jitter_each_key():
+    model = TypingModel(think_s=2.0, per_char_s=0.1, word_pause_s=0.05, jitter=0.0, max_s=1.0)
+    assert model.delays(list("a, b")) == pytest.approx([2.1, 0.1, 0.15, 0.15])  # max_s caps delay() only
+    assert model.delays([]) == []
+    jittery = TypingModel(think_s=0.0, per_char_s=0.1, jitter=0.5)
+    samples = jittery.delays(list("x" * 500), random.Random(3))
+    assert min(samples) >= 0.05 and max(samples) <= 0.15 and len(set(samples)) > 400
+    assert sum(TypingModel.fast().delays(list("x" * 100))) < 0.5
+
+
+@pytest.mark.parametrize("kwargs", [{"think_s": -1}, {"word_pause_s": -0.1}, {"jitter": 1.5}])
+def test_a_typing_model_out_of_range_is_refused(kwargs):
+    with pytest.raises(ValueError):
+        TypingModel(**kwargs)
+
+
 # --- clean_reply ---------------------------------------------------------------------------------
 
 

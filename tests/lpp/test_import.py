@@ -3,7 +3,7 @@ from django.core.management import CommandError, call_command
 
 from core.hashchain import chain_verify
 from arena.models import Conversation, Entry, Interrogation, Message, Status
-from lpp.logs import read_log
+from lpp.protocol.logs import read_log
 from arena.models import Keystroke
 from lpp.models import ImportedTranscript
 

@@ -2,7 +2,7 @@ import string
 
 import pytest
 
-from lpp.keys import LENIENT_NAMES, SPECIAL_NAMES, char_for, name_for, names_for_text, to_ascii
+from lpp.protocol.keys import LENIENT_NAMES, SPECIAL_NAMES, char_for, name_for, names_for_text, to_ascii
 
 
 def test_every_printable_ascii_character_round_trips_through_its_canonical_name():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lpp.lines import segment
-from lpp.transport import CommDir
+from lpp.protocol.lines import segment
+from lpp.protocol.transport import CommDir
 
 PERL_ENTRY = Path(__file__).parent / "legacy" / "echo_entry.pl"
 

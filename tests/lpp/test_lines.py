@@ -1,6 +1,6 @@
-from lpp.keys import char_for
-from lpp.lines import Segmenter, apply_backspace, segment
-from lpp.model import Keystroke
+from lpp.protocol.keys import char_for
+from lpp.protocol.lines import Segmenter, apply_backspace, segment
+from lpp.protocol.model import Keystroke
 
 
 def typed(sender, text, start, step=0.1, side=""):

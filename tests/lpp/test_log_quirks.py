@@ -2,7 +2,7 @@
 2012 contest that are not in ../shared/data have them too, so the reader must survive each."""
 import pytest
 
-from lpp.logs import parse_log, read_log
+from lpp.protocol.logs import parse_log, read_log
 
 TITLE = "Loebner Prize 2012 15 May  Bletchley Park UK"
 NOTICE = "These transcripts are in the public domain"

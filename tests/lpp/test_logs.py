@@ -1,7 +1,7 @@
 import pytest
 
-from lpp.logs import LogWriter, format_2012, parse_log, read_log, write_2012
-from lpp.model import Keystroke, Transcript
+from lpp.protocol.logs import LogWriter, format_2012, parse_log, read_log, write_2012
+from lpp.protocol.model import Keystroke, Transcript
 
 LINGUO = "logfile.m_allan_linguo.2012-05-15--{}.log"
 

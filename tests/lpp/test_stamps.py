@@ -1,5 +1,5 @@
-from lpp.model import Keystroke
-from lpp.stamps import StampWriter, format_stamp, sort_per_sender, stamp_time
+from lpp.protocol.model import Keystroke
+from lpp.protocol.stamps import StampWriter, format_stamp, sort_per_sender, stamp_time
 
 
 def test_jcomm_stamp_is_11_digits_of_seconds_and_7_of_microseconds():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lpp.logs import read_log
+from lpp.protocol.logs import read_log
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = "logfile.m_allan_linguo.2012-05-15--13-14-57.log"
@@ -103,23 +103,29 @@ def test_entry_runs_an_engine_of_the_bots_registry(tmp_path):
     assert len(replies) == 1 and len(replies[0]) > len("other: ")
 
 
-def test_the_lpp_core_imports_no_django():
-    modules = "keys stamps model lines logs transport typing_model engines judge replay entry".split()
-    code = "import sys; " + "; ".join(f"import lpp.{m}" for m in modules) + \
-        "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+def test_the_lpp_protocol_imports_no_django():
+    modules = "keys stamps model lines logs transport cli judge replay entry".split()
+    code = "import sys; import lpp.protocol; " + "; ".join(f"import lpp.protocol.{m}" for m in modules) + \
+        "; import lpp.judge, lpp.replay" + \
+        "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))" + \
+        "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'bots'))"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0 and result.stdout.strip() == "[]"
+    assert result.returncode == 0, result.stderr
+    django, bots = result.stdout.splitlines()
+    assert django == "[]"
+    assert bots == "['bots', 'bots.base', 'bots.typing_delay']"  # its one door into bots
 
 
 def test_entry_answers_a_judge_who_never_presses_return_after_the_idle_timeout(tmp_path, capsys):
-    from lpp.engines import get_engine
-    from lpp.entry import Entry
-    from lpp.transport import CommDir
-    from lpp.typing_model import TypingModel
+    from bots.typing_delay import TypingModel
+    from lpp.entry import engine_reply
+    from lpp.protocol.entry import Entry
+    from lpp.protocol.transport import CommDir
 
     judge = CommDir(tmp_path, side="judge")
     judge.send_text("anybody there", end_with_return=False)
-    entry = Entry(CommDir(tmp_path, side="other"), get_engine("echo"), TypingModel.fast(), idle=0.3)
+    echo = engine_reply("echo", {}, f"lpp:{tmp_path}")
+    entry = Entry(CommDir(tmp_path, side="other"), echo, TypingModel.fast(), idle=0.3)
     entry.run(max_replies=1)
     assert "".join(k.char for k in judge.read()) == "anybody there\n"
     assert entry.history[0].ended_by == "idle"

@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-import lpp.transport
-from lpp.transport import CommDir, Waker, Watcher, parse_name
-from lpp.typing_model import TypingModel
+import lpp.protocol.transport
+from lpp.protocol.transport import CommDir, Waker, Watcher, parse_name
+from bots.typing_delay import TypingModel
 
 
 def make_keys(path, names, ext="judge"):
@@ -55,7 +55,7 @@ def test_auto_mode_falls_back_to_polling_when_inotify_cannot_start(tmp_path, mon
     def broken():
         raise OSError(28, "inotify watch limit reached")
 
-    monkeypatch.setattr(lpp.transport, "_inotify_observer", broken)
+    monkeypatch.setattr(lpp.protocol.transport, "_inotify_observer", broken)
     make_keys(tmp_path, ["1.o", "2.k"])
     with Watcher(CommDir(tmp_path), mode="auto", poll_interval=0.05) as watcher:
         assert watcher.mode_used == "poll"

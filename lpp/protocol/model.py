@@ -83,8 +83,8 @@ class Transcript:
         A sender that never pressed Return on that side (one 2012 program never
         did) ends a line after ``idle_timeout`` seconds of silence; one that did,
         only after ``long_idle`` seconds (a line left for minutes)."""
-        from lpp.lines import segment
-        from lpp.stamps import sort_per_sender
+        from lpp.protocol.lines import segment
+        from lpp.protocol.stamps import sort_per_sender
 
         result = []
         for s in [side] if side is not None else self.sides:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from lpp.keys import BACKSPACE, RETURN
-from lpp.model import Keystroke, Utterance
+from lpp.protocol.keys import BACKSPACE, RETURN
+from lpp.protocol.model import Keystroke, Utterance
 
 
 def apply_backspace(chars: Iterable[str | None]) -> str:

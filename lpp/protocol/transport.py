@@ -21,13 +21,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lpp.keys import char_for, names_for_text
-from lpp.model import JUDGE, OTHER, Keystroke
-from lpp.stamps import StampWriter, sort_per_sender, stamp_time
-from lpp.typing_model import TypingModel
+from bots.typing_delay import TypingModel
+from lpp.protocol.keys import char_for, names_for_text
+from lpp.protocol.model import JUDGE, OTHER, Keystroke
+from lpp.protocol.stamps import StampWriter, sort_per_sender, stamp_time
 
 log = logging.getLogger("lpp")
 EXTENSIONS = (JUDGE, OTHER)
+
+#: The rhythm an LPP entry types with unless told otherwise (lpp.md §1.5: typing speed is the
+#: entry's own business; community clients used 70–150 ms a key).
+LPP_TYPING = TypingModel(think_s=1.5, per_char_s=0.12, word_pause_s=0.08, jitter=0.35)
 
 
 def parse_name(name: str) -> tuple[str, str, str] | None:

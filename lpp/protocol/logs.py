@@ -18,9 +18,9 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from lpp.keys import char_for
-from lpp.model import JUDGE, OTHER, Keystroke, Transcript
-from lpp.stamps import stamp_time
+from lpp.protocol.keys import char_for
+from lpp.protocol.model import JUDGE, OTHER, Keystroke, Transcript
+from lpp.protocol.stamps import stamp_time
 
 TITLE_MARK = "Loebner Prize"
 DEFAULT_TITLE = "Loebner Prize Protocol log"

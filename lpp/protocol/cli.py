@@ -7,7 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
-from lpp.typing_model import TypingModel
+from bots.typing_delay import TypingModel
 
 
 def existing_dir(value: str) -> Path:
@@ -55,7 +55,8 @@ def typing_model(parser: argparse.ArgumentParser, args: argparse.Namespace) -> T
     if args.fast:
         return TypingModel.fast()
     try:
-        return TypingModel(args.think, args.per_char, args.word_pause, args.jitter)
+        return TypingModel(think_s=args.think, per_char_s=args.per_char, word_pause_s=args.word_pause,
+                           jitter=args.jitter)
     except ValueError as error:
         parser.error(str(error))
 
