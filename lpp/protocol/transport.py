@@ -77,7 +77,8 @@ class CommDir:
         names = names_for_text(text) + (["Return"] if end_with_return else [])
         model = model or TypingModel.fast()
         sent = []
-        for name, delay in zip(names, model.delays(names, self.rng)):
+        chars = [char_for(name) or "" for name in names]  # the model pauses after a space or punctuation
+        for name, delay in zip(names, model.delays(chars, self.rng)):
             if delay > 0:
                 self.sleep(delay)
             sent.append(self.send_key(name))

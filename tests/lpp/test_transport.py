@@ -88,6 +88,14 @@ def test_sending_types_canonical_names_with_the_typing_rhythm(tmp_path):
     assert [k.char for k in CommDir(tmp_path, side="judge").read()] == list("Hi, you.\n")
 
 
+def test_sending_pauses_after_spaces_and_punctuation(tmp_path):
+    waits = []
+    comm = CommDir(tmp_path, side="other", sleep=waits.append, rng=random.Random(1))
+    comm.send_text("Hi, you.", TypingModel(think_s=1.0, per_char_s=0.1, word_pause_s=0.05, jitter=0.0))
+    # keys: H i , space y o u . Return: the key after "," and after " " (and after ".") waits longer
+    assert waits == pytest.approx([1.1, 0.1, 0.1, 0.15, 0.15, 0.1, 0.1, 0.1, 0.15])
+
+
 def test_missing_directory_is_a_clear_error(tmp_path):
     with pytest.raises(NotADirectoryError):
         CommDir(tmp_path / "nope")
