@@ -5,20 +5,20 @@ Two modes share this one file:
   in-process on background threads;
 - services mode (DATABASE_URL and REDIS_URL set): PostgreSQL, Redis channel layer, Celery with a
   Redis broker and separate worker processes.
-Every reader in config.env fails loudly on a value it cannot parse.
+Read with django-environ through config.env, which fails loudly on a value it cannot take.
 """
 from pathlib import Path
 
-from config.env import check_redis_url, env_bool, env_float, env_int, env_list, env_str, parse_database_url
+from config.env import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(env_str("ARENA_DATA_DIR", str(BASE_DIR / "var")))
+DATA_DIR = Path(env.str("ARENA_DATA_DIR", str(BASE_DIR / "var")))
 
 INSECURE_DEFAULT_SECRET_KEY = "django-insecure-turing-arena-development-key-do-not-deploy"
-SECRET_KEY = env_str("SECRET_KEY", INSECURE_DEFAULT_SECRET_KEY)
-DEBUG = env_bool("DEBUG", True)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
+SECRET_KEY = env.str("SECRET_KEY", INSECURE_DEFAULT_SECRET_KEY)
+DEBUG = env.bool("DEBUG", True)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
 
 INSTALLED_APPS = [
     "daphne",
@@ -67,9 +67,9 @@ TEMPLATES = [
 ]
 
 # --- database -------------------------------------------------------------------------------
-DATABASE_URL = env_str("DATABASE_URL")
+DATABASE_URL = env.str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": parse_database_url(DATABASE_URL)}
+    DATABASES = {"default": env.db_url("DATABASE_URL")}  # django-environ's parser, strict (config.env)
 else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -84,9 +84,8 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels and tasks -----------------------------------------------------------------------
-REDIS_URL = env_str("REDIS_URL")
+REDIS_URL = env.redis_url("REDIS_URL")
 if REDIS_URL:
-    check_redis_url(REDIS_URL)
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "core.channel_layer.RedisChannelLayer",  # channels_redis's, fewer round trips
@@ -95,15 +94,15 @@ if REDIS_URL:
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
-    CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
-    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL)
+    CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", REDIS_URL)
+    CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", REDIS_URL)
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
 # Embedded default: tasks run in-process (on a background thread, see core.dispatch).
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -134,7 +133,7 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # daphne serves /static/ itself unless a front server (nginx, a CDN) does it: SERVE_STATIC=false.
-SERVE_STATIC = env_bool("SERVE_STATIC", True)
+SERVE_STATIC = env.bool("SERVE_STATIC", True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -147,25 +146,25 @@ REST_FRAMEWORK = {
 }
 
 # --- the platform's own knobs -----------------------------------------------------------------
-ARENA_MAX_MESSAGE_CHARS = env_int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
-ARENA_DEFAULT_TIME_LIMIT_S = env_int("ARENA_DEFAULT_TIME_LIMIT_S", 300, minimum=10)
-ARENA_BOT_REPLY_MAX_CHARS = env_int("ARENA_BOT_REPLY_MAX_CHARS", 1000, minimum=1)
-ARENA_BOT_RETRIES = env_int("ARENA_BOT_RETRIES", 2, minimum=0)
-ARENA_BOT_RETRY_BASE_S = env_float("ARENA_BOT_RETRY_BASE_S", 1.0, minimum=0.0)
-ARENA_BOT_BREAKER_FAILURES = env_int("ARENA_BOT_BREAKER_FAILURES", 5, minimum=1)
-ARENA_BOT_BREAKER_COOLDOWN_S = env_int("ARENA_BOT_BREAKER_COOLDOWN_S", 60, minimum=1)
-ARENA_PULL_MAX_WAIT_S = env_float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0)
+ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
+ARENA_DEFAULT_TIME_LIMIT_S = env.int("ARENA_DEFAULT_TIME_LIMIT_S", 300, minimum=10)
+ARENA_BOT_REPLY_MAX_CHARS = env.int("ARENA_BOT_REPLY_MAX_CHARS", 1000, minimum=1)
+ARENA_BOT_RETRIES = env.int("ARENA_BOT_RETRIES", 2, minimum=0)
+ARENA_BOT_RETRY_BASE_S = env.float("ARENA_BOT_RETRY_BASE_S", 1.0, minimum=0.0)
+ARENA_BOT_BREAKER_FAILURES = env.int("ARENA_BOT_BREAKER_FAILURES", 5, minimum=1)
+ARENA_BOT_BREAKER_COOLDOWN_S = env.int("ARENA_BOT_BREAKER_COOLDOWN_S", 60, minimum=1)
+ARENA_PULL_MAX_WAIT_S = env.float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0)
 # A Celery queue of its own for the memory-hungry engines (aiml, learner): "bots" with a worker
 # started as `celery -A config worker -Q bots`; empty keeps them on the default queue.
-ARENA_BOTS_QUEUE = env_str("ARENA_BOTS_QUEUE", "")
+ARENA_BOTS_QUEUE = env.str("ARENA_BOTS_QUEUE", "")
 
 # Λ* experiments: the most episodes × types × runs one owner may have queued or running
-LAMBDASTAR_QUOTA_EPISODES = env_int("LAMBDASTAR_QUOTA_EPISODES", 5_000_000, minimum=1)
+LAMBDASTAR_QUOTA_EPISODES = env.int("LAMBDASTAR_QUOTA_EPISODES", 5_000_000, minimum=1)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
-    "loggers": {"arena": {"level": env_str("LOG_LEVEL", "INFO"), "handlers": ["console"], "propagate": False}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "WARNING")},
+    "loggers": {"arena": {"level": env.str("LOG_LEVEL", "INFO"), "handlers": ["console"], "propagate": False}},
 }

@@ -1,15 +1,36 @@
 """Trading one unit with the game's market maker (seed §2.3, specs/markets.md §4 and §6.3).
 
-One transaction: lock the market row (serialises the game's trades), then the bettor's row; validate;
-price the unit with the pure maker; move both balances (the bettor pays the maker: the trade row is
-the ledger transaction); update position, market and the trade log. A repeated click (same
-idempotency key) returns the original trade, changing nothing.
-
 Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip to the database
-function `markets_trade_place` (markets/services/trading_sql.py, migration 0005); SQLite, the LMSR
-treatment and `path="python"` take the ORM path below. tests/markets/test_trading_paths.py runs both
-on the same trades and compares every answer and the books. Pushes go out after the commit, off the
-trade's path (core.notify's pump).
+function `markets_trade_place` (markets/sql/trade_place_v2.sql, called by
+markets/services/trading_sql.py); SQLite, the LMSR treatment and `path="python"` take the ORM path,
+`_trade` below. tests/markets/test_trading_paths.py runs both on the same trades and compares every
+answer and the books. Pushes go out after the commit, off the trade's path (core.notify's pump).
+
+The rules both paths follow (this is the one statement of them; change both paths together):
+
+1. One transaction. Before any lock, read the game's maker account (it never changes) and the
+   current question, the newest numbered one ("what the trader saw"): a shorter lock hold.
+2. Locking order: the game's market row first (FOR UPDATE; it serialises the game's trades), then
+   the bettor's participant row. No market row: `Market.DoesNotExist`.
+3. Checks, in this order; a refusal writes nothing and is the same error on both paths
+   (markets/services/refusals.py; the SQL function returns it as `outcome`):
+   - the user is not a bettor of the game: `not_bettor`;
+   - the bettor already made a trade with this idempotency key: that original trade is the answer
+     (a repeated click), even if the same trade would now be refused; nothing changes;
+   - (SQL only) the game's maker is not the linear one: outcome `python`, the ORM path takes over;
+   - the game is not running or its deadline has passed: `closed`;
+   - a buy while holding the other security (one type at a time): `other_type`;
+   - a sell of a security not held: `not_held`;
+   - the price would leave 0..100: `price_bound`;
+   - the cost exceeds the bettor's balance (no negative balance): `insufficient_points`.
+4. Price (the linear maker's edge convention, markets/makers.py `LinearMaker.quote`), at human price
+   h: buy H pays h+1, sell H receives h, buy C pays 101-h, sell C receives 100-h; h moves by 1
+   (up for buy H and sell C, down otherwise). The LMSR maker prices on the ORM path only.
+5. Writes: the bettor's account pays `cost` (negative for a sell) and the maker's account receives it (both cached
+   balances; the trade row is the ledger transaction, no LedgerTxn or legs); the position moves by
+   one unit (its security cleared at zero); the market's price, q_human/q_computer and seq (+1); one
+   Trade row (seq, action, security, cost, prices before and after, current question, idempotency
+   key, time).
 """
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone

@@ -1,6 +1,7 @@
-"""The PostgreSQL path of a trade: one round trip, `SELECT ... FROM markets_trade_place(...)` (migration
-0005), instead of the ORM path's dozen. It locks, checks and writes exactly what `trading._trade`
-does; a refusal comes back as an outcome and is raised here as the same error.
+"""The PostgreSQL path of a trade: one round trip, `SELECT ... FROM markets_trade_place(...)`
+(markets/sql/trade_place_v2.sql, migration 0005), instead of the ORM path's dozen. It follows the
+rules stated in markets/services/trading.py's docstring, as `trading._trade` does; a refusal comes
+back as an outcome and is raised here as the same error.
 
 Early lock release. A game's trades are serialised by its market row lock, and PostgreSQL holds row
 locks until the commit record is flushed to disk: every trade of a game would wait for the previous

@@ -1,5 +1,6 @@
 """Settings come from the environment and fail loudly; system checks catch unsafe combinations."""
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config import env
+from config.env import env, parse_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,40 +19,78 @@ def manage(*args, **environ):
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
 
 
-@pytest.mark.parametrize("raw, expected", [("true", True), ("0", False), ("Yes", True), ("off", False)])
+# every typed variable config/settings.py reads, with its minimum
+BOOLEANS = ["DEBUG", "CELERY_TASK_ALWAYS_EAGER", "SERVE_STATIC"]
+INTEGERS = {"ARENA_MAX_MESSAGE_CHARS": 1, "ARENA_DEFAULT_TIME_LIMIT_S": 10, "ARENA_BOT_REPLY_MAX_CHARS": 1,
+            "ARENA_BOT_RETRIES": 0, "ARENA_BOT_BREAKER_FAILURES": 1, "ARENA_BOT_BREAKER_COOLDOWN_S": 1,
+            "LAMBDASTAR_QUOTA_EPISODES": 1}
+FLOATS = {"ARENA_BOT_RETRY_BASE_S": 0.0, "ARENA_PULL_MAX_WAIT_S": 0.0}
+LISTS = ["ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"]
+BAD_VALUES = (
+    [(name, raw) for name in BOOLEANS for raw in ("maybe", "2", "ok", "y", " true")]  # django-environ: True/False
+    + [(name, raw) for name, least in INTEGERS.items() for raw in ("ten", "1.5", "0x10", str(least - 1))]
+    + [(name, raw) for name, least in FLOATS.items() for raw in ("fast", "2.5s", "1,5", "nan", "inf", "-inf", str(least - 1))]
+    + [(name, " , ") for name in LISTS]
+    + [("DATABASE_URL", raw) for raw in ("mysql://x/y", "http://x/y", "postgres://host:5432/", "postgres://host:port/db", "sqlite://")]
+    + [("REDIS_URL", raw) for raw in ("http://127.0.0.1:6379", "redis://")]
+)
+
+
+def settings_from(monkeypatch, **environ):
+    """config/settings.py run afresh in this environment (the loaded settings are left alone)."""
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "config" / "settings.py"))
+
+
+@pytest.mark.parametrize("raw, expected", [("true", True), ("0", False), ("Yes", True), ("off", False), ("ON", True), ("1", True)])
 def test_booleans(monkeypatch, raw, expected):
     monkeypatch.setenv("X_FLAG", raw)
-    assert env.env_bool("X_FLAG", not expected) is expected
+    assert env.bool("X_FLAG", not expected) is expected
 
 
-@pytest.mark.parametrize(
-    "name, raw, reader",
-    [
-        ("X_FLAG", "maybe", lambda: env.env_bool("X_FLAG", True)),
-        ("X_INT", "ten", lambda: env.env_int("X_INT", 1)),
-        ("X_INT", "0", lambda: env.env_int("X_INT", 1, minimum=1)),
-        ("X_LIST", " , ", lambda: env.env_list("X_LIST", ["a"])),
-        ("X_FLOAT", "fast", lambda: env.env_float("X_FLOAT", 1.0)),
-        ("X_FLOAT", "nan", lambda: env.env_float("X_FLOAT", 1.0)),
-        ("X_FLOAT", "-1", lambda: env.env_float("X_FLOAT", 1.0, minimum=0.0)),
-    ],
-)
-def test_bad_values_fail_loudly_naming_the_variable(monkeypatch, name, raw, reader):
-    monkeypatch.setenv(name, raw)
-    with pytest.raises(ImproperlyConfigured, match=name):
-        reader()
+@pytest.mark.parametrize("name, raw", BAD_VALUES)
+def test_every_bad_value_fails_loudly_naming_the_variable_and_the_value(monkeypatch, name, raw):
+    with pytest.raises(ImproperlyConfigured) as refused:
+        settings_from(monkeypatch, **{name: raw})
+    assert str(refused.value).startswith(f"{name}={raw!r}: ")
+
+
+def test_good_values_and_defaults(monkeypatch):
+    values = settings_from(monkeypatch, ARENA_PULL_MAX_WAIT_S="1e1", ARENA_BOT_RETRIES="0", SERVE_STATIC="No",
+                           ALLOWED_HOSTS=" a.example, ,b.example ", SECRET_KEY="$tarts-with-a-dollar", ARENA_BOTS_QUEUE="")
+    assert values["ARENA_PULL_MAX_WAIT_S"] == 10.0 and values["ARENA_BOT_RETRIES"] == 0
+    assert values["SERVE_STATIC"] is False and values["ALLOWED_HOSTS"] == ["a.example", "b.example"]
+    assert values["SECRET_KEY"] == "$tarts-with-a-dollar"  # taken literally, no django-environ proxy
+    assert values["ARENA_BOTS_QUEUE"] == "" and values["ARENA_MAX_MESSAGE_CHARS"] == 1000  # empty or unset: default
 
 
 def test_database_urls():
-    db = env.parse_database_url("postgres://ann:s%40cret@db.example:6543/arena?sslmode=require")
-    assert (db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
-        "django.db.backends.postgresql", "arena", "ann", "s@cret", "db.example", "6543")
-    assert db["OPTIONS"] == {"sslmode": "require"} and db["TEST"]["NAME"] == "test_arena"
-    for bad in ("mysql://x/y", "postgres://host:5432/", "postgres://host:port/db"):
-        with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
-            env.parse_database_url(bad)
-    with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
-        env.check_redis_url("http://127.0.0.1:6379")
+    db = parse_database_url("postgres://ann:s%40cret@db.example:6543/arena?sslmode=require")
+    assert db == {"ENGINE": "django.db.backends.postgresql", "NAME": "arena", "USER": "ann", "PASSWORD": "s@cret",
+                  "HOST": "db.example", "PORT": "6543", "OPTIONS": {"sslmode": "require"}, "CONN_MAX_AGE": 60,
+                  "CONN_HEALTH_CHECKS": False, "TEST": {"NAME": "test_arena"}}
+    assert parse_database_url("postgres://root@127.0.0.1:5432/test") == {
+        "ENGINE": "django.db.backends.postgresql", "NAME": "test", "USER": "root", "PASSWORD": "", "HOST": "127.0.0.1",
+        "PORT": "5432", "OPTIONS": {}, "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": False, "TEST": {"NAME": "test_test"}}
+    for url, path in [("sqlite:///srv/arena.sqlite3", "/srv/arena.sqlite3"), ("sqlite:////srv/arena.sqlite3", "/srv/arena.sqlite3")]:
+        assert parse_database_url(url) == {"ENGINE": "django.db.backends.sqlite3", "NAME": path, "TEST": {"NAME": path + ".test"}}
+    with pytest.raises(ImproperlyConfigured) as refused:
+        parse_database_url("postgres://ann:s3cret@db.example:port/arena")
+    assert "DATABASE_URL=" in str(refused.value) and "s3cret" not in str(refused.value)  # no password in logs
+
+
+def test_the_test_database_has_its_own_name(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://root@127.0.0.1:5432/arena")
+    monkeypatch.setenv("ARENA_TEST_RUN_ID", "77")
+    import config
+
+    # config.settings imported afresh by the test settings, then put back
+    monkeypatch.setattr(config, "settings", sys.modules["config.settings"])
+    monkeypatch.delitem(sys.modules, "config.settings")
+    values = runpy.run_path(str(ROOT / "config" / "test_settings.py"))
+    assert values["DATABASES"]["default"]["NAME"] == "arena"
+    assert values["DATABASES"]["default"]["TEST"]["NAME"] == "test_arena_77"
 
 
 def test_a_bad_environment_stops_the_platform_at_start_up():

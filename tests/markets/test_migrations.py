@@ -1,10 +1,12 @@
 """Migration 0005 (trades become ledger transactions of their own), both ways on books with trades:
 going back rebuilds each trade's transaction and legs, coming forward drops them again, and the books
-balance the same throughout."""
+balance the same throughout. On PostgreSQL, the functions installed are the markets/sql files."""
 import pytest
+from django.db import connection
 
 from markets import selectors
 from markets.models import Account, LedgerTxn
+from markets.sql import load
 
 from ..conftest import migrate_to as migrate
 from .conftest import running_game, trade
@@ -39,3 +41,29 @@ def test_trade_transactions_are_rebuilt_going_back_and_dropped_coming_forward(ca
     assert selectors.ledger_audit(game=game) == []
     assert trade(game, jude, "buy", "H").price_after == 49  # the trade path works after the round trip
     assert selectors.ledger_audit(game=game) == []
+
+
+def _installed_source(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [name])
+        return cursor.fetchone()[0]
+
+
+def _body(file: str) -> str:
+    """The function body of a markets/sql file: the text between its $$ quotes."""
+    return load(file).split("$$")[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_runs_the_sql_files_as_written():
+    """PostgreSQL: the functions the migrations install are the markets/sql files' text, both ways."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the PostgreSQL functions (set DATABASE_URL)")
+    assert _installed_source("markets_ledger_zero_sum") == _body("ledger_zero_sum.sql")
+    assert _installed_source("markets_trade_place") == _body("trade_place_v2.sql")
+    try:
+        migrate(BEFORE)
+        assert _installed_source("markets_trade_place") == _body("trade_place_v1.sql")
+    finally:
+        migrate(AFTER)
+    assert _installed_source("markets_trade_place") == _body("trade_place_v2.sql")
