@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from .base import Setting, number_setting
+from .settings_spec import Setting, number_setting
 
 PAUSE_AFTER = frozenset(" .,;:!?")  # a word ends: the next key comes a little later
 
@@ -72,15 +72,16 @@ class TypingModel:
         return cls(**{key: s.clean(key, settings[key]) for key, s in TYPING_SETTINGS.items() if key in settings})
 
 
-_HELP = {
-    "think_s": "seconds of thinking before typing starts",
-    "per_char_s": "seconds of typing per character of the reply",
-    "jitter": "multiplicative noise on the delay, 0 (none) to 1",
-    "max_s": "longest delay in seconds",
-    "word_pause_s": "extra seconds for each character typed after a space or punctuation",
+# (largest value, help) of each key: a judge waits at most a few minutes for any reply
+_BOUNDS = {
+    "think_s": (120.0, "seconds of thinking before typing starts, up to 120"),
+    "per_char_s": (2.0, "seconds of typing per character of the reply, up to 2"),
+    "jitter": (1.0, "multiplicative noise on the delay, 0 (none) to 1"),
+    "max_s": (300.0, "longest delay in seconds, up to 300"),
+    "word_pause_s": (5.0, "extra seconds for each character typed after a space or punctuation, up to 5"),
 }
 
 TYPING_SETTINGS: dict[str, Setting] = {
-    f.name: number_setting(f.default, maximum=1.0 if f.name == "jitter" else None, help=_HELP[f.name])
+    f.name: number_setting(f.default, maximum=_BOUNDS[f.name][0], help=_BOUNDS[f.name][1])
     for f in fields(TypingModel)
 }

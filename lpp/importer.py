@@ -19,12 +19,12 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from arena.models import Conversation, Entry, Interrogation, Keystroke, Message, Status
 from core import hashchain
-from arena.models import Conversation, Entry, Interrogation, Message, Status
+from lpp.models import ImportedTranscript
+from lpp.protocol.lines import transcript_utterances
 from lpp.protocol.logs import read_log
 from lpp.protocol.model import JUDGE, Transcript
-from arena.models import Keystroke
-from lpp.models import ImportedTranscript
 
 #: The 2012 file names carry the local time of the contest (Bletchley Park).
 _FILE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})--(\d{2})-(\d{2})-(\d{2})")
@@ -105,7 +105,7 @@ def _store(conversation: Conversation, transcript: Transcript, side: str) -> Non
                    char=k.char or "", stamp=k.stamp, time=when(k.time))
          for seq, k in enumerate(keys, start=1)), batch_size=2000)
     messages, prev = [], hashchain.genesis_hash(conversation.public_id)
-    for seq, utterance in enumerate(transcript.utterances(side), start=1):
+    for seq, utterance in enumerate(transcript_utterances(transcript, side), start=1):
         message = chained(conversation, seq=seq, prev_hash=prev, sender_role=role_of(utterance.sender),
                           text=utterance.text, created_at=when(utterance.ended) or conversation.started_at)
         messages.append(message)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from lpp.protocol.keys import BACKSPACE, RETURN
-from lpp.protocol.model import Keystroke, Utterance
+from lpp.protocol.model import Keystroke, Transcript, Utterance
+from lpp.protocol.stamps import sort_per_sender
 
 
 def apply_backspace(chars: Iterable[str | None]) -> str:
@@ -98,4 +99,18 @@ def segment(keystrokes: Iterable[Keystroke], **options) -> list[Utterance]:
     for key in keystrokes:
         result += segmenter.feed(key)
     result += segmenter.flush()
+    return sorted(result, key=lambda u: u.ended or 0.0)
+
+
+def transcript_utterances(transcript: Transcript, side: str | None = None, idle_timeout: float | None = 5.0,
+                          long_idle: float | None = 60.0) -> list[Utterance]:
+    """A session's utterances (of one side, or of all), ordered by end time. A sender that never pressed
+    Return on that side (one 2012 program never did) ends a line after ``idle_timeout`` seconds of
+    silence; one that did, only after ``long_idle`` seconds (a line left for minutes)."""
+    result = []
+    for s in [side] if side is not None else transcript.sides:
+        keys = sort_per_sender(k for k in transcript.keystrokes if k.side == s)
+        with_return = {k.sender for k in keys if k.char == "\n"}
+        timeouts = {k.sender: long_idle if k.sender in with_return else idle_timeout for k in keys}
+        result += segment(keys, idle_timeouts=timeouts)
     return sorted(result, key=lambda u: u.ended or 0.0)

@@ -76,20 +76,3 @@ class Transcript:
             return ""
         flip = {"human": "program", "program": "human"}
         return self.left if side == "left" else flip[self.left]
-
-    def utterances(self, side: str | None = None, idle_timeout: float | None = 5.0,
-                   long_idle: float | None = 60.0):
-        """The session's utterances (of one side, or of all), ordered by end time.
-        A sender that never pressed Return on that side (one 2012 program never
-        did) ends a line after ``idle_timeout`` seconds of silence; one that did,
-        only after ``long_idle`` seconds (a line left for minutes)."""
-        from lpp.protocol.lines import segment
-        from lpp.protocol.stamps import sort_per_sender
-
-        result = []
-        for s in [side] if side is not None else self.sides:
-            keys = sort_per_sender(k for k in self.keystrokes if k.side == s)
-            with_return = {k.sender for k in keys if k.char == "\n"}
-            timeouts = {k.sender: long_idle if k.sender in with_return else idle_timeout for k in keys}
-            result += segment(keys, idle_timeouts=timeouts)
-        return sorted(result, key=lambda u: u.ended or 0.0)

@@ -15,6 +15,7 @@ import argparse
 from lpp.protocol import cli
 from lpp.protocol.logs import read_log
 from lpp.protocol.model import JUDGE, Transcript, Utterance
+from lpp.protocol.lines import transcript_utterances
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,7 +57,7 @@ def render(transcript: Transcript, side: str | None = None, backspace: bool = Fa
     for s in [side] if side else transcript.sides:
         role = transcript.role_of(s)
         out.append(f"-- {s or 'link'}{f' ({role})' if role else ''} --")
-        for u in transcript.utterances(s, idle_timeout=idle):
+        for u in transcript_utterances(transcript, s, idle_timeout=idle):
             at = None if u.ended is None or start is None else u.ended - start
             took = "" if u.started is None or u.ended is None else f" typing {u.ended - u.started:.1f}s"
             text = u.typed("~") if backspace else u.text

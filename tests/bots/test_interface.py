@@ -61,6 +61,10 @@ def test_settings_defaults_and_typing_keys_for_every_engine(name):
         ({"jitter": 1.5}, "jitter"),
         ({"think_s": "2"}, "think_s"),
         ({"think_s": True}, "think_s"),
+        ({"think_s": 1e308}, "think_s"),  # finite, but a judge would wait forever
+        ({"max_s": 1e308}, "max_s"),
+        ({"per_char_s": 3}, "per_char_s"),
+        ({"word_pause_s": 60}, "word_pause_s"),
     ],
 )
 @pytest.mark.parametrize("name", ["simple", "eliza"])

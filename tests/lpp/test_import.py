@@ -6,6 +6,7 @@ from arena.models import Conversation, Entry, Interrogation, Message, Status
 from lpp.protocol.logs import read_log
 from arena.models import Keystroke
 from lpp.models import ImportedTranscript
+from lpp.protocol.lines import transcript_utterances
 
 pytestmark = pytest.mark.django_db
 LINGUO = "logfile.m_allan_linguo.2012-05-15--{}.log"
@@ -28,7 +29,7 @@ def test_all_seven_logs_become_ended_interrogations_with_every_keystroke_once(da
         for side in transcript.sides:
             conversation = source.interrogation.conversations.get(side=side)
             assert conversation.keystrokes.count() == sum(k.side == side for k in transcript.keystrokes)
-            assert conversation.messages.count() == len(transcript.utterances(side))
+            assert conversation.messages.count() == len(transcript_utterances(transcript, side))
             assert chain_verify(conversation.public_id, conversation.messages.order_by("seq")).ok
     counts = (Interrogation.objects.count(), Message.objects.count(), Keystroke.objects.count())
     call_command("lpp_import", *imported, verbosity=0)

@@ -3,6 +3,7 @@
 import pytest
 
 from lpp.protocol.logs import parse_log, read_log
+from lpp.protocol.lines import transcript_utterances
 
 TITLE = "Loebner Prize 2012 15 May  Bletchley Park UK"
 NOTICE = "These transcripts are in the public domain"
@@ -14,7 +15,7 @@ def log_2012(*keys: str, judge="2", program="d_burke_adam", round="4", left="pro
 
 
 def texts(transcript, side="left"):
-    return [(u.sender, u.text) for u in transcript.utterances(side)]
+    return [(u.sender, u.text) for u in transcript_utterances(transcript, side)]
 
 
 HELLO = ["J2 013370915290400000 judge left H", "J2 013370915290500000 judge left i",

@@ -2,12 +2,13 @@ import pytest
 
 from lpp.protocol.logs import LogWriter, format_2012, parse_log, read_log, write_2012
 from lpp.protocol.model import Keystroke, Transcript
+from lpp.protocol.lines import transcript_utterances
 
 LINGUO = "logfile.m_allan_linguo.2012-05-15--{}.log"
 
 
 def said(transcript, side, sender):
-    return [u.text for u in transcript.utterances(side) if u.sender == sender]
+    return [u.text for u in transcript_utterances(transcript, side) if u.sender == sender]
 
 
 def test_every_2012_log_reads_into_sensible_sessions(data_dir):
@@ -22,7 +23,7 @@ def test_every_2012_log_reads_into_sensible_sessions(data_dir):
         assert transcript.judge.isdigit() and transcript.round.isdigit()
         assert set(transcript.sides) == {"left", "right"}
         assert all(k.char is not None and k.time is not None for k in transcript.keystrokes)
-        utterances = transcript.utterances()
+        utterances = transcript_utterances(transcript)
         assert {u.sender for u in utterances} == {"judge", "other"}
         assert {u.side for u in utterances} == {"left", "right"}
         assert all(u.text and "\b" not in u.text for u in utterances)
@@ -101,7 +102,7 @@ def test_quirks_literal_space_unknown_name_missing_key_and_glued_header():
         "J2 0133709153007" + HEADER.replace("judge 2", "judge 3") +
         "J3 013370915400000000 judge right Y\r\n")
     first, second = parse_log(text)
-    assert [u.text for u in first.utterances("left")] == ["Hi", "O K"]
+    assert [u.text for u in transcript_utterances(first, "left")] == ["Hi", "O K"]
     assert [k.key for k in first.keystrokes if k.char is None] == ["frobnicate"]
     assert len(first.problems) == 3  # unknown name, line without key, cut line
     assert second.judge == "3" and [k.key for k in second.keystrokes] == ["Y"]
@@ -120,7 +121,7 @@ def test_2009_format_with_rounds_and_receive_stamps():
     assert (first.format, first.judge, first.round, first.left) == ("2009", "2", "1", "program")
     assert first.keystrokes[0].received == "012522395810610049"
     assert first.keystrokes[0].stamp == "012522395810609375"
-    assert [(u.sender, u.text) for u in first.utterances()] == [("judge", "Hi"), ("other", "y")]
+    assert [(u.sender, u.text) for u in transcript_utterances(first)] == [("judge", "Hi"), ("other", "y")]
     assert (second.judge, second.round, second.left) == ("1", "2", "human")
 
 
@@ -139,4 +140,4 @@ def test_platform_log_round_trips_through_writer_and_reader(tmp_path):
     [back] = read_log(tmp_path / "a.log")
     assert back.keystrokes == keys and back.problems == []
     assert (back.program, back.judge, back.round, back.left) == ("arena-bot", "7", "2", "program")
-    assert [u.text for u in back.utterances()] == ["H", "'"]
+    assert [u.text for u in transcript_utterances(back)] == ["H", "'"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from lpp.protocol.lines import transcript_utterances
 from lpp.protocol.logs import read_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +86,7 @@ def test_entry_answers_the_judge_through_a_directory(tmp_path):
     assert os.listdir(comm) == []  # each side deleted what it read
     [log] = read_log(tmp_path / "j.log")
     assert (log.program, log.left, log.problems) == ("echo-bot", "program", [])
-    said = [(u.sender, u.text) for u in log.utterances()]
+    said = [(u.sender, u.text) for u in transcript_utterances(log)]
     assert said.count(("judge", "Is 2+2 = 4?")) == 1 and said.count(("other", "Is 2+2 = 4?")) == 1
     assert [k.stamp for k in log.keystrokes if k.sender == "other"] == \
         sorted(k.stamp for k in log.keystrokes if k.sender == "other")
@@ -113,7 +114,7 @@ def test_the_lpp_protocol_imports_no_django():
     assert result.returncode == 0, result.stderr
     django, bots = result.stdout.splitlines()
     assert django == "[]"
-    assert bots == "['bots', 'bots.base', 'bots.typing_delay']"  # its one door into bots
+    assert bots == "['bots', 'bots.settings_spec', 'bots.typing_delay']"  # its one door into bots
 
 
 def test_entry_answers_a_judge_who_never_presses_return_after_the_idle_timeout(tmp_path, capsys):
