@@ -3,7 +3,7 @@ import pytest
 
 from arena import services
 from arena.models import EngineCall, Entry, EntryHealth, Message
-from arena.services.health import entry_probe
+from arena.services.engines import entry_probe
 from bots.base import Engine, EngineError, ReplyContext
 
 from ..conftest import FAST
