@@ -116,7 +116,7 @@ class EngineReply:
     typing: TypingModel  # the entry's typing model (keystroke mode types the reply itself)
 
 
-def retry_countdown(attempt: int) -> float | None:
+def retry_countdown(*, attempt: int) -> float | None:
     """Seconds before retry number ``attempt + 1`` of a transient failure, or None when none is left.
 
     Exponential backoff with jitter: base * 2**attempt * U(0.8, 1.2); ``ARENA_BOT_RETRIES`` retries
@@ -144,7 +144,7 @@ def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversat
     engine_call_log(entry, result, **call)
     breaker_record(entry, result)
     if not result.ok:
-        countdown = retry_countdown(attempt) if result.transient else None
+        countdown = retry_countdown(attempt=attempt) if result.transient else None
         if countdown is not None and retry is not None:
             retry(countdown)
         return None
