@@ -6,17 +6,17 @@ from django.utils.html import format_html
 
 from arena import roles, services
 from core.errors import ArenaError
-from bots.registry import engine_choices
 
 from arena.models import (
     EXTERNAL_ENGINES, Conversation, EngineCall, Entry, EntryHealth, Interrogation, Keystroke, LearnedPair, Message, Verdict,
 )
 from arena.services.entries import settings_masked, settings_unmasked
-from arena.services.health import entry_health_reset, entry_probe
+from arena.services.engines import engine_choices_list, entry_probe
+from arena.services.health import entry_health_reset
 
 
 def entry_engine_choices():
-    return [*engine_choices(), *EXTERNAL_ENGINES.items()]
+    return [*engine_choices_list(), *EXTERNAL_ENGINES.items()]
 
 
 class EntryForm(forms.ModelForm):
@@ -40,7 +40,7 @@ class EntryForm(forms.ModelForm):
 
 class EngineCallInline(admin.TabularInline):
     model = EngineCall
-    fields = ["created_at", "kind", "conversation", "attempt", "outcome", "latency_ms", "error", "detail"]
+    fields = ["created_at", "kind", "subject", "conversation", "attempt", "outcome", "latency_ms", "error", "detail"]
     readonly_fields = fields
     extra = 0
     max_num = 0
@@ -106,11 +106,11 @@ class EntryAdmin(admin.ModelAdmin):
 
 @admin.register(EngineCall)
 class EngineCallAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "entry", "kind", "outcome", "latency_ms", "attempt", "conversation", "error", "detail"]
+    list_display = ["created_at", "entry", "kind", "subject", "outcome", "latency_ms", "attempt", "conversation", "error", "detail"]
     list_filter = ["outcome", "kind", "entry"]
-    search_fields = ["entry__display_name", "error"]
+    search_fields = ["entry__display_name", "subject", "error"]
     list_select_related = ["entry", "conversation__interrogation"]
-    readonly_fields = ["entry", "conversation", "trigger_seq", "kind", "attempt", "outcome", "transient", "latency_ms",
+    readonly_fields = ["entry", "subject", "conversation", "trigger_seq", "kind", "attempt", "outcome", "transient", "latency_ms",
                        "error", "detail", "created_at"]
 
     def has_add_permission(self, request):

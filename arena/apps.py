@@ -11,6 +11,3 @@ class ArenaConfig(AppConfig):
         from arena.setup import ensure_role_groups
 
         post_migrate.connect(ensure_role_groups, sender=self)
-        from arena.learning import connect_learner
-
-        connect_learner()  # the learner engine's corpus, and harvesting when an interrogation ends

@@ -72,21 +72,22 @@ def learner_harvest(*, interrogation_id: int) -> int:
     return len(created)
 
 
-def harvest_on_end(sender, instance: Interrogation, update_fields=None, **kwargs) -> None:
-    """post_save hook: an interrogation that just ended is harvested after commit (by a task)."""
-    if instance.status == Status.ENDED and (update_fields is None or "status" in update_fields):
-        from core.dispatch import enqueue_on_commit
-        from arena.tasks import learner_harvest as task
+def learner_harvest_schedule(*, interrogation_id: int) -> None:
+    """Harvest an interrogation that is ending, by a task after commit, when anyone has consented at all.
+    Called by the service that ends it (:func:`arena.services.interrogations.interrogation_end`)."""
+    from arena.tasks import learner_harvest as task
+    from core.dispatch import enqueue_on_commit
 
-        if LearnerConsent.objects.exists():
-            enqueue_on_commit(task, instance.pk)
+    if LearnerConsent.objects.exists():
+        enqueue_on_commit(task, interrogation_id)
 
 
 # --- the corpus the learner engine reads -------------------------------------------------------
 
 
 class DatabaseCorpus:
-    """:class:`bots.engines.learner.Corpus` over :class:`LearnedPair` rows."""
+    """:class:`bots.engines.learner.Corpus` over :class:`LearnedPair` rows; the engine gateway
+    (:func:`arena.services.engines.entry_engine_build`) hands one to each learner engine it builds."""
 
     def __init__(self) -> None:
         self.trigram = connection.vendor == "postgresql"
@@ -131,18 +132,3 @@ def _memory():
             _cache[0] = MemoryCorpus(Pair(prompt, reply, prev, pk) for pk, prompt, reply, prev in rows.iterator())
             _cache[1] = stamp
         return _cache[0], stamp
-
-
-def corpus() -> DatabaseCorpus:
-    """The provider handed to :func:`bots.engines.learner.set_corpus_provider` in ``arena.apps``."""
-    return DatabaseCorpus()
-
-
-def connect_learner() -> None:
-    """Called once from ``ArenaConfig.ready``."""
-    from django.db.models.signals import post_save
-
-    from bots.engines.learner import set_corpus_provider
-
-    set_corpus_provider(corpus)
-    post_save.connect(harvest_on_end, sender=Interrogation, dispatch_uid="arena.learning.harvest_on_end")

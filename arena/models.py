@@ -35,14 +35,14 @@ class Entry(models.Model):
         return self.engine in EXTERNAL_ENGINES
 
     def clean(self):
-        from bots.registry import validate_engine_settings
+        from arena.services.engines import engine_settings_validate
 
         if self.is_external:
             if not isinstance(self.settings, dict):
                 raise ValidationError({"settings": "Settings must be a JSON object."})
             return
         try:
-            self.settings = validate_engine_settings(self.engine, self.settings or {})
+            self.settings = engine_settings_validate(engine=self.engine, settings=self.settings or {})
         except KeyError as exc:
             raise ValidationError({"engine": f"Unknown engine {self.engine!r}."}) from exc
         except ValueError as exc:
@@ -253,7 +253,7 @@ class EntryHealth(models.Model):
 
 
 class EngineCall(models.Model):
-    """One call of an entry's engine (a reply attempt, a health probe, a pull-mode reply)."""
+    """One call of an entry's engine (a reply attempt for any app, a health probe, a pull-mode reply)."""
 
     class Kind(models.TextChoices):
         REPLY = "reply", "reply"
@@ -267,6 +267,8 @@ class EngineCall(models.Model):
         SKIPPED = "skipped", "skipped (breaker open)"
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="calls")
+    subject = models.CharField(max_length=100, blank=True,
+                               help_text='what the call was for, e.g. "conversation 7 message 3", "markets game 3 question 5"')
     conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="engine_calls")
     trigger_seq = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REPLY)

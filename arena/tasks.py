@@ -4,25 +4,17 @@ from celery import shared_task
 
 @shared_task(bind=True, name="arena.tasks.bot_reply", acks_late=True, max_retries=None)
 def bot_reply(self, conversation_id: int, trigger_seq: int, attempt: int = 0) -> bool:
-    """Transient engine failures are tried again later: Celery's retry with a countdown on a worker,
-    a fresh in-process timer in the embedded default (where Celery's eager retry would not wait)."""
-    from core.dispatch import enqueue_now
+    """Heavy engines hop to their own queue; transient engine failures are tried again later with
+    backoff (:func:`arena.services.engines.reply_task_run`)."""
+    from functools import partial
+
     from arena.services import bot_reply_compose
+    from arena.services.engines import reply_task_run
     from arena.services.witnesses import bot_reply_queue
 
-    attempt = max(attempt, self.request.retries or 0)
-    queue = bot_reply_queue(conversation_id)
-    if queue and not self.request.is_eager and (self.request.delivery_info or {}).get("routing_key") != queue:
-        bot_reply.apply_async(args=(conversation_id, trigger_seq, attempt), queue=queue)  # heavy engine: its own workers
-        return False
-
-    def retry(countdown: float) -> None:
-        if self.request.is_eager:
-            enqueue_now(bot_reply, conversation_id, trigger_seq, attempt + 1, countdown=countdown)
-        else:
-            raise self.retry(countdown=countdown)
-
-    return bot_reply_compose(conversation_id=conversation_id, trigger_seq=trigger_seq, attempt=attempt, retry=retry)
+    compose = partial(bot_reply_compose, conversation_id=conversation_id, trigger_seq=trigger_seq)
+    return reply_task_run(task=self, args=(conversation_id, trigger_seq), attempt=attempt,
+                          queue=bot_reply_queue(conversation_id), compose=compose)
 
 
 @shared_task(name="arena.tasks.bot_deliver", acks_late=True)

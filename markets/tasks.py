@@ -2,11 +2,18 @@
 from celery import shared_task
 
 
-@shared_task(name="markets.tasks.target_reply", acks_late=True)
-def target_reply(game_id: int, question_id: int) -> bool:
-    from markets.services import target_reply_compose
+@shared_task(bind=True, name="markets.tasks.target_reply", acks_late=True, max_retries=None)
+def target_reply(self, game_id: int, question_id: int, attempt: int = 0) -> bool:
+    """As :func:`arena.tasks.bot_reply`: heavy engines hop to their own queue; transient engine failures
+    are tried again later with the same backoff."""
+    from functools import partial
 
-    return target_reply_compose(game_id=game_id, question_id=question_id)
+    from arena.services.engines import reply_task_run
+    from markets.services.target import target_reply_compose, target_reply_queue
+
+    compose = partial(target_reply_compose, game_id=game_id, question_id=question_id)
+    return reply_task_run(task=self, args=(game_id, question_id), attempt=attempt,
+                          queue=target_reply_queue(game_id=game_id), compose=compose)
 
 
 @shared_task(name="markets.tasks.target_deliver", acks_late=True)

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from core.errors import ArenaError, Closed, NotAllowed
 from arena.models import Entry, EntryHealth
 from arena.services.entries import entry_register, settings_masked
-from arena.services.health import PROBE_MESSAGE, entry_probe
+from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
 
 

@@ -1,11 +1,44 @@
 """The one engine gateway: every reply of every machine, for every app, is asked for here.
 
-This is the only module that imports :mod:`bots.registry`.
-"""
-from collections.abc import Mapping
+This is the only module of the apps that imports :mod:`bots.registry`. It offers:
 
-from bots.base import Engine
-from bots.registry import get_engine
+- the registry, for forms and validation: :func:`engine_choices_list`, :func:`engine_settings_validate`,
+  :func:`engine_secret_keys`, :func:`engine_standalone` (an engine outside any entry);
+- :func:`entry_engine_build`: an entry's engine, with what the host lends it (the learner's database
+  corpus, :class:`arena.learning.DatabaseCorpus`);
+- :func:`engine_ask`: one call of an entry's engine, its reply cleaned (:func:`bots.sanitize.clean_reply`);
+  never raises, logs nothing (the ``talk`` command uses it as is);
+- :func:`engine_reply`: the guarded reply path of every app (interrogation witnesses, the Turing Trade
+  target): circuit breaker, :class:`~arena.models.EngineCall` log, retries with backoff, cleaning, the
+  typing delay;
+- :func:`entry_probe`: one logged call outside any conversation (the admin's health probe);
+- for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
+  a bound Celery task hops to that queue and retries with backoff).
+"""
+import logging
+import random
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from arena.learning import DatabaseCorpus
+from arena.models import EngineCall, Entry
+from arena.services.health import ERROR_CHARS, CallResult, breaker_allows, breaker_record, engine_call_log
+from bots.base import Engine, EngineError, ReplyContext
+from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
+from bots.typing_delay import TypingModel
+from core.dispatch import enqueue_now
+
+log = logging.getLogger(__name__)
+
+HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
+PROBE_MESSAGE = "Hello! How are you today?"
+
+
+# --- the registry --------------------------------------------------------------------------------
 
 
 def engine_standalone(name: str, settings: Mapping | None = None) -> Engine:
@@ -14,3 +47,164 @@ def engine_standalone(name: str, settings: Mapping | None = None) -> Engine:
     :class:`bots.registry.UnknownEngine` (a KeyError) or :class:`bots.base.EngineSettingsError` (a
     ValueError)."""
     return get_engine(name, dict(settings or {}))
+
+
+def engine_choices_list() -> list[tuple[str, str]]:
+    """``(name, label)`` of every registry engine, for a choice field."""
+    return engine_choices()
+
+
+def engine_settings_validate(*, engine: str, settings: Mapping) -> dict:
+    """Cleaned settings (defaults filled in); raises KeyError (unknown engine) or ValueError (bad settings)."""
+    return engine_class(engine).validate_settings(settings)
+
+
+def engine_secret_keys(*, engine: str) -> tuple[str, ...]:
+    """The settings keys an engine keeps secret (never shown back); () for an unknown engine."""
+    try:
+        return tuple(getattr(engine_class(engine), "secret_keys", ()))
+    except (UnknownEngine, ImportError, TypeError):
+        return ()
+
+
+def entry_engine_build(*, entry: Entry) -> Engine:
+    """A new instance of ``entry``'s engine with its settings. An engine that reads a corpus (the learner)
+    gets the arena's database corpus. Raises like :func:`engine_standalone`."""
+    engine = get_engine(entry.engine, entry.settings)
+    if hasattr(engine, "corpus"):
+        engine.corpus = DatabaseCorpus()
+    return engine
+
+
+# --- one call ------------------------------------------------------------------------------------
+
+
+def engine_ask(*, entry: Entry, context: ReplyContext, max_chars: int | None = None) -> CallResult:
+    """Ask ``entry``'s engine for a reply and clean it (:func:`bots.sanitize.clean_reply`). Never raises;
+    logs nothing and leaves the breaker alone (:func:`engine_reply` does both)."""
+    from bots.sanitize import clean_reply
+
+    max_chars = max_chars or settings.ARENA_BOT_REPLY_MAX_CHARS
+    start = time.perf_counter()
+    detail = ""
+    try:
+        engine = entry_engine_build(entry=entry)
+        raw = engine.reply(context)
+        text = clean_reply(raw, max_chars=max_chars)
+        detail = getattr(engine, "last_source", "") or ""
+        if text != raw:
+            detail = f"{detail}; reply cleaned ({len(raw) if isinstance(raw, str) else '?'} → {len(text)} chars)".lstrip("; ")
+        outcome, error, transient = EngineCall.Outcome.OK, "", False
+    except EngineError as exc:
+        text, error, transient = "", str(exc), exc.transient
+        outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
+    except Exception as exc:  # a bug or bad settings in an engine must not break the conversation
+        log.exception("entry %s (%s): engine raised", entry.pk, entry.engine)
+        text, error, transient = "", f"{type(exc).__name__}: {exc}", False
+        outcome = EngineCall.Outcome.ERROR
+    latency_ms = int((time.perf_counter() - start) * 1000)
+    return CallResult(outcome, text, latency_ms, error[:ERROR_CHARS], transient, detail[:200])
+
+
+# --- the guarded reply path ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EngineReply:
+    text: str  # cleaned
+    delay_s: float  # the human-like typing delay before it is shown (thinking plus typing)
+    typing: TypingModel  # the entry's typing model (keystroke mode types the reply itself)
+
+
+def retry_countdown(*, attempt: int) -> float | None:
+    """Seconds before retry number ``attempt + 1`` of a transient failure, or None when none is left.
+
+    Exponential backoff with jitter: base * 2**attempt * U(0.8, 1.2); ``ARENA_BOT_RETRIES`` retries
+    (default 2) from ``ARENA_BOT_RETRY_BASE_S`` (default 1 s).
+    """
+    if attempt >= settings.ARENA_BOT_RETRIES:
+        return None
+    return settings.ARENA_BOT_RETRY_BASE_S * 2**attempt * random.uniform(0.8, 1.2)
+
+
+def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversation=None, trigger_seq=None,
+                 attempt: int = 0, retry: Callable[[float], None] | None = None) -> EngineReply | None:
+    """Ask ``entry``'s engine for its reply to ``context``, guarded; None when there is none.
+
+    Skipped (and logged as skipped) while the entry's circuit breaker is open. Every call is logged in
+    :class:`~arena.models.EngineCall` with ``subject`` (and ``conversation``/``trigger_seq`` for a
+    conversation) and fed to the breaker. A transient failure with retries left calls
+    ``retry(countdown)`` (:func:`reply_task_run` makes one for a task) before None is returned.
+    """
+    call = dict(subject=subject, conversation=conversation, trigger_seq=trigger_seq, attempt=attempt)
+    if not breaker_allows(entry):
+        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"), **call)
+        return None
+    result = engine_ask(entry=entry, context=context)
+    engine_call_log(entry, result, **call)
+    breaker_record(entry, result)
+    if not result.ok:
+        countdown = retry_countdown(attempt=attempt) if result.transient else None
+        if countdown is not None and retry is not None:
+            retry(countdown)
+        return None
+    model = typing_model_load(entry=entry)
+    return EngineReply(result.text, model.delay(result.text, random.Random()), model)
+
+
+def typing_model_load(*, entry: Entry) -> TypingModel:
+    """The entry's human-like typing model (``think_s``, ``per_char_s``, ``jitter`` in its settings)."""
+    return TypingModel.from_settings(entry.settings)
+
+
+def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE) -> dict:
+    """Test an entry with one message outside any conversation; logged and fed to the breaker.
+
+    Returns ``{"outcome", "latency_ms", "reply", "error", "healthy"}``. External engines (pull, lpp)
+    are answered by their own programs and cannot be probed this way (outcome "skipped").
+    """
+    entry = Entry.objects.get(pk=entry_id)
+    if entry.is_external:
+        return {"outcome": EngineCall.Outcome.SKIPPED, "latency_ms": 0, "reply": "",
+                "error": "external engine: answered by the entrant's own program", "healthy": None}
+    context = ReplyContext(conversation_key=f"probe-{uuid.uuid4()}", history=(), message=message)
+    result = engine_ask(entry=entry, context=context)
+    engine_call_log(entry, result, kind=EngineCall.Kind.PROBE, subject="probe")
+    health = breaker_record(entry, result)
+    return {"outcome": result.outcome, "latency_ms": result.latency_ms, "reply": result.text,
+            "error": result.error, "healthy": health.healthy}
+
+
+# --- the reply tasks: heavy-engine queue, retries ------------------------------------------------
+
+
+def reply_queue_pick(*, engine: str | None) -> str:
+    """The Celery queue for replies of this engine: ``ARENA_BOTS_QUEUE`` (e.g. "bots", served by
+    ``celery -A config worker -Q bots``) for engines that load ALICE, so web-facing workers never pay
+    its memory; "" (the default queue) otherwise, or when that setting is empty."""
+    queue = settings.ARENA_BOTS_QUEUE
+    return queue if queue and engine in HEAVY_ENGINES else ""
+
+
+def reply_task_run(*, task, args: tuple, attempt: int, queue: str, compose: Callable[..., bool]) -> bool:
+    """The body of a bound reply task called as ``task(*args, attempt)``; ``compose(attempt=, retry=)``
+    asks :func:`engine_reply` and schedules the delivery.
+
+    A heavy engine's reply hops to ``queue`` (its own workers) unless it is already there or runs
+    in-process. ``retry(countdown)`` tries a transient failure again later: Celery's retry with a
+    countdown on a worker, a fresh in-process timer in the embedded default (where Celery's eager
+    retry would not wait).
+    """
+    request = task.request
+    attempt = max(attempt, request.retries or 0)
+    if queue and not request.is_eager and (request.delivery_info or {}).get("routing_key") != queue:
+        task.apply_async(args=(*args, attempt), queue=queue)
+        return False
+
+    def retry(countdown: float) -> None:
+        if request.is_eager:
+            enqueue_now(task, *args, attempt + 1, countdown=countdown)
+        else:
+            raise task.retry(countdown=countdown)
+
+    return compose(attempt=attempt, retry=retry)

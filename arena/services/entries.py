@@ -15,12 +15,9 @@ MASK = "********"
 
 
 def secret_keys(engine: str) -> tuple[str, ...]:
-    from bots.registry import UnknownEngine, engine_class
+    from arena.services.engines import engine_secret_keys
 
-    try:
-        return tuple(getattr(engine_class(engine), "secret_keys", ()))
-    except (UnknownEngine, ImportError, TypeError):
-        return ()
+    return engine_secret_keys(engine=engine)
 
 
 def settings_masked(engine: str, settings) -> dict:

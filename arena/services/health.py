@@ -1,7 +1,7 @@
-"""Machine witnesses' health: one guarded engine call, its log, the per-entry circuit breaker, probes.
+"""Machines' health: the call log and the per-entry circuit breaker.
 
-Every call of an entry's engine goes through :func:`engine_call` (never raises), is written to
-:class:`~arena.models.EngineCall` and feeds the breaker in :class:`~arena.models.EntryHealth`:
+Every call of an entry's engine is made by the gateway (:mod:`arena.services.engines`), written to
+:class:`~arena.models.EngineCall` here and fed to the breaker in :class:`~arena.models.EntryHealth`:
 
 - closed (healthy): calls go through; each failure counts, a success resets the count;
 - open: after ``ARENA_BOT_BREAKER_FAILURES`` consecutive failures (default 5) the entry is unhealthy
@@ -11,8 +11,6 @@ Every call of an entry's engine goes through :func:`engine_call` (never raises),
   breaker, failure opens it for another cool-down.
 """
 import logging
-import time
-import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -24,8 +22,8 @@ from arena.models import EngineCall, Entry, EntryHealth
 
 log = logging.getLogger(__name__)
 
-PROBE_MESSAGE = "Hello! How are you today?"
 ERROR_CHARS = 500
+SUBJECT_CHARS = 100
 
 
 def breaker_failures() -> int:
@@ -51,40 +49,15 @@ class CallResult:
         return self.outcome == EngineCall.Outcome.OK
 
 
-def engine_call(entry: Entry, context, *, max_chars: int | None = None) -> CallResult:
-    """Ask ``entry``'s engine for a reply and clean it (:func:`bots.sanitize.clean_reply`). Never raises."""
-    from bots.base import EngineError
-    from bots.registry import get_engine
-    from bots.sanitize import clean_reply
-
-    max_chars = max_chars or settings.ARENA_BOT_REPLY_MAX_CHARS
-    start = time.perf_counter()
-    detail = ""
-    try:
-        engine = get_engine(entry.engine, entry.settings)
-        raw = engine.reply(context)
-        text = clean_reply(raw, max_chars=max_chars)
-        detail = getattr(engine, "last_source", "") or ""
-        if text != raw:
-            detail = f"{detail}; reply cleaned ({len(raw) if isinstance(raw, str) else '?'} → {len(text)} chars)".lstrip("; ")
-        outcome, error, transient = EngineCall.Outcome.OK, "", False
-    except EngineError as exc:
-        text, error, transient = "", str(exc), exc.transient
-        outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
-    except Exception as exc:  # a bug or bad settings in an engine must not break the conversation
-        log.exception("entry %s (%s): engine raised", entry.pk, entry.engine)
-        text, error, transient = "", f"{type(exc).__name__}: {exc}", False
-        outcome = EngineCall.Outcome.ERROR
-    latency_ms = int((time.perf_counter() - start) * 1000)
-    return CallResult(outcome, text, latency_ms, error[:ERROR_CHARS], transient, detail[:200])
-
-
-def engine_call_log(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.REPLY, conversation=None,
-                    trigger_seq=None, attempt=0) -> EngineCall:
+def engine_call_log(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.REPLY, subject: str = "",
+                    conversation=None, trigger_seq=None, attempt=0) -> EngineCall:
+    """One row of the call log; ``subject`` says what the call was for ("conversation 7 message 3",
+    "markets game 3 question 5"), since not every call belongs to a conversation."""
     if not result.ok:
-        log.warning("entry %s (%s) %s: %s %s", entry.pk, entry.engine, kind, result.outcome, result.error)
+        log.warning("entry %s (%s) %s %s: %s %s", entry.pk, entry.engine, kind, subject, result.outcome, result.error)
     return EngineCall.objects.create(
-        entry=entry, conversation=conversation, trigger_seq=trigger_seq, kind=kind, attempt=attempt,
+        entry=entry, subject=subject[:SUBJECT_CHARS], conversation=conversation, trigger_seq=trigger_seq, kind=kind,
+        attempt=attempt,
         outcome=result.outcome, transient=result.transient, latency_ms=result.latency_ms,
         error=result.error, detail=result.detail,
     )
@@ -129,26 +102,3 @@ def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
 def entry_health_reset(*, entry_id: int) -> None:
     """Close the breaker by hand (the organiser fixed the entry)."""
     EntryHealth.objects.filter(entry_id=entry_id).update(consecutive_failures=0, unhealthy_since=None)
-
-
-# --- probes ------------------------------------------------------------------------------------
-
-
-def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE) -> dict:
-    """Test an entry with one message outside any conversation; logged and fed to the breaker.
-
-    Returns ``{"outcome", "latency_ms", "reply", "error", "healthy"}``. External engines (pull, lpp)
-    are answered by their own programs and cannot be probed this way (outcome "skipped").
-    """
-    from bots.base import ReplyContext
-
-    entry = Entry.objects.get(pk=entry_id)
-    if entry.is_external:
-        return {"outcome": EngineCall.Outcome.SKIPPED, "latency_ms": 0, "reply": "",
-                "error": "external engine: answered by the entrant's own program", "healthy": None}
-    context = ReplyContext(conversation_key=f"probe-{uuid.uuid4()}", history=(), message=message)
-    result = engine_call(entry, context)
-    engine_call_log(entry, result, kind=EngineCall.Kind.PROBE)
-    health = breaker_record(entry, result)
-    return {"outcome": result.outcome, "latency_ms": result.latency_ms, "reply": result.text,
-            "error": result.error, "healthy": health.healthy}

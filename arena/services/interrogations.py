@@ -5,6 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import notify, roles
+from arena.learning import learner_harvest_schedule
 from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Conversation, Entry, Interrogation, Status
@@ -90,7 +91,9 @@ def interrogation_start(*, interrogation_id: int, by=None) -> Interrogation:
 
 
 def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interrogation:
-    """Idempotent: ending an interrogation that has already ended changes nothing."""
+    """Idempotent: ending an interrogation that has already ended changes nothing. The one place where
+    an interrogation becomes ENDED (by the judge, an organiser, or time: close-if-due and the sweep
+    come here); its learner harvest is enqueued on commit."""
     with transaction.atomic():
         interrogation = _locked(interrogation_id)
         if by is not None and not (by == interrogation.judge or roles.is_organiser(by)):
@@ -105,6 +108,7 @@ def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interro
             # An end by time is stamped at the deadline, however late the close itself ran.
             if reason == "time" and interrogation.deadline and interrogation.deadline < now:
                 now = interrogation.deadline
+            learner_harvest_schedule(interrogation_id=interrogation.pk)  # after commit, by a task
         interrogation.ended_at = now
         interrogation.end_reason = reason
         interrogation.save(update_fields=["status", "ended_at", "end_reason"])

@@ -2,7 +2,6 @@
 import logging
 import random
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,6 +9,7 @@ from arena import notify
 from core.dispatch import enqueue_now
 from core.errors import Closed
 from arena.models import Conversation, EngineCall, Message, Status
+from arena.services.engines import engine_reply, reply_queue_pick, typing_model_load
 
 log = logging.getLogger(__name__)
 
@@ -28,29 +28,10 @@ def _context(conversation: Conversation, trigger_seq: int):
     )
 
 
-def retry_countdown(attempt: int) -> float | None:
-    """Seconds before retry number ``attempt + 1`` of a transient failure, or None when none is left.
-
-    Exponential backoff with jitter: base * 2**attempt * U(0.8, 1.2); ``ARENA_BOT_RETRIES`` retries
-    (default 2) from ``ARENA_BOT_RETRY_BASE_S`` (default 1 s).
-    """
-    if attempt >= settings.ARENA_BOT_RETRIES:
-        return None
-    return settings.ARENA_BOT_RETRY_BASE_S * 2**attempt * random.uniform(0.8, 1.2)
-
-
-HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
-
-
 def bot_reply_queue(conversation_id: int) -> str:
-    """The Celery queue for this conversation's replies: ``ARENA_BOTS_QUEUE`` (e.g. "bots", served by
-    ``celery -A config worker -Q bots``) for engines that load ALICE, so web-facing workers never pay
-    its memory; "" (the default queue) otherwise, or when that setting is empty."""
-    queue = settings.ARENA_BOTS_QUEUE
-    if not queue:
-        return ""
+    """The Celery queue for this conversation's replies (:func:`arena.services.engines.reply_queue_pick`)."""
     engine = Conversation.objects.filter(pk=conversation_id).values_list("witness_entry__engine", flat=True).first()
-    return queue if engine in HEAVY_ENGINES else ""
+    return reply_queue_pick(engine=engine)
 
 
 def _superseded(conversation: Conversation, trigger_seq: int) -> bool:
@@ -62,13 +43,11 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
     """Compute the engine's reply to message `trigger_seq` and schedule its delivery.
 
     Returns False when there is nothing to do (conversation over, not a machine, breaker open, or the
-    engine failed). Failures are logged (EngineCall, EntryHealth) for the organiser and never shown
-    to the judge. A transient failure with retries left calls ``retry(countdown)`` (the task's way of
-    trying again later: Celery's ``self.retry`` raises, the embedded default re-enqueues).
+    engine failed). The engine is asked through the gateway (:func:`arena.services.engines.engine_reply`):
+    failures are logged (EngineCall, EntryHealth) for the organiser and never shown to the judge; a
+    transient failure with retries left calls ``retry(countdown)`` (the task's way of trying again later).
     """
-    from arena.services.health import breaker_allows, breaker_record, engine_call, engine_call_log
     from arena.tasks import bot_deliver
-    from bots.typing_delay import TypingModel
 
     conversation = Conversation.objects.select_related("interrogation", "witness_entry").get(pk=conversation_id)
     if not conversation.witness_is_machine or conversation.interrogation.status != Status.RUNNING:
@@ -81,31 +60,20 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
         return False
     if attempt and _superseded(conversation, trigger_seq):
         return False
-    log_call = dict(conversation=conversation, trigger_seq=trigger_seq, attempt=attempt)
-    if not breaker_allows(entry):
-        from arena.services.health import CallResult
-
-        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"), **log_call)
+    reply = engine_reply(entry=entry, context=_context(conversation, trigger_seq), conversation=conversation,
+                         subject=f"conversation {conversation.pk} message {trigger_seq}", trigger_seq=trigger_seq,
+                         attempt=attempt, retry=retry)
+    if reply is None:
         return False
-    result = engine_call(entry, _context(conversation, trigger_seq))
-    engine_call_log(entry, result, **log_call)
-    breaker_record(entry, result)
-    if not result.ok:
-        countdown = retry_countdown(attempt) if result.transient else None
-        if countdown is not None and retry is not None:
-            retry(countdown)
-        return False
-    text = result.text
-    model = TypingModel.from_settings(entry.settings)
     if conversation.interrogation.keystroke_mode:  # typed key by key, live, as the Loebner protocol did
         from arena.tasks import bot_type
 
-        think = model.delay("", random.Random())
-        enqueue_now(bot_type, conversation.pk, trigger_seq, text, 0, key_interval(model, text, think), countdown=think)
+        think = reply.typing.delay("", random.Random())
+        interval = key_interval(reply.typing, reply.text, think)
+        enqueue_now(bot_type, conversation.pk, trigger_seq, reply.text, 0, interval, countdown=think)
         return True
-    delay = model.delay(text, random.Random())
     notify.typing(conversation, by_role="witness")
-    enqueue_now(bot_deliver, conversation.pk, trigger_seq, text, countdown=delay)
+    enqueue_now(bot_deliver, conversation.pk, trigger_seq, reply.text, countdown=reply.delay_s)
     return True
 
 
@@ -163,7 +131,6 @@ def bot_replies_resume(*, grace_s: float = 15.0) -> int:
     its reply never arrived within the longest typing delay. Returns how many replies were re-enqueued.
     """
     from arena.tasks import bot_reply
-    from bots.typing_delay import TypingModel
 
     now = timezone.now()
     conversations = Conversation.objects.filter(
@@ -184,7 +151,7 @@ def bot_replies_resume(*, grace_s: float = 15.0) -> int:
         if call is not None:
             if call.outcome != EngineCall.Outcome.OK:
                 continue  # failures have their own retries and circuit breaker
-            longest_delay = TypingModel.from_settings(conversation.witness_entry.settings).max_s
+            longest_delay = typing_model_load(entry=conversation.witness_entry).max_s
             if (now - call.created_at).total_seconds() < longest_delay + grace_s:
                 continue  # still being "typed"
         log.warning("conversation %s: re-asking for the reply to message #%s, lost in a restart", conversation.pk, last.seq)

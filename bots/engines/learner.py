@@ -8,9 +8,9 @@ near-ties (seeded by the conversation key and turn, so a repeated question need 
 answer and a retried turn gets the same one). No match: ALICE (the aiml engine) answers, and if it
 cannot, a stock line.
 
-This module imports no Django. The corpus comes from whoever runs the engine: ``engine.corpus``, or
-the provider set with :func:`set_corpus_provider` (the arena sets a database-backed one in
-``arena.apps``), or an empty :class:`MemoryCorpus`. :func:`scrub` is the rule for what may be stored:
+This module imports no Django. The corpus comes from whoever runs the engine, as ``engine.corpus``
+(the arena's engine gateway hands each instance a database-backed one); without it, an empty
+:class:`MemoryCorpus`. :func:`scrub` is the rule for what may be stored:
 e-mail addresses, URLs and phone numbers are removed, and a text that introduces a name is refused.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -125,15 +125,6 @@ def _sorted_tokens(text: str) -> str:
     return " ".join(sorted(utils.default_process(text).split()))
 
 
-_provider: Callable[[], Corpus] | None = None
-
-
-def set_corpus_provider(provider: Callable[[], Corpus] | None) -> None:
-    """Where engines without their own ``corpus`` get one (called at app start by the host)."""
-    global _provider
-    _provider = provider
-
-
 # --- the engine --------------------------------------------------------------------------------
 
 
@@ -146,16 +137,14 @@ class LearnerEngine(Engine):
         "min_score": number_setting(0.0, maximum=1.0, help="lowest match score accepted (0 = the corpus's default)"),
         "fallback": choice_setting("aiml", ("aiml", "stock"), help="'aiml' (ALICE, then stock lines) or 'stock'"),
     }
-    corpus: Corpus | None = None  # set on an instance (tests, the bench) to bypass the provider
+    corpus: Corpus | None = None  # set on an instance by the host (the arena's gateway, tests, the bench)
 
     def __init__(self, settings=None) -> None:
         super().__init__(settings)
         self.last_source = ""  # which pair (or fallback) produced the last reply, for the call log
 
     def get_corpus(self) -> Corpus:
-        if self.corpus is not None:
-            return self.corpus
-        return _provider() if _provider is not None else MemoryCorpus()
+        return self.corpus if self.corpus is not None else MemoryCorpus()
 
     def reply(self, context: ReplyContext) -> str:
         turn = len(context.interrogator_turns())

@@ -1,14 +1,9 @@
-"""A machine target answers through its entry's bots engine, after a human-like typing delay."""
-import logging
-import random
-
-from django.conf import settings
-
+"""A machine target answers through the engine gateway (its entry's engine, guarded), after a human-like
+typing delay."""
+from arena.services.engines import engine_reply, reply_queue_pick
 from core.dispatch import enqueue_now
 from core.errors import ArenaError
 from markets.models import Game, Question
-
-log = logging.getLogger(__name__)
 
 
 def _context(game: Game, question: Question):
@@ -23,12 +18,20 @@ def _context(game: Game, question: Question):
                         message=question.text, persona=persona)
 
 
-def target_reply_compose(*, game_id: int, question_id: int) -> bool:
-    """Compute the machine target's answer to the current question and schedule its delivery."""
-    from bots.base import EngineError
-    from bots.registry import get_engine
-    from bots.sanitize import clean_reply
-    from bots.typing_delay import TypingModel
+def target_reply_queue(*, game_id: int) -> str:
+    """The Celery queue for the machine target's replies (:func:`arena.services.engines.reply_queue_pick`)."""
+    engine = Game.objects.filter(pk=game_id).values_list("target_entry__engine", flat=True).first()
+    return reply_queue_pick(engine=engine)
+
+
+def target_reply_compose(*, game_id: int, question_id: int, attempt: int = 0, retry=None) -> bool:
+    """Compute the machine target's answer to the current question and schedule its delivery.
+
+    Asked through the engine gateway (:func:`arena.services.engines.engine_reply`), as an interrogation's
+    witness is: skipped while the entry's breaker is open, every call logged in EngineCall, a transient
+    failure retried through ``retry(countdown)``. Returns False when there is nothing to do (game over,
+    question no longer current, breaker open, or the engine failed).
+    """
     from markets.tasks import target_deliver
 
     game = Game.objects.select_related("target_entry").get(pk=game_id)
@@ -37,15 +40,12 @@ def target_reply_compose(*, game_id: int, question_id: int) -> bool:
         return False
     if question.status != Question.Status.CURRENT or game.target_entry.is_external:
         return False
-    entry = game.target_entry
-    try:
-        engine = get_engine(entry.engine, entry.settings)
-        text = clean_reply(engine.reply(_context(game, question)), max_chars=settings.ARENA_BOT_REPLY_MAX_CHARS)
-    except (EngineError, KeyError, ValueError):
-        log.exception("entry %s (%s) failed to answer in game %s", entry.pk, entry.engine, game.pk)
+    subject = f"markets game {game.pk} question {question.number}"
+    reply = engine_reply(entry=game.target_entry, context=_context(game, question), subject=subject,
+                         attempt=attempt, retry=retry)
+    if reply is None:
         return False
-    delay = TypingModel.from_settings(entry.settings).delay(text, random.Random())
-    enqueue_now(target_deliver, game.pk, question.pk, text, countdown=delay)
+    enqueue_now(target_deliver, game.pk, question.pk, reply.text, countdown=reply.delay_s)
     return True
 
 

@@ -3,38 +3,12 @@ import pytest
 
 from arena import services
 from arena.models import EngineCall, Entry, EntryHealth, Message
-from arena.services.health import entry_probe
-from bots.base import Engine, EngineError, ReplyContext
+from arena.services.engines import entry_probe
+from bots.base import EngineError
 
 from ..conftest import FAST
+from .flaky import SCRIPT, flaky  # noqa: F401  (the fixture)
 from .helpers import sides, three_party, wait_for
-
-SCRIPT: list = []  # what FlakyEngine does next: a str to answer, anything else to return or raise
-
-
-class FlakyEngine(Engine):
-    name = "flaky"
-    label = "test engine"
-
-    def reply(self, context: ReplyContext):
-        step = SCRIPT.pop(0) if SCRIPT else "fine, thanks"
-        if isinstance(step, BaseException):
-            raise step
-        return step
-
-
-@pytest.fixture
-def flaky(cast, monkeypatch, settings):
-    from bots import registry
-
-    monkeypatch.setitem(registry.BUILTIN, "flaky", f"{__name__}:FlakyEngine")
-    settings.ARENA_BOT_RETRY_BASE_S = 0.05
-    settings.ARENA_BOT_BREAKER_FAILURES = 3
-    settings.ARENA_BOT_BREAKER_COOLDOWN_S = 0.3
-    SCRIPT.clear()
-    yield Entry.objects.create(display_name="Flaky", engine="flaky", settings=dict(FAST))
-    SCRIPT.clear()
-
 
 @pytest.fixture
 def delivered(monkeypatch):

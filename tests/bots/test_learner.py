@@ -107,14 +107,14 @@ def test_harvest_needs_both_consents_and_stores_no_personal_details(cast):
 
 
 def test_learner_entry_answers_from_the_database_corpus(cast):
-    from arena.learning import corpus
-    from arena.models import LearnedPair
-    from bots.registry import get_engine
+    from arena.learning import DatabaseCorpus
+    from arena.models import Entry, LearnedPair
+    from arena.services.engines import entry_engine_build
 
     LearnedPair.objects.create(prompt="are you human or a computer?", reply="human, obviously. are you?")
     LearnedPair.objects.create(prompt="what did you have for breakfast", reply="coffee and a bagel")
-    assert len(corpus().candidates("what did you eat for breakfast?", "", context_weight=0.3, limit=5)) >= 1
-    e = get_engine("learner", {"fallback": "stock"})
+    assert len(DatabaseCorpus().candidates("what did you eat for breakfast?", "", context_weight=0.3, limit=5)) >= 1
+    e = entry_engine_build(entry=Entry(engine="learner", settings={"fallback": "stock"}))
     assert ask(e, "are you a human or a computer") == "human, obviously. are you?"
     assert ask(e, "What did you eat for breakfast?") == "coffee and a bagel"
 

@@ -28,9 +28,8 @@ class Command(BaseCommand):
 
     def handle(self, target, message, engine_settings, timing, **options):
         from bots.base import ReplyContext, Turn
-        from bots.registry import UnknownEngine, get_engine
 
-        from arena.services.health import engine_call
+        from arena.services.engines import engine_ask, engine_standalone
 
         if target.isdigit():
             entry = Entry.objects.filter(pk=int(target)).first()
@@ -41,8 +40,8 @@ class Command(BaseCommand):
         else:
             try:
                 engine_settings = json.loads(engine_settings) if engine_settings else {}
-                get_engine(target, engine_settings)  # validates: the error names the bad key
-            except UnknownEngine as exc:
+                engine_standalone(target, engine_settings)  # validates: the error names the bad key
+            except KeyError as exc:  # bots.registry.UnknownEngine
                 raise CommandError(str(exc)) from None
             except ValueError as exc:
                 raise CommandError(f"bad settings: {exc}") from None
@@ -59,7 +58,8 @@ class Command(BaseCommand):
             if not line.strip():
                 continue
             start = time.perf_counter()
-            result = engine_call(entry, ReplyContext(conversation_key=key, history=tuple(history), message=line))
+            context = ReplyContext(conversation_key=key, history=tuple(history), message=line)
+            result = engine_ask(entry=entry, context=context)
             took = f" [{(time.perf_counter() - start) * 1000:.0f} ms]" if timing else ""
             if result.ok:
                 self.stdout.write(f"{result.text}{took}")
