@@ -10,7 +10,7 @@ from core.errors import ArenaError
 from arena.models import (
     EXTERNAL_ENGINES, Conversation, EngineCall, Entry, EntryHealth, Interrogation, Keystroke, LearnedPair, Message, Verdict,
 )
-from arena.services.entries import settings_masked, settings_unmasked
+from arena.services.entries import entry_settings_clean, settings_masked, settings_unmasked
 from arena.services.engines import engine_choices_list, entry_probe
 from arena.services.health import entry_health_reset
 
@@ -35,6 +35,8 @@ class EntryForm(forms.ModelForm):
         data = super().clean()
         if self.instance.pk and "settings" in data:
             data["settings"] = settings_unmasked(data.get("engine", ""), data["settings"], self.instance.settings)
+        if "engine" in data and "settings" in data:
+            data["settings"] = entry_settings_clean(engine=data["engine"], settings=data["settings"])
         return data
 
 

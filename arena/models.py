@@ -1,7 +1,6 @@
 import uuid
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -33,20 +32,6 @@ class Entry(models.Model):
     @property
     def is_external(self) -> bool:
         return self.engine in EXTERNAL_ENGINES
-
-    def clean(self):
-        from arena.services.engines import engine_settings_validate
-
-        if self.is_external:
-            if not isinstance(self.settings, dict):
-                raise ValidationError({"settings": "Settings must be a JSON object."})
-            return
-        try:
-            self.settings = engine_settings_validate(engine=self.engine, settings=self.settings or {})
-        except KeyError as exc:
-            raise ValidationError({"engine": f"Unknown engine {self.engine!r}."}) from exc
-        except ValueError as exc:
-            raise ValidationError({"settings": str(exc)}) from exc
 
 
 class Status(models.TextChoices):

@@ -9,7 +9,7 @@ human-like rhythm, ending with ``Return``. Stops on Ctrl-C or SIGTERM, or after
 ``--max-replies``.
 
 The engine comes through the platform's engine gateway
-(:func:`arena.services.engines.engine_standalone`), so Django is set up first
+(:func:`arena.services.engines.engine_standalone_reply`), so Django is set up first
 (``DJANGO_SETTINGS_MODULE``, default ``config.settings``); the loop itself is
 :mod:`lpp.protocol.entry`, which imports no Django.
 """
@@ -54,19 +54,12 @@ def engine_reply(name: str, settings: Mapping, conversation_key: str) -> Reply:
     interrogator, this entry the witness; replies are cleaned as the arena cleans them. Needs Django
     set up; raises :class:`bots.registry.UnknownEngine` (a KeyError) or
     :class:`bots.base.EngineSettingsError` (a ValueError)."""
-    from django.conf import settings as django_settings
+    from arena.services.engines import engine_standalone_reply
 
-    from arena.services.engines import engine_standalone
-    from bots.base import INTERROGATOR, WITNESS, ReplyContext, Turn
-    from bots.sanitize import clean_reply
-
-    engine = engine_standalone(name, settings)
-    max_chars = django_settings.ARENA_BOT_REPLY_MAX_CHARS
+    ask = engine_standalone_reply(engine=name, engine_settings=settings, key=conversation_key)
 
     def reply(history: list[Utterance], message: str) -> str:
-        turns = tuple(Turn(role=INTERROGATOR if u.sender == JUDGE else WITNESS, text=u.text) for u in history)
-        context = ReplyContext(conversation_key=conversation_key, history=turns, message=message)
-        return clean_reply(engine.reply(context), max_chars=max_chars)
+        return ask([("interrogator" if u.sender == JUDGE else "witness", u.text) for u in history], message)
 
     return reply
 

@@ -3,7 +3,9 @@
 This is the only module of the apps that imports :mod:`bots.registry`. It offers:
 
 - the registry, for forms and validation: :func:`engine_choices_list`, :func:`engine_settings_validate`,
-  :func:`engine_secret_keys`, :func:`engine_standalone` (an engine outside any entry);
+  :func:`engine_secret_keys`; :func:`engine_standalone_reply` (an engine outside any entry);
+- :func:`reply_context_build`: what an engine is asked, built from plain (role, text) pairs, so that no
+  other app needs :mod:`bots`;
 - :func:`entry_engine_build`: an entry's engine, with what the host lends it (the learner's database
   corpus, :class:`arena.learning.DatabaseCorpus`);
 - :func:`engine_ask`: one call of an entry's engine, its reply cleaned (:func:`bots.sanitize.clean_reply`);
@@ -19,7 +21,7 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -27,7 +29,7 @@ from django.conf import settings
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
 from arena.services.health import ERROR_CHARS, CallResult, breaker_allows, breaker_record, engine_call_log
-from bots.base import Engine, EngineError, ReplyContext
+from bots.base import Engine, EngineError, ReplyContext, Turn
 from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
 from bots.typing_delay import TypingModel
 from core.dispatch import enqueue_now
@@ -41,12 +43,31 @@ PROBE_MESSAGE = "Hello! How are you today?"
 # --- the registry --------------------------------------------------------------------------------
 
 
-def engine_standalone(name: str, settings: Mapping | None = None) -> Engine:
-    """An engine outside any entry (the ``python -m lpp.entry`` tool runs one as an LPP program): no
+def reply_context_build(*, key: str, history: Iterable[tuple[str, str]], message: str,
+                        persona: Mapping | None = None) -> ReplyContext:
+    """The context of a reply: ``history`` as (role, text) pairs in order, role "interrogator" (the one
+    asking) or "witness" (the machine); ``key`` names the conversation (engines seed their choices by it)."""
+    turns = tuple(Turn(role=role, text=text) for role, text in history)
+    persona = {k: str(v) for k, v in (persona or {}).items()}
+    return ReplyContext(conversation_key=key, history=turns, message=message, persona=persona)
+
+
+def engine_standalone_reply(*, engine: str, engine_settings: Mapping | None, key: str) -> Callable[[Iterable[tuple[str, str]], str], str]:
+    """An engine outside any entry, as a callable ``reply(history, message) -> text`` (the
+    ``python -m lpp.entry`` tool runs one as an LPP program): replies cleaned as every reply is, but no
     breaker or call log, since there is no entry to keep them for. Raises
     :class:`bots.registry.UnknownEngine` (a KeyError) or :class:`bots.base.EngineSettingsError` (a
-    ValueError)."""
-    return get_engine(name, dict(settings or {}))
+    ValueError) at once; the callable raises :class:`bots.base.EngineError` when the engine fails."""
+    from bots.sanitize import clean_reply
+
+    instance = get_engine(engine, dict(engine_settings or {}))
+    max_chars = settings.ARENA_BOT_REPLY_MAX_CHARS
+
+    def reply(history: Iterable[tuple[str, str]], message: str) -> str:
+        context = reply_context_build(key=key, history=history, message=message)
+        return clean_reply(instance.reply(context), max_chars=max_chars)
+
+    return reply
 
 
 def engine_choices_list() -> list[tuple[str, str]]:

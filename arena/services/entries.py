@@ -36,6 +36,23 @@ def settings_unmasked(engine: str, submitted, stored) -> dict:
             for key, value in submitted.items()}
 
 
+def entry_settings_clean(*, engine: str, settings) -> dict:
+    """An entry's settings, validated by its engine with the defaults filled in; raises ValidationError
+    naming the field ("engine" or "settings"). External engines (pull, lpp) keep any JSON object."""
+    from arena.services.engines import engine_settings_validate
+
+    if engine in EXTERNAL_ENGINES:
+        if not isinstance(settings, dict):
+            raise ValidationError({"settings": "Settings must be a JSON object."})
+        return settings
+    try:
+        return engine_settings_validate(engine=engine, settings=settings or {})
+    except KeyError as exc:
+        raise ValidationError({"engine": f"Unknown engine {engine!r}."}) from exc
+    except ValueError as exc:
+        raise ValidationError({"settings": str(exc)}) from exc
+
+
 def entry_register(*, owner, display_name: str, engine: str, settings: dict | None = None) -> Entry:
     """An entrant registers an entry (any registry engine, or pull mode); settings validated by the engine."""
     if not roles.has_role(owner, roles.ENTRANT):
@@ -44,6 +61,7 @@ def entry_register(*, owner, display_name: str, engine: str, settings: dict | No
         raise InvalidInput(f"Engine {engine!r} is set up by organisers only.")
     entry = Entry(owner=owner, display_name=display_name, engine=engine, settings=settings or {})
     try:
+        entry.settings = entry_settings_clean(engine=engine, settings=entry.settings)
         entry.full_clean()
     except ValidationError as exc:
         raise InvalidInput("; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())) from exc

@@ -131,13 +131,3 @@ def interrogations_close_due() -> int:
     """Close every running interrogation past its deadline (after a restart, or a lost timer)."""
     due = Interrogation.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now()).values_list("pk", flat=True)
     return sum(interrogation_close_if_due(interrogation_id=interrogation_id) for interrogation_id in list(due))
-
-
-def interrogations_sweep() -> int:
-    """The periodic sweep (start-up, Celery beat): close what is due, and ask again for machine
-    replies that a restart lost. Returns how many interrogations it closed."""
-    from arena.services.witnesses import bot_replies_resume
-
-    closed = interrogations_close_due()
-    bot_replies_resume()
-    return closed

@@ -1,21 +1,18 @@
 """A machine target answers through the engine gateway (its entry's engine, guarded), after a human-like
 typing delay."""
-from arena.services.engines import engine_reply, reply_queue_pick
+from arena.services.engines import engine_reply, reply_context_build, reply_queue_pick
 from core.dispatch import enqueue_now
 from core.errors import ArenaError
 from markets.models import Game, Question
 
 
 def _context(game: Game, question: Question):
-    from bots.base import ReplyContext, Turn
-
     history = []
     for earlier in game.questions.filter(number__lt=question.number, answer__isnull=False).select_related("answer", "asker").order_by("number"):
-        history += [Turn(role="interrogator", text=f"[bettor {earlier.asker.number}] {earlier.text}"),
-                    Turn(role="witness", text=earlier.answer.text)]
-    persona = {k: str(v) for k, v in (game.target_entry.settings.get("persona") or {}).items()}
-    return ReplyContext(conversation_key=f"markets-{game.public_id}", history=tuple(history),
-                        message=question.text, persona=persona)
+        history += [("interrogator", f"[bettor {earlier.asker.number}] {earlier.text}"),
+                    ("witness", earlier.answer.text)]
+    return reply_context_build(key=f"markets-{game.public_id}", history=history, message=question.text,
+                               persona=game.target_entry.settings.get("persona"))
 
 
 def target_reply_queue(*, game_id: int) -> str:

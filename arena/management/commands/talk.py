@@ -27,9 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--timing", action="store_true", help="print each reply's latency")
 
     def handle(self, target, message, engine_settings, timing, **options):
-        from bots.base import ReplyContext, Turn
-
-        from arena.services.engines import engine_ask, engine_standalone
+        from arena.services.engines import engine_ask, engine_settings_validate, reply_context_build
 
         if target.isdigit():
             entry = Entry.objects.filter(pk=int(target)).first()
@@ -40,7 +38,7 @@ class Command(BaseCommand):
         else:
             try:
                 engine_settings = json.loads(engine_settings) if engine_settings else {}
-                engine_standalone(target, engine_settings)  # validates: the error names the bad key
+                engine_settings_validate(engine=target, settings=engine_settings)  # the error names the bad key
             except KeyError as exc:  # bots.registry.UnknownEngine
                 raise CommandError(str(exc)) from None
             except ValueError as exc:
@@ -58,12 +56,12 @@ class Command(BaseCommand):
             if not line.strip():
                 continue
             start = time.perf_counter()
-            context = ReplyContext(conversation_key=key, history=tuple(history), message=line)
+            context = reply_context_build(key=key, history=history, message=line)
             result = engine_ask(entry=entry, context=context)
             took = f" [{(time.perf_counter() - start) * 1000:.0f} ms]" if timing else ""
             if result.ok:
                 self.stdout.write(f"{result.text}{took}")
-                history += [Turn("interrogator", line), Turn("witness", result.text)]
+                history += [("interrogator", line), ("witness", result.text)]
             else:
                 failures += 1
                 self.stderr.write(f"({result.outcome}: {result.error}){took}")
