@@ -208,6 +208,17 @@ def module_command(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", module, *args]
 
 
+def stop_process(process: subprocess.Popen | None, grace_s: float) -> None:
+    """SIGTERM, then SIGKILL if it is still there after grace_s seconds."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -266,13 +277,7 @@ class Daphne:
         return "\n".join(kept[-lines:])
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process, 10)
         self.log.close()
         try:
             os.unlink(self.log.name)
@@ -298,13 +303,7 @@ class CeleryWorker:
                                         stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process, 30)
 
 
 # --- Django in the benchmark process ----------------------------------------------------------------
