@@ -40,8 +40,10 @@ test: $(STAMP) chromium
 worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info -Q celery,lambdastar,bots -B
 
+# services mode (DATABASE_URL, REDIS_URL): the chat benchmark beside its baselines; the others run as
+# modules too: python -m bench.<markets|lpp_latency|lambdastar_celery|lambdastar_speed|bots>
 bench: $(STAMP)
-	$(BIN)/python bench/chat_latency.py
+	$(BIN)/python -m bench.chat_latency $(BENCH_ARGS)
 
 clean: clean-numba
 	rm -rf $(VENV) var staticfiles .pytest_cache

@@ -1,6 +1,6 @@
 """Local bot engines: replies per second and latency percentiles, AIML load time and memory.
 
-    .venv/bin/python bench/bots.py [--replies 2000] [--utterances 10000] [--seed 1]
+    .venv/bin/python -m bench.bots [--replies 2000] [--utterances 10000] [--seed 1]
 
 Pure Python (the engines import no Django): Simple, ELIZA, AIML (the Free A.L.I.C.E. set) and the
 learner over --utterances stored question-answer pairs in memory (rapidfuzz, the embedded default's
@@ -22,14 +22,10 @@ import os
 import platform
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bots.base import INTERROGATOR, WITNESS, ReplyContext, Turn  # noqa: E402
-from bots.registry import get_engine  # noqa: E402
+from bots.base import INTERROGATOR, WITNESS, ReplyContext, Turn
+from bots.registry import get_engine
 
 FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
 QUESTIONS = [

@@ -1,13 +1,13 @@
 """Live chat latency: N concurrent conversations through daphne and the Redis channel layer.
 
-    .venv/bin/python bench/chat_latency.py [--conversations 50] [--messages 20] [--port 0]
+    .venv/bin/python -m bench.chat_latency [--conversations 50] [--messages 20] [--pause-ms 500] [--port 0]
 
 Services mode only: PostgreSQL and Redis must be reachable (DATABASE_URL, default
 postgres://root@127.0.0.1:5432/postgres; REDIS_URL, default redis://127.0.0.1:6379/0).  The run
 creates its own database `arena_bench_<pid>` on that server (migrated, dropped at the end), uses its
 own channel-layer prefix on that Redis (keys deleted at the end), and starts daphne on a free port
 (or --port) in a child process.  Nothing outside 127.0.0.1 is touched; cleanup also runs on Ctrl-C.
-That set-up is bench/harness.py's, shared with bench/lpp_latency.py.
+That set-up is bench/harness.py's, shared with the other benchmarks.
 
 Each conversation is a one-to-one interrogation whose witness is a human confederate, set up with the
 project's own services; the judge and the confederate each hold a websocket (session cookie of a
@@ -16,15 +16,31 @@ logged-in user).  The two sides take turns: a message is sent, the other party's
 Redis -> the other consumer -> its socket), then after a jittered pause (--pause-ms) the other side
 answers.  Each party sends --messages messages, so a conversation makes 2 x --messages deliveries.
 
-Baseline, measured in the same run against the same Redis with the same concurrency and pacing: a
-bare channel-layer round trip (group_send to a one-member group, receive on that channel), which is
-what a push costs with no websocket, consumer or database in the way.
+Baselines, measured in the same run against the same PostgreSQL and Redis with the same concurrency
+and pacing (each in two halves, before and after the platform's chat, so all see the same machine):
+- bare: a channel-layer round trip (group_send to a one-member group, receive on that channel), what
+  a push costs with no websocket, consumer or database in the way;
+- floor: the same round trip preceded by the durable write every chat message needs, one single-row
+  INSERT committed (autocommit: one round trip, PostgreSQL's commit as configured) into a one-table
+  scratch table of the run's database, through a persistent psycopg connection per conversation, run
+  on the event loop's thread pool as a consumer's database call is (no ORM, no websocket, no
+  consumer): the least any chat that stores its messages can cost.  Target: p99 <= 1.5 x floor;
+- tutorial: what most people would build, the Channels tutorial's async chat consumer
+  (bench/tutorial: group_send to the room on receive, chat_message to the socket) with one ORM save()
+  per message, served by the same daphne at /ws/chat/<room>/ and driven exactly like the platform's
+  conversations (two sockets per room taking turns).  Target: p99 <= 0.5 x tutorial.
+CPU per delivery beside each: daphne's for the platform and the tutorial (user + system of all its
+threads), this process's for the bare round trip and the floor (they run here, both ends included).
+The targets are printed, never enforced.
 
 Also printed: the delivery split at the message's stored `created_at` (send -> stored, stored -> other
 socket; same machine, same clock) and, with --typing N, typing signals (the path with no DB write).
 
 Progress goes to stderr, a human-readable summary to stdout, and the LAST line is one JSON object:
-{"p50_ms": ..., "p99_ms": ..., "baseline_p99_ms": ..., "ratio": p99_ms / baseline_p99_ms, ...}.
+{"p50_ms": ..., "p99_ms": ..., "baseline_p99_ms": ..., "ratio": p99_ms / baseline_p99_ms,
+ "floor_p99_ms": ..., "floor_ratio": p99_ms / floor_p99_ms, "tutorial_p99_ms": ...,
+ "tutorial_ratio": p99_ms / tutorial_p99_ms, "daphne_cpu_ms_per_delivery": ...,
+ "floor_cpu_ms_per_delivery": ..., "tutorial_daphne_cpu_ms_per_delivery": ..., ...}.
 
 The channel layer is the project's own configuration with two changes: the private prefix, and, with
 redis-py >= 8 and a plain host URL, socket_timeout=None (without it every websocket of a daphne that
@@ -41,14 +57,14 @@ import random
 import sys
 import time
 from datetime import datetime
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import harness  # noqa: E402
-from bench.harness import BenchError, fmt, summary  # noqa: E402
+from bench import harness
+from bench.harness import BenchError, fmt, summary
 
 log = harness.logger("chat_latency")
+FLOOR_TARGET = 1.5     # platform p99 <= 1.5 x the floor's
+TUTORIAL_TARGET = 0.5  # platform p99 <= 0.5 x the tutorial's
+FLOOR_TABLE = "bench_floor"
 
 
 # --- data, through the project's services ---------------------------------------------------------
@@ -84,6 +100,67 @@ def create_conversations(n: int) -> list[dict]:
             "side": conversation.side,
         })
     return plan
+
+
+def tutorial_rooms(n: int) -> list[dict]:
+    """n rooms of the tutorial's chat, two anonymous sockets each (the tutorial asks no login)."""
+    return [{"judge_path": f"/ws/chat/bench{i}/", "witness_path": f"/ws/chat/bench{i}/",
+             "judge_cookie": None, "witness_cookie": None, "side": None} for i in range(n)]
+
+
+class Platform:
+    """The platform's consoles: the running state on connect, `{"type": "message", "text"}` frames."""
+
+    greeted = True
+
+    @staticmethod
+    def frame(text: str, side: str | None) -> dict:
+        return {"type": "message", "text": text, **({"side": side} if side else {})}
+
+
+class Tutorial:
+    """The tutorial's chat: nothing on connect, `{"message"}` frames both ways (echoed to the sender too)."""
+
+    greeted = False
+
+    @staticmethod
+    def frame(text: str, side: str | None) -> dict:
+        return {"message": text}
+
+
+class Floor:
+    """The floor's durable write: one single-row INSERT committed, through a persistent psycopg
+    connection per conversation (autocommit: one round trip), run on the event loop's default
+    thread pool, where database_sync_to_async(thread_sensitive=False) runs a consumer's calls."""
+
+    INSERT = f"INSERT INTO {FLOOR_TABLE} (room, seq, text) VALUES (%s, %s, %s)"
+
+    def __init__(self, conninfo: dict):
+        self.conninfo = conninfo
+        self.connections: dict = {}
+
+    @staticmethod
+    def create_table() -> None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE TABLE {FLOOR_TABLE} (id bigserial PRIMARY KEY, room integer NOT NULL, "
+                           "seq integer NOT NULL, text text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())")
+
+    def open(self, n: int) -> None:
+        import psycopg
+
+        for i in range(n):
+            self.connections[i] = psycopg.connect(**self.conninfo, autocommit=True)
+
+    def close(self) -> None:
+        for conn in self.connections.values():
+            conn.close()
+        self.connections.clear()
+
+    async def write(self, pair: int, k: int) -> None:
+        await asyncio.to_thread(self.connections[pair].execute, self.INSERT,
+                                (pair, k, f"bench {pair} {k}: are you human?"))
 
 
 # --- measurement ------------------------------------------------------------------------------------
@@ -128,14 +205,14 @@ class Party:
             async for raw in self.ws:
                 arrived, arrived_wall = time.perf_counter(), time.time()
                 frame = json.loads(raw)
-                kind = frame.get("type")
+                kind = frame.get("type", "message")  # the tutorial's frames: {"message": text}
                 if kind == "error":
                     self.errors.append(f"{self.name}: {frame.get('code')}: {frame.get('message')}")
                     continue
                 if self.expected is None or kind != self.expected[0] or frame.get("from") == "you":
                     continue
                 _, text, future = self.expected
-                if text is not None and frame.get("text") != text:
+                if text is not None and frame.get("text", frame.get("message")) != text:
                     continue
                 self.expected = None
                 if not future.done():
@@ -153,24 +230,32 @@ class Party:
         self.reader.cancel()
 
 
-async def open_socket(base: str, path: str, cookie: str, name: str, errors: list) -> Party:
-    return Party(name, await harness.open_websocket(base, path, cookie, name), errors)
+def per_delivery_ms(cpu_s: float | None, deliveries: int) -> float | None:
+    return round(cpu_s * 1000.0 / deliveries, 3) if cpu_s is not None and deliveries else None
+
+
+async def open_socket(base: str, path: str, cookie: str | None, name: str, errors: list,
+                      protocol=Platform) -> Party:
+    return Party(name, await harness.open_websocket(base, path, cookie, name, greeted=protocol.greeted), errors)
 
 
 async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float, timeout_s: float,
-                     typing_rounds: int, cpu_s=lambda: None) -> dict:
+                     typing_rounds: int, cpu_s=lambda: None, protocol=Platform, label: str = "chat") -> dict:
+    """Each conversation's two sockets take turns, `messages` each, pausing after each delivery."""
     errors: list[str] = []
     gate = asyncio.Semaphore(10)
 
     async def pair(i: int, item: dict):
         async with gate:
-            judge = await open_socket(base, item["judge_path"], item["judge_cookie"], f"judge-{i}", errors)
-            witness = await open_socket(base, item["witness_path"], item["witness_cookie"], f"witness-{i}", errors)
+            judge = await open_socket(base, item["judge_path"], item["judge_cookie"], f"{label} judge-{i}",
+                                      errors, protocol)
+            witness = await open_socket(base, item["witness_path"], item["witness_cookie"], f"{label} witness-{i}",
+                                        errors, protocol)
         return judge, witness
 
     started = time.perf_counter()
     pairs = await asyncio.gather(*(pair(i, item) for i, item in enumerate(plan)))
-    log(f"{2 * len(pairs)} websockets open in {time.perf_counter() - started:.1f} s")
+    log(f"{label}: {2 * len(pairs)} websockets open in {time.perf_counter() - started:.1f} s")
 
     latency: list[float] = []
     ingress: list[float] = []  # client send -> the message's created_at (server clock, same machine)
@@ -197,9 +282,7 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
         for k in range(2 * messages):
             sender, receiver = (judge, witness) if k % 2 == 0 else (witness, judge)
             text = f"bench {i} {k} {sender.name} asks: are you human?"
-            frame = {"type": "message", "text": text}
-            if sender is judge:
-                frame["side"] = side
+            frame = protocol.frame(text, side if sender is judge else None)
             result = await deliver(sender, receiver, frame, "message", text)
             if result is None:
                 lost += 1
@@ -222,7 +305,7 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
     async def progress():
         while True:
             await asyncio.sleep(2)
-            log(f"chat: {done}/{total} messages delivered, {lost} lost")
+            log(f"{label}: {done}/{total} messages delivered, {lost} lost")
 
     reporter = asyncio.create_task(progress())
     cpu_started = cpu_s()  # daphne's CPU from here on: the exchange, not the sockets' opening
@@ -236,49 +319,79 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
         cpu_ended = cpu_s()
         await asyncio.gather(*(party.close() for both in pairs for party in both), return_exceptions=True)
     deliveries = len(latency) + len(typing)
-    if cpu_started is not None and cpu_ended is not None and deliveries:
-        daphne_cpu_ms = (cpu_ended - cpu_started) * 1000.0 / deliveries
-    else:
-        daphne_cpu_ms = None
-    return {"daphne_cpu_ms": daphne_cpu_ms, "latency": latency, "ingress": ingress, "egress": egress,
-            "typing": typing, "lost": lost,
-            "errors": errors, "elapsed_s": elapsed, "rate": len(latency) / elapsed if elapsed else 0.0}
+    daphne_cpu_s = cpu_ended - cpu_started if cpu_started is not None and cpu_ended is not None else None
+    daphne_cpu_ms = per_delivery_ms(daphne_cpu_s, deliveries)
+    return {"daphne_cpu_ms": daphne_cpu_ms, "daphne_cpu_s": daphne_cpu_s, "latency": latency, "ingress": ingress,
+            "egress": egress, "typing": typing, "lost": lost, "errors": errors, "elapsed_s": elapsed, "rate": len(latency) / elapsed if elapsed else 0.0}
 
 
-async def baseline_phase(conversations: int, rounds: int, pause_s: float, timeout_s: float) -> dict:
-    """Bare channel layer: group_send to a one-member group, then receive it; same concurrency and pacing."""
-    return await harness.baseline_phase(conversations, rounds, lambda: pause_s * random.uniform(0.5, 1.5),
-                                        pause_s, timeout_s)
+def merge(total: dict, part: dict) -> None:
+    """Add a phase's half to its total: samples, losses, time, CPU, errors."""
+    for key, value in part.items():
+        if isinstance(value, (list, int, float)) and not isinstance(value, bool):
+            total[key] = total.get(key, type(value)()) + value
 
 
-async def measure(args, base: str, plan: list[dict], services) -> tuple[dict, dict]:
-    """Baseline in two halves, before and after the chat, so both see the same (noisy) machine."""
+async def measure(args, base: str, plan: list[dict], services, floor: Floor) -> dict:
+    """The platform's chat between the baselines' two halves (bare, floor, tutorial before it, the
+    same in reverse after it), so that all see the same (noisy) machine, at the same pacing."""
     pause_s = args.pause_ms / 1000.0
-    halves = [(args.messages + 1) // 2, args.messages // 2]
-    baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
+    jitter = lambda: pause_s * random.uniform(0.5, 1.5)  # noqa: E731
+    rooms = tutorial_rooms(args.conversations)
+    phases = {"bare": {}, "floor": {}, "tutorial": {}}
 
-    async def run_baseline(rounds: int, when: str):
+    async def bare(rounds: int):
+        merge(phases["bare"], await harness.baseline_phase(args.conversations, rounds, jitter, pause_s,
+                                                           args.message_timeout))
+
+    async def durable(rounds: int):
+        await asyncio.to_thread(floor.open, args.conversations)
+        try:
+            merge(phases["floor"], await harness.baseline_phase(args.conversations, rounds, jitter, pause_s,
+                                                                args.message_timeout, write=floor.write))
+        finally:
+            floor.close()
+
+    async def tutorial(rounds: int):
+        merge(phases["tutorial"], await chat_phase(base, rooms, rounds, pause_s, args.message_timeout, 0,
+                                                   cpu_s=services.daphne_cpu_s, protocol=Tutorial,
+                                                   label="tutorial"))
+
+    baselines = (("bare channel-layer round trips", bare), ("floor: INSERT + round trip", durable),
+                 ("tutorial chat", tutorial))
+
+    async def half(rounds: int, when: str, order):
         if rounds <= 0:
             return
-        log(f"baseline ({when}): {args.conversations} concurrent bare channel-layer round trips x {rounds}")
-        half = await baseline_phase(args.conversations, rounds, pause_s, args.message_timeout)
-        baseline["latency"] += half["latency"]
-        baseline["lost"] += half["lost"]
-        baseline["elapsed_s"] += half["elapsed_s"]
+        for name, phase in order:
+            log(f"baseline ({when}): {args.conversations} concurrent {name} x {rounds}")
+            await phase(rounds)
 
-    await run_baseline(halves[0], "before")
+    halves = [(args.messages + 1) // 2, args.messages // 2]
+    await half(halves[0], "before", baselines)
     log(f"chat: {args.conversations} conversations x {2 * args.messages} messages through {base}")
     chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing,
                             cpu_s=services.daphne_cpu_s)
     log(f"chat done in {chat['elapsed_s']:.1f} s")
-    await run_baseline(halves[1], "after")
+    await half(halves[1], "after", baselines[::-1])
     await harness.close_layer_pools()
-    baseline["rate"] = len(baseline["latency"]) / baseline["elapsed_s"] if baseline["elapsed_s"] else 0.0
-    return baseline, chat
+    for phase in phases.values():
+        phase["rate"] = len(phase["latency"]) / phase["elapsed_s"] if phase["elapsed_s"] else 0.0
+    return {"chat": chat, **phases}
 
 
-def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
-    lat, base = summary(chat["latency"]), summary(baseline["latency"])
+def report(args, figures: dict, note: str | None) -> dict:
+    chat, bare, floor, tutorial = figures["chat"], figures["bare"], figures["floor"], figures["tutorial"]
+    lat, base = summary(chat["latency"]), summary(bare["latency"])
+    low, tut = summary(floor["latency"]), summary(tutorial["latency"])
+    # daphne's CPU per delivery: chat_phase's, typing signals included; the tutorial's over its halves
+    tutorial_cpu_ms = per_delivery_ms(tutorial.get("daphne_cpu_s"), len(tutorial["latency"]))
+    floor_cpu_ms = per_delivery_ms(floor["cpu_s"], len(floor["latency"]))
+    bare_cpu_ms = per_delivery_ms(bare["cpu_s"], len(bare["latency"]))
+
+    def ratio(over: dict) -> float:
+        return lat["p99"] / over["p99"] if over["p99"] > 0 else float("inf")
+
     print(f"chat latency: {args.conversations} conversations, {args.messages} messages per party, "
           f"pause {args.pause_ms:.0f} ms (x0.5-1.5), {chat['rate']:.0f} msg/s delivered")
     print(f"  message delivery (send -> other party)     {fmt(lat)}")
@@ -287,14 +400,20 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
         print(f"    of which stored -> other party's socket  {fmt(summary(chat['egress']))}")
     if chat["typing"]:
         print(f"  typing signal (no DB write)                 {fmt(summary(chat['typing']))}")
-    print(f"  baseline: bare group_send -> receive        {fmt(base)}  ({baseline['rate']:.0f}/s)")
-    if chat["daphne_cpu_ms"] is not None:
-        print(f"  daphne CPU per delivery: {chat['daphne_cpu_ms']:.2f} ms (user + system, all its threads)")
-    ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
+    print(f"  baseline: bare group_send -> receive        {fmt(base)}  ({bare['rate']:.0f}/s)")
+    print(f"  floor: INSERT + commit, group_send -> recv  {fmt(low)}  ({floor['rate']:.0f}/s)")
+    print(f"  tutorial chat, one ORM save() per message   {fmt(tut)}  ({tutorial['rate']:.0f}/s)")
+    cpu = [("platform, daphne", chat["daphne_cpu_ms"]), ("tutorial, daphne", tutorial_cpu_ms),
+           ("floor, this process", floor_cpu_ms), ("bare, this process", bare_cpu_ms)]
+    print("  CPU per delivery (user + system, all threads): "
+          + "; ".join(f"{name} {value:.2f} ms" for name, value in cpu if value is not None))
     print(f"  {harness.load_line()}")
-    print(f"  p99 ratio {ratio:.2f} (target <= 2); lost {chat['lost']} messages, {baseline['lost']} baseline; "
-          f"{len(chat['errors'])} errors")
-    for error in chat["errors"][:5]:
+    print(f"  p99 ratios: {ratio(low):.2f} x floor (target <= {FLOOR_TARGET:g}), {ratio(tut):.2f} x tutorial "
+          f"(target <= {TUTORIAL_TARGET:g}), {ratio(base):.2f} x bare round trip")
+    errors = chat["errors"] + tutorial["errors"]
+    print(f"  lost {chat['lost']} messages; baselines lost {bare['lost']} bare, {floor['lost']} floor, "
+          f"{tutorial['lost']} tutorial; {len(errors)} errors")
+    for error in errors[:5]:
         print(f"    error: {error}")
     if note:
         print(f"  note: {note}")
@@ -302,13 +421,30 @@ def report(args, baseline: dict, chat: dict, note: str | None) -> dict:
         "p50_ms": round(lat["p50"], 3),
         "p99_ms": round(lat["p99"], 3),
         "baseline_p99_ms": round(base["p99"], 3),
-        "ratio": round(ratio, 3),
+        "ratio": round(ratio(base), 3),
         "baseline_p50_ms": round(base["p50"], 3),
+        "floor_p50_ms": round(low["p50"], 3),
+        "floor_p99_ms": round(low["p99"], 3),
+        "floor_ratio": round(ratio(low), 3),
+        "floor_target": FLOOR_TARGET,
+        "tutorial_p50_ms": round(tut["p50"], 3),
+        "tutorial_p99_ms": round(tut["p99"], 3),
+        "tutorial_ratio": round(ratio(tut), 3),
+        "tutorial_target": TUTORIAL_TARGET,
         "conversations": args.conversations,
         "messages": len(chat["latency"]),
         "lost": chat["lost"],
         "errors": len(chat["errors"]),
-        "daphne_cpu_ms_per_delivery": round(chat["daphne_cpu_ms"], 3) if chat["daphne_cpu_ms"] is not None else None,
+        "floor_messages": len(floor["latency"]),
+        "floor_lost": floor["lost"],
+        "tutorial_messages": len(tutorial["latency"]),
+        "tutorial_lost": tutorial["lost"],
+        "tutorial_errors": len(tutorial["errors"]),
+        "daphne_cpu_ms_per_delivery": chat["daphne_cpu_ms"],
+        "tutorial_daphne_cpu_ms_per_delivery": tutorial_cpu_ms,
+        "floor_cpu_ms_per_delivery": floor_cpu_ms,
+        "baseline_cpu_ms_per_delivery": bare_cpu_ms,
+        "rows_stored": figures["rows"],
     }
 
 
@@ -334,21 +470,41 @@ def parse_args(argv=None):
     return args
 
 
+def stored_rows() -> dict:
+    """Rows each durable path wrote (the proof that its write was measured, not skipped)."""
+    from django.db import connection
+
+    from arena.models import Message
+    from bench.tutorial.models import ChatMessage
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {FLOOR_TABLE}")
+        floor = cursor.fetchone()[0]
+    return {"platform": Message.objects.count(), "floor": floor, "tutorial": ChatMessage.objects.count()}
+
+
 def run(args) -> dict:
     with harness.Services("chat_latency", port=args.port, as_configured=args.as_configured) as services:
         plan = create_conversations(args.conversations)
+        Floor.create_table()
+        floor = Floor(harness.pg_conninfo(services.database.url))
         base = services.start_daphne()
 
         async def bounded():
-            return await asyncio.wait_for(measure(args, base, plan, services), args.time_limit)
+            return await asyncio.wait_for(measure(args, base, plan, services, floor), args.time_limit)
 
         try:
-            baseline, chat = asyncio.run(bounded())
+            figures = asyncio.run(bounded())
         except asyncio.TimeoutError:
             raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
-        if not chat["latency"]:
-            raise BenchError(f"no message was delivered; daphne's log:\n{services.tail()}")
-        return report(args, baseline, chat, services.note)
+        finally:
+            floor.close()
+        figures["rows"] = stored_rows()
+        for name, phase in (("the platform's chat", figures["chat"]), ("the floor", figures["floor"]),
+                            ("the tutorial's chat", figures["tutorial"])):
+            if not phase["latency"]:
+                raise BenchError(f"no message was delivered in {name}; daphne's log:\n{services.tail()}")
+        return report(args, figures, services.note)
 
 
 def main(argv=None) -> int:

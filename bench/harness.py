@@ -1,22 +1,29 @@
-"""Shared set-up of the live benchmarks (bench/chat_latency.py, bench/lpp_latency.py).
+"""Shared set-up of the benchmarks that need the platform's services (chat_latency, lpp_latency,
+markets, lambdastar_celery): run them as modules from the repository's root (`python -m bench.markets`).
 
-Services mode only: PostgreSQL and Redis must be reachable (DATABASE_URL, default
-postgres://root@127.0.0.1:5432/postgres; REDIS_URL, default redis://127.0.0.1:6379/0).  `Services`
-creates the throwaway database `arena_bench_<pid>` on that server (migrated, dropped at the end), gives
-the run its own channel-layer prefix on that Redis (keys deleted at the end), and starts daphne on a
-free port (or a given one) in a child process.  Nothing outside 127.0.0.1 is touched; cleanup also runs
-on Ctrl-C and SIGTERM (`main` turns SIGTERM into KeyboardInterrupt).
+PostgreSQL and Redis must be reachable (DATABASE_URL, default postgres://root@127.0.0.1:5432/postgres;
+the Redis server and database: BENCH_REDIS_URL, else REDIS_URL, default redis://127.0.0.1:6379/0).
+`Services` creates the throwaway database `arena_bench_<pid>` on that server (migrated, dropped at the
+end), gives the run its own key prefix on that Redis (the channel layer's, the Celery broker's and its
+results': every key deleted at the end, nothing else in the database touched), and starts on request
+daphne on a free port (or a given one) and Celery workers, in child processes that die with the
+benchmark.  Every process of a run (the benchmark, daphne, the workers, a benchmark's own children)
+reads the settings `bench.settings`: the project's own plus the prefix and the bench-only app
+`bench.tutorial`.  Nothing outside 127.0.0.1 is touched; cleanup also runs on Ctrl-C and SIGTERM
+(`main` turns SIGTERM into KeyboardInterrupt).  `Services(..., redis=False)` runs without Redis (the
+in-memory channel layer), `eager=False` sends tasks to the broker for real workers (default: tasks
+run in-process, so none reaches a worker that shares the Redis server).
 
 Also here: percentiles and their one-line format, websockets with a logged-in user's session cookie,
 and the baseline every live benchmark prints beside its figure: a bare channel-layer round trip
 (group_send to a one-member group, receive on that channel) through the same Redis.
 
-The channel layer is the project's own configuration with two changes: the private prefix, and, with
-redis-py >= 8 and a plain host URL, socket_timeout=None (without it every websocket of a daphne that
-has no channel traffic for ~5 s is closed with 1011, django/channels_redis#422); `as_configured`
-keeps the configured timeout.
+The channel layer is the project's own configuration with two changes (bench/settings.py): the
+private prefix, and, with redis-py >= 8 and a plain host URL, socket_timeout=None (without it every
+websocket of a daphne that has no channel traffic for ~5 s is closed with 1011,
+django/channels_redis#422); `as_configured` keeps the configured timeout.
 
-    python bench/harness.py --serve --port N     # the daphne child (started by Services)
+    python -m bench.harness --serve --port N     # the daphne child (started by Services)
 """
 
 from __future__ import annotations
@@ -33,16 +40,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+SETTINGS = "bench.settings"
+ASGI_APPLICATION = "bench.asgi:application"
 ORIGIN = "http://127.0.0.1"
 PREFIX_ENV = "ARENA_BENCH_CHANNEL_PREFIX"
 AS_CONFIGURED_ENV = "ARENA_BENCH_AS_CONFIGURED"
@@ -93,49 +100,32 @@ def load_line() -> str:
     return f"load average {' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1/5/15 min), {os.cpu_count()} CPUs"
 
 
-# --- environment: a throwaway database, a private channel prefix ----------------------------------
-def bench_env(database_url: str, redis_url: str, prefix: str) -> dict:
+# --- environment: a throwaway database, a private Redis key prefix --------------------------------
+def redis_url_from_env() -> str:
+    return os.environ.get("BENCH_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def bench_env(database_url: str, redis_url: str | None, prefix: str, *, eager: bool = True) -> dict:
+    """The environment of every process of the run (bench/settings.py reads the prefix)."""
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_SETTINGS_MODULE=SETTINGS,
         DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        # No task may reach a Celery worker that shares this Redis (the start's close timer would):
-        # with eager tasks they stay in-process, on timers far beyond the run.
-        CELERY_TASK_ALWAYS_EAGER="true",
+        # Eager (the default): no task may reach a Celery worker that shares this Redis (the start's
+        # close timer would); they stay in-process, on timers far beyond the run.
+        CELERY_TASK_ALWAYS_EAGER="true" if eager else "false",
         DEBUG="false",  # as deployed: no per-query logging
         SECRET_KEY=secrets.token_urlsafe(40),
         LOG_LEVEL=os.environ.get("LOG_LEVEL", "WARNING"),
         PYTHONUNBUFFERED="1",
     )
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    else:  # the in-memory channel layer
+        env.pop("REDIS_URL", None)
     env[PREFIX_ENV] = prefix
     env[PARENT_ENV] = str(os.getpid())
     return env
-
-
-def configure_channel_layer() -> str | None:
-    """The project's channel layer as configured, with this run's private prefix (set before Django
-    reads its settings).  Returns a note when the redis-py 8 socket timeout had to be lifted."""
-    import redis
-
-    import config.settings as project_settings
-
-    layer = project_settings.CHANNEL_LAYERS["default"]
-    if not layer["BACKEND"].endswith(".RedisChannelLayer"):
-        raise BenchError("REDIS_URL did not select the Redis channel layer")
-    config = layer.setdefault("CONFIG", {})
-    config["prefix"] = os.environ[PREFIX_ENV]
-    # redis-py >= 8 reads with a 5 s socket timeout by default, as long as channels_redis's blocking
-    # BZPOPMIN (5 s): a daphne with no channel message for ~5 s raises TimeoutError in a consumer and
-    # the websocket is closed with 1011 (django/channels_redis#422).  Lifting it changes no latency.
-    hosts = config.get("hosts", [])
-    plain = all(isinstance(h, str) and "socket_timeout" not in h for h in hosts)
-    if hosts and plain and int(redis.__version__.split(".")[0]) >= 8 and not os.environ.get(AS_CONFIGURED_ENV):
-        config["hosts"] = [{"address": h, "socket_timeout": None} for h in hosts]
-        return ("the project's channel layer keeps redis-py 8's 5 s socket timeout, which closes idle "
-                "websockets after ~5 s (1011, django/channels_redis#422); lifted for this run "
-                "(--as-configured to keep it)")
-    return None
 
 
 def pg_conninfo(url: str) -> dict:
@@ -212,7 +202,23 @@ def delete_prefix(url: str, prefix: str) -> int:
     return len(keys)
 
 
-# --- daphne in a child process ---------------------------------------------------------------------
+# --- daphne and Celery workers in child processes ---------------------------------------------------
+def module_command(module: str, *args: str) -> list[str]:
+    """A child process running one of the project's modules (cwd: ROOT, so the checkout's code)."""
+    return [sys.executable, "-m", module, *args]
+
+
+def stop_process(process: subprocess.Popen | None, grace_s: float) -> None:
+    """SIGTERM, then SIGKILL if it is still there after grace_s seconds."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -232,12 +238,12 @@ def _die_with_parent() -> None:
 
 
 def serve(port: int) -> None:
-    """Child entry point: daphne's own command line, with the channel prefix of this run."""
+    """Child entry point: daphne's own command line serving bench.asgi (the platform, plus the
+    tutorial's chat), with the settings, and so the Redis prefix, of this run."""
     _die_with_parent()
-    configure_channel_layer()
     from daphne.cli import CommandLineInterface
 
-    CommandLineInterface().run(["-b", "127.0.0.1", "-p", str(port), "-v", "1", "config.asgi:application"])
+    CommandLineInterface().run(["-b", "127.0.0.1", "-p", str(port), "-v", "1", ASGI_APPLICATION])
 
 
 class Daphne:
@@ -248,7 +254,7 @@ class Daphne:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> None:
-        command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--port", str(self.port)]
+        command = module_command("bench.harness", "--serve", "--port", str(self.port))
         self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         end = time.monotonic() + timeout
@@ -271,13 +277,7 @@ class Daphne:
         return "\n".join(kept[-lines:])
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process, 10)
         self.log.close()
         try:
             os.unlink(self.log.name)
@@ -285,13 +285,39 @@ class Daphne:
             pass
 
 
+class CeleryWorker:
+    """`celery -A config worker` in a child process with this run's environment (its broker keys
+    under the run's prefix); it dies with the benchmark."""
+
+    def __init__(self, name: str, env: dict, *, queues: str = "celery", concurrency: int = 1,
+                 pool: str = "prefork"):
+        self.name = f"{name}@{os.uname().nodename}"
+        self.env = env
+        self.command = module_command(
+            "celery", "-q", "-A", "config", "worker", "-Q", queues, "-c", str(concurrency), "--pool", pool,
+            "-n", self.name, "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat")
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+
+    def stop(self) -> None:
+        stop_process(self.process, 30)
+
+
 # --- Django in the benchmark process ----------------------------------------------------------------
-def setup_django() -> str | None:
-    note = configure_channel_layer()
+def setup_django(redis: bool = True) -> str | None:
+    """django.setup() with the run's settings (bench.settings, from the environment); returns
+    bench.settings' note when the redis-py 8 socket timeout had to be lifted."""
     import django
 
     django.setup()
-    return note
+    from django.conf import settings
+
+    if redis and not settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith(".RedisChannelLayer"):
+        raise BenchError("REDIS_URL did not select the Redis channel layer")
+    return getattr(settings, "BENCH_NOTE", None)
 
 
 def migrate() -> None:
@@ -310,35 +336,42 @@ def session_cookie(user) -> str:
 
 
 class Services:
-    """The run's database, channel prefix and (on start_daphne) server; everything goes on exit.
+    """The run's database, Redis prefix and (on start_daphne, start_celery) servers; everything goes
+    on exit.
 
         with Services("chat_latency", port=args.port, as_configured=args.as_configured) as services:
             ...create data with the ORM...
             base = services.start_daphne()      # ws://127.0.0.1:<port>
+            worker = services.start_celery("bench1", queues="lambdastar")   # with eager=False
     """
 
-    def __init__(self, tag: str, *, port: int = 0, as_configured: bool = False):
-        self.tag, self.port, self.as_configured = tag, port, as_configured
+    def __init__(self, tag: str, *, port: int = 0, as_configured: bool = False, redis: bool = True,
+                 eager: bool = True):
+        self.tag, self.port, self.as_configured, self.eager = tag, port, as_configured, eager
         self.log = logger(tag)
         self.server_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-        self.redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+        self.redis_url = redis_url_from_env() if redis else None
         self.prefix = f"arena-bench-{os.getpid()}-{secrets.token_hex(3)}:"
         self.database = Throwaway(self.server_url)
         self.daphne: Daphne | None = None
+        self.workers: list[CeleryWorker] = []
         self.note: str | None = None
 
     def __enter__(self) -> Services:
-        check_redis(self.redis_url)
+        if self.redis_url:
+            check_redis(self.redis_url)
         try:
-            self.log(f"database {self.database.name} on {urlsplit(self.server_url).hostname}; "
-                     f"channel prefix {self.prefix!r} on {self.redis_url}")
+            where = f"key prefix {self.prefix!r} on {self.redis_url}" if self.redis_url else "no Redis"
+            self.log(f"database {self.database.name} on {urlsplit(self.server_url).hostname}; {where}")
             self.database.create()
-            os.environ.update(bench_env(self.database.url, self.redis_url, self.prefix))
+            os.environ.update(bench_env(self.database.url, self.redis_url, self.prefix, eager=self.eager))
+            if not self.redis_url:
+                os.environ.pop("REDIS_URL", None)
             if self.as_configured:
                 os.environ[AS_CONFIGURED_ENV] = "1"
             else:
                 os.environ.pop(AS_CONFIGURED_ENV, None)
-            self.note = setup_django()
+            self.note = setup_django(redis=bool(self.redis_url))
             if self.note:
                 self.log("note: " + self.note)
             started = time.perf_counter()
@@ -358,6 +391,13 @@ class Services:
         self.log(f"daphne (pid {self.daphne.process.pid}) listening on 127.0.0.1:{self.daphne.port}")
         return f"ws://127.0.0.1:{self.daphne.port}"
 
+    def start_celery(self, name: str, *, queues: str = "celery", concurrency: int = 1) -> CeleryWorker:
+        """A Celery worker of this run (tasks reach it only with Services(..., eager=False))."""
+        worker = CeleryWorker(name, dict(os.environ), queues=queues, concurrency=concurrency)
+        self.workers.append(worker)
+        worker.start()
+        return worker
+
     def tail(self) -> str:
         return self.daphne.tail() if self.daphne is not None else ""
 
@@ -368,6 +408,8 @@ class Services:
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is not None and self.tail():
             self.log("daphne's log (last lines):\n" + self.tail())
+        for worker in self.workers:
+            worker.stop()
         if self.daphne is not None:
             self.daphne.stop()
         try:
@@ -378,7 +420,7 @@ class Services:
             pass
         try:
             self.database.drop()
-            deleted = delete_prefix(self.redis_url, self.prefix)
+            deleted = delete_prefix(self.redis_url, self.prefix) if self.redis_url else 0
             self.log(f"cleaned up: dropped {self.database.name}, deleted {deleted} Redis keys")
         except Exception as exc:  # report, but do not hide the run's own outcome
             self.log(f"cleanup failed: {exc}")
@@ -394,12 +436,16 @@ def process_cpu_s(pid: int) -> float | None:
 
 
 # --- websockets and the bare channel-layer baseline -------------------------------------------------
-async def open_websocket(base: str, path: str, cookie: str, name: str):
-    """A websocket of a logged-in user; returns it once the first frame, the running state, arrived."""
+async def open_websocket(base: str, path: str, cookie: str | None, name: str, *, greeted: bool = True):
+    """A websocket (of a logged-in user, with a session cookie); returns it once the first frame, the
+    running state, arrived (greeted=False: at once, for a consumer that sends nothing on connect)."""
     from websockets.asyncio.client import connect
 
-    ws = await connect(base + path, origin=ORIGIN, additional_headers={"Cookie": f"sessionid={cookie}"},
+    headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
+    ws = await connect(base + path, origin=ORIGIN, additional_headers=headers,
                        compression=None, open_timeout=30, max_size=2**22, ping_interval=None)
+    if not greeted:
+        return ws
     first = json.loads(await asyncio.wait_for(ws.recv(), 30))
     if first.get("type") != "state" or first.get("status") != "running":
         raise BenchError(f"{name}: expected the running state on connect, got {str(first)[:200]}")
@@ -407,9 +453,11 @@ async def open_websocket(base: str, path: str, cookie: str, name: str):
 
 
 async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], float], stagger_s: float,
-                         timeout_s: float) -> dict:
+                         timeout_s: float, write: Callable[[int, int], Awaitable[None]] | None = None) -> dict:
     """Bare channel layer: group_send to a one-member group, then receive it; `concurrency` pairs,
-    each starting after uniform(0, stagger_s) and pausing pause() seconds after each round trip."""
+    each starting after uniform(0, stagger_s) and pausing pause() seconds after each round trip.
+    With `write`, `await write(pair, round)` (a durable write, say) comes first, inside the timing.
+    Also returned: this process's CPU seconds over the phase (`cpu_s`)."""
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
@@ -424,6 +472,8 @@ async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], floa
         await asyncio.sleep(random.uniform(0, stagger_s))
         for k in range(rounds):
             started = time.perf_counter()
+            if write is not None:
+                await write(i, k)
             await layer.group_send(group, {"type": "arena.event", "payload": {"type": "message", "seq": k}})
             try:
                 await asyncio.wait_for(layer.receive(channel), timeout_s)
@@ -434,9 +484,10 @@ async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], floa
             await asyncio.sleep(pause())
         await layer.group_discard(group, channel)
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(pair(i) for i in range(concurrency)))
-    return {"latency": samples, "lost": lost, "elapsed_s": time.perf_counter() - started}
+    return {"latency": samples, "lost": lost, "elapsed_s": time.perf_counter() - started,
+            "cpu_s": time.process_time() - cpu}
 
 
 # --- the command line -------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """Λ* on the platform against the bare engine: in-process, 1 Celery worker process, 2 of them.
 
-    .venv/bin/python bench/lambdastar_celery.py [--target-s 4] [--episodes N] [--chunk C] [--repeats 3]
+    .venv/bin/python -m bench.lambdastar_celery [--target-s 4] [--episodes N] [--chunk C] [--repeats 3]
 
-Needs PostgreSQL and Redis (services mode): DATABASE_URL defaults to a scratch database
-``lambdastar_bench`` on 127.0.0.1 (created and migrated if missing), REDIS_URL to Redis db 5.
+Needs PostgreSQL and Redis (services mode), set up by bench/harness.py as for the other benchmarks:
+a throwaway database ``arena_bench_<pid>`` on the server of DATABASE_URL (default
+postgres://root@127.0.0.1:5432/postgres; migrated, dropped at the end), the broker's and the results'
+keys under the run's own prefix on BENCH_REDIS_URL, else REDIS_URL (default redis://127.0.0.1:6379/0;
+deleted at the end), and the Celery workers in child processes that die with the benchmark.
 
 One experiment (paper rules, types ls, woc and ql) sized so that the bare engine takes about
 ``--target-s`` seconds (or ``--episodes`` per type), chunked as the platform chooses (or ``--chunk``).
@@ -20,33 +23,16 @@ other load slows the engine between the phases). The same configuration and seed
 scores everywhere, which is checked. Last line: {"overhead": …, "speedup_2_workers": …, …}.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DATABASE_URL", "postgres://root@127.0.0.1:5432/lambdastar_bench")
-os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/5")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from bench import harness
+from bench.harness import BenchError
 
 QUEUE = "lambdastar"
 TYPES = ["ls", "woc", "ql"]
-
-
-def ensure_database():
-    import psycopg
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    name = parts.path.lstrip("/")
-    with psycopg.connect(host=parts.hostname, port=parts.port or 5432, user=parts.username or "root",
-                         dbname="postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def configuration(episodes, chunk=None):
@@ -79,19 +65,9 @@ def episodes_for(target_s, seed):
     return max(100, round(target_s / elapsed * sample / 100) * 100)
 
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
 def cpu_seconds(pids):
     """{pid: user + system CPU seconds} of the live processes among ``pids``."""
-    out = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        out[pid] = (int(fields[11]) + int(fields[12])) / TICK
-    return out
+    return {pid: used for pid in pids if (used := harness.process_cpu_s(pid)) is not None}
 
 
 def children(pid):
@@ -154,43 +130,38 @@ def in_process(owner, config_dict, seed):
 
 
 class Workers:
-    """``celery worker`` nodes with 1 and 2 pool processes; one at a time consumes the queue."""
+    """``celery worker`` nodes with 1 and 2 pool processes (the harness's, this run's broker keys);
+    one at a time consumes the queue."""
 
-    def __init__(self, counts):
+    def __init__(self, services, counts):
         from config.celery_app import app
 
         self.app = app
-        self.host = os.uname().nodename
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.procs = {n: subprocess.Popen(
-            [sys.executable, "-m", "celery", "-q", "-A", "config", "worker", "-Q", QUEUE, "-c", str(n),
-             "--pool", "prefork", "-n", self.name(n), "--loglevel", "WARNING", "--without-gossip",
-             "--without-mingle", "--without-heartbeat"], cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL) for n in counts}
+        self.workers = {n: services.start_celery(f"bench{n}", queues=QUEUE, concurrency=n) for n in counts}
         started = time.perf_counter()
         deadline = time.monotonic() + 600  # a fresh checkout compiles the kernels first
-        for n, proc in self.procs.items():
+        for n, worker in self.workers.items():
             while not app.control.ping(destination=[self.name(n)], timeout=0.5):
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"the worker {self.name(n)} did not start")
+                if time.monotonic() > deadline or worker.process.poll() is not None:
+                    raise BenchError(f"the worker {self.name(n)} did not start")
         self.startup_s = time.perf_counter() - started
         for n in counts:  # both consumed the queue on start: none does until asked
             self._control("cancel_consumer", n)
         time.sleep(1.5)
 
     def name(self, n):
-        return f"bench{n}@{os.uname().nodename}"
+        return self.workers[n].name
 
     def _control(self, command, n):
         replies = getattr(self.app.control, command)(QUEUE, destination=[self.name(n)], reply=True, timeout=5)
         if not replies:
-            raise RuntimeError(f"{command} got no reply from {self.name(n)}")
+            raise BenchError(f"{command} got no reply from {self.name(n)}")
 
     def run(self, n, owner, config_dict, seed):
         """Seconds from submission to finished_at, with only the n-process worker consuming."""
         self._control("add_consumer", n)
         try:
-            meter = CpuMeter([self.procs[n].pid])
+            meter = CpuMeter([self.workers[n].process.pid])
             meter.start()
             submitted = time.time()
             experiment = wait(launch(owner, config_dict, seed, enqueue=True))
@@ -200,10 +171,8 @@ class Workers:
             time.sleep(1.5)  # a pending BRPOP (1 s) of the cancelled consumer could take the next run's message
 
     def stop(self):
-        for proc in self.procs.values():
-            proc.terminate()
-        for proc in self.procs.values():
-            proc.wait(30)
+        for worker in self.workers.values():
+            worker.stop()
 
 
 def wait(experiment, timeout=300):
@@ -213,9 +182,9 @@ def wait(experiment, timeout=300):
         if experiment.status == "finished":
             return experiment
         if experiment.status in ("failed", "cancelled"):
-            raise RuntimeError(f"experiment {experiment.pk} {experiment.status}: {experiment.error}")
+            raise BenchError(f"experiment {experiment.pk} {experiment.status}: {experiment.error}")
         time.sleep(0.25)  # the time is taken from finished_at: polling less often steals less CPU
-    raise RuntimeError("timed out")
+    raise BenchError(f"experiment {experiment.pk} not finished in {timeout} s")
 
 
 def phases(experiment):
@@ -232,34 +201,32 @@ def phases(experiment):
             "last_chunk_to_finished_s": (experiment.finished_at - chunks["last"]).total_seconds()}
 
 
-def main():
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target-s", type=float, default=4.0, help="bare-engine seconds to size the experiment")
     parser.add_argument("--episodes", type=int, help="episodes per type (default: from --target-s)")
     parser.add_argument("--chunk", type=int, help="chunk_episodes (default: the platform's own choice)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def run(args) -> dict:
     load_before = os.getloadavg()
+    # eager=False: the platform's tasks go to the broker (this run's keys), for the workers below
+    with harness.Services("lambdastar_celery", eager=False) as services:
+        return measure(args, services, load_before)
 
-    ensure_database()
-    import django
 
-    django.setup()
+def measure(args, services, load_before) -> dict:
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
     settings.LAMBDASTAR_QUOTA_EPISODES = 10**12
-    call_command("migrate", verbosity=0)
-    from config.celery_app import app
     from lambdastar import selectors, sweep
-    from lambdastar.models import ChunkResult, Experiment
+    from lambdastar.models import ChunkResult
 
-    with app.connection_for_write() as connection:
-        connection.default_channel.queue_purge(QUEUE)
-    owner, _ = get_user_model().objects.get_or_create(username="lambdastar-bench")
-    Experiment.objects.filter(owner=owner).delete()  # earlier runs' rows: every run starts alike
+    owner = get_user_model().objects.create_user(username="lambdastar-bench")
 
     episodes = args.episodes or episodes_for(args.target_s, args.seed)
     config_dict = configuration(episodes, args.chunk)
@@ -272,7 +239,7 @@ def main():
 
     warm = configuration(4, 1)
     in_process(owner, warm, args.seed)  # a running server has imported and loaded all this already
-    workers = Workers([1, 2])
+    workers = Workers(services, [1, 2])
     try:
         print(f"workers up and warm in {workers.startup_s:.1f} s (not timed below)")
         for n in (1, 2):
@@ -327,7 +294,7 @@ def main():
     stored = ChunkResult.objects.filter(run__experiment__in=runs).count() == chunks * len(runs)
     print(f"same scores everywhere: {same}; every chunk stored once: {stored}")
     load_after = os.getloadavg()
-    print(json.dumps({
+    return {
         "overhead": round(best["one_worker"] / bare - 1, 4),
         "overhead_in_process": round(best["in_process"] / bare - 1, 4),
         "speedup_2_workers": round(best["one_worker"] / best["two_workers"], 3),
@@ -344,8 +311,13 @@ def main():
         "chunk_compute_s": {k: [round(x, 3) for x in v] for k, v in computed.items()},
         "identical_scores": same, "cpus": os.cpu_count(),
         "load": [round(load_before[0], 2), round(load_after[0], 2)],
-    }))
+    }
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    return harness.main("lambdastar_celery", lambda: run(args))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

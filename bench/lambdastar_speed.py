@@ -3,7 +3,7 @@
 An agent-step is one agent acting in one test iteration (episodes × T × N); the 100 training
 episodes of the learning types are part of their cost but are not counted as steps.
 
-    .venv/bin/python bench/lambdastar_speed.py [--episodes 200] [--grid 10] [--agents 5] [-T 100]
+    .venv/bin/python -m bench.lambdastar_speed [--episodes 200] [--grid 10] [--agents 5] [-T 100]
 
 Rates are per CPU second of this process (``time.process_time``), so other load on a shared
 machine inflates them less than wall-clock time would (the --full-glibc figure is CPU time too).
@@ -30,17 +30,13 @@ import importlib.util
 import json
 import os
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from lambdastar.engine import AGENT_TYPES, EngineConfig  # noqa: E402
-from lambdastar.engine.cli import iter_results  # noqa: E402
-from lambdastar.engine.config import LEARNING_TYPES  # noqa: E402
-from lambdastar.engine.grid import neighbourhood_table, reward_field  # noqa: E402
-from lambdastar.engine.runner import run, run_all  # noqa: E402
+from lambdastar.engine import AGENT_TYPES, EngineConfig
+from lambdastar.engine.cli import iter_results
+from lambdastar.engine.config import LEARNING_TYPES
+from lambdastar.engine.grid import neighbourhood_table, reward_field
+from lambdastar.engine.runner import run, run_all
 
 CPP_NOTE = ("C++ reference (quoted, not measured): non-learning agents ~0.6-1.2 M agent-steps/s; "
             "all 13 types on 10x10, N=5, T=50, W=1000 take ~60 s (~21 episodes/s)")

@@ -1,6 +1,6 @@
 """LPP keystroke latency: an entry's key directory -> the bridge -> the judge's websocket; log-reader speed.
 
-    .venv/bin/python bench/lpp_latency.py [--conversations 10] [--keys 200] [--poll-s 0.1] [--wake inotify|poll]
+    .venv/bin/python -m bench.lpp_latency [--conversations 10] [--keys 200] [--poll-s 0.1] [--wake inotify|poll]
 
 Services mode only (PostgreSQL and Redis, see bench/harness.py): a throwaway database
 `arena_bench_<pid>`, a private channel-layer prefix, daphne on a free port in a child process, all
@@ -59,11 +59,8 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench import harness  # noqa: E402
-from bench.harness import BenchError, fmt, summary  # noqa: E402
+from bench import harness
+from bench.harness import BenchError, fmt, summary
 
 log = harness.logger("lpp_latency")
 TARGET_P99_MS = 50.0
@@ -208,17 +205,17 @@ class BridgeProcess:
                  profile: Path | None = None):
         self.out = Path(tempfile.mkstemp(prefix="lpp_bridge_", suffix=".json")[1])
         self.log = tempfile.NamedTemporaryFile(prefix="lpp_bridge_", suffix=".log", delete=False)
-        self.command = [sys.executable, str(Path(__file__).resolve()), "--bridge-child", "--entry", str(entry_id),
-                        "--dir", str(directory), "--wake", wake, "--poll-s", str(poll_s),
-                        "--time-limit", str(limit_s), "--out", str(self.out)]
+        self.command = harness.module_command(
+            "bench.lpp_latency", "--bridge-child", "--entry", str(entry_id), "--dir", str(directory), "--wake", wake,
+            "--poll-s", str(poll_s), "--time-limit", str(limit_s), "--out", str(self.out))
         self.command += ["--profile", str(profile)] if profile else []
         self.process: subprocess.Popen | None = None
         self.probe = Probe()
         self.cpu_s = 0.0
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command, cwd=ROOT, env=dict(os.environ), stdin=subprocess.DEVNULL,
-                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(self.command, cwd=harness.ROOT, env=dict(os.environ),
+                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
 
     def ready(self, entry_id: int, n: int) -> bool:
         from lpp.models import BridgeStatus

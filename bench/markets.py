@@ -1,14 +1,15 @@
 """Turing Trade trading throughput on PostgreSQL, beside a single-row-update baseline.
 
-    .venv/bin/python bench/markets.py [--seconds 8] [--rounds 4] [--workers 16] [--processes N]
+    .venv/bin/python -m bench.markets [--seconds 8] [--rounds 4] [--workers 16] [--processes N]
                                       [--no-python-path] [--pushes redis|memory]
 
 Needs a PostgreSQL server (DATABASE_URL, default postgres://root@127.0.0.1:5432/postgres). The run
-creates its own database `markets_bench_<pid>` there (migrated, dropped at the end, on SIGTERM too).
-Every trade pushes its price point as in production: through the Redis channel layer
-(`--pushes redis`, the default: BENCH_REDIS_URL, default redis://127.0.0.1:6379/4, a database of the
-benchmark's own, emptied before and after; a push costs the trader ~3x more CPU there than in memory)
-or, on a machine without Redis, the in-memory layer (`--pushes memory`).
+creates its own database `arena_bench_<pid>` there (migrated, dropped at the end, on SIGTERM too:
+bench/harness.py's set-up, shared with the other benchmarks).  Every trade pushes its price point as
+in production: through the Redis channel layer (`--pushes redis`, the default: BENCH_REDIS_URL, else
+REDIS_URL, default redis://127.0.0.1:6379/0, under the run's own key prefix, its keys deleted at the
+end; a push costs the trader ~3x more CPU there than in memory) or, on a machine without Redis, the
+in-memory layer (`--pushes memory`).  Tasks (the games' close timers) run in-process, far beyond the run.
 
 --workers bettors (default 16), each a thread with its own persistent database connection, spread
 over --processes processes (default: one per CPU, as daphne is deployed, one process per core whose
@@ -35,37 +36,15 @@ average. The LAST line is JSON:
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import signal
 import sys
 import time
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/4"
+from bench import harness
+
 BASELINES = ("baseline", "baseline_atomic")
 COUNTER = "UPDATE bench_counter SET n = n + 1 WHERE id = 1"
-
-
-def log(text: str) -> None:
-    print(f"[markets] {text}", file=sys.stderr, flush=True)
-
-
-def admin_sql(url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql)
-
-
-def flush_redis(url: str) -> None:
-    import redis
-
-    redis.Redis.from_url(url).flushdb()
+log = harness.logger("markets")
 
 
 def _child(bettors, phases, barrier, phase, stop_at, results):
@@ -226,10 +205,6 @@ def _entry():
     return Entry.objects.get_or_create(display_name="Bench Simple", defaults={"engine": "simple", "settings": {}})[0]
 
 
-def _terminate(signum, frame):
-    raise KeyboardInterrupt
-
-
 def measure(args) -> dict:
     from django.contrib.auth import get_user_model
     from django.db import connection, connections
@@ -280,7 +255,7 @@ def measure(args) -> dict:
     return result
 
 
-def main() -> None:
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="per phase, over all rounds")
     parser.add_argument("--rounds", type=int, default=4, help="windows per phase, the phases taking turns")
@@ -291,37 +266,18 @@ def main() -> None:
                         help="skip the ORM path's one-game phase (the figure before the database function)")
     parser.add_argument("--pushes", choices=("redis", "memory"), default="redis",
                         help="the channel layer each trade's push goes through (default: Redis, as deployed)")
-    args = parser.parse_args()
-    signal.signal(signal.SIGTERM, _terminate)  # the throwaway database is dropped on SIGTERM too
+    return parser.parse_args(argv)
 
-    server = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
-    parts = urlsplit(server)
-    if not parts.scheme.startswith("postgres"):
-        raise SystemExit("bench/markets.py needs PostgreSQL (DATABASE_URL=postgres://...)")
-    name = f"markets_bench_{os.getpid()}"
-    admin_sql(server, f'CREATE DATABASE "{name}"')
-    try:
-        os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
-        redis_url = os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL)
-        if args.pushes == "redis":
-            os.environ["REDIS_URL"] = redis_url
-            flush_redis(redis_url)
-        else:
-            os.environ.pop("REDIS_URL", None)
-        os.environ["DEBUG"] = "false"  # as deployed: no per-query bookkeeping
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
-        from django.core.management import call_command
 
-        django.setup()
-        call_command("migrate", verbosity=0)
-        result = measure(args)
-    finally:
-        admin_sql(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if args.pushes == "redis":
-            flush_redis(redis_url)  # the games' queued timer tasks (no worker runs here), the channel layer's keys
-    print(json.dumps(result))
+def run(args) -> dict:
+    with harness.Services("markets", redis=args.pushes == "redis"):
+        return measure(args)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    return harness.main("markets", lambda: run(args))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

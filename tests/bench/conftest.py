@@ -1,12 +1,23 @@
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
+
 # The benchmarks create and drop their own database on the PostgreSQL server and use a private
-# channel-layer prefix on the Redis server that DATABASE_URL and REDIS_URL name.
+# key prefix on the Redis server that DATABASE_URL and REDIS_URL name.
 services_only = [
     pytest.mark.slow,
     pytest.mark.redis,
     pytest.mark.skipif(not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
                        reason="needs DATABASE_URL and REDIS_URL (services mode)"),
 ]
+
+
+def run_benchmark(module: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """`python -m bench.<module> ARGS` from the repository's root, as the README runs it."""
+    return subprocess.run([sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)

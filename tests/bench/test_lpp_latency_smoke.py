@@ -1,20 +1,14 @@
-"""Smoke test of bench/lpp_latency.py: one bridged keystroke-mode conversation, 20 keys, and the log reader.
+"""Smoke test of bench.lpp_latency: one bridged keystroke-mode conversation, 20 keys, and the log reader.
 
 Services mode only (DATABASE_URL and REDIS_URL set): the benchmark creates and drops its own
 database on that server and uses a private channel-layer prefix on that Redis.
 """
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.bench.conftest import services_only
-
+from tests.bench.conftest import run_benchmark, services_only
 from tests.shared_data import LOEBNER2012
-
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     *services_only,
@@ -23,11 +17,8 @@ pytestmark = [
 
 
 def test_one_bridged_conversation_prints_the_json_last_line():
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "lpp_latency.py"), "--conversations", "1", "--keys", "20",
-         "--reader-seconds", "0.3", "--key-timeout", "5", "--time-limit", "25"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )
+    result = run_benchmark("lpp_latency", "--conversations", "1", "--keys", "20", "--reader-seconds", "0.3",
+                           "--key-timeout", "5", "--time-limit", "25")
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"p50_ms", "p99_ms", "baseline_p99_ms", "keystrokes_per_s", "baseline_bytes_per_s",

@@ -1,14 +1,11 @@
-"""Smoke test of bench/markets.py: a tiny run on the PostgreSQL server DATABASE_URL names (the
-benchmark creates and drops its own database there)."""
+"""Smoke test of bench.markets: a tiny run on the PostgreSQL server DATABASE_URL names (the
+benchmark creates and drops its own database there), pushes through Redis when REDIS_URL is set."""
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.conftest import run_benchmark
 
 pytestmark = [
     pytest.mark.slow,
@@ -18,11 +15,8 @@ pytestmark = [
 
 
 def test_a_tiny_run_prints_sound_figures_on_its_json_last_line():
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "markets.py"), "--workers", "2", "--seconds", "1", "--rounds", "1",
-         "--pushes", "redis" if os.environ.get("REDIS_URL") else "memory"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )
+    result = run_benchmark("markets", "--workers", "2", "--seconds", "1", "--rounds", "1",
+                           "--pushes", "redis" if os.environ.get("REDIS_URL") else "memory", timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games"} <= figures.keys()
@@ -30,3 +24,4 @@ def test_a_tiny_run_prints_sound_figures_on_its_json_last_line():
     assert figures["trades_per_s"] > 0 and figures["baseline_tps"] > 0 and figures["orm_path_trades_per_s"] > 0
     assert figures["pushes"] == ("redis" if os.environ.get("REDIS_URL") else "memory")
     assert figures["ratio"] == pytest.approx(figures["trades_per_s"] / figures["baseline_tps"], abs=0.001)
+    assert "cleaned up" in result.stderr
