@@ -10,7 +10,7 @@ N keystroke-mode interrogations, each with its own judge, whose witness is one `
 lpp.bridge.Bridge runs that entry in a child process of its own, as `manage.py lpp_bridge` does, with a
 placeholder program (a shell loop that creates nothing and ends when its directory goes or the time
 limit passes): the benchmark itself plays the legacy program, creating `<stamp>.<key>.other`
-directories in each conversation's directory (lpp.transport.CommDir, side "other") one key every
+directories in each conversation's directory (lpp.protocol.transport.CommDir, side "other") one key every
 --min-key-ms..--max-key-ms (uniform) per conversation: a sentence with a typo, three BackSpaces and
 a Return, over and over.  Each judge holds a websocket (session cookie) and receives the bridge's
 `{"type": "keys", ...}` frames: latency = arrival on the judge's socket - the moment the key's
@@ -32,7 +32,7 @@ and the bridge process's CPU time per key (a figure the machine's load barely mo
 Baseline in the same run: a bare channel-layer round trip (group_send to a one-member group, then
 receive) through the same Redis, same concurrency and pacing, half before and half after.
 
-Log reader: lpp.logs.read_log over the 2012 logs (tests/shared_data.py LOEBNER2012, or --logs),
+Log reader: lpp.protocol.logs.read_log over the 2012 logs (tests/shared_data.py LOEBNER2012, or --logs),
 keystrokes per second; baseline: raw reading of the same files (read, decode, split lines), in
 bytes and lines per second.
 
