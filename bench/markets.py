@@ -184,12 +184,10 @@ def running_games(n: int, users: list, entry) -> list:
 
 def serial(path: str, n: int = 100) -> tuple[float, float]:
     """One bettor alone, in this process: wall and CPU milliseconds per trade (no contention)."""
-    from django.contrib.auth import get_user_model
-
     from core import notify
     from markets import services
 
-    user = get_user_model().objects.create_user(f"serial-{path}")
+    user = _bettor(f"serial-{path}")
     game = running_games(1, [user], _entry())[0]
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(n):
@@ -199,6 +197,20 @@ def serial(path: str, n: int = 100) -> tuple[float, float]:
     return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n
 
 
+def _bettor(username: str):
+    """A user with the bettor role (joining a game needs it)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from arena import roles
+    from arena.setup import ensure_role_groups
+
+    ensure_role_groups()
+    user = get_user_model().objects.create_user(username)
+    user.groups.add(Group.objects.get(name=roles.BETTOR))
+    return user
+
+
 def _entry():
     from arena.models import Entry
 
@@ -206,7 +218,6 @@ def _entry():
 
 
 def measure(args) -> dict:
-    from django.contrib.auth import get_user_model
     from django.db import connection, connections
 
     from markets.selectors import ledger_audit
@@ -214,7 +225,7 @@ def measure(args) -> dict:
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE bench_counter (id int PRIMARY KEY, n bigint NOT NULL)")
         cursor.execute("INSERT INTO bench_counter VALUES (1, 0)")
-    users = [get_user_model().objects.create_user(f"bettor-{i}") for i in range(args.workers)]
+    users = [_bettor(f"bettor-{i}") for i in range(args.workers)]
     entry = _entry()
     one, eight = running_games(1, users, entry), running_games(8, users, entry)
     orm = running_games(1, users, entry) if args.python_path else []

@@ -7,6 +7,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from arena import roles
 from core.errors import ArenaError
 from markets import selectors, services
 from markets.makers import LinearMaker
@@ -26,7 +27,7 @@ def postgresql_only():
 
 
 def crowd(cast, n, **fields):
-    users = [make_user(f"bettor{i}") for i in range(n)]
+    users = [make_user(f"bettor{i}", roles.BETTOR) for i in range(n)]
     return running_game(cast, users, **fields), users
 
 
@@ -110,7 +111,7 @@ def test_without_locks_simultaneous_clicks_lose_updates(cast, path):
     """The deliberately broken variant: each thread reads the price unlocked, so several compute
     from the same stale price; the database's unique (game, seq) refuses all but one of them, and
     those bettors' clicks are lost: the price ends below 50 + 16 although all 16 bought."""
-    users = [make_user(f"bettor{i}") for i in range(THREADS)]
+    users = [make_user(f"bettor{i}", roles.BETTOR) for i in range(THREADS)]
     lost, errors = 0, []
     for attempt in range(5):
         game = running_game(cast, users)

@@ -7,6 +7,7 @@ import random
 import pytest
 from django.db import connection
 
+from arena import roles
 from core.errors import ArenaError
 from markets import payloads, selectors, services
 from markets.models import Account, Market, Participant, Question, Trade
@@ -49,8 +50,8 @@ def books(game):
 
 @pytest.mark.parametrize("start_price, seed", [(50, 1), (96, 2), (3, 3)])
 def test_both_paths_answer_every_click_alike(cast, start_price, seed):
-    users = [make_user(f"p{i}") for i in range(3)]
-    outsider = make_user("outsider")
+    users = [make_user(f"p{i}", roles.BETTOR) for i in range(3)]
+    outsider = make_user("outsider", roles.BETTOR)
     games = {path: running_game(cast, users, starting_points=120) for path in ("sql", "python")}
     Market.objects.filter(game__in=games.values()).update(human_price=start_price)
     rng, keys, answers = random.Random(seed), [], {"sql": [], "python": []}
@@ -81,7 +82,7 @@ def test_both_paths_answer_every_click_alike(cast, start_price, seed):
 
 
 def test_a_bound_is_refused_alike(cast):
-    user = make_user("edge")
+    user = make_user("edge", roles.BETTOR)
     games = {path: running_game(cast, [user]) for path in ("sql", "python")}
     Market.objects.filter(game__in=games.values()).update(human_price=100)
     assert answer(games["sql"], user, "sql", "buy", "H", "a") == answer(games["python"], user, "python", "buy", "H", "a")
@@ -89,7 +90,7 @@ def test_a_bound_is_refused_alike(cast):
 
 
 def test_the_lmsr_treatment_falls_back_to_the_python_path(cast):
-    user = make_user("lmsr")
+    user = make_user("lmsr", roles.BETTOR)
     games = {path: running_game(cast, [user], market_maker="lmsr", lmsr_b=10) for path in ("sql", "python")}
     for n in range(4):
         assert answer(games["sql"], user, "sql", "buy", "H", f"l{n}") == answer(games["python"], user, "python", "buy", "H", f"l{n}")
