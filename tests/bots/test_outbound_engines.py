@@ -17,7 +17,7 @@ from bots.engines.llm import LLMEngine
 from bots.engines.webhook import WebhookEngine
 from bots.netpolicy import NO_VALID_REPLY, NOT_ALLOWED, AddressNotAllowed, OutboundPolicy
 
-from .test_llm import completion
+from .test_llm import StubServer, completion
 from .test_netpolicy import resolving
 
 SECRET = "whsec-0123456789abcdef"
@@ -25,7 +25,7 @@ CONTEXT = ReplyContext("c1", (Turn(INTERROGATOR, "hi"),), "are you human?")
 REFUSED_HOST = "127.0.0.2"  # loopback too, but outside the allow-list below: "another address"
 
 
-class Server:
+class Server(StubServer):
     """An HTTP(S) server on ``host`` answering every POST with ``status``, ``payload`` and ``headers``,
     recording each request ({"path", "headers", "body"}) and, over TLS, the SNI names it was asked for."""
 
@@ -54,23 +54,15 @@ class Server:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer((host, 0), Handler)
-        self.httpd.daemon_threads = True
-        self.httpd.handle_error = lambda request, address: None  # a client refusing the certificate
-        self.port = self.httpd.server_address[1]
+        self.server = ThreadingHTTPServer((host, 0), Handler)
+        self.server.daemon_threads = True
+        self.server.handle_error = lambda request, address: None  # a client refusing the certificate
+        self.port = self.server.server_address[1]
         if tls is not None:
             tls.sni_callback = lambda sock, name, ctx: self.sni.append(name) and None
-            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True, do_handshake_on_connect=False)
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True, do_handshake_on_connect=False)
         self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
 
 
 LOOPBACK = OutboundPolicy.allowing("127.0.0.1/32")
