@@ -94,7 +94,7 @@ class EntryAdmin(admin.ModelAdmin):
     @admin.action(description="Probe the selected entries (one test message)")
     def probe(self, request, queryset):
         for entry in queryset:
-            report = entry_probe(entry_id=entry.pk)
+            report = entry_probe(entry_id=entry.pk, for_organiser=True)
             level = messages.SUCCESS if report["outcome"] == "ok" else messages.WARNING
             said = f' said "{report["reply"][:80]}"' if report["reply"] else f" {report['error']}"
             self.message_user(request, f"{entry}: {report['outcome']} in {report['latency_ms']} ms;{said}", level)

@@ -64,11 +64,22 @@ class EngineError(Exception):
 
     ``transient`` is true when trying again later may succeed (a timeout, a remote 503), false when
     it will not (bad configuration, a reply that sanitises to nothing).
+
+    ``str()`` is the detail, for the organiser's call log. ``public`` is what anyone else (the entrant,
+    through the API) may be told: engines that call out set a neutral category there
+    (:data:`bots.netpolicy.NO_VALID_REPLY`, :data:`bots.netpolicy.NOT_ALLOWED`), so that an error
+    never says what answered at an address; None means the message itself may be shown.
     """
 
-    def __init__(self, message: str, *, transient: bool = False) -> None:
+    def __init__(self, message: str, *, transient: bool = False, public: str | None = None) -> None:
         super().__init__(message)
         self.transient = transient
+        self.public = public
+
+    @property
+    def public_text(self) -> str:
+        """What may be shown to anyone: ``public``, or the message when the engine set none."""
+        return self.public if self.public is not None else str(self)
 
 
 # --- the engine ---------------------------------------------------------------------------------

@@ -9,12 +9,15 @@ django-environ "$OTHER" proxy: a secret key may start with "$").
 - bool: exactly true/false, 1/0, yes/no, on/off (any case);
 - int and float: Python's own parsing, finite numbers only, an optional minimum;
 - list: comma-separated, items stripped, at least one;
+- cidrs: a list of IP networks ("10.0.5.0/24, ::1"), each normalised ("10.0.5.7/24" is refused: host
+  bits set);
 - db_url: postgres://user:pass@host:port/db?option=value or sqlite:///path (an absolute path, as
   this project has always read it), parsed by django-environ; the error names the URL without its
   password.
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 from urllib.parse import urlsplit, urlunsplit
 
@@ -71,6 +74,18 @@ class StrictEnv(environ.Env):
         if not items:
             raise bad(var, value, "expected a comma-separated list")
         return items
+
+    def cidrs(self, var: str, default: list[str]) -> list[str]:
+        value = self.raw(var)
+        if value is None:
+            return default
+        networks = []
+        for item in self.list(var, default):
+            try:
+                networks.append(str(ipaddress.ip_network(item)))
+            except ValueError as exc:
+                raise bad(var, value, f"{item!r} is not an IP network ({exc})") from None
+        return networks
 
     def db_url(self, var: str = "DATABASE_URL", default: dict | None = None) -> dict | None:
         value = self.raw(var)

@@ -158,6 +158,13 @@ ARENA_PULL_MAX_WAIT_S = env.float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0)
 # started as `celery -A config worker -Q bots`; empty keeps them on the default queue.
 ARENA_BOTS_QUEUE = env.str("ARENA_BOTS_QUEUE", "")
 
+# --- outbound calls of engines (webhook, llm) -------------------------------------------------
+# Engines that call an entrant's URL reach public addresses only: never loopback, private, link-local
+# (cloud metadata), shared, multicast or reserved ones, checked after DNS on every address and at
+# every connection (bots.netpolicy). Allow ranges here, comma-separated CIDRs, e.g.
+# "10.0.5.0/24,fd00:5::/64" for an LLM server on the organisers' own network; default none.
+ARENA_OUTBOUND_ALLOW = env.cidrs("ARENA_OUTBOUND_ALLOW", [])
+
 # Λ* experiments: the most episodes × types × runs one owner may have queued or running
 LAMBDASTAR_QUOTA_EPISODES = env.int("LAMBDASTAR_QUOTA_EPISODES", 5_000_000, minimum=1)
 

@@ -4,6 +4,9 @@ from config.settings import *  # noqa: F401,F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed, tests only
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
+# The suite's stub servers (webhook, LLM) listen on loopback; tests of the outbound policy empty this.
+ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32", "::1/128"]
+
 import os  # noqa: E402
 
 # One id per test run, inherited by the processes the run starts (a live daphne server), so that

@@ -14,6 +14,8 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
   target): circuit breaker, :class:`~arena.models.EngineCall` log, retries with backoff, cleaning, the
   typing delay;
 - :func:`entry_probe`: one logged call outside any conversation (the admin's health probe);
+- :func:`outbound_policy`: the addresses engines may call (``ARENA_OUTBOUND_ALLOW``), lent to every
+  engine built here and applied to URL settings when they are validated;
 - for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
   a bound Celery task hops to that queue and retries with backoff).
 """
@@ -29,7 +31,8 @@ from django.conf import settings
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
 from arena.services.health import ERROR_CHARS, CallResult, breaker_allows, breaker_record, engine_call_log
-from bots.base import Engine, EngineError, ReplyContext, Turn
+from bots.base import Engine, EngineError, EngineSettingsError, ReplyContext, Turn
+from bots.netpolicy import OutboundPolicy, outbound_settings_check
 from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
 from bots.typing_delay import TypingModel
 from core.dispatch import enqueue_now
@@ -38,6 +41,25 @@ log = logging.getLogger(__name__)
 
 HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
 PROBE_MESSAGE = "Hello! How are you today?"
+INTERNAL_ERROR = "engine failed (internal error)"  # what an entrant is told of an engine's bug
+
+
+# --- the outbound policy ---------------------------------------------------------------------------
+
+
+def outbound_policy() -> OutboundPolicy:
+    """What engines that call out (webhook, llm) may reach: public addresses, and the ranges the
+    organiser allows in ``ARENA_OUTBOUND_ALLOW``."""
+    return OutboundPolicy.allowing(*settings.ARENA_OUTBOUND_ALLOW)
+
+
+def engine_build(name: str, engine_settings: Mapping | None) -> Engine:
+    """A new engine with the host's outbound policy lent to it (an engine that calls out and is built
+    anywhere else gets the strict one)."""
+    engine = get_engine(name, engine_settings)
+    if hasattr(engine, "outbound"):
+        engine.outbound = outbound_policy()
+    return engine
 
 
 # --- the registry --------------------------------------------------------------------------------
@@ -60,7 +82,7 @@ def engine_standalone_reply(*, engine: str, engine_settings: Mapping | None, key
     ValueError) at once; the callable raises :class:`bots.base.EngineError` when the engine fails."""
     from bots.sanitize import clean_reply
 
-    instance = get_engine(engine, dict(engine_settings or {}))
+    instance = engine_build(engine, dict(engine_settings or {}))
     max_chars = settings.ARENA_BOT_REPLY_MAX_CHARS
 
     def reply(history: Iterable[tuple[str, str]], message: str) -> str:
@@ -76,8 +98,12 @@ def engine_choices_list() -> list[tuple[str, str]]:
 
 
 def engine_settings_validate(*, engine: str, settings: Mapping) -> dict:
-    """Cleaned settings (defaults filled in); raises KeyError (unknown engine) or ValueError (bad settings)."""
-    return engine_class(engine).validate_settings(settings)
+    """Cleaned settings (defaults filled in); raises KeyError (unknown engine) or ValueError (bad settings,
+    a URL whose host is an address :func:`outbound_policy` refuses among them)."""
+    cls = engine_class(engine)
+    cleaned = cls.validate_settings(settings)
+    outbound_settings_check(cls, cleaned, outbound_policy())
+    return cleaned
 
 
 def engine_secret_keys(*, engine: str) -> tuple[str, ...]:
@@ -90,8 +116,9 @@ def engine_secret_keys(*, engine: str) -> tuple[str, ...]:
 
 def entry_engine_build(*, entry: Entry) -> Engine:
     """A new instance of ``entry``'s engine with its settings. An engine that reads a corpus (the learner)
-    gets the arena's database corpus. Raises like :func:`engine_standalone`."""
-    engine = get_engine(entry.engine, entry.settings)
+    gets the arena's database corpus; every engine gets :func:`outbound_policy`. Raises like
+    :func:`engine_standalone_reply`."""
+    engine = engine_build(entry.engine, entry.settings)
     if hasattr(engine, "corpus"):
         engine.corpus = DatabaseCorpus()
     return engine
@@ -102,12 +129,17 @@ def entry_engine_build(*, entry: Entry) -> Engine:
 
 def engine_ask(*, entry: Entry, context: ReplyContext, max_chars: int | None = None) -> CallResult:
     """Ask ``entry``'s engine for a reply and clean it (:func:`bots.sanitize.clean_reply`). Never raises;
-    logs nothing and leaves the breaker alone (:func:`engine_reply` does both)."""
+    logs nothing and leaves the breaker alone (:func:`engine_reply` does both).
+
+    A failure has two texts: ``error``, the detail (an HTTP status, an exception's name: the organiser's,
+    kept in :class:`~arena.models.EngineCall`), and ``public_error``, what an entrant may be told (the
+    engine's neutral category, :attr:`bots.base.EngineError.public_text`), which never says what answered
+    at an address."""
     from bots.sanitize import clean_reply
 
     max_chars = max_chars or settings.ARENA_BOT_REPLY_MAX_CHARS
     start = time.perf_counter()
-    detail = ""
+    detail = public = ""
     try:
         engine = entry_engine_build(entry=entry)
         raw = engine.reply(context)
@@ -117,14 +149,17 @@ def engine_ask(*, entry: Entry, context: ReplyContext, max_chars: int | None = N
             detail = f"{detail}; reply cleaned ({len(raw) if isinstance(raw, str) else '?'} → {len(text)} chars)".lstrip("; ")
         outcome, error, transient = EngineCall.Outcome.OK, "", False
     except EngineError as exc:
-        text, error, transient = "", str(exc), exc.transient
+        text, error, transient, public = "", str(exc), exc.transient, exc.public_text
         outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
     except Exception as exc:  # a bug or bad settings in an engine must not break the conversation
         log.exception("entry %s (%s): engine raised", entry.pk, entry.engine)
         text, error, transient = "", f"{type(exc).__name__}: {exc}", False
+        # stored settings the engine refuses are the entrant's own; a bug's text is the organiser's
+        public = f"bad settings: {exc}" if isinstance(exc, EngineSettingsError) else INTERNAL_ERROR
         outcome = EngineCall.Outcome.ERROR
     latency_ms = int((time.perf_counter() - start) * 1000)
-    return CallResult(outcome, text, latency_ms, error[:ERROR_CHARS], transient, detail[:200])
+    return CallResult(outcome, text, latency_ms, error[:ERROR_CHARS], transient, detail[:200],
+                      public_error=public[:ERROR_CHARS])
 
 
 # --- the guarded reply path ----------------------------------------------------------------------
@@ -178,11 +213,14 @@ def typing_model_load(*, entry: Entry) -> TypingModel:
     return TypingModel.from_settings(entry.settings)
 
 
-def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE) -> dict:
+def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE, for_organiser: bool = False) -> dict:
     """Test an entry with one message outside any conversation; logged and fed to the breaker.
 
-    Returns ``{"outcome", "latency_ms", "reply", "error", "healthy"}``. External engines (pull, lpp)
-    are answered by their own programs and cannot be probed this way (outcome "skipped").
+    Returns ``{"outcome", "latency_ms", "reply", "error", "healthy"}``. ``error`` is the neutral text an
+    entrant may see ("address not allowed", "no valid reply (...)"), never what answered; the detail is
+    in the call log, and in ``error`` when ``for_organiser`` (the admin's probe action). External
+    engines (pull, lpp) are answered by their own programs and cannot be probed this way (outcome
+    "skipped").
     """
     entry = Entry.objects.get(pk=entry_id)
     if entry.is_external:
@@ -193,7 +231,7 @@ def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE) -> dict:
     engine_call_log(entry, result, kind=EngineCall.Kind.PROBE, subject="probe")
     health = breaker_record(entry, result)
     return {"outcome": result.outcome, "latency_ms": result.latency_ms, "reply": result.text,
-            "error": result.error, "healthy": health.healthy}
+            "error": result.error if for_organiser else result.public_error, "healthy": health.healthy}
 
 
 # --- the reply tasks: heavy-engine queue, retries ------------------------------------------------

@@ -43,6 +43,7 @@ class CallResult:
     transient: bool = False
     detail: str = ""
     extra: dict = field(default_factory=dict)
+    public_error: str = ""  # what an entrant may see of ``error`` ("" = ``error`` itself may be shown)
 
     @property
     def ok(self) -> bool:
@@ -89,11 +90,13 @@ def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
             health.last_ok_at = now
         else:
             health.consecutive_failures += 1
-            health.last_error = f"{result.outcome}: {result.error}"[:ERROR_CHARS]
+            # shown to the entrant by the API: the neutral text; the detail stays in the call log
+            health.last_error = f"{result.outcome}: {result.public_error or result.error}"[:ERROR_CHARS]
             health.last_error_at = now
             if health.consecutive_failures >= breaker_failures():
                 if health.unhealthy_since is None:
-                    log.error("entry %s (%s) marked unhealthy: %s", entry.pk, entry.engine, health.last_error)
+                    log.error("entry %s (%s) marked unhealthy: %s: %s", entry.pk, entry.engine, result.outcome,
+                              result.error)
                 health.unhealthy_since = now  # (re)opens: a failed half-open trial waits another cool-down
         health.save()
     return health

@@ -8,7 +8,12 @@ person who writes short, lower-case, slangy messages with the odd typo) or a *mi
 
 Errors: timeouts, connection failures, 408/409/429 and 5xx are transient (tried once more here,
 then left to the caller); 400, 401, 403, 404 (bad model) and the like are not. The API key is a
-secret: it never appears in an error message or a repr.
+secret: it never appears in an error message or a repr. Every error's ``public`` text is a neutral
+category (the detail is for the organiser's call log).
+
+The ``base_url`` is judged by the engine's ``outbound`` policy (:mod:`bots.netpolicy`; strict unless
+the host lends another) before each call, and the SDK's HTTP client connects only to vetted addresses,
+redirects included (:mod:`bots.outbound_httpx`).
 """
 
 from __future__ import annotations
@@ -16,9 +21,11 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from ..base import INTERROGATOR, Engine, EngineError, ReplyContext, number_setting, text_setting
-from ..http import choice_setting, require, transient_status, url_setting, with_retries
+from ..http import choice_setting, remote_error, require, transient_status, url_setting, with_retries
+from ..netpolicy import STRICT, OutboundPolicy
 
 PERSONA_PROMPT = """\
 You are taking part in a Turing test: someone will chat with you and try to work out whether you \
@@ -80,42 +87,56 @@ class ChatBackend(Protocol):
 
 
 class OpenAIBackend:
-    """:class:`ChatBackend` over the ``openai`` SDK (its own retries off: :func:`with_retries` does them)."""
+    """:class:`ChatBackend` over the ``openai`` SDK (its own retries off: :func:`with_retries` does them),
+    reaching only what ``policy`` allows."""
 
-    def __init__(self, base_url: str, api_key: str, timeout_s: float) -> None:
+    def __init__(self, base_url: str, api_key: str, timeout_s: float, policy: OutboundPolicy = STRICT) -> None:
         import openai  # imported on first use, so that listing the engines stays cheap
+
+        from ..outbound_httpx import vetted_client
 
         self._openai = openai
         self.base_url = base_url
+        self.policy = policy
         self._client = openai.OpenAI(
             base_url=base_url,
             api_key=api_key or "unused",  # local servers ignore it; the SDK insists on one
             timeout=openai.Timeout(timeout_s, connect=min(timeout_s, 5.0)),
             max_retries=0,
+            http_client=vetted_client(policy),
         )
+
+    def check(self) -> None:
+        """Resolve and vet the base URL's host (raises :class:`~bots.netpolicy.AddressNotAllowed`); the
+        client vets again at each connection, so a name re-resolved in between changes nothing."""
+        parts = urlsplit(self.base_url)
+        self.policy.resolve(parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
 
     def __repr__(self) -> str:
         return f"<OpenAIBackend {self.base_url!r}>"
 
     def complete(self, messages, *, model, temperature, max_tokens):
         openai = self._openai
+        self.check()
         try:
             response = self._client.chat.completions.create(
                 model=model, messages=list(messages), temperature=temperature, max_tokens=max_tokens
             )
+        except EngineError:  # the policy refused an address (a redirect, a name that changed)
+            raise
         except openai.APITimeoutError:
-            raise EngineError("LLM server timed out", transient=True) from None
+            raise remote_error("LLM server timed out", transient=True) from None
         except openai.APIConnectionError:
-            raise EngineError("LLM server unreachable", transient=True) from None
+            raise remote_error("LLM server unreachable", transient=True) from None
         except openai.APIStatusError as exc:  # the message and body are the server's; keep them out
             status = exc.status_code
-            raise EngineError(f"LLM server answered HTTP {status}", transient=transient_status(status)) from None
+            raise remote_error(f"LLM server answered HTTP {status}", transient=transient_status(status)) from None
         except (openai.OpenAIError, ValueError, TypeError) as exc:  # e.g. a body that is not JSON
-            raise EngineError(f"LLM client error: {type(exc).__name__}", transient=False) from None
+            raise remote_error(f"LLM client error: {type(exc).__name__}", transient=False) from None
         choices = getattr(response, "choices", None) or []
         content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
         if not isinstance(content, str):
-            raise EngineError("LLM server sent no text reply", transient=False)
+            raise remote_error("LLM server sent no text reply", transient=False)
         return content
 
 
@@ -123,6 +144,8 @@ class LLMEngine(Engine):
     name = "llm"
     label = "LLM persona (OpenAI-compatible chat server)"
     secret_keys = ("api_key",)  # settings the admin and API must mask
+    outbound_keys = ("base_url",)  # URLs the outbound policy judges (bots.netpolicy.outbound_settings_check)
+    outbound: OutboundPolicy = STRICT  # the host lends its own (arena: ARENA_OUTBOUND_ALLOW)
     settings_spec = {
         "base_url": url_setting(help="the server's OpenAI-compatible API root, e.g. http://localhost:11434/v1"),
         "model": text_setting(help="model name on that server, e.g. llama3.1:8b"),
@@ -147,7 +170,7 @@ class LLMEngine(Engine):
     def backend(self) -> ChatBackend:
         if self._backend is None:
             s = self.settings
-            self._backend = OpenAIBackend(s["base_url"], s["api_key"], s["timeout_s"])
+            self._backend = OpenAIBackend(s["base_url"], s["api_key"], s["timeout_s"], self.outbound)
         return self._backend
 
     def messages(self, context: ReplyContext) -> list[dict[str, str]]:
@@ -167,5 +190,5 @@ class LLMEngine(Engine):
         text = with_retries(call, delays=self.retry_delays, sleep=self.sleep)
         text = cap(text, s["max_reply_chars"])
         if not text:
-            raise EngineError("LLM server sent an empty reply", transient=False)
+            raise remote_error("LLM server sent an empty reply", transient=False)
         return text

@@ -12,6 +12,11 @@ exact body bytes. The endpoint answers 200 with ``{"reply": "..."}``.
 Timeouts, connection failures, 408/409/425/429 and 5xx are transient: tried again after 0.2 s and
 0.4 s, then reported as ``EngineError(transient=True)``. Any other status, a redirect, a body that
 is not JSON, larger than 64 KiB or without a string ``reply`` is a non-transient error.
+
+The URL's host is resolved and vetted by the engine's ``outbound`` policy (:mod:`bots.netpolicy`; strict
+unless the host lends another) at every connection, which goes to the vetted address itself; a refused
+address is :class:`~bots.netpolicy.AddressNotAllowed` and nothing is sent. Every error's ``public`` text
+is a neutral category: the detail (status, exception) is for the organiser's call log only.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping
 
-from ..base import Engine, EngineError, EngineSettingsError, ReplyContext, number_setting, text_setting
-from ..http import require, transient_status, url_setting, with_retries
+from ..base import Engine, EngineSettingsError, ReplyContext, number_setting, text_setting
+from ..http import remote_error, require, transient_status, url_setting, vetted_opener, with_retries
+from ..netpolicy import STRICT, OutboundPolicy
 
 MAX_RESPONSE_BYTES = 64 * 1024
 TIMESTAMP_HEADER = "X-Arena-Timestamp"
@@ -60,36 +66,32 @@ def payload(context: ReplyContext, persona: Mapping[str, str], timestamp: int) -
     }
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None  # a 3xx is answered as an error: the signed body must not be re-sent elsewhere
-
-
-_opener = urllib.request.build_opener(_NoRedirect)
-
-
-def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float) -> bytes:
-    """POST ``body``; the response body (at most MAX_RESPONSE_BYTES) or an EngineError."""
+def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float,
+         policy: OutboundPolicy = STRICT) -> bytes:
+    """POST ``body`` to an address ``policy`` allows; the response body (at most MAX_RESPONSE_BYTES) or
+    an EngineError (:class:`~bots.netpolicy.AddressNotAllowed` for a refused address)."""
     request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
     try:
-        with _opener.open(request, timeout=timeout_s) as response:
+        with vetted_opener(policy).open(request, timeout=timeout_s) as response:
             data = response.read(MAX_RESPONSE_BYTES + 1)
     except urllib.error.HTTPError as exc:
         exc.close()
         status = exc.code
-        raise EngineError(f"webhook answered HTTP {status}", transient=transient_status(status)) from None
+        raise remote_error(f"webhook answered HTTP {status}", transient=transient_status(status)) from None
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, ssl.SSLError):
-            raise EngineError(f"webhook TLS error: {type(exc.reason).__name__}", transient=False) from None
+            raise remote_error(f"webhook TLS error: {type(exc.reason).__name__}", transient=False) from None
         if isinstance(exc.reason, TimeoutError):
-            raise EngineError("webhook timed out", transient=True) from None
-        raise EngineError(f"webhook unreachable: {type(exc.reason).__name__}", transient=True) from None
+            raise remote_error("webhook timed out", transient=True) from None
+        raise remote_error(f"webhook unreachable: {type(exc.reason).__name__}", transient=True) from None
     except TimeoutError:
-        raise EngineError("webhook timed out", transient=True) from None
+        raise remote_error("webhook timed out", transient=True) from None
     except OSError as exc:  # reset connection, truncated response, ...
-        raise EngineError(f"webhook connection failed: {type(exc).__name__}", transient=True) from None
+        raise remote_error(f"webhook connection failed: {type(exc).__name__}", transient=True) from None
+    except ValueError as exc:  # http.client: a URL or header it cannot send
+        raise remote_error(f"webhook request refused by the client: {type(exc).__name__}", transient=False) from None
     if len(data) > MAX_RESPONSE_BYTES:
-        raise EngineError(f"webhook response larger than {MAX_RESPONSE_BYTES} bytes", transient=False)
+        raise remote_error(f"webhook response larger than {MAX_RESPONSE_BYTES} bytes", transient=False)
     return data
 
 
@@ -97,12 +99,12 @@ def parse_reply(data: bytes) -> str:
     try:
         document = json.loads(data)
     except ValueError:
-        raise EngineError("webhook response is not JSON", transient=False) from None
+        raise remote_error("webhook response is not JSON", transient=False) from None
     reply = document.get("reply") if isinstance(document, dict) else None
     if not isinstance(reply, str):
-        raise EngineError('webhook response has no string "reply"', transient=False)
+        raise remote_error('webhook response has no string "reply"', transient=False)
     if not reply.strip():
-        raise EngineError("webhook reply is empty", transient=False)
+        raise remote_error("webhook reply is empty", transient=False)
     return reply
 
 
@@ -110,6 +112,8 @@ class WebhookEngine(Engine):
     name = "webhook"
     label = "Webhook (the entrant's own HTTP endpoint)"
     secret_keys = ("secret",)
+    outbound_keys = ("url",)  # URLs the outbound policy judges (bots.netpolicy.outbound_settings_check)
+    outbound: OutboundPolicy = STRICT  # the host lends its own (arena: ARENA_OUTBOUND_ALLOW)
     settings_spec = {
         "url": url_setting(help="the entrant's endpoint, http:// or https://"),
         "secret": text_setting(max_length=500, help="shared secret for the HMAC-SHA256 signature (16+ characters)"),
@@ -141,6 +145,6 @@ class WebhookEngine(Engine):
     def reply(self, context: ReplyContext) -> str:
         def attempt() -> str:
             body, headers = self.request(context)
-            return parse_reply(post(self.settings["url"], body, headers, self.settings["timeout_s"]))
+            return parse_reply(post(self.settings["url"], body, headers, self.settings["timeout_s"], self.outbound))
 
         return with_retries(attempt, delays=self.retry_delays, sleep=self.sleep)

@@ -9,8 +9,11 @@ import pytest
 
 from bots.base import INTERROGATOR, WITNESS, EngineError, EngineSettingsError, ReplyContext, Turn
 from bots.engines.llm import LLMEngine, OpenAIBackend, cap, system_prompt
+from bots.netpolicy import OutboundPolicy
 from bots.registry import get_engine
 
+# The stub servers listen on loopback, which an engine's strict default policy refuses.
+LOOPBACK = OutboundPolicy.allowing("127.0.0.1/32")
 KEY = "sk-test-SECRET-0123456789"
 
 
@@ -72,6 +75,7 @@ def completion(text):
 def engine_for(server, **settings):
     engine = LLMEngine({"base_url": server.url + "/v1", "model": "llama3.1:8b", "api_key": KEY, **settings})
     engine.sleep = lambda seconds: None
+    engine.outbound = LOOPBACK
     return engine
 
 
@@ -142,7 +146,7 @@ def test_connection_refused_is_transient():
     with StubServer([]) as server:
         url = server.url
     engine = LLMEngine({"base_url": url + "/v1", "model": "m", "api_key": KEY})
-    engine.sleep = lambda seconds: None
+    engine.sleep, engine.outbound = (lambda seconds: None), LOOPBACK
     with pytest.raises(EngineError) as info:
         engine.reply(CONTEXT)
     assert info.value.transient and KEY not in str(info.value)

@@ -9,7 +9,7 @@ from bots.engines import webhook
 from bots.engines.webhook import MAX_RESPONSE_BYTES, WebhookEngine, sign, verify
 from bots.registry import get_engine
 
-from .test_llm import StubServer
+from .test_llm import LOOPBACK, StubServer
 
 SECRET = "whsec-0123456789abcdef"
 NOW = 1_700_000_000
@@ -22,6 +22,7 @@ def engine_for(server, sleeps=None, **settings):
     engine = WebhookEngine({"url": server.url + "/bot", "secret": SECRET, **settings})
     engine.sleep = (sleeps.append if sleeps is not None else (lambda seconds: None))
     engine.clock = lambda: NOW
+    engine.outbound = LOOPBACK
     return engine
 
 

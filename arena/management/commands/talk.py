@@ -6,6 +6,8 @@
     python manage.py talk learner                           # interactive: one line per message, Ctrl-D ends
 
 Replies go through the same cleaning rules as in a conversation; no typing delay, nothing is stored.
+Engines that call out reach public addresses only: a server on this machine or the organisers' network
+needs its range in ARENA_OUTBOUND_ALLOW (e.g. ARENA_OUTBOUND_ALLOW=127.0.0.1/32 for the llm line above).
 """
 import json
 import sys
