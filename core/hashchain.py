@@ -102,18 +102,24 @@ def raw_key(text: str, what: str) -> bytes:
     return raw
 
 
+def key_from_text(text: str, *, what: str, pem, raw, kind):
+    """An Ed25519 key (`kind`) from base64 of its 32 bytes (`raw` makes it) or PEM (`pem` reads it)."""
+    text = text.strip()
+    if not text.startswith("-----BEGIN"):
+        return raw(raw_key(text, what))
+    try:
+        key = pem(text.replace("\\n", "\n").encode())  # a PEM may come on one line of an environment file
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        raise ValueError(f"{what}: not an unencrypted PEM key") from None
+    if not isinstance(key, kind):
+        raise ValueError(f"{what}: the PEM key is not an Ed25519 key")
+    return key
+
+
 def public_key_load(text: str) -> Ed25519PublicKey:
     """An Ed25519 public key from base64 of its 32 bytes, or PEM; ValueError otherwise."""
-    text = text.strip()
-    if text.startswith("-----BEGIN"):
-        try:
-            key = serialization.load_pem_public_key(text.encode())
-        except (ValueError, TypeError, UnsupportedAlgorithm):
-            raise ValueError("not a PEM public key") from None
-        if not isinstance(key, Ed25519PublicKey):
-            raise ValueError("the PEM public key is not an Ed25519 key")
-        return key
-    return Ed25519PublicKey.from_public_bytes(raw_key(text, "public key"))
+    return key_from_text(text, what="public key", pem=serialization.load_pem_public_key,
+                         raw=Ed25519PublicKey.from_public_bytes, kind=Ed25519PublicKey)
 
 
 def keys_index(keys) -> dict[str, Ed25519PublicKey]:

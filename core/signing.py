@@ -9,26 +9,16 @@ import dataclasses
 import os
 from pathlib import Path
 
-from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from core.hashchain import Seal, key_id, public_key_text, raw_key
+from core.hashchain import Seal, key_from_text, key_id, public_key_text
 
 
 def private_key_load(text: str) -> Ed25519PrivateKey:
     """An Ed25519 private key from base64 of its 32 bytes, or PEM (PKCS#8, unencrypted); ValueError otherwise."""
-    text = text.strip()
-    if text.startswith("-----BEGIN"):
-        text = text.replace("\\n", "\n")  # a PEM put on one line of an environment file
-        try:
-            key = serialization.load_pem_private_key(text.encode(), password=None)
-        except (ValueError, TypeError, UnsupportedAlgorithm):
-            raise ValueError("not an unencrypted PEM private key") from None
-        if not isinstance(key, Ed25519PrivateKey):
-            raise ValueError("the PEM private key is not an Ed25519 key")
-        return key
-    return Ed25519PrivateKey.from_private_bytes(raw_key(text, "private key"))
+    return key_from_text(text, what="private key", pem=lambda data: serialization.load_pem_private_key(data, None),
+                         raw=Ed25519PrivateKey.from_private_bytes, kind=Ed25519PrivateKey)
 
 
 def private_key_pem(key: Ed25519PrivateKey) -> bytes:
