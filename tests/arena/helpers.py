@@ -1,3 +1,4 @@
+import threading
 import time
 
 from django.core.management import call_command
@@ -59,3 +60,23 @@ def verify(what, capsys):
         code = exc.code
     out = capsys.readouterr()
     return code, out.out + out.err
+
+
+def in_thread(work) -> tuple[threading.Thread, list]:
+    """Start `work()` on a thread of its own (its own database connection, closed after); the thread and
+    the list of what it raised."""
+    from django.db import connection
+
+    errors = []
+
+    def run():
+        try:
+            work()
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, errors

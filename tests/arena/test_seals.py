@@ -17,7 +17,7 @@ from core import hashchain
 from core.errors import Closed
 from core.signing import private_key_load, private_key_text, seal_sign
 
-from .helpers import finished_chat, sides, three_party, verify
+from .helpers import finished_chat, in_thread, sides, three_party, verify
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -205,8 +205,7 @@ def test_a_message_racing_the_end_is_refused_not_stored_after_the_seal(cast, mon
     interrogation = three_party(cast)
     human, _ = sides(interrogation)
     services.message_post(conversation_id=human.pk, sender_role="interrogator", text="first", user=cast.jude)
-    sealed, release, errors = threading.Event(), threading.Event(), []
-
+    sealed, release = threading.Event(), threading.Event()
     original = interrogations.seals_write
 
     def seals_then_wait(**kwargs):
@@ -216,17 +215,7 @@ def test_a_message_racing_the_end_is_refused_not_stored_after_the_seal(cast, mon
         return written
 
     monkeypatch.setattr(interrogations, "seals_write", seals_then_wait)
-
-    def end():
-        try:
-            services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=end)
-    thread.start()
+    thread, errors = in_thread(lambda: services.interrogation_end(interrogation_id=interrogation.pk, reason="judge"))
     assert sealed.wait(5)
     threading.Timer(0.5, release.set).start()  # the end commits while the message waits for its lock
     with pytest.raises(Closed):
