@@ -1,5 +1,6 @@
 """Transcripts that prove their own end: each conversation's chain is sealed (head, count, signature)
 when its interrogation ends, and verification, on the platform or offline, checks the seal."""
+import datetime as dt
 import json
 import os
 import stat
@@ -12,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.urls import reverse
 
 from arena import services, signing
-from arena.models import ConversationSeal, Message
+from arena.models import ConversationSeal, Interrogation, Message
 from core import hashchain
 from core.errors import Closed
 from core.signing import private_key_load, private_key_text, seal_sign
@@ -72,6 +73,14 @@ def test_altering_the_seal_invalidates_its_signature(cast, capsys, field, value)
     ConversationSeal.objects.filter(conversation=human).update(**{field: value})
     code, output = verify(human, capsys)
     assert code == 1 and "signature invalid" in output
+
+
+def test_moving_the_recorded_end_time_is_caught(cast, capsys):
+    interrogation, human, _ = finished_chat(cast)
+    sealed_end = Interrogation.objects.get(pk=interrogation.pk).ended_at
+    Interrogation.objects.filter(pk=interrogation.pk).update(ended_at=sealed_end - dt.timedelta(minutes=1))
+    code, output = verify(human, capsys)
+    assert code == 1 and f"seal: ended at {hashchain.stamp(sealed_end)}" in output
 
 
 def test_a_seal_signed_by_another_key_is_refused(cast, capsys):
