@@ -36,3 +36,18 @@ def services_mode_consistency(app_configs, **kwargs):
                     hint="Set DATABASE_URL to a PostgreSQL database in services mode.", id="arena.W001")
         )
     return problems
+
+
+@register(Tags.security)
+def transcript_signing_key(app_configs, **kwargs):
+    if not settings.ARENA_SIGNING_KEY and not settings.ARENA_SIGNING_KEY_FILE:
+        return [
+            Error(
+                "DEBUG is off and no ARENA_SIGNING_KEY is set: ended interrogations could not seal their transcripts.",
+                hint="Set ARENA_SIGNING_KEY to an Ed25519 private key, base64 of its 32 bytes or PEM (`python -m "
+                     "core.signing` prints a new one). Keep it secret and stable; when you replace it, list the old "
+                     "key's public key in ARENA_SIGNING_RETIRED_KEYS so that its seals still verify.",
+                id="arena.E004",
+            )
+        ]
+    return []

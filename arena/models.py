@@ -155,6 +155,26 @@ class Message(models.Model):
         return f"#{self.seq} {self.sender_role}: {self.text[:40]}"
 
 
+class ConversationSeal(models.Model):
+    """What closes a conversation's hash chain when its interrogation ends: its head and message count,
+    signed with the platform's Ed25519 key (core.hashchain.Seal; written by arena.services.seals).
+
+    The signature covers the conversation's and the interrogation's public ids, the count, the head
+    and the end time: cutting the last messages, or editing this row, shows on verification."""
+
+    conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="seal")
+    message_count = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64, help_text="The last message's hash (the genesis hash if none).")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    key_id = models.CharField(max_length=16, help_text="First 16 hex digits of the SHA-256 of the public key.")
+    signature = models.CharField(max_length=88, help_text="Ed25519, base64.")
+    version = models.PositiveSmallIntegerField(default=1)
+    signed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.conversation}: {self.message_count} messages, key {self.key_id}"
+
+
 class Keystroke(models.Model):
     """One key press in a conversation (keystroke mode, the LPP bridge, imported LPP logs).
 

@@ -1,10 +1,17 @@
-"""The arena's reads: full states for (re)connecting pages, and published transcripts."""
+"""The arena's reads: full states for (re)connecting pages, published transcripts and their seals."""
+import dataclasses
+import re
+import uuid
+
 from django.db.models import Prefetch, Q
 
-from arena import payloads, roles
+from arena import payloads, roles, signing
+from core import hashchain
 from core.errors import NotAllowed
 from arena.services.keystrokes import composing_line
-from arena.models import Conversation, Interrogation, Message, Status, Verdict
+from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 
 
 def interrogation_for_judge(*, public_id, user) -> Interrogation:
@@ -98,8 +105,10 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
     verdict = Verdict.objects.filter(interrogation=interrogation).first()
     conversations = []
     for c in interrogation.conversations.select_related("witness_entry", "witness_human").order_by("side"):
+        seal = conversation_seal(conversation=c, interrogation=interrogation)
         conversations.append(
             {
+                "id": str(c.public_id),
                 "side": c.side,
                 "witness_kind": "machine" if c.witness_is_machine else "human",
                 "witness": c.witness_label if names else None,
@@ -115,6 +124,7 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
                     }
                     for m in c.messages.order_by("seq")
                 ],
+                "seal": seal.as_dict() if seal else None,
             }
         )
     return {
@@ -136,7 +146,54 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
             "time_to_decision_s": verdict.time_to_decision_s,
         },
         "conversations": conversations,
+        # convenience copies: trust the keys published at /transcripts/keys.json, not these
+        "signing_keys": signing.public_keys_document()["keys"],
+        "verify": signing.VERIFY_HOW,
     }
+
+
+def conversation_seal(*, conversation: Conversation, interrogation: Interrogation) -> hashchain.Seal | None:
+    row = ConversationSeal.objects.filter(conversation=conversation).first()
+    if row is None:
+        return None
+    return hashchain.Seal(
+        conversation=str(conversation.public_id), interrogation=str(interrogation.public_id),
+        count=row.message_count, head=row.head_hash, ended_at=hashchain.stamp(row.ended_at), key_id=row.key_id,
+        signature=row.signature, version=row.version)
+
+
+def transcript_conversations(*, reference: str) -> list[Conversation]:
+    """The conversations a reader names: a conversation id (a number), a conversation's public id, or an
+    interrogation's public id (what a transcript's URL shows: all its conversations), or that URL itself."""
+    reference = reference.strip()
+    if reference.isdigit():
+        found = Conversation.objects.filter(pk=int(reference))
+    else:
+        match = _UUID.search(reference)
+        if match is None:
+            return []
+        public_id = uuid.UUID(match.group())
+        found = Conversation.objects.filter(Q(public_id=public_id) | Q(interrogation__public_id=public_id))
+    return list(found.select_related("interrogation").order_by("side"))
+
+
+def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
+    """The conversation's chain recomputed from the database and checked against its signed seal, with the
+    platform's public keys (the current one and the retired ones)."""
+    interrogation = conversation.interrogation
+    report = hashchain.seal_verify(
+        conversation_public_id=conversation.public_id, messages=conversation.messages.order_by("seq"),
+        seal=conversation_seal(conversation=conversation, interrogation=interrogation),
+        public_keys=signing.public_keys(), interrogation_public_id=interrogation.public_id,
+        ended_at=interrogation.ended_at)
+    if report.verdict != "UNSEALED":
+        return report
+    if interrogation.status in (Status.SCHEDULED, Status.RUNNING):
+        problem = f"no seal (interrogation still {interrogation.status}); {report.chain.checked} messages so far"
+    else:
+        problem = (f"no seal: the interrogation ended at {payloads.iso(interrogation.ended_at)} but nothing proves "
+                   f"where its transcript ends (its seal was removed, or it ended before transcripts were sealed)")
+    return dataclasses.replace(report, problem=problem)
 
 
 def can_monitor(user) -> bool:

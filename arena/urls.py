@@ -8,6 +8,7 @@ urlpatterns = [
     path("witness/<uuid:public_id>/", views.witness_console, name="witness_console"),
     path("monitor/", views.monitor, name="monitor"),
     path("transcripts/", views.transcript_list, name="transcript_list"),
+    path("transcripts/keys.json", views.transcript_keys, name="transcript_keys"),
     path("transcripts/<uuid:public_id>/", views.transcript_detail, name="transcript_detail"),
     path("transcripts/<uuid:public_id>.json", views.transcript_json, name="transcript_json"),
     path("healthz", views.healthz, name="healthz"),

@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
-from arena import roles, selectors
+from arena import roles, selectors, signing
 from core.errors import NotAllowed
 
 
@@ -64,6 +64,11 @@ def transcript_json(request, public_id):
     response = JsonResponse(selectors.transcript_export(interrogation=interrogation), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="transcript-{interrogation.public_id}.json"'
     return response
+
+
+def transcript_keys(request):
+    """The public keys that transcript seals are checked with: current and retired, by key id."""
+    return JsonResponse(signing.public_keys_document(), json_dumps_params={"indent": 2})
 
 
 def healthz(request):

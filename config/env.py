@@ -11,6 +11,8 @@ django-environ "$OTHER" proxy: a secret key may start with "$").
 - list: comma-separated, items stripped, at least one;
 - cidrs: a list of IP networks ("10.0.5.0/24, ::1"), each normalised ("10.0.5.7/24" is refused: host
   bits set);
+- ed25519_private_key / ed25519_public_keys: base64 of the key's 32 bytes, or PEM (core.signing);
+  a bad private key is named, never echoed;
 - db_url: postgres://user:pass@host:port/db?option=value or sqlite:///path (an absolute path, as
   this project has always read it), parsed by django-environ; the error names the URL without its
   password.
@@ -23,6 +25,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+
+from core.hashchain import public_key_load
+from core.signing import private_key_load
 
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 DATABASE_SCHEMES = {"postgres", "postgresql", "pgsql", "sqlite"}
@@ -86,6 +91,27 @@ class StrictEnv(environ.Env):
             except ValueError as exc:
                 raise bad(var, value, f"{item!r} is not an IP network ({exc})") from None
         return networks
+
+    def ed25519_private_key(self, var: str) -> str | None:
+        """The key's text, checked (base64 of 32 bytes, or PEM); the error does not repeat a secret."""
+        value = self.raw(var)
+        if value is not None:
+            try:
+                private_key_load(value)
+            except ValueError as error:
+                raise ImproperlyConfigured(f"{var} (hidden): {error}; expected an Ed25519 private key, "
+                                           "base64 of its 32 bytes or PEM") from None
+        return value
+
+    def ed25519_public_keys(self, var: str) -> list[str]:
+        """Comma-separated base64 public keys, each checked; empty when unset."""
+        keys = self.list(var, [])
+        for key in keys:
+            try:
+                public_key_load(key)
+            except ValueError as error:
+                raise bad(var, key, f"{error}; expected Ed25519 public keys, base64 of 32 bytes each") from None
+        return keys
 
     def db_url(self, var: str = "DATABASE_URL", default: dict | None = None) -> dict | None:
         value = self.raw(var)

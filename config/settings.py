@@ -168,6 +168,15 @@ ARENA_OUTBOUND_ALLOW = env.cidrs("ARENA_OUTBOUND_ALLOW", [])
 # Λ* experiments: the most episodes × types × runs one owner may have queued or running
 LAMBDASTAR_QUOTA_EPISODES = env.int("LAMBDASTAR_QUOTA_EPISODES", 5_000_000, minimum=1)
 
+# --- transcript seals (arena.ConversationSeal, core.hashchain) -------------------------------------
+# The Ed25519 key that signs each conversation's seal when its interrogation ends: base64 of its 32
+# bytes, or PEM. Without one, DEBUG generates a key once into ARENA_DATA_DIR (mode 0600), so `make run`
+# needs nothing; with DEBUG off, system check arena.E004 refuses to start.
+ARENA_SIGNING_KEY = env.ed25519_private_key("ARENA_SIGNING_KEY")
+ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem" if DEBUG and not ARENA_SIGNING_KEY else None
+# Public keys of earlier signing keys (comma-separated base64), still published so that their seals verify.
+ARENA_SIGNING_RETIRED_KEYS = env.ed25519_public_keys("ARENA_SIGNING_RETIRED_KEYS")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

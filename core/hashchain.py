@@ -1,13 +1,44 @@
-"""The SHA-256 chain that makes a transcript tamper-evident.
+"""The SHA-256 chain that makes a transcript tamper-evident, and the signed seal that closes it.
 
 Each message's hash covers its predecessor's hash and its own sequence number, sender role, text and
 timestamp; the first message links to a genesis hash derived from the conversation's public id. Editing,
 deleting, inserting or reordering any message breaks the chain from that point on.
+
+A chain alone cannot tell a transcript from its beginning: cut its last messages and what is left is
+intact. So when an interrogation ends, the platform seals each conversation: its head hash (the last
+message's, the genesis hash when there is none), its message count, the conversation's and the
+interrogation's public ids and the end time, signed with the platform's Ed25519 key (``key_id``: the
+first 16 hex digits of the SHA-256 of the raw public key, so keys can rotate).
+
+This file needs nothing but Python and ``cryptography``: anyone can check an exported transcript
+without the platform's database, with only the platform's public key (``/transcripts/keys.json``)::
+
+    python -m core.hashchain verify transcript.json --key keys.json     # or: python hashchain.py verify ...
 """
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import dataclasses
 import datetime as dt
 import hashlib
 import json
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+SEAL_VERSION = 1
+SEAL_CONTEXT = b"turing-arena transcript seal\n"  # signed before the payload: a seal signs nothing else
+
+
+def stamp(moment: dt.datetime | None) -> str | None:
+    """The one textual form of a time inside hashes and seals: UTC, microseconds."""
+    return None if moment is None else moment.astimezone(dt.UTC).isoformat(timespec="microseconds")
 
 
 def genesis_hash(conversation_public_id) -> str:
@@ -15,8 +46,7 @@ def genesis_hash(conversation_public_id) -> str:
 
 
 def message_hash(*, prev_hash: str, seq: int, sender_role: str, text: str, created_at: dt.datetime) -> str:
-    stamp = created_at.astimezone(dt.UTC).isoformat(timespec="microseconds")
-    body = json.dumps([seq, sender_role, text, stamp], ensure_ascii=False, separators=(",", ":"))
+    body = json.dumps([seq, sender_role, text, stamp(created_at)], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
 
 
@@ -45,3 +75,223 @@ def chain_verify(conversation_public_id, messages) -> ChainReport:
         expected_prev = msg.hash
         checked += 1
     return ChainReport(True, checked)
+
+
+# --- keys -----------------------------------------------------------------------------------------
+
+def public_key_bytes(key: Ed25519PublicKey) -> bytes:
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def key_id(key: Ed25519PublicKey) -> str:
+    return hashlib.sha256(public_key_bytes(key)).hexdigest()[:16]
+
+
+def public_key_text(key: Ed25519PublicKey) -> str:
+    """The published form of a public key: base64 of its 32 raw bytes."""
+    return base64.b64encode(public_key_bytes(key)).decode()
+
+
+def raw_key(text: str, what: str) -> bytes:
+    try:
+        raw = base64.b64decode(text.strip(), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError(f"{what}: not base64") from None
+    if len(raw) != 32:
+        raise ValueError(f"{what}: expected the 32 bytes of an Ed25519 key, found {len(raw)}")
+    return raw
+
+
+def key_from_text(text: str, *, what: str, pem, raw, kind):
+    """An Ed25519 key (`kind`) from base64 of its 32 bytes (`raw` makes it) or PEM (`pem` reads it)."""
+    text = text.strip()
+    if not text.startswith("-----BEGIN"):
+        return raw(raw_key(text, what))
+    try:
+        key = pem(text.replace("\\n", "\n").encode())  # a PEM may come on one line of an environment file
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        raise ValueError(f"{what}: not an unencrypted PEM key") from None
+    if not isinstance(key, kind):
+        raise ValueError(f"{what}: the PEM key is not an Ed25519 key")
+    return key
+
+
+def public_key_load(text: str) -> Ed25519PublicKey:
+    """An Ed25519 public key from base64 of its 32 bytes, or PEM; ValueError otherwise."""
+    return key_from_text(text, what="public key", pem=serialization.load_pem_public_key,
+                         raw=Ed25519PublicKey.from_public_bytes, kind=Ed25519PublicKey)
+
+
+def keys_index(keys) -> dict[str, Ed25519PublicKey]:
+    """{key id: key}; the id is computed from each key, never taken on trust."""
+    return {key_id(key): key for key in keys}
+
+
+# --- seals ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Seal:
+    """What closes one conversation's chain at the end of its interrogation."""
+
+    conversation: str
+    interrogation: str
+    count: int
+    head: str
+    ended_at: str | None
+    key_id: str
+    signature: str = ""
+    version: int = SEAL_VERSION
+
+    def payload(self) -> bytes:
+        """The signed bytes: every field but the signature, as canonical JSON."""
+        fields = {name: value for name, value in self.as_dict().items() if name != "signature"}
+        return SEAL_CONTEXT + json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Seal:
+        names = {field.name for field in dataclasses.fields(cls)}
+        return cls(**{name: value for name, value in data.items() if name in names})
+
+
+def seal_unsigned(*, conversation_public_id, interrogation_public_id, messages_count: int, head: str,
+                  ended_at: dt.datetime | None) -> Seal:
+    """A seal to be signed (core.signing.seal_sign, which fills in key_id and signature)."""
+    return Seal(conversation=str(conversation_public_id), interrogation=str(interrogation_public_id),
+                count=messages_count, head=head, ended_at=stamp(ended_at), key_id="")
+
+
+def signature_valid(seal: Seal, key: Ed25519PublicKey) -> bool:
+    try:
+        key.verify(base64.b64decode(seal.signature, validate=True), seal.payload())
+    except (InvalidSignature, binascii.Error, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class SealReport:
+    """A conversation checked against its seal. verdict: OK, ALTERED, UNSEALED or REFUSED (unknown key)."""
+
+    verdict: str
+    chain: ChainReport
+    seal: Seal | None
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "OK"
+
+    def describe(self) -> str:
+        if self.ok:
+            seal = self.seal
+            return (f"{self.chain.checked} messages, chain intact, sealed at its end ({seal.count} messages, "
+                    f"head {seal.head[:16]}…), signature valid (key {seal.key_id})")
+        return self.problem
+
+
+def seal_verify(*, conversation_public_id, messages, seal: Seal | None, public_keys: dict[str, Ed25519PublicKey],
+                interrogation_public_id=None, ended_at: dt.datetime | None = None) -> SealReport:
+    """Recompute the chain and check it against its seal, and the seal against the trusted keys.
+
+    ended_at and interrogation_public_id, when given, must be the sealed ones too (an export's or the
+    database's own record of the end)."""
+    messages = list(messages)
+    chain = chain_verify(conversation_public_id, messages)
+    if not chain.ok:
+        return SealReport("ALTERED", chain, seal, f"message #{chain.first_bad_seq}: {chain.problem} "
+                                                  f"({chain.checked} messages verified before it)")
+    if seal is None:
+        return SealReport("UNSEALED", chain, None, f"no seal ({chain.checked} messages, chain intact so far)")
+    key = public_keys.get(seal.key_id)
+    if key is None:
+        trusted = ", ".join(sorted(public_keys)) or "none"
+        return SealReport("REFUSED", chain, seal, f"the seal is signed by key {seal.key_id}, which is not one of the "
+                                                  f"platform's keys ({trusted})")
+    if not signature_valid(seal, key):
+        return SealReport("ALTERED", chain, seal, f"signature invalid: the seal is not what key {seal.key_id} signed")
+    head = messages[-1].hash if messages else genesis_hash(conversation_public_id)
+    problems = []
+    if seal.conversation != str(conversation_public_id):
+        problems.append(f"the seal is conversation {seal.conversation}'s")
+    if interrogation_public_id is not None and seal.interrogation != str(interrogation_public_id):
+        problems.append(f"the seal is interrogation {seal.interrogation}'s")
+    if seal.count != len(messages):
+        problems.append(f"seal: {seal.count} messages, found {len(messages)}")
+    elif seal.head != head:
+        problems.append(f"seal: head {seal.head[:16]}…, found {head[:16]}…")
+    if ended_at is not None and seal.ended_at != stamp(ended_at):
+        problems.append(f"seal: ended at {seal.ended_at}, the record says {stamp(ended_at)}")
+    if problems:
+        return SealReport("ALTERED", chain, seal, "; ".join(problems))
+    return SealReport("OK", chain, seal)
+
+
+# --- an exported transcript, offline --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Exported:
+    seq: int
+    sender_role: str
+    text: str
+    created_at: dt.datetime
+    prev_hash: str
+    hash: str
+
+
+def _moment(text: str | None) -> dt.datetime | None:
+    return None if text is None else dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def transcript_verify(data: dict, public_keys: dict[str, Ed25519PublicKey]) -> list[tuple[str, SealReport]]:
+    """Every conversation of an exported transcript (``/transcripts/<id>.json``): [(side, report)]."""
+    reports = []
+    for conversation in data["conversations"]:
+        messages = [
+            _Exported(m["seq"], m["from"], m["text"], _moment(m["at"]), m["prev_hash"], m["hash"])
+            for m in conversation["messages"]
+        ]
+        seal = Seal.from_dict(conversation["seal"]) if conversation.get("seal") else None
+        reports.append((conversation["side"], seal_verify(
+            conversation_public_id=conversation["id"], messages=messages, seal=seal, public_keys=public_keys,
+            interrogation_public_id=data["id"], ended_at=_moment(data.get("ended_at")))))
+    return reports
+
+
+def keys_read(source: str) -> list[Ed25519PublicKey]:
+    """--key: a base64 public key, or a file: the platform's keys.json, or a PEM public key."""
+    path = Path(source)
+    if not path.is_file():
+        return [public_key_load(source)]
+    text = path.read_text()
+    if text.lstrip().startswith("{"):
+        return [public_key_load(item["public_key"]) for item in json.loads(text)["keys"]]
+    return [public_key_load(text)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m core.hashchain",
+        description="Verify an exported transcript (its hash chains and their signed seals) without the platform.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    verify = commands.add_parser("verify", help="check a transcript JSON against the platform's public key(s)")
+    verify.add_argument("transcript", type=Path, help="the JSON of /transcripts/<id>.json")
+    verify.add_argument("--key", action="append", required=True, metavar="KEY",
+                        help="a trusted public key: base64, a PEM file, or the platform's /transcripts/keys.json "
+                             "(repeatable). The keys inside the export are not trusted: anyone can write those.")
+    args = parser.parse_args(argv)
+    try:
+        keys = keys_index(key for source in args.key for key in keys_read(source))
+        data = json.loads(args.transcript.read_text())
+        reports = transcript_verify(data, keys)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        parser.error(f"cannot read the transcript or the keys: {error!r}")
+    for side, report in reports:
+        print(f"{report.verdict}: {side} conversation: {report.describe()}")
+    return 0 if reports and all(report.ok for _, report in reports) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,7 +3,8 @@
 One log session becomes one Interrogation (status ended, times from the
 keystrokes), one Conversation per screen side, its utterances as Messages
 linked by the same SHA-256 chain as live ones (core.hashchain), and every
-keystroke as an ``arena.Keystroke`` row. One transaction per session; a session
+keystroke as an ``arena.Keystroke`` row, each conversation sealed (signed head and message count) as
+a live one is when it ends. One transaction per session; a session
 already imported (same file content, same index) is skipped.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from arena.models import Conversation, Entry, Interrogation, Keystroke, Message, Status
+from arena.services.seals import seals_write
 from core import hashchain
 from lpp.models import ImportedTranscript
 from lpp.protocol.lines import transcript_utterances
@@ -95,6 +97,7 @@ def import_transcript(transcript: Transcript, *, file_name: str, sha256: str, in
                 scheduled_at=started, started_at=started, ended_at=ended,
                 time_limit_s=interrogation.time_limit_s)
             _store(conversation, transcript, side)
+        seals_write(interrogation=interrogation)
     return interrogation
 
 

@@ -29,7 +29,10 @@ def _table(model, alias: str) -> str:
 def _lock_sql(vendor: str) -> str:
     user = get_user_model()
     columns = [_column(Conversation, name, "c") for name in LOCK_FIELDS] + [
-        _column(Interrogation, "status", "i"), _column(Interrogation, "deadline", "i"),
+        # The conversation's own status, not the interrogation's: it is on the locked row, so a message
+        # waiting for the lock while the interrogation ends sees "ended" (PostgreSQL re-reads a locked row,
+        # not the rows joined to it) and is refused instead of landing after the transcript's seal.
+        _column(Conversation, "status", "c"), _column(Interrogation, "deadline", "i"),
         _column(Entry, "display_name", "e"), _column(user, user.USERNAME_FIELD, "u"),
     ]
     sql = (
@@ -75,8 +78,8 @@ def _aware(value) -> dt.datetime | None:
 
 
 def conversation_lock(conversation_id: int):
-    """Lock the conversation row until the transaction ends. Returns (conversation, interrogation
-    status, deadline, witness label), or None when there is no such conversation."""
+    """Lock the conversation row until the transaction ends. Returns (conversation, its status
+    (the interrogation's, mirrored on the locked row), deadline, witness label), or None when there is no such conversation."""
     with connection.cursor() as cursor:
         cursor.execute(_lock_sql(connection.vendor), [conversation_id])
         row = cursor.fetchone()

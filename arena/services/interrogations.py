@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from arena import notify, roles
 from arena.learning import learner_harvest_schedule
+from arena.services.seals import seals_write
 from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Conversation, Entry, Interrogation, Status
@@ -93,7 +94,8 @@ def interrogation_start(*, interrogation_id: int, by=None) -> Interrogation:
 def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interrogation:
     """Idempotent: ending an interrogation that has already ended changes nothing. The one place where
     an interrogation becomes ENDED (by the judge, an organiser, or time: close-if-due and the sweep
-    come here); its learner harvest is enqueued on commit."""
+    come here); its learner harvest is enqueued on commit. Each conversation's chain is sealed (signed
+    head and message count) in the same transaction, so a transcript proves where it ends."""
     with transaction.atomic():
         interrogation = _locked(interrogation_id)
         if by is not None and not (by == interrogation.judge or roles.is_organiser(by)):
@@ -114,6 +116,7 @@ def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interro
         interrogation.save(update_fields=["status", "ended_at", "end_reason"])
         conversations = list(interrogation.conversations.all())
         interrogation.conversations.update(status=interrogation.status, ended_at=now)
+        seals_write(interrogation=interrogation)  # after the update: the conversations' rows are locked
         transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
     return interrogation
 

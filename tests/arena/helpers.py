@@ -1,4 +1,7 @@
+import threading
 import time
+
+from django.core.management import call_command
 
 from arena import services
 from arena.models import Conversation
@@ -34,3 +37,46 @@ def wait_for(predicate, timeout=10.0, interval=0.05):
             return value
         time.sleep(interval)
     raise AssertionError(f"condition not met within {timeout} s")
+
+
+def finished_chat(cast):
+    interrogation = three_party(cast)
+    human, machine = sides(interrogation)
+    for i in range(3):
+        services.message_post(conversation_id=human.pk, sender_role="interrogator", text=f"question {i}", user=cast.jude)
+        services.message_post(conversation_id=human.pk, sender_role="witness", text=f"answer {i}", user=cast.connie)
+    services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="<b>bold?</b>", user=cast.jude)
+    services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
+    services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=77, reason="r")
+    return interrogation, human, machine
+
+
+def verify(what, capsys):
+    """verify_transcript on a conversation (its id) or any reference the command takes; (exit code, output)."""
+    try:
+        call_command("verify_transcript", str(getattr(what, "pk", what)))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def in_thread(work) -> tuple[threading.Thread, list]:
+    """Start `work()` on a thread of its own (its own database connection, closed after); the thread and
+    the list of what it raised."""
+    from django.db import connection
+
+    errors = []
+
+    def run():
+        try:
+            work()
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, errors

@@ -11,10 +11,11 @@ from django.core.exceptions import ImproperlyConfigured
 from config.env import env, parse_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
+SIGNING_KEY = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="  # an Ed25519 private key (RFC 8032 test 1), base64
 
 
 def manage(*args, **environ):
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ARENA_SIGNING_KEY"}}
     clean.update(environ, DJANGO_SETTINGS_MODULE="config.settings", ARENA_DATA_DIR=environ.get("ARENA_DATA_DIR", "/tmp/arena-cfg-test"))
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
 
@@ -33,6 +34,7 @@ BAD_VALUES = (
     + [(name, " , ") for name in LISTS]
     + [("DATABASE_URL", raw) for raw in ("mysql://x/y", "http://x/y", "postgres://host:5432/", "postgres://host:port/db", "sqlite://")]
     + [("REDIS_URL", raw) for raw in ("http://127.0.0.1:6379", "redis://")]
+    + [("ARENA_SIGNING_RETIRED_KEYS", raw) for raw in ("not-base64!", "c2hvcnQ=")]
 )
 
 
@@ -101,8 +103,17 @@ def test_a_bad_environment_stops_the_platform_at_start_up():
 def test_debug_off_with_the_default_key_is_refused():
     result = manage("check", DEBUG="false", ALLOWED_HOSTS="arena.example")
     assert result.returncode != 0 and "arena.E001" in result.stderr
-    fine = manage("check", DEBUG="false", ALLOWED_HOSTS="arena.example", SECRET_KEY="x" * 50)
+    fine = manage("check", DEBUG="false", ALLOWED_HOSTS="arena.example", SECRET_KEY="x" * 50, ARENA_SIGNING_KEY=SIGNING_KEY)
     assert fine.returncode == 0, fine.stderr
+
+
+def test_debug_off_without_a_transcript_signing_key_is_refused():
+    production = {"DEBUG": "false", "ALLOWED_HOSTS": "arena.example", "SECRET_KEY": "x" * 50}
+    result = manage("check", **production)
+    assert result.returncode != 0 and "arena.E004" in result.stderr and "ARENA_SIGNING_KEY" in result.stderr
+    secret = "c2VjcmV0IGJ1dCBub3QgYSBrZXk="
+    result = manage("check", **production, ARENA_SIGNING_KEY=secret)
+    assert result.returncode != 0 and "ARENA_SIGNING_KEY" in result.stderr and secret not in result.stderr
 
 
 def test_workers_without_a_broker_are_refused():

@@ -8,7 +8,7 @@ from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Keystroke, Message
 from arena.services.keystrokes import apply_keys
 
-from .helpers import sides, three_party
+from .helpers import in_thread, sides, three_party
 from .wsclient import connect
 
 
@@ -108,22 +108,16 @@ def test_keys_stored_while_another_writer_holds_the_conversation_come_after_its_
         pytest.skip("row locks: PostgreSQL (SQLite serialises whole transactions)")
     interrogation = three_party(cast, keystroke_mode=True)
     human, _ = sides(interrogation)
-    holding, release, errors = threading.Event(), threading.Event(), []
+    holding, release = threading.Event(), threading.Event()
 
     def judge_writer():
-        try:
-            with transaction.atomic():
-                conversation = Conversation.objects.select_for_update().get(pk=human.pk)
-                keystrokes_store(conversation=conversation, sender_role="interrogator", keys=[Key("a", "a"), Key("b", "b")])
-                holding.set()
-                release.wait(5)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-        finally:
-            connection.close()
+        with transaction.atomic():
+            conversation = Conversation.objects.select_for_update().get(pk=human.pk)
+            keystrokes_store(conversation=conversation, sender_role="interrogator", keys=[Key("a", "a"), Key("b", "b")])
+            holding.set()
+            release.wait(5)
 
-    thread = threading.Thread(target=judge_writer)
-    thread.start()
+    thread, errors = in_thread(judge_writer)
     assert holding.wait(5)
     threading.Timer(0.5, release.set).start()  # the judge's transaction commits while we wait for its lock
     with transaction.atomic():

@@ -7,29 +7,7 @@ from django.core.management import call_command
 from arena import services
 from arena.models import Message
 
-from .helpers import sides, three_party
-
-
-def finished_chat(cast):
-    interrogation = three_party(cast)
-    human, machine = sides(interrogation)
-    for i in range(3):
-        services.message_post(conversation_id=human.pk, sender_role="interrogator", text=f"question {i}", user=cast.jude)
-        services.message_post(conversation_id=human.pk, sender_role="witness", text=f"answer {i}", user=cast.connie)
-    services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="<b>bold?</b>", user=cast.jude)
-    services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
-    services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=77, reason="r")
-    return interrogation, human, machine
-
-
-def verify(conversation, capsys):
-    try:
-        call_command("verify_transcript", str(conversation.pk))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
+from .helpers import finished_chat, verify
 
 
 def test_an_intact_transcript_verifies(cast, capsys):

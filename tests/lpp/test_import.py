@@ -65,6 +65,18 @@ def test_verify_transcript_passes_on_an_imported_conversation(data_dir, capsys):
     assert "chain intact" in capsys.readouterr().out
 
 
+def test_imported_transcripts_are_sealed_so_a_cut_end_shows(data_dir, capsys):
+    call_command("lpp_import", str(data_dir / LINGUO.format("10-06-30")), verbosity=0)
+    conversation = Conversation.objects.filter(messages__isnull=False).first()
+    count = conversation.messages.count()
+    call_command("verify_transcript", str(conversation.interrogation.public_id))
+    assert f"{count} messages, chain intact, sealed at its end ({count} messages" in capsys.readouterr().out
+    conversation.messages.order_by("-seq").first().delete()
+    with pytest.raises(SystemExit):
+        call_command("verify_transcript", str(conversation.pk))
+    assert f"seal: {count} messages, found {count - 1}" in capsys.readouterr().err
+
+
 def test_the_empty_aborted_session_and_a_chosen_judge(data_dir, cast):
     call_command("lpp_import", str(data_dir / "logfile.b-wilcox-angela.2012-05-15--13-07-55.log"),
                  "--judge-user", "jude", verbosity=0)

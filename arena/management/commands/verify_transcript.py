@@ -1,31 +1,34 @@
-import uuid
-
 from django.core.management.base import BaseCommand, CommandError
 
-from core.hashchain import chain_verify
-from arena.models import Conversation
+from arena import selectors
 
 
 class Command(BaseCommand):
-    help = "Check a conversation's SHA-256 message chain; exits 1 if the transcript was altered."
+    help = (
+        "Check a transcript: recompute each conversation's SHA-256 message chain and check it against the seal "
+        "signed when its interrogation ended (message count, head hash, Ed25519 signature). Exits 1 if "
+        "anything was altered, cut, or cannot be proven."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("conversation", help="conversation id (number) or public id (UUID)")
-
-    def handle(self, *args, conversation, **options):
-        try:
-            lookup = {"pk": int(conversation)} if conversation.isdigit() else {"public_id": uuid.UUID(conversation)}
-            convo = Conversation.objects.get(**lookup)
-        except (ValueError, Conversation.DoesNotExist):
-            raise CommandError(f"No conversation {conversation!r}.") from None
-        report = chain_verify(convo.public_id, convo.messages.order_by("seq"))
-        if report.ok:
-            self.stdout.write(self.style.SUCCESS(f"OK: conversation {convo.pk}, {report.checked} messages, chain intact."))
-            return
-        self.stderr.write(
-            self.style.ERROR(
-                f"ALTERED: conversation {convo.pk}, message #{report.first_bad_seq}: {report.problem} "
-                f"({report.checked} messages verified before it)."
-            )
+        parser.add_argument(
+            "transcript",
+            help="the public id in a transcript's URL (/transcripts/<id>/: every conversation of that interrogation), "
+                 "that URL itself, a conversation's public id, or a conversation id (number)",
         )
-        raise SystemExit(1)
+
+    def handle(self, *args, transcript, **options):
+        conversations = selectors.transcript_conversations(reference=transcript)
+        if not conversations:
+            raise CommandError(f"No conversation {transcript!r}.")
+        failed = False
+        for conversation in conversations:
+            report = selectors.conversation_verify(conversation=conversation)
+            line = f"{report.verdict}: conversation {conversation.pk} ({conversation.side}), {report.describe()}."
+            if report.ok:
+                self.stdout.write(self.style.SUCCESS(line))
+            else:
+                failed = True
+                self.stderr.write(self.style.ERROR(line))
+        if failed:
+            raise SystemExit(1)
