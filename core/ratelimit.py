@@ -75,20 +75,21 @@ def rate_user_take(*, category: str, user_id: int, now: float | None = None) -> 
     """Count one frame of ``category`` against the user's budget of the current window; False when the
     budget is spent (the frame is refused, and still counted: a flood does not refill it).
 
-    A fixed window in the shared cache: the key of window ``floor(now / window_s)`` is created with the
-    window's lifetime and incremented atomically (Redis INCR; a lock in local memory)."""
+    A fixed window in the shared cache: the key of window ``floor(now / window_s)`` is incremented
+    atomically (Redis INCR; a lock in local memory), or created with the window's lifetime by its first
+    frame. (A fixed window lets up to twice the budget through around a window's edge.)"""
     limits = limits_for(category)
     now = time.time() if now is None else now
     window = int(now // limits.window_s)
     key = f"arena:rate:{category}:{user_id}:{window}"
     cache = caches[CACHE_ALIAS]
-    for _ in range(3):  # the key may expire between add() and incr()
-        if cache.add(key, 1, timeout=limits.window_s + 1):
-            return True  # the window's first frame (every limit is at least 1)
+    for _ in range(3):  # the window's first frame creates its key; another process may be doing the same
         try:
             return cache.incr(key) <= limits.per_user
-        except ValueError:
-            continue
+        except ValueError:  # no such key yet (or it has just expired)
+            pass
+        if cache.add(key, 1, timeout=limits.window_s + 1):
+            return True  # the window's first frame (every limit is at least 1)
     return True  # the cache keeps losing the key: let the frame through rather than refuse everyone
 
 
