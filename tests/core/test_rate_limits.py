@@ -1,8 +1,6 @@
 """Rate limits of websocket frames (core.ratelimit, in core.consumers.BaseConsumer): per socket and per
 user, from settings; a refused frame gets one rate_limited error frame, nothing of it is stored or
 relayed, and the socket stays open."""
-import uuid
-
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -15,11 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def limits(settings):
-    """Generous limits, each test tightening one; a cache key prefix of its own (services mode shares
-    Redis with other runs: a per-user count must start from zero)."""
-    caches = {alias: dict(config) for alias, config in settings.CACHES.items()}
-    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = caches
+    """Generous limits, each test tightening one (counts start from zero: tests/conftest.py)."""
     for category in ("MESSAGE", "TYPING"):
         setattr(settings, f"ARENA_RATE_{category}_BURST", 1000)
         setattr(settings, f"ARENA_RATE_{category}_PER_S", 1000.0)
