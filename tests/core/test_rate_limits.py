@@ -29,6 +29,16 @@ def setup(cast, **kwargs):
     return interrogation, human
 
 
+async def consoles(cast):
+    """A running three-party interrogation: its human conversation, the judge's and the witness's sockets."""
+    interrogation, human = await setup(cast)
+    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
+    await judge.expect("state")
+    witness, _, _ = await connect(f"/ws/witness/{human.public_id}/", cast.connie)
+    await witness.expect("state")
+    return human, judge, witness
+
+
 @sync_to_async
 def judge_texts():
     return sorted(Message.objects.filter(sender_role="interrogator").values_list("text", flat=True))
@@ -46,11 +56,7 @@ async def answers(socket, n):
 
 async def test_a_burst_of_messages_on_one_socket_stores_only_the_first_n(cast, limits, end_stray_sessions):
     limits.ARENA_RATE_MESSAGE_BURST, limits.ARENA_RATE_MESSAGE_PER_S = 5, 0.01
-    interrogation, human = await setup(cast)
-    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
-    await judge.expect("state")
-    witness, _, _ = await connect(f"/ws/witness/{human.public_id}/", cast.connie)
-    await witness.expect("state")
+    human, judge, witness = await consoles(cast)
 
     for i in range(12):
         await judge.send({"type": "message", "side": human.side, "text": f"question {i}"})
@@ -101,11 +107,7 @@ async def test_two_sockets_of_one_user_share_the_per_user_budget(cast, limits, e
 
 async def test_typing_frames_past_the_limit_are_not_relayed(cast, limits, end_stray_sessions):
     limits.ARENA_RATE_TYPING_BURST, limits.ARENA_RATE_TYPING_PER_S = 3, 0.01
-    interrogation, human = await setup(cast)
-    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
-    await judge.expect("state")
-    witness, _, _ = await connect(f"/ws/witness/{human.public_id}/", cast.connie)
-    await witness.expect("state")
+    human, judge, witness = await consoles(cast)
 
     for _ in range(10):
         await judge.send({"type": "typing", "side": human.side})
