@@ -7,7 +7,7 @@ bare ValueError. An unset or empty variable takes its default; a value is taken 
 django-environ "$OTHER" proxy: a secret key may start with "$").
 
 - bool: exactly true/false, 1/0, yes/no, on/off (any case);
-- int and float: Python's own parsing, finite numbers only, an optional minimum;
+- int and float: Python's own parsing, finite numbers only, an optional minimum and maximum;
 - list: comma-separated, items stripped, at least one;
 - cidrs: a list of IP networks ("10.0.5.0/24, ::1"), each normalised ("10.0.5.7/24" is refused: host
   bits set);
@@ -51,13 +51,13 @@ class StrictEnv(environ.Env):
             raise bad(var, value, "expected one of true/false, 1/0, yes/no, on/off")
         return self.parse_value(value.lower(), bool)
 
-    def int(self, var: str, default: int, *, minimum: int | None = None) -> int:
-        return self._number(var, default, int, "an integer", minimum)
+    def int(self, var: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+        return self._number(var, default, int, "an integer", minimum, maximum)
 
-    def float(self, var: str, default: float, *, minimum: float | None = None) -> float:
-        return self._number(var, default, float, "a finite number", minimum)
+    def float(self, var: str, default: float, *, minimum: float | None = None, maximum: float | None = None) -> float:
+        return self._number(var, default, float, "a finite number", minimum, maximum)
 
-    def _number(self, var, default, kind, expected, minimum):
+    def _number(self, var, default, kind, expected, minimum, maximum=None):
         value = self.raw(var)
         if value is None:
             return default
@@ -69,6 +69,8 @@ class StrictEnv(environ.Env):
             raise bad(var, value, f"expected {expected}")
         if minimum is not None and number < minimum:
             raise bad(var, value, f"must be at least {minimum}")
+        if maximum is not None and number > maximum:
+            raise bad(var, value, f"must be at most {maximum}")
         return number
 
     def list(self, var: str, default: list[str]) -> list[str]:

@@ -153,7 +153,7 @@ ARENA_BOT_RETRIES = env.int("ARENA_BOT_RETRIES", 2, minimum=0)
 ARENA_BOT_RETRY_BASE_S = env.float("ARENA_BOT_RETRY_BASE_S", 1.0, minimum=0.0)
 ARENA_BOT_BREAKER_FAILURES = env.int("ARENA_BOT_BREAKER_FAILURES", 5, minimum=1)
 ARENA_BOT_BREAKER_COOLDOWN_S = env.int("ARENA_BOT_BREAKER_COOLDOWN_S", 60, minimum=1)
-ARENA_PULL_MAX_WAIT_S = env.float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0)
+ARENA_PULL_MAX_WAIT_S = env.float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0, maximum=300.0)
 # A Celery queue of its own for the memory-hungry engines (aiml, learner): "bots" with a worker
 # started as `celery -A config worker -Q bots`; empty keeps them on the default queue.
 ARENA_BOTS_QUEUE = env.str("ARENA_BOTS_QUEUE", "")
@@ -176,6 +176,30 @@ ARENA_SIGNING_KEY = env.ed25519_private_key("ARENA_SIGNING_KEY")
 ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem" if DEBUG and not ARENA_SIGNING_KEY else None
 # Public keys of earlier signing keys (comma-separated base64), still published so that their seals verify.
 ARENA_SIGNING_RETIRED_KEYS = env.ed25519_public_keys("ARENA_SIGNING_RETIRED_KEYS")
+
+# --- hardening (issue 13): bounded long polls, rate limits -------------------------------------
+# Pull mode's long poll (GET /api/v1/entries/<id>/pending/?wait=): the database is checked every
+# ARENA_PULL_POLL_S seconds, holding no thread or connection in between (arena.services.pull).
+ARENA_PULL_POLL_S = env.float("ARENA_PULL_POLL_S", 0.5, minimum=0.05, maximum=10.0)
+# Websocket frames (core.ratelimit), per category: "message" (messages, questions, answers, trades,
+# verdicts, state requests) and "typing" (typing signals, keystroke frames). Per socket, a token
+# bucket of _BURST frames refilled at _PER_S a second; per user, all sockets of all processes
+# together, _PER_USER frames in each window of ARENA_RATE_WINDOW_S seconds (Django's cache: Redis in
+# services mode). A frame past either limit gets one "rate_limited" error frame and is dropped.
+ARENA_RATE_WINDOW_S = env.int("ARENA_RATE_WINDOW_S", 60, minimum=1, maximum=3600)
+ARENA_RATE_MESSAGE_BURST = env.int("ARENA_RATE_MESSAGE_BURST", 20, minimum=1, maximum=10_000)
+ARENA_RATE_MESSAGE_PER_S = env.float("ARENA_RATE_MESSAGE_PER_S", 2.0, minimum=0.01, maximum=1000.0)
+ARENA_RATE_MESSAGE_PER_USER = env.int("ARENA_RATE_MESSAGE_PER_USER", 120, minimum=1, maximum=1_000_000)
+ARENA_RATE_TYPING_BURST = env.int("ARENA_RATE_TYPING_BURST", 100, minimum=1, maximum=10_000)
+ARENA_RATE_TYPING_PER_S = env.float("ARENA_RATE_TYPING_PER_S", 30.0, minimum=0.01, maximum=1000.0)
+ARENA_RATE_TYPING_PER_USER = env.int("ARENA_RATE_TYPING_PER_USER", 3000, minimum=1, maximum=1_000_000)
+# The cache holds the per-user counters: Redis (shared by every process) in services mode, this
+# process's memory in the embedded default (one process).
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "arena"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}
 
 LOGGING = {
     "version": 1,

@@ -27,3 +27,4 @@ if REDIS_URL:  # noqa: F405
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
     CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{_prefix}"  # noqa: F405
+    CACHES["default"]["KEY_PREFIX"] = f"arena-{_prefix}"  # noqa: F405  (the per-user rate-limit counters)

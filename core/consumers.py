@@ -3,7 +3,8 @@ from the database, answer every bad frame with one error frame, forward pushes.
 
 Every inbound frame is JSON `{"type": ..., ...}`. Anything malformed, unknown, oversize, late or not the
 sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`; nothing is stored and
-the connection stays open.
+the connection stays open. So is a frame past the rate limits (:mod:`core.ratelimit`: per socket and per
+user, by frame category), with the code ``rate_limited``.
 """
 import json
 import logging
@@ -14,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from core import notify
+from core import notify, ratelimit
 from core.errors import ArenaError, NotAllowed
 from core.payloads import error
 
@@ -63,6 +64,8 @@ class BaseConsumer(AsyncWebsocketConsumer):
 
     actions: dict[str, str] = {"state": "on_state"}  # frame type -> method name
     audience = ""  # which payload of an arena.message event this console forwards
+    # frame type -> rate-limit category (core.ratelimit); every other action is a "message"
+    rate_categories: dict[str, str] = {"typing": ratelimit.TYPING, "keys": ratelimit.TYPING}
 
     def authorise(self) -> None:
         raise NotImplementedError
@@ -116,6 +119,10 @@ class BaseConsumer(AsyncWebsocketConsumer):
         method = self.actions.get(frame["type"])
         if method is None:
             return await self.send_error("unknown_type", f"Unknown frame type {frame['type'][:40]!r}.")
+        category = self.rate_categories.get(frame["type"], ratelimit.MESSAGE)
+        if not await self.rate_allows(category):
+            what = "typing or key frames" if category == ratelimit.TYPING else "messages and requests"
+            return await self.send_error("rate_limited", f"Too many {what}: this one was refused. Wait a moment.")
         try:
             await getattr(self, method)(frame)
         except ArenaError as exc:
@@ -123,6 +130,22 @@ class BaseConsumer(AsyncWebsocketConsumer):
         except Exception:  # a bug must cost the sender one frame, not the connection
             log.exception("%s: frame %r failed", type(self).__name__, frame.get("type"))
             await self.send_error("server_error", "The server could not handle that frame; nothing was stored.")
+
+    async def rate_allows(self, category: str) -> bool:
+        """This socket's bucket first (in memory), then the user's shared budget (the cache)."""
+        buckets = self.__dict__.get("rate_buckets")
+        if buckets is None:
+            buckets = self.rate_buckets = ratelimit.socket_buckets()
+        if not buckets[category].take():
+            return False
+        user_id = getattr(self.scope.get("user"), "pk", None)
+        if user_id is None:
+            return True  # anonymous (a spectator): its socket's bucket is its limit
+        try:
+            return await ratelimit.rate_user_atake(category=category, user_id=user_id)
+        except Exception:  # the cache is down: the socket's own limit still holds
+            log.exception("rate limit of user %s: the cache failed", user_id)
+            return True
 
     async def send_json(self, payload: dict):
         await self.send(text_data=json.dumps(payload))

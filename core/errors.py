@@ -19,3 +19,9 @@ class NotAllowed(ArenaError):
 
 class Closed(ArenaError):
     code = "closed"
+
+
+class Conflict(ArenaError):
+    """Not possible in the current state (a reply to nothing, a second answer): HTTP 409."""
+
+    code = "conflict"

@@ -1,10 +1,16 @@
 """Read-only REST endpoints: experiments, runs, aggregates, per-episode results (paginated).
 
 Mounted at /api/lambdastar/. Each user sees their own experiments; staff see all.
-Filters: ``?experiment=<id>`` on runs, aggregates and episodes; ``?run=<id>`` on aggregates and episodes.
+Filters: ``?experiment=<id>`` on runs, aggregates and episodes; ``?run=<id>`` on aggregates and episodes;
+``?page_size=`` on episodes. A numeric parameter that is not a whole number within its bounds answers 400
+(:func:`core.params.number_param`).
 """
 from django.urls import include, path
 from rest_framework import pagination, routers, serializers, viewsets
+from rest_framework.exceptions import ValidationError
+
+from core.errors import InvalidInput
+from core.params import number_param
 
 from lambdastar import selectors
 from lambdastar.models import Aggregate, ChunkResult, Experiment, Run
@@ -32,6 +38,18 @@ class AggregateSerializer(serializers.ModelSerializer):
         fields = ["id", "run", "agent_type", "episodes", "mean", "std", "sem", "ci_low", "ci_high"]
 
 
+ID_MAX = 2**63 - 1
+
+
+def id_param(params, name: str, *, maximum: int = ID_MAX) -> int | None:
+    """A whole-number query parameter (an id, a page size) from 1 to ``maximum``; None when absent;
+    400 (DRF's ValidationError) otherwise."""
+    try:
+        return number_param(params, name, minimum=1, maximum=maximum, integer=True)
+    except InvalidInput as exc:
+        raise ValidationError({name: [str(exc)]}) from None
+
+
 class _Scoped:
     experiment_path = "run__experiment"
 
@@ -39,10 +57,12 @@ class _Scoped:
         visible = selectors.experiments_visible(user=self.request.user)
         qs = self.queryset.filter(**{f"{self.experiment_path}__in": visible})
         params = self.request.query_params
-        if params.get("experiment", "").isdigit():
-            qs = qs.filter(**{f"{self.experiment_path}_id": params["experiment"]})
-        if params.get("run", "").isdigit() and self.experiment_path != "experiment":
-            qs = qs.filter(run_id=params["run"])
+        experiment = id_param(params, "experiment")
+        if experiment is not None:
+            qs = qs.filter(**{f"{self.experiment_path}_id": experiment})
+        run = id_param(params, "run") if self.experiment_path != "experiment" else None
+        if run is not None:
+            qs = qs.filter(run_id=run)
         return qs
 
 
@@ -68,6 +88,10 @@ class EpisodePages(pagination.PageNumberPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 5000
+
+    def get_page_size(self, request):
+        size = id_param(request.query_params, self.page_size_query_param, maximum=self.max_page_size)
+        return self.page_size if size is None else size
 
 
 class EpisodeViewSet(_Scoped, viewsets.GenericViewSet):

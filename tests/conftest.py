@@ -6,6 +6,7 @@ default without DATABASE_URL/REDIS_URL, services mode (PostgreSQL, Redis) with t
 import multiprocessing
 import os
 import socket
+import uuid
 from dataclasses import dataclass
 from functools import partial
 
@@ -65,6 +66,15 @@ def cast(db):
         simple=Entry.objects.create(display_name="Simple Bot", engine="simple", settings=dict(FAST)),
         eliza=Entry.objects.create(display_name="ELIZA", engine="eliza", settings=dict(FAST)),
     )
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):
+    """Each test's users start with their whole rate-limit budget: core.ratelimit counts frames per user
+    id in the cache for a minute, and ids repeat from test to test (a fresh key prefix per test)."""
+    caches = {alias: dict(config) for alias, config in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"{caches['default'].get('KEY_PREFIX', '')}{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.fixture

@@ -1,13 +1,21 @@
 """Thin DRF views, one per operation: parse, call a service or selector, shape the answer.
 
 An entrant only ever reaches its own entries: any other entry id answers 404, as if it did not exist.
+The long poll is an async Django view (:func:`pending_long_poll`), authenticated as the DRF views are.
 """
-from django.http import Http404
-from rest_framework import serializers, status
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import Http404, JsonResponse
+from django.views.decorators.http import require_GET
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from core.errors import ArenaError, Closed, NotAllowed
+from core.db import connection_release
+from core.errors import ArenaError, Closed, Conflict, InvalidInput, NotAllowed
+from core.params import number_param
 from arena.models import Entry, EntryHealth
 from arena.services.entries import entry_register, settings_masked
 from arena.services.engines import PROBE_MESSAGE, entry_probe
@@ -23,7 +31,7 @@ def own_entry(request, entry_id: int) -> Entry:
 
 def refused(exc: ArenaError) -> Response:
     code = status.HTTP_403_FORBIDDEN if isinstance(exc, NotAllowed) else (
-        status.HTTP_409_CONFLICT if isinstance(exc, Closed) else status.HTTP_400_BAD_REQUEST)
+        status.HTTP_409_CONFLICT if isinstance(exc, (Closed, Conflict)) else status.HTTP_400_BAD_REQUEST)
     return Response({"error": str(exc), "code": exc.code}, status=code)
 
 
@@ -78,16 +86,44 @@ class EntryProbe(APIView):
         return Response(entry_probe(entry_id=entry.pk, message=message))
 
 
-class PullPending(APIView):
-    """Long poll: ``?wait=<seconds>`` (bounded) until a judge message of this entry awaits an answer."""
+def _own_entry_authenticated(request, entry_id: int) -> Entry:
+    """The API's own authentication (DRF's classes: a token, or a session) and the caller's entry; raises
+    DRF's NotAuthenticated/AuthenticationFailed or Http404. Its connection is closed after (a long poll
+    keeps none)."""
+    try:
+        api_request = Request(request, authenticators=[auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
+        if not api_request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        return own_entry(api_request, entry_id)
+    finally:
+        connection_release()
 
-    def get(self, request, entry_id):
-        entry = own_entry(request, entry_id)
-        try:
-            wait = float(request.query_params.get("wait", 0))
-        except ValueError:
-            return Response({"error": "wait must be a number of seconds"}, status=400)
-        return Response({"pending": pull_pending_wait(entry=entry, wait_s=wait)})
+
+def _json(data: dict, status_code: int = 200, **headers) -> JsonResponse:
+    return JsonResponse(data, status=status_code, headers=headers, json_dumps_params={"separators": (",", ":")})
+
+
+@require_GET
+async def pending_long_poll(request, entry_id):
+    """Long poll: ``?wait=<seconds>`` (0 to ARENA_PULL_MAX_WAIT_S) until a judge message of this entry
+    awaits an answer; ``{"pending": [...]}``. Async, so a waiting poll holds no thread or database
+    connection and is cancelled when its client disconnects; answers as the DRF views do."""
+    try:
+        entry = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
+    except (exceptions.NotAuthenticated, exceptions.AuthenticationFailed) as exc:
+        # as DRF answers: 401 with the first authentication class's challenge, 403 when it has none
+        challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(request)
+        if challenge:
+            return _json({"detail": str(exc.detail)}, 401, **{"WWW-Authenticate": challenge})
+        return _json({"detail": str(exc.detail)}, 403)
+    except Http404 as exc:
+        return _json({"detail": str(exc)}, 404)
+    try:
+        wait = number_param(request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S,
+                            cap=True)
+        return _json({"pending": await pull_pending_wait(entry=entry, wait_s=wait)})
+    except InvalidInput as exc:
+        return _json({"error": str(exc), "code": exc.code}, 400)
 
 
 class ReplyInput(serializers.Serializer):
@@ -96,18 +132,21 @@ class ReplyInput(serializers.Serializer):
 
 
 class PullReply(APIView):
+    """A reply to the pending judge message: held, and shown after the entry's typing delay (202)."""
+
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
         data = ReplyInput(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            message = pull_reply(entry=entry, conversation_key=data.validated_data["conversation"],
-                                 text=data.validated_data["text"])
+            held = pull_reply(entry=entry, conversation_key=data.validated_data["conversation"],
+                              text=data.validated_data["text"])
         except ArenaError as exc:
             return refused(exc)
-        if message is None:
+        if held is None:
             raise Http404("No such conversation.")
-        return Response({"seq": message.seq, "text": message.text}, status=status.HTTP_201_CREATED)
+        return Response({"reply_to": held.reply_to, "text": held.text, "deliver_at": held.deliver_at},
+                        status=status.HTTP_202_ACCEPTED)
 
 
 class TypingInput(serializers.Serializer):

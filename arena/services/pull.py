@@ -1,30 +1,54 @@
 """Pull mode: an entrant's program fetches the judge messages awaiting its answer and posts replies.
 
-A conversation is pending when its interrogation is running, its witness is the entry, and its last
-message is the interrogator's. The conversation key handed out is the conversation's public id.
-"""
-import time
+A conversation is pending when its interrogation is running, its witness is the entry, its last
+message is the interrogator's, and the entry has not answered that message yet. The conversation key
+handed out is the conversation's public id.
 
+A reply is accepted only as the answer to a pending message, one answer per judge message (anything
+else is a :class:`~core.errors.Conflict`), and it is not stored at once: it is held and delivered
+through the built-in engines' delayed delivery (:func:`arena.services.witnesses.bot_reply_schedule`)
+no sooner than the entry's typing model allows, counted from the judge's message, so that a program
+answering in a millisecond looks to the judge like any other witness.
+
+The long poll (:func:`pull_pending_wait`) is a coroutine: between its checks it holds no thread and no
+database connection, and it ends with its request when the client goes away.
+"""
+import asyncio
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
-from core.errors import InvalidInput
+from core.db import connection_release
+from core.errors import Closed, Conflict, InvalidInput
 from arena.models import Conversation, EngineCall, Entry, Message, Status
 
-POLL_STEP_S = 0.2
+
+def _answered(conversation_ids) -> set[tuple[int, int]]:
+    """(conversation id, judge message seq) of the replies a pull entry has had accepted."""
+    return set(EngineCall.objects.filter(
+        conversation_id__in=conversation_ids, kind=EngineCall.Kind.PULL, outcome=EngineCall.Outcome.OK,
+    ).values_list("conversation_id", "trigger_seq"))
 
 
 def pull_pending(*, entry: Entry) -> list[dict]:
     pending = []
     now = timezone.now()
-    conversations = Conversation.objects.filter(
+    conversations = list(Conversation.objects.filter(
         witness_entry=entry, interrogation__status=Status.RUNNING, interrogation__deadline__gt=now
-    ).order_by("pk")
+    ).order_by("pk"))
+    answered = _answered([c.pk for c in conversations]) if conversations else set()
     for conversation in conversations:
         messages = list(conversation.messages.order_by("seq").values_list("seq", "sender_role", "text"))
         if not messages or messages[-1][1] != Message.Role.INTERROGATOR:
             continue
         *earlier, (seq, _, text) = messages
+        if (conversation.pk, seq) in answered:
+            continue  # its reply is being "typed"
         pending.append({
             "conversation": str(conversation.public_id),
             "seq": seq,
@@ -34,44 +58,95 @@ def pull_pending(*, entry: Entry) -> list[dict]:
     return pending
 
 
-def pull_pending_wait(*, entry: Entry, wait_s: float, step_s: float = POLL_STEP_S) -> list[dict]:
-    """:func:`pull_pending`, polling the database for up to ``wait_s`` (capped by ARENA_PULL_MAX_WAIT_S)."""
-    wait_s = min(max(wait_s, 0.0), settings.ARENA_PULL_MAX_WAIT_S)
-    deadline = time.monotonic() + wait_s
+def _pending_released(*, entry: Entry) -> list[dict]:
+    """:func:`pull_pending`, then this thread's connection is closed, so that a waiting poll holds none
+    (a persistent connection would stay open for CONN_MAX_AGE); kept inside a transaction (a test's)."""
+    try:
+        return pull_pending(entry=entry)
+    finally:
+        connection_release()
+
+
+async def pull_pending_wait(*, entry: Entry, wait_s: float, step_s: float | None = None) -> list[dict]:
+    """:func:`pull_pending`, checked every ``step_s`` (ARENA_PULL_POLL_S) for up to ``wait_s`` seconds,
+    which must be finite, from 0 to ARENA_PULL_MAX_WAIT_S (InvalidInput otherwise: NaN fails every
+    comparison and would never end the wait).
+
+    Each check runs on a worker thread (not the shared sync thread) and closes its connection; the wait
+    between checks is an ``asyncio.sleep``, cancelled with the request when its client disconnects."""
+    if not 0 <= wait_s <= settings.ARENA_PULL_MAX_WAIT_S:
+        raise InvalidInput(f"wait must be a number of seconds from 0 to {settings.ARENA_PULL_MAX_WAIT_S:g}.")
+    step_s = step_s or settings.ARENA_PULL_POLL_S
+    check = sync_to_async(_pending_released, thread_sensitive=False)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_s
     while True:
-        pending = pull_pending(entry=entry)
-        left = deadline - time.monotonic()
+        pending = await check(entry=entry)
+        left = deadline - loop.time()
         if pending or left <= 0:
             return pending
-        time.sleep(min(step_s, left))
+        await asyncio.sleep(min(step_s, left))
 
 
-def pull_reply(*, entry: Entry, conversation_key, text) -> Message | None:
-    """Post the entry's reply (cleaned by the reply rules); None when the conversation is not the entry's."""
+@dataclass(frozen=True)
+class HeldReply:
+    """A pull reply accepted and held until its typing delay has passed."""
+
+    reply_to: int  # the seq of the judge message it answers
+    text: str  # as the judge will see it (cleaned)
+    deliver_at: datetime  # not shown before then
+
+
+def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
+    """Accept the entry's reply (cleaned by the reply rules) to the conversation's pending judge
+    message and schedule its delivery after the entry's typing delay, counted from that message.
+
+    None when the conversation is not the entry's. Raises InvalidInput (not a pull entry, a reply the
+    rules refuse), Closed (the conversation is over) or Conflict: nothing to answer (the last message
+    is not the judge's: ``not_pending``) or that message already has its answer (``already_answered``).
+    """
+    from arena.services.engines import typing_model_load
     from arena.services.health import CallResult, breaker_record, engine_call_log
-    from arena.services.messages import message_post
+    from arena.services.witnesses import bot_reply_schedule
     from bots.base import EngineError
     from bots.sanitize import clean_reply
 
-    conversation = Conversation.objects.filter(public_id=conversation_key, witness_entry=entry).first()
+    conversation = Conversation.objects.filter(
+        public_id=conversation_key, witness_entry=entry).select_related("interrogation").first()
     if conversation is None:
         return None
     if entry.engine != "pull":
         raise InvalidInput("This entry is not in pull mode: its engine answers for it.")
-    trigger = conversation.messages.order_by("-seq").first()
-    latency_ms = int((timezone.now() - trigger.created_at).total_seconds() * 1000) if trigger else 0
+    last = conversation.messages.order_by("-seq").first()
+    latency_ms = int((timezone.now() - last.created_at).total_seconds() * 1000) if last else 0
     try:
         cleaned = clean_reply(text, max_chars=settings.ARENA_BOT_REPLY_MAX_CHARS)
     except EngineError as exc:
         result = CallResult(EngineCall.Outcome.ERROR, latency_ms=latency_ms, error=f"bad reply: {exc}")
         engine_call_log(entry, result, kind=EngineCall.Kind.PULL, conversation=conversation)
         raise InvalidInput(f"Reply refused: {exc}.") from None
-    message = message_post(conversation_id=conversation.pk, sender_role=Message.Role.WITNESS, text=cleaned, user=None)
     detail = "reply cleaned" if cleaned != text else ""
-    result = CallResult(EngineCall.Outcome.OK, text=cleaned, latency_ms=max(latency_ms, 0), detail=detail)
-    engine_call_log(entry, result, kind=EngineCall.Kind.PULL, conversation=conversation, trigger_seq=trigger and trigger.seq)
+    with transaction.atomic():  # one answer per judge message, however many requests race for it
+        Conversation.objects.select_for_update().filter(pk=conversation.pk).values_list("pk").first()
+        interrogation = conversation.interrogation
+        interrogation.refresh_from_db(fields=["status", "deadline"])
+        if interrogation.status != Status.RUNNING or (interrogation.deadline and timezone.now() >= interrogation.deadline):
+            raise Closed("The conversation is over: no reply can be sent.")
+        trigger = conversation.messages.order_by("-seq").first()
+        if trigger is None or trigger.sender_role != Message.Role.INTERROGATOR:
+            raise Conflict("Nothing to answer: a reply must answer the judge's latest message.", code="not_pending")
+        if (conversation.pk, trigger.seq) in _answered([conversation.pk]):
+            raise Conflict(f"Message {trigger.seq} already has its answer: one reply per judge message.",
+                           code="already_answered")
+        latency_ms = max(0, int((timezone.now() - trigger.created_at).total_seconds() * 1000))
+        result = CallResult(EngineCall.Outcome.OK, text=cleaned, latency_ms=latency_ms, detail=detail)
+        engine_call_log(entry, result, kind=EngineCall.Kind.PULL, conversation=conversation, trigger_seq=trigger.seq)
     breaker_record(entry, result)
-    return message
+    model = typing_model_load(entry=entry)
+    elapsed_s = (timezone.now() - trigger.created_at).total_seconds()
+    countdown = bot_reply_schedule(conversation=conversation, trigger_seq=trigger.seq, text=cleaned, typing=model,
+                                   delay_s=model.delay(cleaned, random.Random()), elapsed_s=elapsed_s)
+    return HeldReply(reply_to=trigger.seq, text=cleaned, deliver_at=timezone.now() + timedelta(seconds=countdown))
 
 
 def pull_typing(*, entry: Entry, conversation_key) -> bool:

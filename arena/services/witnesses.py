@@ -47,8 +47,6 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
     failures are logged (EngineCall, EntryHealth) for the organiser and never shown to the judge; a
     transient failure with retries left calls ``retry(countdown)`` (the task's way of trying again later).
     """
-    from arena.tasks import bot_deliver
-
     conversation = Conversation.objects.select_related("interrogation", "witness_entry").get(pk=conversation_id)
     if not conversation.witness_is_machine or conversation.interrogation.status != Status.RUNNING:
         return False
@@ -65,16 +63,29 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
                          attempt=attempt, retry=retry)
     if reply is None:
         return False
+    bot_reply_schedule(conversation=conversation, trigger_seq=trigger_seq, text=reply.text, typing=reply.typing,
+                       delay_s=reply.delay_s)
+    return True
+
+
+def bot_reply_schedule(*, conversation: Conversation, trigger_seq: int, text: str, typing, delay_s: float,
+                       elapsed_s: float = 0.0) -> float:
+    """Deliver a machine's reply ``text`` to message ``trigger_seq`` as its typing model allows: after
+    ``delay_s`` (``typing.delay(text)``), less the ``elapsed_s`` already spent since it counts (a pull
+    entry's reply counts from the judge's message); in keystroke mode, thinking and then key by key.
+    ``conversation`` comes with its interrogation. Returns the seconds until the whole reply is shown."""
+    from arena.tasks import bot_deliver
+
     if conversation.interrogation.keystroke_mode:  # typed key by key, live, as the Loebner protocol did
         from arena.tasks import bot_type
 
-        think = reply.typing.delay("", random.Random())
-        interval = key_interval(reply.typing, reply.text, think)
-        enqueue_now(bot_type, conversation.pk, trigger_seq, reply.text, 0, interval, countdown=think)
-        return True
+        think = typing.delay("", random.Random())
+        interval = key_interval(typing, text, think)
+        enqueue_now(bot_type, conversation.pk, trigger_seq, text, 0, interval, countdown=think - elapsed_s)
+        return max(0.0, think - elapsed_s) + interval * len(text)
     notify.typing(conversation, by_role="witness")
-    enqueue_now(bot_deliver, conversation.pk, trigger_seq, reply.text, countdown=reply.delay_s)
-    return True
+    enqueue_now(bot_deliver, conversation.pk, trigger_seq, text, countdown=delay_s - elapsed_s)
+    return max(0.0, delay_s - elapsed_s)
 
 
 TYPE_STEP_S = 0.25  # keystroke mode: a machine's keys are stored and pushed in batches this far apart

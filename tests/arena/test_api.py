@@ -9,7 +9,7 @@ from arena import roles, services
 from arena.models import EngineCall, Entry, LearnedPair, LearnerConsent
 
 from ..conftest import FAST, make_user
-from .helpers import sides, three_party
+from .helpers import sides, three_party, wait_for
 
 
 def client_for(user):
@@ -62,9 +62,9 @@ def test_probe_endpoint(cast, entrants):
     assert EngineCall.objects.filter(kind="probe").count() == 1
 
 
-def test_pull_mode_long_poll_and_isolation_between_entrants(cast, entrants):
+def test_pull_mode_long_poll_and_isolation_between_entrants(cast, entrants, transactional_db, task_worker):
     ada, bob, api_ada, api_bob = entrants
-    entry_a = Entry.objects.get(pk=register(api_ada, "Ada pull").json()["id"])
+    entry_a = Entry.objects.get(pk=register(api_ada, "Ada pull", settings=FAST).json()["id"])
     entry_b = Entry.objects.get(pk=register(api_bob, "Bob pull").json()["id"])
     conv_a = sides(three_party(cast, machine=entry_a))[1]
     conv_b = sides(three_party(cast, machine=entry_b, judge=cast.june, confederate=cast.carl))[1]
@@ -88,7 +88,9 @@ def test_pull_mode_long_poll_and_isolation_between_entrants(cast, entrants):
 
     posted = api_ada.post(f"/api/v1/entries/{entry_a.pk}/replies/",
                           {"conversation": str(conv_a.public_id), "text": "<b>no</b>, are <i>you</i>?"}, format="json")
-    assert posted.status_code == 201 and posted.json() == {"seq": 2, "text": "no, are you?"}
+    assert posted.status_code == 202  # accepted, held for the entry's typing delay (none here), then shown
+    assert posted.json()["reply_to"] == 1 and posted.json()["text"] == "no, are you?"
+    assert wait_for(lambda: list(conv_a.messages.filter(sender_role="witness").values_list("seq", "text"))) == [(2, "no, are you?")]
     assert EngineCall.objects.get(entry=entry_a).kind == "pull"
     start = time.monotonic()  # answered: nothing pending, and the long poll returns after its wait
     assert api_ada.get(f"/api/v1/entries/{entry_a.pk}/pending/?wait=0.3").json() == {"pending": []}

@@ -1,0 +1,137 @@
+"""Rate limits of what people send on websockets: per socket and per user, by frame category.
+
+Two categories: ``message`` (every frame that asks the server to do something: a message, a question,
+a trade, a verdict, a state refresh) and ``typing`` (typing signals and keystroke frames, which are
+relayed to the other side but cost little). Each has
+
+- a token bucket per socket (:class:`TokenBucket`): ``ARENA_RATE_<CATEGORY>_BURST`` frames at once,
+  refilled at ``ARENA_RATE_<CATEGORY>_PER_S`` a second; in memory, the consumer's own;
+- a counter per user shared by all their sockets in every process (:func:`rate_user_take`):
+  ``ARENA_RATE_<CATEGORY>_PER_USER`` frames in each window of ``ARENA_RATE_WINDOW_S`` seconds, kept in
+  Django's cache (Redis in services mode, this process's memory in the embedded default).
+
+A refused frame is answered with one ``rate_limited`` error frame by :class:`core.consumers.BaseConsumer`;
+nothing of it is stored or relayed.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from dataclasses import dataclass, field
+
+import redis.asyncio as aioredis
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+MESSAGE, TYPING = "message", "typing"
+CATEGORIES = (MESSAGE, TYPING)
+CACHE_ALIAS = "default"
+
+
+@dataclass(frozen=True)
+class Limits:
+    burst: int  # frames a socket may send at once
+    per_s: float  # the socket's bucket refills this many a second
+    per_user: int  # frames one user may send per window, all sockets together
+    window_s: int
+
+
+def limits_for(category: str) -> Limits:
+    """The configured limits of ``category`` (read now, so tests can change the settings)."""
+    prefix = f"ARENA_RATE_{category.upper()}"
+    return Limits(burst=getattr(settings, f"{prefix}_BURST"), per_s=getattr(settings, f"{prefix}_PER_S"),
+                  per_user=getattr(settings, f"{prefix}_PER_USER"), window_s=settings.ARENA_RATE_WINDOW_S)
+
+
+@dataclass
+class TokenBucket:
+    """``capacity`` tokens at most, ``per_s`` added a second; each allowed frame takes one."""
+
+    capacity: float
+    per_s: float
+    tokens: float = field(default=-1.0)
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self):
+        if self.tokens < 0:
+            self.tokens = self.capacity
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.per_s)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def socket_buckets() -> dict[str, TokenBucket]:
+    """A new socket's buckets, one per category."""
+    return {c: TokenBucket(capacity=limits_for(c).burst, per_s=limits_for(c).per_s) for c in CATEGORIES}
+
+
+def rate_user_take(*, category: str, user_id: int, now: float | None = None) -> bool:
+    """Count one frame of ``category`` against the user's budget of the current window; False when the
+    budget is spent (the frame is refused, and still counted: a flood does not refill it).
+
+    A fixed window in the shared cache: the key of window ``floor(now / window_s)`` is incremented
+    atomically (Redis INCR; a lock in local memory), or created with the window's lifetime by its first
+    frame. (A fixed window lets up to twice the budget through around a window's edge.)"""
+    limits = limits_for(category)
+    now = time.time() if now is None else now
+    window = int(now // limits.window_s)
+    key = _key(category, user_id, window)
+    cache = caches[CACHE_ALIAS]
+    for _ in range(3):  # the window's first frame creates its key; another process may be doing the same
+        try:
+            return cache.incr(key) <= limits.per_user
+        except ValueError:  # no such key yet (or it has just expired)
+            pass
+        if cache.add(key, 1, timeout=limits.window_s + 1):
+            return True  # the window's first frame (every limit is at least 1)
+    return True  # the cache keeps losing the key: let the frame through rather than refuse everyone
+
+
+async def rate_user_atake(*, category: str, user_id: int) -> bool:
+    """:func:`rate_user_take` from the event loop: at once with the in-memory cache; with Redis, one
+    pipelined round trip (INCR, and EXPIRE NX for the window's first frame) on this loop's own client,
+    with no hop to a thread; a Redis that fails lets the frame through (the socket's bucket still holds)."""
+    cache = caches[CACHE_ALIAS]
+    if isinstance(cache, LocMemCache):
+        return rate_user_take(category=category, user_id=user_id)
+    if not isinstance(cache, RedisCache):
+        return await sync_to_async(rate_user_take, thread_sensitive=False)(category=category, user_id=user_id)
+    limits = limits_for(category)
+    key = cache.make_and_validate_key(_key(category, user_id, int(time.time() // limits.window_s)))
+    try:
+        async with _loop_client(cache).pipeline(transaction=False) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, limits.window_s + 1, nx=True)
+            count, _ = await pipe.execute()
+    except RedisError:
+        return True
+    return count <= limits.per_user
+
+
+def _key(category: str, user_id: int, window: int) -> str:
+    return f"arena:rate:{category}:{user_id}:{window}"
+
+
+_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its redis.asyncio client
+
+
+def _loop_client(cache):
+    """This event loop's client of the cache's Redis (an asyncio client belongs to one loop)."""
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        location = cache._servers[0]
+        client = _clients[loop] = aioredis.Redis.from_url(location, socket_connect_timeout=2, socket_timeout=2)
+    return client
