@@ -10,5 +10,7 @@ urlpatterns = [
     path("transcripts/", views.transcript_list, name="transcript_list"),
     path("transcripts/<uuid:public_id>/", views.transcript_detail, name="transcript_detail"),
     path("transcripts/<uuid:public_id>.json", views.transcript_json, name="transcript_json"),
+    path("results/", views.results, name="results"),
+    path("results/judges/", views.results_judges, name="results_judges"),
     path("healthz", views.healthz, name="healthz"),
 ]
