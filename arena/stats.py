@@ -38,8 +38,10 @@ Bradley–Terry ratings (Chatbot Arena's fit, FastChat `elo_analysis`)
     replacement R times (a multinomial draw of N over the distinct (pair, outcome) cells, which is the same
     thing), refit each replicate, and take the (1−level)/2 and (1+level)/2 quantiles of each player's
     replicate ratings, each replicate centred (or anchored) like the point estimate.  The replicates are
-    fitted together, vectorised: one Newton iteration updates a whole (R × players) array, warm-started
-    from the point estimate, with a batched linear solve of the replicates' Hessians.
+    fitted together, vectorised on an (R × players) array warm-started from the point estimate: chord
+    iterations θ ← θ + A(θ̂)⁻¹∇ℓ_τ(θ) with the point fit's Hessian A(θ̂) (one matrix product per iteration
+    for all replicates), and batched damped Newton (a Cholesky factorisation per replicate) for any
+    replicate the chord iteration does not settle.  Converged to |Δθ| < 1e-10.
 
 Outlier judges (`judge_outliers`, after FastChat's `outlier_detect`)
     For each judge, the consensus is the Bradley–Terry fit on every *other* judge's battles (all judges'
@@ -293,19 +295,67 @@ def _loglik(theta, i, j, n, w, prior):
     return value + 0.5 * prior * (log_expit(theta) + log_expit(-theta)).sum(axis=1)
 
 
+class _Model:
+    """ℓ_τ's gradient and negated Hessian A = −∇²ℓ_τ for R rows at once (θ: (R, P); n, w: (R, K))."""
+
+    def __init__(self, cells: BattleCells):
+        p, k = cells.players, cells.pair_i.size
+        self.p, self.i, self.j = p, cells.pair_i, cells.pair_j
+        self.incidence = sparse.csr_matrix(
+            (np.concatenate([np.ones(k), -np.ones(k)]),
+             (np.concatenate([np.arange(k)] * 2), np.concatenate([self.i, self.j]))), shape=(k, p))
+        self.touches = abs(self.incidence)
+        self.off_ij, self.off_ji, self.diag = self.i * p + self.j, self.j * p + self.i, np.arange(p) * (p + 1)
+
+    def gradient(self, theta, n, w, prior, s=None):
+        """∂ℓ_τ/∂θᵢ = Σ_{pairs of i} ±(w − n·σ(θᵢ − θⱼ)) + (τ/2)(1 − 2σ(θᵢ))."""
+        s = expit(theta[:, self.i] - theta[:, self.j]) if s is None else s
+        scatter = np.asarray((self.incidence.T @ (w - n * s).T).T)
+        return scatter + 0.5 * prior[:, None] * (1.0 - 2.0 * expit(theta))
+
+    def hessian(self, theta, n, prior, s=None):
+        """A = −∇²ℓ_τ: Aᵢⱼ = −nᵢⱼσ(1−σ), Aᵢᵢ = Σⱼ nᵢⱼσ(1−σ) + τσ(θᵢ)σ(−θᵢ); rows with τ = 0 get
+        c·11ᵀ added (c = mean diagonal / P), which pins the free shift and leaves the step unchanged."""
+        rows, p = theta.shape[0], self.p
+        s = expit(theta[:, self.i] - theta[:, self.j]) if s is None else s
+        v = n * s * (1.0 - s)
+        hess = np.zeros((rows, p * p))
+        hess[:, self.off_ij] = -v
+        hess[:, self.off_ji] = -v
+        hess[:, self.diag] = np.asarray((self.touches.T @ v.T).T) + prior[:, None] * expit(theta) * expit(-theta)
+        hess = hess.reshape(rows, p, p)
+        flat = prior == 0
+        if flat.any():
+            hess[flat] += (np.trace(hess[flat], axis1=1, axis2=2) / (p * p) + 1e-12)[:, None, None]
+        return hess
+
+
+def _solve(hess, grad):
+    """Batched A⁻¹g.  By Cholesky and two batched triangular solves: OpenBLAS's threaded LU on many small
+    matrices can be 100× slower on a busy machine; a failed factorisation falls back to least squares."""
+    try:
+        lower = np.linalg.cholesky(hess)
+    except np.linalg.LinAlgError:
+        return np.stack([np.linalg.lstsq(h, g, rcond=None)[0] for h, g in zip(hess, grad)])
+    p = hess.shape[-1]
+    y = np.empty_like(grad)
+    for k in range(p):  # L y = g
+        y[:, k] = (grad[:, k] - np.einsum("rj,rj->r", lower[:, k, :k], y[:, :k])) / lower[:, k, k]
+    x = np.empty_like(grad)
+    for k in range(p - 1, -1, -1):  # Lᵀ x = y
+        x[:, k] = (y[:, k] - np.einsum("rj,rj->r", lower[:, k + 1:, k], x[:, k + 1:])) / lower[:, k, k]
+    return x
+
+
 def _newton(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray, theta0: np.ndarray | None = None,
             *, tol: float = 1e-10, max_iter: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """Maximise ℓ_τ for R rows at once.  n, w: (R, K) games and pair_i's score; prior: (R,) τ per row.
-    Returns (θ (R, P), converged (R,)).  Rows with τ = 0 are kept centred (Σθ = 0, the free shift) and
-    their Hessian made invertible along the all-ones direction; damped: a step that lowers ℓ is halved."""
-    p, (rows, k) = cells.players, n.shape
-    i, j = cells.pair_i, cells.pair_j
-    theta = np.zeros((rows, p)) if theta0 is None else np.array(theta0, dtype=np.float64, copy=True)
-    incidence = sparse.csr_matrix(
-        (np.concatenate([np.ones(k), -np.ones(k)]), (np.concatenate([np.arange(k)] * 2), np.concatenate([i, j]))),
-        shape=(k, p))
-    touches = abs(incidence)
-    off_ij, off_ji, diag = i * p + j, j * p + i, np.arange(p) * (p + 1)
+    Returns (θ (R, P), converged (R,)).  Rows with τ = 0 are kept centred (Σθ = 0, the free shift);
+    damped: a step that lowers ℓ_τ is halved until it does not."""
+    model = _Model(cells)
+    i, j = model.i, model.j
+    rows = n.shape[0]
+    theta = np.zeros((rows, cells.players)) if theta0 is None else np.array(theta0, dtype=np.float64, copy=True)
     flat = prior == 0
     converged = np.zeros(rows, dtype=bool)
     active = np.arange(rows)
@@ -313,23 +363,8 @@ def _newton(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray,
         if active.size == 0:
             break
         t, na, wa, pa = theta[active], n[active], w[active], prior[active]
-        d = t[:, i] - t[:, j]
-        s = expit(d)
-        grad = np.asarray((incidence.T @ (wa - na * s).T).T) + 0.5 * pa[:, None] * (1.0 - 2.0 * expit(t))
-        v = na * s * (1.0 - s)
-        hess = np.zeros((len(active), p * p))
-        hess[:, off_ij] = -v
-        hess[:, off_ji] = -v
-        hess[:, diag] = np.asarray((touches.T @ v.T).T) + pa[:, None] * expit(t) * expit(-t)
-        hess = hess.reshape(len(active), p, p)
-        fa = flat[active]
-        if fa.any():  # no prior: ℓ is flat along θ + c·1; pin that direction (the gradient has no part in it)
-            shift = np.trace(hess[fa], axis1=1, axis2=2) / (p * p) + 1e-12
-            hess[fa] += shift[:, None, None]
-        try:
-            step = np.linalg.solve(hess, grad[..., None])[..., 0]
-        except np.linalg.LinAlgError:
-            step = np.stack([np.linalg.lstsq(h, g, rcond=None)[0] for h, g in zip(hess, grad)])
+        s = expit(t[:, i] - t[:, j])
+        step = _solve(model.hessian(t, na, pa, s), model.gradient(t, na, wa, pa, s))
         before = _loglik(t, i, j, na, wa, pa)
         scale = np.ones(len(active))
         for _ in range(40):
@@ -338,12 +373,48 @@ def _newton(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray,
             if not worse.any():
                 break
             scale[worse] *= 0.5
+        fa = flat[active]
         trial[fa] -= trial[fa].mean(axis=1, keepdims=True)
         theta[active] = trial
         done = np.max(np.abs(scale[:, None] * step), axis=1) < tol
         converged[active[done]] = True
         active = active[~done]
     return theta, converged
+
+
+def _chord(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray, theta0: np.ndarray,
+           inverse: np.ndarray, *, tol: float = 1e-10, max_iter: int = 60) -> np.ndarray:
+    """Bootstrap replicates near the point fit θ̂: Newton's iteration with the point fit's Hessian for
+    every row (the chord method), θ ← θ + A(θ̂)⁻¹∇ℓ_τ(θ): one matrix product per iteration instead of R
+    factorisations, converging linearly at a rate set by how far a replicate's Hessian is from A(θ̂)
+    (fast when every pair has many battles).  A row whose step stops shrinking, or that has not
+    converged after max_iter, is finished by the damped Newton method."""
+    model = _Model(cells)
+    theta = np.array(theta0, dtype=np.float64, copy=True)
+    rows = theta.shape[0]
+    flat = prior == 0
+    last = np.full(rows, np.inf)
+    active = np.arange(rows)
+    hard = np.zeros(rows, dtype=bool)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        t = theta[active]
+        step = model.gradient(t, n[active], w[active], prior[active]) @ inverse
+        size = np.max(np.abs(step), axis=1)
+        bad = ~np.isfinite(size) | (size >= last[active])
+        hard[active[bad]] = True
+        keep = ~bad
+        t = t[keep] + step[keep]
+        fa = flat[active[keep]]
+        t[fa] -= t[fa].mean(axis=1, keepdims=True)
+        theta[active[keep]] = t
+        last[active[keep]] = size[keep]
+        active = active[keep][size[keep] >= tol]
+    hard[active] = True
+    if hard.any():
+        theta[hard], _ = _newton(cells, n[hard], w[hard], prior[hard], theta0[hard])
+    return theta
 
 
 @dataclass
@@ -424,8 +495,8 @@ def bradley_terry_bootstrap(battles: Battles, *, replicates: int = 1000, seed=No
 
     Each replicate draws N battles with replacement from the N battles: the counts of the distinct
     (pair, outcome) cells are one multinomial draw (N; cell counts / N).  Replicates are fitted
-    together, `chunk` rows at a time (bounded memory: chunk·players² Hessian entries), warm-started from
-    the point estimate; `progress(rows_done)` is called after each chunk.  The prior follows the point
+    together (see the module docstring), `chunk` rows at a time (bounded memory), warm-started from the
+    point estimate; `progress(rows_done)` is called after each chunk.  The prior follows the point
     fit's rule per replicate (prior None: 0 where the replicate's MLE exists, DEFAULT_PRIOR where not)."""
     fit = fit or bradley_terry_fit(battles, prior=prior)
     replicates = int(replicates)
@@ -438,6 +509,9 @@ def bradley_terry_bootstrap(battles: Battles, *, replicates: int = 1000, seed=No
     n0, w0 = cells.totals(cells.cell_count[None, :])
     base = (w0 > 0, n0 - w0 > 0) if fit.prior == 0 else None
     p = battles.players
+    model = _Model(cells)
+    theta_hat = fit.theta[None, :]
+    inverse = np.linalg.inv(model.hessian(theta_hat, n0, np.array([fit.prior]))[0])
     chunk = chunk or max(1, min(replicates, int(5e6 // max(p * p, cells.pair_i.size, 1))))
     out = np.empty((replicates, p))
     for start in range(0, replicates, chunk):
@@ -446,7 +520,7 @@ def bradley_terry_bootstrap(battles: Battles, *, replicates: int = 1000, seed=No
         n, w = cells.totals(counts)
         tau = _row_priors(cells, n, w, prior, base) if prior is None and fit.prior == 0 else (
             np.full(rows, fit.prior) if prior is None else np.full(rows, float(prior)))
-        theta, _ = _newton(cells, n, w, tau, theta0=np.broadcast_to(fit.theta, (rows, p)))
+        theta = _chord(cells, n, w, tau, np.broadcast_to(fit.theta, (rows, p)), inverse)
         out[start:start + rows] = theta - theta.mean(axis=1, keepdims=True)
         if progress is not None:
             progress(rows)

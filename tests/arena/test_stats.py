@@ -1,6 +1,7 @@
 """arena.stats: the rates, intervals, tests and ratings a results page shows, checked against references
 (closed forms, SciPy's optimiser on the same likelihood, simulations whose truth is known)."""
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -239,3 +240,18 @@ def test_a_judge_who_votes_against_the_consensus_is_flagged_and_honest_judges_ar
     assert tests["contrarian"].flagged_at < tests["contrarian"].votes  # found before the end: sequential
     honest_flagged = [j for j, t in tests.items() if j != "contrarian" and t.flagged]
     assert len(honest_flagged) <= 1  # each is a false alarm with probability ≤ 5 % (Ville)
+
+
+def test_a_replicate_the_quick_iteration_cannot_settle_is_still_fitted_exactly():
+    # the chord iteration uses the point fit's Hessian for every replicate; given a poor one (here 8×
+    # too small, so its steps overshoot) a replicate must still end at its own maximum, through Newton
+    battles = simulate([0, 100, 250, -50], 800, np.random.default_rng(13))
+    cells = stats.battle_cells(battles)
+    n, w = cells.totals(cells.cell_count[None, :])
+    fit = stats.bradley_terry_fit(battles)
+    model = stats._Model(cells)
+    poor = 8.0 * np.linalg.inv(model.hessian(fit.theta[None, :], n, np.zeros(1))[0])
+    with mock.patch("arena.stats._newton", wraps=stats._newton) as newton:
+        theta = stats._chord(cells, n, w, np.zeros(1), np.zeros((1, battles.players)), poor)
+    assert newton.call_count == 1
+    assert np.max(np.abs(theta[0] - theta[0].mean() - scipy_fit(battles))) < 1e-6
