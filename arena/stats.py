@@ -43,6 +43,10 @@ Bradley–Terry ratings (Chatbot Arena's fit, FastChat `elo_analysis`)
     for all replicates), and batched damped Newton (a Cholesky factorisation per replicate) for any
     replicate the chord iteration does not settle.  Converged to |Δθ| < 1e-10.
 
+Forecasts (`brier_score`: Turing Trade's markets as forecasters of "the target is human")
+    B = (1/n) Σ (fₜ − oₜ)² with a percentile bootstrap interval, and the skill 1 − B/B_ref against a
+    reference forecast (the base rate, or each game's prior P(human)).
+
 Outlier judges (`judge_outliers`, after FastChat's `outlier_detect`)
     For each judge, the consensus is the Bradley–Terry fit on every *other* judge's battles (all judges'
     leave-one-out fits are solved together, like bootstrap replicates).  Vote t of the judge had consensus
@@ -155,6 +159,50 @@ def proportion_estimate(successes: int, n: int, *, level: float = 0.95, method: 
         raise ValueError("method must be 'wilson' or 'bootstrap'")
     return Proportion(successes=k, n=n, rate=(k / n if n else None), ci_low=low, ci_high=high,
                       p_value=binomial_test(k, n, p0=p0), method=method, level=level)
+
+
+@dataclass(frozen=True)
+class BrierScore:
+    """Mean Brier score of probability forecasts, its interval, and the skill against a reference."""
+
+    n: int
+    score: float | None
+    ci_low: float | None
+    ci_high: float | None
+    reference: float | None
+    skill: float | None
+    level: float = 0.95
+
+    def as_dict(self) -> dict:
+        return {"n": self.n, "brier": self.score, "ci_low": self.ci_low, "ci_high": self.ci_high,
+                "reference_brier": self.reference, "skill": self.skill, "level": self.level}
+
+
+def brier_score(forecasts, outcomes, *, reference=None, level: float = 0.95, replicates: int = 2000,
+                seed=None) -> BrierScore:
+    """B = (1/n) Σ (fₜ − oₜ)², fₜ ∈ [0, 1] the forecast probability of the event, oₜ ∈ {0, 1} what happened
+    (0 is perfect, 0.25 is always saying ½).  Interval: percentile bootstrap over the n forecasts.
+    reference: the forecast to beat, one number or one per item (default: the base rate ō, "climatology");
+    B_ref = (1/n) Σ (rₜ − oₜ)², skill = 1 − B/B_ref (> 0: better than the reference; None when B_ref = 0).
+    No forecasts: every figure None."""
+    _z(level)
+    f = np.asarray(forecasts, dtype=np.float64).ravel()
+    o = np.asarray(outcomes, dtype=np.float64).ravel()
+    if f.shape != o.shape:
+        raise ValueError("one outcome per forecast")
+    if f.size and (np.any((f < 0) | (f > 1)) or not np.all(np.isin(o, (0.0, 1.0)))):
+        raise ValueError("forecasts must lie in [0, 1] and outcomes be 0 or 1")
+    if f.size == 0:
+        return BrierScore(n=0, score=None, ci_low=None, ci_high=None, reference=None, skill=None, level=level)
+    errors = (f - o) ** 2
+    rng = np.random.default_rng(seed)
+    boot = errors[rng.integers(0, f.size, size=(int(replicates), f.size))].mean(axis=1)
+    low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+    r = np.broadcast_to(np.asarray(o.mean() if reference is None else reference, dtype=np.float64), o.shape)
+    ref = float(np.mean((r - o) ** 2))
+    score = float(errors.mean())
+    return BrierScore(n=int(f.size), score=score, ci_low=float(low), ci_high=float(high), reference=ref,
+                      skill=(1.0 - score / ref) if ref > 0 else None, level=level)
 
 
 # --- battles --------------------------------------------------------------------------------------

@@ -255,3 +255,18 @@ def test_a_replicate_the_quick_iteration_cannot_settle_is_still_fitted_exactly()
         theta = stats._chord(cells, n, w, np.zeros(1), np.zeros((1, battles.players)), poor)
     assert newton.call_count == 1
     assert np.max(np.abs(theta[0] - theta[0].mean() - scipy_fit(battles))) < 1e-6
+
+
+# --- forecasts ---------------------------------------------------------------------------------------------
+
+
+def test_brier_score_with_interval_and_skill_against_a_reference():
+    score = stats.brier_score([0.9, 0.2, 0.7, 0.4], [1, 0, 1, 1], reference=0.5, seed=1)
+    assert score.score == pytest.approx((0.01 + 0.04 + 0.09 + 0.36) / 4)
+    assert score.reference == pytest.approx(0.25) and score.skill == pytest.approx(1 - 0.125 / 0.25)
+    assert score.ci_low <= score.score <= score.ci_high
+    climatology = stats.brier_score([0.75] * 4, [1, 0, 1, 1])  # forecasting the base rate: no skill
+    assert climatology.skill == pytest.approx(0.0)
+    assert stats.brier_score([], []).as_dict()["brier"] is None
+    with pytest.raises(ValueError):
+        stats.brier_score([1.2], [1])
