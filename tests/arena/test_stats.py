@@ -9,6 +9,7 @@ from scipy.optimize import minimize
 from scipy.special import log_expit
 
 from arena import stats
+from arena.stats import solver
 
 LN10 = math.log(10.0)
 
@@ -249,10 +250,10 @@ def test_a_replicate_the_quick_iteration_cannot_settle_is_still_fitted_exactly()
     cells = stats.battle_cells(battles)
     n, w = cells.totals(cells.cell_count[None, :])
     fit = stats.bradley_terry_fit(battles)
-    model = stats._Model(cells)
+    model = solver._Model(cells)
     poor = 8.0 * np.linalg.inv(model.hessian(fit.theta[None, :], n, np.zeros(1))[0])
-    with mock.patch("arena.stats._newton", wraps=stats._newton) as newton:
-        theta = stats._chord(cells, n, w, np.zeros(1), np.zeros((1, battles.players)), poor)
+    with mock.patch("arena.stats.solver._newton", wraps=solver._newton) as newton:
+        theta = solver._chord(cells, n, w, np.zeros(1), np.zeros((1, battles.players)), poor)
     assert newton.call_count == 1
     assert np.max(np.abs(theta[0] - theta[0].mean() - scipy_fit(battles))) < 1e-6
 
