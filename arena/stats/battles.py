@@ -5,6 +5,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 WINNERS = {"a": 1.0, "b": 0.0, "tie": 0.5}
 
@@ -103,9 +104,11 @@ class BattleCells:
     def totals(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(games, score of pair_i) per pair, for cell counts of shape (R, C)."""
         counts = np.asarray(counts, dtype=np.float64)
-        n = np.add.reduceat(counts, self.pair_start, axis=1)
-        w = np.add.reduceat(counts * self.cell_score, self.pair_start, axis=1)
-        return n, w
+        cells = np.arange(self.cell_pair.size)
+        shape = (self.cell_pair.size, self.pair_i.size)
+        games = sparse.csr_matrix((np.ones(cells.size), (cells, self.cell_pair)), shape=shape)
+        points = sparse.csr_matrix((self.cell_score, (cells, self.cell_pair)), shape=shape)
+        return np.asarray((games.T @ counts.T).T), np.asarray((points.T @ counts.T).T)
 
 
 def battle_cells(battles: Battles) -> BattleCells:

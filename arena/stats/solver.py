@@ -43,9 +43,15 @@ class _Model:
 
     def gradient(self, theta, n, w, prior, s=None):
         """∂ℓ_τ/∂θᵢ = Σ_{pairs of i} ±(w − n·σ(θᵢ − θⱼ)) + (τ/2)(1 − 2σ(θᵢ))."""
-        s = expit(theta[:, self.i] - theta[:, self.j]) if s is None else s
-        scatter = np.asarray((self.incidence.T @ (w - n * s).T).T)
-        return scatter + 0.5 * prior[:, None] * (1.0 - 2.0 * expit(theta))
+        if s is None:  # in place: one (R, K) temporary
+            residual = np.subtract(theta[:, self.i], theta[:, self.j])
+            expit(residual, out=residual)
+        else:
+            residual = s.copy()
+        residual *= n
+        np.subtract(w, residual, out=residual)
+        scatter = self.incidence.T @ residual.T  # (P, R)
+        return scatter.T + 0.5 * prior[:, None] * (1.0 - 2.0 * expit(theta))
 
     def hessian(self, theta, n, prior, s=None):
         """A = −∇²ℓ_τ: Aᵢⱼ = −nᵢⱼσ(1−σ), Aᵢᵢ = Σⱼ nᵢⱼσ(1−σ) + τσ(θᵢ)σ(−θᵢ); rows with τ = 0 get
