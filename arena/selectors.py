@@ -189,9 +189,12 @@ class VerdictBattles:
     verdicts: list
 
 
-def verdict_battles(*, pool_humans: bool = True, kind: str | None = None) -> VerdictBattles:
-    """Every verdict that is a battle (see above), oldest first; `kind` keeps one interrogation kind."""
-    records, judges, ids = [], [], []
+def verdict_battles(*, pool_humans: bool = True, kind: str | None = None,
+                    cap_per_judge_day: int | None = None) -> VerdictBattles:
+    """Every verdict that is a battle (see above), oldest first; `kind` keeps one interrogation kind;
+    `cap_per_judge_day` keeps only each judge's first that many battles of each (UTC) day
+    (arena.stats.votes_cap, Chatbot Arena's vote cap)."""
+    records, judges, ids, days = [], [], [], []
     for verdict in _verdicts(kind):
         by_side = {c.side: c for c in verdict.interrogation.conversations.all()}
         if verdict.interrogation.kind == Interrogation.Kind.THREE_PARTY:
@@ -210,13 +213,22 @@ def verdict_battles(*, pool_humans: bool = True, kind: str | None = None) -> Ver
         records.append({"a": first, "b": second, "winner": winner})
         judges.append(verdict.judge_id)
         ids.append(verdict.pk)
-    return VerdictBattles(battles=stats.battles_from_records(records), judges=judges, verdicts=ids)
+        days.append(verdict.decided_at.date())
+    battles = stats.battles_from_records(records)
+    if cap_per_judge_day is not None:
+        keep = stats.votes_cap(judges, days, cap=cap_per_judge_day)
+        battles = battles.subset(keep)
+        judges = [j for j, k in zip(judges, keep) if k]
+        ids = [v for v, k in zip(ids, keep) if k]
+    return VerdictBattles(battles=battles, judges=judges, verdicts=ids)
 
 
 def verdict_ratings(*, replicates: int = 1000, seed=None, anchor: tuple[str, float] | None = None,
-                    pool_humans: bool = True, progress=None) -> stats.RatingTable:
-    """Bradley–Terry ratings of every witness from the verdicts, with bootstrap intervals."""
-    data = verdict_battles(pool_humans=pool_humans)
+                    pool_humans: bool = True, kind: str | None = None, cap_per_judge_day: int | None = None,
+                    progress=None) -> stats.RatingTable:
+    """Bradley–Terry ratings of every witness from the verdicts (both kinds of interrogation on one scale
+    unless `kind` is given), with bootstrap intervals."""
+    data = verdict_battles(pool_humans=pool_humans, kind=kind, cap_per_judge_day=cap_per_judge_day)
     return stats.ratings_compute(data.battles, replicates=replicates, seed=seed, anchor=anchor, progress=progress)
 
 

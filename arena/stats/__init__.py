@@ -50,6 +50,8 @@ Forecasts (`brier_score`: Turing Trade's markets as forecasters of "the target i
     B = (1/n) Σ (fₜ − oₜ)² with a percentile bootstrap interval, and the skill 1 − B/B_ref against a
     reference forecast (the base rate, or each game's prior P(human)).
 
+Vote caps (`votes_cap`, Chatbot Arena's `limit_user_votes`): at most `cap` votes per judge and period.
+
 Outlier judges (`judge_outliers`, after FastChat's `outlier_detect`)
     For each judge, the consensus is the Bradley–Terry fit on every *other* judge's battles (all judges'
     leave-one-out fits are solved together, like bootstrap replicates).  Vote t of the judge had consensus
@@ -61,7 +63,8 @@ Outlier judges (`judge_outliers`, after FastChat's `outlier_detect`)
     however often it is looked at (defaults λ = ½, α = 0.05 → threshold 20).
 """
 
-from arena.stats.battles import WINNERS, BattleCells, BattleError, Battles, battle_cells, battles_from_records
+from arena.stats.battles import (WINNERS, BattleCells, BattleError, Battles, battle_cells, battles_from_records,
+                                 votes_cap)
 from arena.stats.bradley_terry import (CENTRE, SCALE, Fit, Rating, RatingTable, bradley_terry_bootstrap,
                                        bradley_terry_fit, ratings_compute, theta_to_rating)
 from arena.stats.judges import JudgeTest, judge_outliers
@@ -72,4 +75,5 @@ from arena.stats.solver import DEFAULT_PRIOR
 __all__ = ["BattleCells", "BattleError", "Battles", "BrierScore", "CENTRE", "DEFAULT_PRIOR", "Fit", "JudgeTest",
            "Proportion", "Rating", "RatingTable", "SCALE", "WINNERS", "battle_cells", "battles_from_records",
            "binomial_test", "bootstrap_interval", "bradley_terry_bootstrap", "bradley_terry_fit", "brier_score",
-           "judge_outliers", "proportion_estimate", "ratings_compute", "theta_to_rating", "wilson_interval"]
+           "judge_outliers", "proportion_estimate", "ratings_compute", "theta_to_rating", "votes_cap",
+           "wilson_interval"]

@@ -1,7 +1,7 @@
 """Battles between named players, read from records, and their sufficient statistics (cells)."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +47,15 @@ class Battles:
     @property
     def players(self) -> int:
         return len(self.names)
+
+    def subset(self, keep) -> Battles:
+        """The battles where `keep` (a boolean mask) is true, with the players none of them involves dropped."""
+        keep = np.asarray(keep, dtype=bool)
+        a, b = self.a[keep], self.b[keep]
+        used = np.unique(np.concatenate([a, b]))
+        index = np.full(self.players, -1, dtype=np.int64)
+        index[used] = np.arange(used.size)
+        return Battles(names=[self.names[k] for k in used], a=index[a], b=index[b], score=self.score[keep])
 
     def games(self) -> np.ndarray:
         """Battles played by each player."""
@@ -125,3 +134,19 @@ def battle_cells(battles: Battles) -> BattleCells:
     pairs, pair_start = np.unique(pair_code, return_index=True)
     return BattleCells(players=p, pair_i=pairs // p, pair_j=pairs % p, cell_pair=np.searchsorted(pairs, pair_code),
                   cell_score=(cells % 3) / 2.0, cell_count=counts, pair_start=pair_start)
+
+
+def votes_cap(voters: Sequence[Hashable], periods: Sequence[Hashable], *, cap: int) -> np.ndarray:
+    """Chatbot Arena's vote cap (FastChat `limit_user_votes`): keep at most `cap` votes of each voter in
+    each period (e.g. a calendar day), the first ones in the given (time) order, so that no single judge
+    outweighs the crowd.  Returns the boolean mask of the votes kept."""
+    if cap < 1:
+        raise ValueError("cap must be at least 1")
+    if len(voters) != len(periods):
+        raise ValueError("one period per vote")
+    seen: dict = {}
+    keep = np.zeros(len(voters), dtype=bool)
+    for k, key in enumerate(zip(voters, periods)):
+        seen[key] = seen.get(key, 0) + 1
+        keep[k] = seen[key] <= cap
+    return keep

@@ -167,3 +167,12 @@ def test_an_entry_named_human_is_not_mistaken_for_the_human_baseline(cast):
     decided(cast, witnesses=[cast.connie, impostor], judged_human=impostor)
     data = selectors.verdict_battles()
     assert sorted(data.battles.names) == ["human", "human (entry)"]
+
+
+def test_a_judge_capped_per_day_counts_only_their_first_verdicts(verdicts):
+    # jude gave 8 verdicts today, 6 of them battles; june 4 (all battles)
+    capped = selectors.verdict_battles(cap_per_judge_day=2)
+    assert capped.judges.count(verdicts.jude.pk) == 2 and capped.judges.count(verdicts.june.pk) == 2
+    assert len(capped.battles) == 4 == len(capped.verdicts)
+    three_party = selectors.verdict_ratings(replicates=0, kind="three_party")
+    assert {r.name: r.battles for r in three_party.ratings}["human"] == 7

@@ -271,3 +271,12 @@ def test_brier_score_with_interval_and_skill_against_a_reference():
     assert stats.brier_score([], []).as_dict()["brier"] is None
     with pytest.raises(ValueError):
         stats.brier_score([1.2], [1])
+
+
+def test_vote_cap_keeps_each_judges_first_votes_per_day_and_drops_unused_players():
+    keep = stats.votes_cap(["j", "j", "j", "k", "j"], ["mon", "mon", "mon", "mon", "tue"], cap=2)
+    assert keep.tolist() == [True, True, False, True, True]
+    battles = stats.battles_from_records([{"a": "x", "b": "y", "winner": "a"}, {"a": "y", "b": "z", "winner": "b"},
+                                          {"a": "x", "b": "y", "winner": "b"}])
+    kept = battles.subset([True, False, True])
+    assert kept.names == ["x", "y"] and kept.games().tolist() == [2, 2] and kept.points().tolist() == [1.0, 1.0]
