@@ -11,5 +11,7 @@ urlpatterns = [
     path("transcripts/keys.json", views.transcript_keys, name="transcript_keys"),
     path("transcripts/<uuid:public_id>/", views.transcript_detail, name="transcript_detail"),
     path("transcripts/<uuid:public_id>.json", views.transcript_json, name="transcript_json"),
+    path("results/", views.results, name="results"),
+    path("results/judges/", views.results_judges, name="results_judges"),
     path("healthz", views.healthz, name="healthz"),
 ]

@@ -7,6 +7,7 @@ import collections
 
 from django.db.models import Sum
 
+from arena import stats
 from core.errors import NotAllowed
 from markets import payloads
 from markets.makers import quotes
@@ -139,6 +140,26 @@ def leaderboard() -> dict:
         row["brier"] = round(row["brier"] / row["games"], 4)
     ranked = sorted(rows.values(), key=lambda r: (-r["profit"], r["brier"]))
     return {"bettors": ranked, "games": len(games)}
+
+
+def market_forecasts(*, replicates: int = 2000, seed: int = 0) -> dict:
+    """Every settled game's market as a forecast that its target is human: the final human price / 100,
+    scored by arena.stats.brier_score (mean Brier with a bootstrap interval) against the reference that
+    knows only the game's prior P(human target); and the mean forecast when the target was human and
+    when it was a machine (a market that cannot tell them apart forecasts the same for both)."""
+    games = list(Game.objects.filter(status=Game.Status.SETTLED).select_related("market").order_by("ended_at", "pk"))
+    forecasts = [g.market.human_price / 100 for g in games]
+    outcomes = [1.0 if g.target_is_human else 0.0 for g in games]
+    summary = stats.brier_score(forecasts, outcomes, reference=[g.p_human for g in games], replicates=replicates,
+                                seed=seed)
+    by_target = {}
+    for kind, value in (("human", 1.0), ("machine", 0.0)):
+        mine = [f for f, o in zip(forecasts, outcomes) if o == value]
+        by_target[kind] = {"n": len(mine), "mean_forecast": sum(mine) / len(mine) if mine else None}
+    return {"summary": summary.as_dict(), "by_target": by_target,
+            "games": [{"id": str(g.public_id), "title": str(g), "forecast": f, "human": bool(o),
+                       "brier": round(brier(g.market.human_price, bool(o)), 4)}
+                      for g, f, o in zip(games, forecasts, outcomes)]}
 
 
 def ledger_legs(*, game: Game) -> list[tuple[str, int, int, int]]:

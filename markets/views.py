@@ -76,4 +76,4 @@ def game_log(request, public_id):
 
 
 def leaderboard(request):
-    return render(request, "markets/leaderboard.html", selectors.leaderboard())
+    return render(request, "markets/leaderboard.html", {**selectors.leaderboard(), "forecasts": selectors.market_forecasts()})

@@ -42,6 +42,7 @@ def tree_copy(tmp_path_factory):
     ("core/_probe.py", "import markets.models\n", "core is plumbing: it imports no app"),
     ("markets/_probe.py", "from bots.registry import get_engine\n", "only the engine gateway imports bots.registry"),
     ("lambdastar/engine/_probe.py", "import django\n", "the pure packages import no Django"),
+    ("arena/stats/_probe.py", "import django\n", "the pure packages import no Django"),
     ("markets/_probe.py", "from markets import tasks\n", "no import circle inside an app"),
 ])
 def test_a_bad_import_breaks_its_contract(tree_copy, module, source, contract):

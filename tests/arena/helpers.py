@@ -80,3 +80,22 @@ def in_thread(work) -> tuple[threading.Thread, list]:
     thread = threading.Thread(target=run)
     thread.start()
     return thread, errors
+
+
+def decided(cast, *, witnesses, judged_human=None, judge=None, confidence=80):
+    """An interrogation of `witnesses` (one or two Entry objects or confederates) run to its verdict:
+    three-party, the judge picks the side of `judged_human`; one-to-one, the verdict is "human" when
+    `judged_human` is the sole witness, else "machine".  Returns the Verdict."""
+    judge = judge or cast.jude
+    interrogation = services.interrogation_create(judge=judge, witnesses=list(witnesses), title="decided")
+    services.interrogation_start(interrogation_id=interrogation.pk)
+    services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
+    conversations = list(Conversation.objects.filter(interrogation=interrogation).select_related("witness_entry", "witness_human"))
+
+    def is_picked(c):
+        return judged_human is not None and (c.witness_entry == judged_human if c.witness_entry_id else c.witness_human == judged_human)
+    if len(conversations) == 2:
+        choice = next(c.side for c in conversations if is_picked(c))
+    else:
+        choice = "human" if is_picked(conversations[0]) else "machine"
+    return services.verdict_submit(interrogation_id=interrogation.pk, judge=judge, choice=choice, confidence=confidence)
