@@ -71,7 +71,7 @@ OPERATIONS = [
 # schemathesis drives hypothesis here through its strategies (its pytest plugin's lazy loader does not
 # run on pytest 9): valid requests, and invalid ones (wrong types, missing fields, values out of range)
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=60, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_the_api_answers_every_request_as_its_schema_says(api_schema, entrant_world, method, path, data):

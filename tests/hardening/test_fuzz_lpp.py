@@ -12,7 +12,7 @@ from lpp.protocol.model import JUDGE, OTHER, Keystroke
 from lpp.protocol.stamps import StampWriter, format_stamp, sort_per_sender, stamp_time, stamp_value
 from lpp.protocol.transport import EXTENSIONS, parse_name
 
-QUICK = settings(max_examples=300, deadline=None)
+QUICK = settings(max_examples=300, deadline=None, database=None)
 
 # digits that are not ASCII: "²" is a digit to str.isdigit() but not to int(); "١" is to both
 ODD_DIGITS = ["²", "¹", "١", "٣", "０", "𝟘"]
@@ -138,7 +138,7 @@ log_lines = st.lists(st.one_of(line_2012, any_text, st.sampled_from([
     "*Starting round 1 program P human H judge J1 left is P", "** sub-round", "", "\ufeff"])), max_size=25)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.binary(max_size=2000), log_lines.map(lambda ls: "\r\n".join(ls).encode("utf-8", "surrogatepass"))))
 def test_read_log_never_raises_on_any_bytes(tmp_path, data):
     path = tmp_path / "log.txt"
