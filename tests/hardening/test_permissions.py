@@ -53,6 +53,19 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
 
 def test_every_route_has_a_row():
     """A new URL, API endpoint or websocket route fails here until the matrix says who may open it."""
+    missing, ws_missing, admin_rows = uncovered_routes()
+    assert not missing, f"routes without a row in tests/hardening/matrix.py: {missing}"
+    assert admin_rows >= 2, "the admin's index and one changelist"
+    assert not ws_missing, f"websocket routes without a row: {ws_missing}"
+
+
+def test_a_new_page_without_a_row_is_caught(settings):
+    settings.ROOT_URLCONF = "tests.hardening.urls_with_a_new_page"
+    assert uncovered_routes()[0] == ["reports/<int:pk>/"]
+
+
+def uncovered_routes():
+    """(HTTP routes, websocket routes) no row covers, and the number of admin rows."""
     covered, admin_rows = set(), 0
     ws_covered = set()
     ws_patterns = websocket_routes()
@@ -75,10 +88,8 @@ def test_every_route_has_a_row():
         if "format>" in route and any(_same_view(view, routes[c]) for c in covered if c in routes):
             continue
         missing.append(route)
-    assert not missing, f"routes without a row in tests/hardening/matrix.py: {missing}"
-    assert admin_rows >= 2, "the admin's index and one changelist"
     ws_missing = [str(p.pattern) for p in ws_patterns if str(p.pattern) not in ws_covered]
-    assert not ws_missing, f"websocket routes without a row: {ws_missing}"
+    return missing, ws_missing, admin_rows
 
 
 # --- the world the rows' placeholders name ----------------------------------------------------------
