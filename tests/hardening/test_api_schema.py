@@ -5,6 +5,8 @@ Every operation, with generated parameters and bodies: no 5xx, and every answer 
 (status code documented, body of the documented shape, content type). The entry id in a path is the
 entrant's own pull entry (a judge message awaits its answer), another entrant's entry, or none.
 """
+import os
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -71,8 +73,8 @@ OPERATIONS = [
 # schemathesis drives hypothesis here through its strategies (its pytest plugin's lazy loader does not
 # run on pytest 9): valid requests, and invalid ones (wrong types, missing fields, values out of range)
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", 60)), deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))  # the fixtures are meant to last all examples; load varies
 @given(data=st.data())
 def test_the_api_answers_every_request_as_its_schema_says(api_schema, entrant_world, method, path, data):
     operation = api_schema[path][method]

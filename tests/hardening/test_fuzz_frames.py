@@ -226,8 +226,7 @@ def check_frame(loop, socket, name, text):
 
 
 FUZZ = settings(max_examples=40, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                       HealthCheck.data_too_large])
+                suppress_health_check=list(HealthCheck))  # the consoles are meant to last all examples
 
 
 @pytest.mark.slow  # about 20 s embedded, 45 s in services mode (Redis and PostgreSQL round trips)
