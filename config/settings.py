@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
     "channels",
     "arena",
     "lpp",
@@ -143,6 +144,17 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# The entrants' API's OpenAPI 3 schema, served at /api/v1/schema/ (config/urls.py).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Turing Arena: the entrants' API",
+    "DESCRIPTION": "Register entries, probe them, and answer judges in pull mode. Authenticate with "
+                   "`Authorization: Token <key>`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "arena.api.schema.long_poll_path"],
 }
 
 # --- the platform's own knobs -----------------------------------------------------------------

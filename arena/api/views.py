@@ -7,19 +7,21 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.views.decorators.http import require_GET
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from arena.api import schema
+from arena.models import Entry, EntryHealth
+from arena.services.engines import PROBE_MESSAGE, entry_probe
+from arena.services.entries import entry_register, settings_masked
+from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
 from core.db import connection_release
 from core.errors import ArenaError, Closed, Conflict, InvalidInput, NotAllowed
 from core.params import number_param
-from arena.models import Entry, EntryHealth
-from arena.services.entries import entry_register, settings_masked
-from arena.services.engines import PROBE_MESSAGE, entry_probe
-from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
 
 
 def own_entry(request, entry_id: int) -> Entry:
@@ -59,9 +61,11 @@ class EntryInput(serializers.Serializer):
 
 
 class EntryListCreate(APIView):
+    @extend_schema(responses={200: schema.EntryOut(many=True)})
     def get(self, request):
         return Response([entry_data(e) for e in Entry.objects.filter(owner=request.user).select_related("health")])
 
+    @extend_schema(request=EntryInput, responses={201: schema.EntryOut, 400: schema.INVALID, 403: schema.REFUSED})
     def post(self, request):
         data = EntryInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -73,13 +77,17 @@ class EntryListCreate(APIView):
 
 
 class EntryDetail(APIView):
+    @extend_schema(responses={200: schema.EntryOut, 404: schema.NOT_FOUND})
     def get(self, request, entry_id):
         return Response(entry_data(own_entry(request, entry_id)))
 
 
 class EntryProbe(APIView):
+    @extend_schema(request=schema.ProbeIn, responses={200: schema.ProbeOut, 400: schema.INVALID, 404: schema.NOT_FOUND})
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
+        if not isinstance(request.data, dict):  # a JSON array, string or number
+            return Response({"error": "the body must be a JSON object"}, status=400)
         message = request.data.get("message") or PROBE_MESSAGE
         if not isinstance(message, str) or len(message) > 500:
             return Response({"error": "message must be a text of at most 500 characters"}, status=400)
@@ -134,6 +142,8 @@ class ReplyInput(serializers.Serializer):
 class PullReply(APIView):
     """A reply to the pending judge message: held, and shown after the entry's typing delay (202)."""
 
+    @extend_schema(request=ReplyInput, responses={202: schema.ReplyOut, 400: schema.INVALID, 404: schema.NOT_FOUND,
+                                                  409: schema.REFUSED})
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
         data = ReplyInput(data=request.data)
@@ -156,6 +166,7 @@ class TypingInput(serializers.Serializer):
 class PullTyping(APIView):
     """Show the judge that the witness is typing (optional, before a reply)."""
 
+    @extend_schema(request=TypingInput, responses={204: None, 400: schema.INVALID, 404: schema.NOT_FOUND})
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
         data = TypingInput(data=request.data)
@@ -168,18 +179,21 @@ class PullTyping(APIView):
 class LearnerConsentView(APIView):
     """Donate (PUT) or withdraw (DELETE, which purges) what you type to the learner bots' corpus."""
 
+    @extend_schema(responses=schema.ConsentOut)
     def get(self, request):
         from arena.models import LearnerConsent
 
         consent = LearnerConsent.objects.filter(user=request.user).first()
         return Response({"donating": consent is not None, "since": consent.agreed_at if consent else None})
 
+    @extend_schema(request=None, responses=schema.ConsentOut)
     def put(self, request):
         from arena.learning import learner_consent_give
 
         consent = learner_consent_give(user=request.user)
         return Response({"donating": True, "since": consent.agreed_at})
 
+    @extend_schema(responses={200: schema.ConsentWithdrawn})
     def delete(self, request):
         from arena.learning import learner_consent_revoke
 

@@ -36,11 +36,28 @@ def settings_unmasked(engine: str, submitted, stored) -> dict:
             for key, value in submitted.items()}
 
 
+def _unstorable(value) -> bool:
+    """Whether a JSON value holds text no database stores: a NUL (PostgreSQL) or a lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and ("\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item)):
+            return True
+    return False
+
+
 def entry_settings_clean(*, engine: str, settings) -> dict:
     """An entry's settings, validated by its engine with the defaults filled in; raises ValidationError
     naming the field ("engine" or "settings"). External engines (pull, lpp) keep any JSON object."""
     from arena.services.engines import engine_settings_validate
 
+    if _unstorable(settings):
+        raise ValidationError({"settings": "Settings may not contain NUL characters or lone surrogates."})
     if engine in EXTERNAL_ENGINES:
         if not isinstance(settings, dict):
             raise ValidationError({"settings": "Settings must be a JSON object."})

@@ -38,7 +38,7 @@ def stamp_value(stamp: str) -> int:
 
 def stamp_time(stamp: str) -> float | None:
     """Seconds since the epoch for a JComm stamp; ``None`` for a plain counter."""
-    if len(stamp) == WIDTH and stamp.isdigit() and stamp[11] == "0":
+    if len(stamp) == WIDTH and stamp.isascii() and stamp.isdigit() and stamp[11] == "0":
         return int(stamp[:11]) + int(stamp[11:]) / _MICRO
     return None
 
@@ -70,5 +70,8 @@ def sort_per_sender(items: Iterable[T]) -> list[T]:
     return list(heapq.merge(*ordered, key=lambda i: _value_or_zero(i.stamp)))
 
 
-def _value_or_zero(stamp: str) -> int:
-    return int(stamp) if stamp.isdigit() else 0
+def _value_or_zero(stamp: str) -> tuple[int, str]:
+    """The numeric order of a stamp without converting it (a log may carry a stamp of thousands of digits,
+    past what int() converts); anything but ASCII digits counts as zero."""
+    digits = stamp.lstrip("0") if stamp.isascii() and stamp.isdigit() else ""
+    return len(digits), digits

@@ -37,8 +37,9 @@ LPP_TYPING = TypingModel(think_s=1.5, per_char_s=0.12, word_pause_s=0.08, jitter
 def parse_name(name: str) -> tuple[str, str, str] | None:
     """``(stamp, key, ext)`` of a key directory's name, ``None`` if it is none."""
     stamp, _, rest = name.partition(".")
-    key, _, ext = rest.rpartition(".")
-    if not stamp.isdigit() or ext not in EXTENSIONS or not rest:
+    key, dot, ext = rest.rpartition(".")
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int); no name without a key part
+    if not (stamp.isascii() and stamp.isdigit()) or ext not in EXTENSIONS or not dot:
         return None
     return stamp, key, ext
 

@@ -1,0 +1,143 @@
+"""Who may open what: every page, API endpoint and websocket of the platform × every role, in one table.
+
+Read a row as "METHOD path | what each role gets". Placeholders in paths are objects the test builds
+(tests/hardening/test_permissions.py, ``build_world``):
+
+  {interrogation}   jude's running three-party interrogation: connie (human) and ada's pull entry
+  {conversation}    connie's conversation in it;  {entry}  ada's pull entry (its machine witness)
+  {pull_conversation}  that entry's conversation (a judge message awaits its answer)
+  {published}       an ended, judged and published interrogation of jude's
+  {game}            a running Turing Trade game: betty is its bettor, connie its (human) target
+  {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
+  {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
+
+Roles (columns): anon = not logged in; outsider = oscar (no role); judge = jude (this interrogation's);
+judge2 = june (a judge, not of this interrogation); confed = connie (the witness, and the game's
+target); bettor = betty (bettor of {game}); entrant = ada (owns {entry} and {experiment}); entrant2 =
+bob (an entrant with an entry of his own); organiser = olivia (staff, organiser role).
+Pages are visited with a session, the API with the user's DRF token, websockets with a session cookie.
+
+Cells: a status code; ``login`` = 302 to the login page; ``admin`` = 302 to the admin's login page;
+``ws`` = websocket accepted (and its state frame arrives); ``4403`` = websocket closed with 4403.
+"""
+from dataclasses import dataclass
+
+ROLES = ("anon", "outsider", "judge", "judge2", "confed", "bettor", "entrant", "entrant2", "organiser")
+
+TABLE = """
+request                                              | anon  | outsider | judge | judge2 | confed | bettor | entrant | entrant2 | organiser
+# --- arena pages ------------------------------------------------------------------------------------------------------------------------
+GET  /                                               | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /judge/{interrogation}/                         | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /witness/{conversation}/                        | login | 404      | 404   | 404    | 200    | 404    | 404     | 404      | 404
+GET  /witness/{pull_conversation}/                   | login | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /monitor/                                       | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
+GET  /transcripts/                                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /transcripts/{published}/                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /transcripts/{interrogation}/                   | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /transcripts/{published}.json                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /transcripts/{interrogation}.json               | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /transcripts/keys.json                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/                                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/judges/                                | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /healthz                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /accounts/login/                                | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /accounts/logout/                               | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+# --- the admin, as a group: its index and one changelist --------------------------------------------------------------------------------
+GET  /admin/                                         | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
+GET  /admin/arena/interrogation/                     | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
+# --- Turing Trade pages -----------------------------------------------------------------------------------------------------------------
+GET  /markets/                                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/leaderboard/                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/{open_game}/join/                      | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
+POST /markets/{open_game}/join/                      | login | 409      | 409   | 409    | 409    | 302    | 409     | 409      | 409
+GET  /markets/{game}/                                | login | 404      | 404   | 404    | 404    | 200    | 404     | 404      | 404
+GET  /markets/{game}/target/                         | login | 404      | 404   | 404    | 200    | 404    | 404     | 404      | 404
+GET  /markets/{game}/watch/                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/{game}/state.json                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/{game}/log/                            | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /markets/{finished_game}/log/                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
+GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /lambdastar/experiments/{experiment}/plots/types.svg | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /lambdastar/experiments/{experiment}/plots/types.csv | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /lambdastar/experiments/{experiment}/episodes.csv    | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /lambdastar/experiments/{experiment}/episodes.jsonl  | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
+# --- the entrants' API (/api/v1/, token) ------------------------------------------------------------------------------------------------
+GET  /api/v1/schema/                                 | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/v1/entries/                                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /api/v1/entries/                                | 403   | 403      | 403   | 403    | 403    | 403    | 201     | 201      | 403
+GET  /api/v1/entries/{entry}/                        | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+POST /api/v1/entries/{entry}/probe/                  | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+GET  /api/v1/entries/{entry}/pending/                | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+POST /api/v1/entries/{entry}/typing/                 | 403   | 404      | 404   | 404    | 404    | 404    | 204     | 404      | 404
+POST /api/v1/entries/{entry}/replies/                | 403   | 404      | 404   | 404    | 404    | 404    | 202     | 404      | 404
+GET  /api/v1/learner/consent/                        | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+PUT  /api/v1/learner/consent/                        | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+DELETE /api/v1/learner/consent/                      | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- the Λ* API (/api/lambdastar/, token): lists are filtered to one's own, details of others' are 404 -------------------------------------
+GET  /api/lambdastar/                                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/experiments/                    | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/experiments/{experiment}/       | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /api/lambdastar/runs/                           | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/runs/{run}/                     | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /api/lambdastar/aggregates/                     | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/aggregates/{aggregate}/         | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /api/lambdastar/episodes/                       | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- websockets -------------------------------------------------------------------------------------------------------------------------
+WS   /ws/judge/{interrogation}/                      | 4403  | 4403     | ws    | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
+WS   /ws/witness/{conversation}/                     | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
+WS   /ws/witness/{pull_conversation}/                | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
+WS   /ws/monitor/                                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | ws
+WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
+WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
+WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | ws      | 4403     | ws
+"""
+
+# Lists answer 200 to everyone logged in; what they list is checked here: the text that shows one of
+# ada's objects, and the roles whose answer may contain it (no other role's may).
+LISTS = {
+    "GET /api/v1/entries/": ("Ada-program", {"entrant"}),
+    "GET /lambdastar/experiments/": ("Ada-experiment", {"entrant", "organiser"}),
+    "GET /api/lambdastar/experiments/": ("Ada-experiment", {"entrant", "organiser"}),
+    "GET /api/lambdastar/runs/": ('"experiment":{experiment},', {"entrant", "organiser"}),
+    "GET /api/lambdastar/aggregates/": ('"run":{run},', {"entrant", "organiser"}),
+}
+
+# JSON bodies of the requests that need one ({role}: the column's name).
+BODIES = {
+    "POST /api/v1/entries/": {"display_name": "Matrix entry of {role}", "engine": "simple", "settings": {}},
+    "POST /api/v1/entries/{entry}/probe/": {"message": "hello?"},
+    "POST /api/v1/entries/{entry}/typing/": {"conversation": "{pull_conversation}"},
+    "POST /api/v1/entries/{entry}/replies/": {"conversation": "{pull_conversation}", "text": "I am here."},
+}
+QUERIES = {"GET /api/v1/entries/{entry}/pending/": {"wait": "0"}}
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    path: str  # with {placeholders}
+    expected: dict  # role -> cell
+
+    @property
+    def request(self) -> str:
+        return f"{self.method} {self.path}"
+
+    @property
+    def websocket(self) -> bool:
+        return self.method == "WS"
+
+
+def rows() -> list[Row]:
+    lines = [line for line in TABLE.strip().splitlines() if line.strip() and not line.startswith("#")]
+    header, *body = ([cell.strip() for cell in line.split("|")] for line in lines)
+    assert tuple(header[1:]) == ROLES, header
+    parsed = []
+    for cells in body:
+        method, path = cells[0].split()
+        assert len(cells) == len(ROLES) + 1, cells
+        parsed.append(Row(method, path, dict(zip(ROLES, cells[1:]))))
+    return parsed
