@@ -51,7 +51,7 @@ def test_settings_defaults_and_typing_keys_for_every_engine(name):
 
 
 @pytest.mark.parametrize(
-    "settings, key",
+    "engine_settings, key",
     [
         ({"colour": "red"}, "colour"),
         ({"think_s": -1}, "think_s"),
@@ -68,9 +68,9 @@ def test_settings_defaults_and_typing_keys_for_every_engine(name):
     ],
 )
 @pytest.mark.parametrize("name", ["simple", "eliza"])
-def test_bad_settings_name_the_key(name, settings, key):
+def test_bad_settings_name_the_key(name, engine_settings, key):
     with pytest.raises(EngineSettingsError) as info:
-        get_engine(name, settings)
+        get_engine(name, engine_settings)
     assert info.value.key == key
     assert str(info.value).startswith(f"{key}:")
     assert isinstance(info.value, ValueError)
