@@ -137,3 +137,21 @@ def test_demo_seed_is_idempotent_and_prints_logins(db):
     for interrogation in Interrogation.objects.all():
         kinds = sorted("machine" if c.witness_entry_id else "human" for c in interrogation.conversations.all())
         assert kinds == ["human", "machine"]
+
+
+def test_demo_history_is_judged_published_sealed_and_rated(db, client):
+    from django.core.management import call_command
+
+    from arena.models import ConversationSeal, Interrogation, Verdict
+
+    call_command("seed_demo", stdout=open("/dev/null", "w"))
+    call_command("seed_demo", stdout=open("/dev/null", "w"))
+    history = Interrogation.objects.filter(title__startswith="Demo history")
+    assert history.count() == 6 and all(i.published_at and i.status == "ended" for i in history)
+    assert Verdict.objects.filter(interrogation__in=history).count() == 6
+    assert ConversationSeal.objects.filter(conversation__interrogation__in=history).count() == 12
+    for interrogation in history:  # the machines answered with their engines' own words
+        machine = interrogation.conversations.get(witness_entry__isnull=False)
+        assert machine.messages.filter(sender_role="witness").count() == 2
+    page = client.get("/results/").content.decode()
+    assert "ELIZA" in page and "Simple Bot" in page and "6 battles" in page
