@@ -57,7 +57,7 @@ class Platform:
         worker.start()
         self.workers.append(worker)
         if wait:
-            worker_ready(worker)
+            worker_ready(worker, broker=env.get("REDIS_URL"))
         return worker
 
     def stop(self):
@@ -65,17 +65,34 @@ class Platform:
             process.stop()
 
 
-def worker_ready(worker, timeout: float = 60.0) -> None:
-    """Wait until the worker answers a ping through the broker (it then consumes its queues)."""
+def worker_ready(worker, timeout: float = 60.0, broker: str | None = None) -> None:
+    """Wait until the worker answers a ping through its broker (this run's, or `broker`): it then
+    consumes its queues."""
+    from celery import Celery
+
     from config.celery_app import app
 
+    if broker:  # another broker: a throwaway app to ask through it, with this run's key prefix
+        app = Celery("faults-probe", broker=broker, set_as_current=False)
+        app.conf.broker_transport_options = dict(app.conf.broker_transport_options or {},
+                                                 **_run_transport_options())
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if worker.process.poll() is not None:
-            raise RuntimeError(f"celery worker exited with status {worker.process.returncode}")
-        if app.control.ping(destination=[worker.name], timeout=1.0):
-            return
+    try:
+        while time.monotonic() < end:
+            if worker.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited with status {worker.process.returncode}")
+            if app.control.ping(destination=[worker.name], timeout=1.0):
+                return
+    finally:
+        if broker:
+            app.close()
     raise RuntimeError(f"celery worker {worker.name} did not answer a ping within {timeout:.0f} s")
+
+
+def _run_transport_options() -> dict:
+    from django.conf import settings
+
+    return dict(getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}))
 
 
 @pytest.fixture

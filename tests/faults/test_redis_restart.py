@@ -3,8 +3,8 @@ spare port is the platform's REDIS_URL here, so nothing shared is touched).
 
 What people notice: `/healthz` answers 503 naming the channel layer and the broker while Redis is
 down (a load balancer takes the daphne out of rotation) and 200 again once it is back; the consoles
-reconnect by themselves and show the conversation as the database holds it, and new messages flow
-both ways again.
+reconnect by themselves and show the conversation as the database holds it, new messages flow both
+ways again, and the Celery worker (on the same Redis as its broker) answers for the machine again.
 """
 import asyncio
 import time
@@ -29,10 +29,11 @@ async def wait_health(port: int, status: int, timeout: float) -> dict:
 
 async def test_redis_restarted_healthz_goes_red_then_green_and_consoles_come_back(platform, cast, redis_server):
     interrogation = three_party(cast, time_limit_s=900)
-    human, _ = sides(interrogation)
+    human, machine = sides(interrogation)
     H = human.side
     port = free_port()
     await asyncio.to_thread(platform.daphne, port, REDIS_URL=redis_server.url)
+    await asyncio.to_thread(platform.worker, "faults-redis", REDIS_URL=redis_server.url)
     code, report = await asyncio.to_thread(healthz, port)
     assert code == 200 and report["ok"], report
     assert report["checks"]["channel_layer"]["backend"] == "redis"
@@ -80,6 +81,9 @@ async def test_redis_restarted_healthz_goes_red_then_green_and_consoles_come_bac
         assert await witness.send({"type": "message", "text": "Yes, after."})
         await judge.wait_for(lambda: "Yes, after." in judge.texts(H, "witness"), 15)
         assert judge.texts(H, "you") == ["Before the outage?", "After the outage?"]
+        # and the Celery worker found its broker again: the machine witness answers
+        assert await judge.send({"type": "message", "side": machine.side, "text": "And the machine?"})
+        await judge.wait_for(lambda: len(judge.texts(machine.side, "witness")) == 1, 60)
     finally:
         await judge.close()
         await witness.close()
