@@ -163,6 +163,20 @@ async def awaited(future: asyncio.Future, timeout: float):
         return None
 
 
+async def counted(future: asyncio.Future, args, tally: dict, key: str, lost: str):
+    """The awaited frame, counted under `key`; None (and `lost` noted) when it did not come in time."""
+    frame = await awaited(future, args.timeout)
+    if frame is None:
+        tally["lost"].append(f"{lost} within {args.timeout:.0f} s")
+    else:
+        tally[key] += 1
+    return frame
+
+
+async def pause(ms: float) -> None:
+    await asyncio.sleep(ms / 1000 * random.uniform(0.5, 1.5))
+
+
 # --- the traffic -------------------------------------------------------------------------------------
 async def human_chat(base, item, i, args, tally, stop):
     judge = Sock(base, item["judge_path"], item["judge_cookie"], f"judge {i}", tally)
@@ -178,11 +192,8 @@ async def human_chat(base, item, i, args, tally, stop):
                 arrived = receiver.expect(lambda f, text=text: f.get("type") == "message" and f.get("text") == text)
                 await sender.send({"type": "message", "text": text, **frame})
                 tally["messages_sent"] += 1
-                if await awaited(arrived, args.timeout) is None:
-                    tally["lost"].append(f"{sender.name}: {text!r} not delivered within {args.timeout:.0f} s")
-                else:
-                    tally["messages_delivered"] += 1
-                await asyncio.sleep(args.pause_ms / 1000 * random.uniform(0.5, 1.5))
+                await counted(arrived, args, tally, "messages_delivered", f"{sender.name}: {text!r} not delivered")
+                await pause(args.pause_ms)
             if args.reconnect_every and turn % args.reconnect_every == 0:
                 await judge.reopen()
                 await witness.reopen()
@@ -202,11 +213,8 @@ async def machine_chat(base, item, i, args, tally, stop):
             reply = judge.expect(lambda f: f.get("type") == "message" and f.get("from") == "witness")
             await judge.send({"type": "message", "side": item["side"], "text": text})
             tally["judge_to_machine"] += 1
-            if await awaited(reply, args.timeout) is None:
-                tally["lost"].append(f"{judge.name}: no bot reply to {text!r} within {args.timeout:.0f} s")
-            else:
-                tally["bot_replies"] += 1
-            await asyncio.sleep(args.pause_ms / 1000 * random.uniform(0.5, 1.5))
+            await counted(reply, args, tally, "bot_replies", f"{judge.name}: no bot reply to {text!r}")
+            await pause(args.pause_ms)
             if args.reconnect_every and turn % args.reconnect_every == 0:
                 await judge.reopen()
     finally:
@@ -229,11 +237,9 @@ async def bettor(base, item, i, args, tally, stop):
             frame = await awaited(done, args.timeout)
             if frame is None:
                 tally["lost"].append(f"{sock.name}: trade {n} not acknowledged within {args.timeout:.0f} s")
-            elif frame.get("type") == "error":
-                tally["trades_refused"] += 1
             else:
-                tally["trades"] += 1
-            await asyncio.sleep(args.trade_pause_ms / 1000 * random.uniform(0.5, 1.5))
+                tally["trades_refused" if frame.get("type") == "error" else "trades"] += 1
+            await pause(args.trade_pause_ms)
             if args.reconnect_every and n % args.reconnect_every == 0:
                 await sock.reopen()
                 number = sock.state["me"]["number"]

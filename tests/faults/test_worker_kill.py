@@ -15,6 +15,8 @@ timeout of one hour):
 """
 import asyncio
 import json
+import os
+import signal
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +25,7 @@ import pytest
 
 from arena.models import EngineCall, Entry, Message
 from bench.harness import free_port
+from bench.soak import process_tree
 from tests.arena.helpers import sides, three_party
 from tests.faults.conftest import Console, services_only, session_cookie
 
@@ -109,22 +112,23 @@ def age_unacknowledged(seconds: float = 7200) -> int:
         client.close()
 
 
-async def judge_console(port, interrogation, cast):
+async def hooked_interrogation(platform, cast, engine_stub, worker: str, pool: str = "solo"):
+    """A running interrogation whose machine is the stub webhook, daphne, a worker, the judge's console:
+    (machine conversation, worker, judge console)."""
+    interrogation = three_party(cast, machine=webhook_entry(engine_stub), time_limit_s=900)
+    _, machine = sides(interrogation)
+    port = free_port()
+    await asyncio.to_thread(platform.daphne, port)
+    worker = await asyncio.to_thread(platform.worker, worker, pool=pool)
     judge = Console(port, f"/ws/judge/{interrogation.public_id}/", session_cookie(cast.jude), "judge")
     await judge.start()
-    return judge
+    return machine, worker, judge
 
 
 async def test_a_worker_killed_mid_call_the_judge_gets_the_reply_exactly_once(platform, cast, engine_stub):
     from arena.tasks import conversations_sweep
 
-    entry = webhook_entry(engine_stub)
-    interrogation = three_party(cast, machine=entry, time_limit_s=900)
-    _, machine = sides(interrogation)
-    port = free_port()
-    await asyncio.to_thread(platform.daphne, port)
-    first = await asyncio.to_thread(platform.worker, "faults-first")
-    judge = await judge_console(port, interrogation, cast)
+    machine, first, judge = await hooked_interrogation(platform, cast, engine_stub, "faults-first")
     try:
         engine_stub.hold.set()
         asked = time.monotonic()
@@ -161,35 +165,14 @@ async def test_a_worker_killed_mid_call_the_judge_gets_the_reply_exactly_once(pl
         await judge.close()
 
 
-def pool_children(pid: int) -> list[int]:
-    from pathlib import Path
-
-    children = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            children += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return children
-
-
 async def test_a_pool_process_killed_mid_call_is_run_again_and_answers_once(platform, cast, engine_stub):
-    entry = webhook_entry(engine_stub)
-    interrogation = three_party(cast, machine=entry, time_limit_s=900)
-    _, machine = sides(interrogation)
-    port = free_port()
-    await asyncio.to_thread(platform.daphne, port)
-    worker = await asyncio.to_thread(platform.worker, "faults-prefork", pool="prefork")
-    judge = await judge_console(port, interrogation, cast)
+    machine, worker, judge = await hooked_interrogation(platform, cast, engine_stub, "faults-prefork", "prefork")
     try:
         engine_stub.hold.set()
         assert await judge.send({"type": "message", "side": machine.side, "text": "Do you dream?"})
         assert await asyncio.to_thread(engine_stub.arrived.wait, 30), "the worker never called the engine"
-        children = pool_children(worker.process.pid)
+        children = process_tree(worker.process.pid)[1:]
         assert len(children) == 1
-        import os
-        import signal
-
         os.kill(children[0], signal.SIGKILL)  # the pool process making the call dies; its parent lives
         engine_stub.hold.clear()
         await judge.wait_for(lambda: judge.texts(machine.side, "witness") == ["re: Do you dream?"], 40)
