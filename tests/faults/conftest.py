@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from bench.harness import free_port, session_cookie, with_database
+from bench.harness import free_port, with_database
 
 services_only = [
     pytest.mark.slow,

@@ -8,10 +8,10 @@ and the conversation carries on, the machine witness included.
 import asyncio
 
 from arena.models import Message
-from bench.harness import free_port
+from bench.harness import free_port, session_cookie
 from core.hashchain import chain_verify
 from tests.arena.helpers import sides, three_party
-from tests.faults.conftest import Console, services_only, session_cookie
+from tests.faults.conftest import Console, services_only
 
 pytestmark = services_only
 

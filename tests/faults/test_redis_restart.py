@@ -10,9 +10,9 @@ import asyncio
 import time
 
 from arena.models import Message
-from bench.harness import free_port
+from bench.harness import free_port, session_cookie
 from tests.arena.helpers import sides, three_party
-from tests.faults.conftest import Console, healthz, services_only, session_cookie
+from tests.faults.conftest import Console, healthz, services_only
 
 pytestmark = services_only
 

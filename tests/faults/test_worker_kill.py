@@ -24,10 +24,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from arena.models import EngineCall, Entry, Message
-from bench.harness import free_port
+from bench.harness import free_port, session_cookie
 from bench.soak import process_tree
 from tests.arena.helpers import sides, three_party
-from tests.faults.conftest import Console, services_only, session_cookie
+from tests.faults.conftest import Console, services_only
 
 pytestmark = services_only
 
