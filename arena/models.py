@@ -276,6 +276,10 @@ class EngineCall(models.Model):
                                help_text='what the call was for, e.g. "conversation 7 message 3", "markets game 3 question 5"')
     conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="engine_calls")
     trigger_seq = models.PositiveIntegerField(null=True, blank=True)
+    reply_seq = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="the seq of the witness message that delivered the reply to trigger_seq (set once: a "
+                  "redelivered or re-asked task finds it and delivers nothing)")
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REPLY)
     attempt = models.PositiveSmallIntegerField(default=0)
     outcome = models.CharField(max_length=8, choices=Outcome.choices, db_index=True)

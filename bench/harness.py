@@ -23,7 +23,7 @@ private prefix, and, with redis-py >= 8 and a plain host URL, socket_timeout=Non
 websocket of a daphne that has no channel traffic for ~5 s is closed with 1011,
 django/channels_redis#422); `as_configured` keeps the configured timeout.
 
-    python -m bench.harness --serve --port N     # the daphne child (started by Services)
+    python -m bench.harness --serve --port N [--app MODULE:APP]    # the daphne child (started by Services)
 """
 
 from __future__ import annotations
@@ -219,6 +219,13 @@ def stop_process(process: subprocess.Popen | None, grace_s: float) -> None:
             process.wait(5)
 
 
+def kill_process(process: subprocess.Popen | None) -> None:
+    """SIGKILL and reap."""
+    if process is not None and process.poll() is None:
+        process.kill()
+        process.wait(10)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -237,24 +244,30 @@ def _die_with_parent() -> None:
         sys.exit(1)
 
 
-def serve(port: int) -> None:
+def serve(port: int, application: str = ASGI_APPLICATION) -> None:
     """Child entry point: daphne's own command line serving bench.asgi (the platform, plus the
-    tutorial's chat), with the settings, and so the Redis prefix, of this run."""
+    tutorial's chat; or `application`), with the settings, and so the Redis prefix, of this run."""
     _die_with_parent()
     from daphne.cli import CommandLineInterface
 
-    CommandLineInterface().run(["-b", "127.0.0.1", "-p", str(port), "-v", "1", ASGI_APPLICATION])
+    CommandLineInterface().run(["-b", "127.0.0.1", "-p", str(port), "-v", "1", application])
 
 
 class Daphne:
-    def __init__(self, port: int, env: dict, tag: str = "bench"):
+    """daphne in a child process on 127.0.0.1:`port` (a free one when 0) serving `application`
+    (bench.asgi's by default; the fault tests serve config.asgi's with the test settings)."""
+
+    def __init__(self, port: int, env: dict, tag: str = "bench", application: str = ASGI_APPLICATION):
         self.port = port or free_port()
         self.env = env
+        self.application = application
         self.log = tempfile.NamedTemporaryFile(prefix=f"{tag}_daphne_", suffix=".log", delete=False)
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> None:
         command = module_command("bench.harness", "--serve", "--port", str(self.port))
+        if self.application != ASGI_APPLICATION:
+            command += ["--app", self.application]
         self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         end = time.monotonic() + timeout
@@ -275,6 +288,10 @@ class Daphne:
             return ""
         kept = [line for line in text.splitlines() if not ACCESS_LINE.search(line)]  # errors, not the access log
         return "\n".join(kept[-lines:])
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: no shutdown, sockets closed by the kernel (the log is kept)."""
+        kill_process(self.process)
 
     def stop(self) -> None:
         stop_process(self.process, 10)
@@ -301,6 +318,10 @@ class CeleryWorker:
     def start(self) -> None:
         self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would (the prefork pool's children, if any, are left to notice)."""
+        kill_process(self.process)
 
     def stop(self) -> None:
         stop_process(self.process, 30)
@@ -524,5 +545,7 @@ def main(tag: str, run: Callable[[], dict]) -> int:
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--serve" and sys.argv[2] == "--port":
         serve(int(sys.argv[3]))
+    elif len(sys.argv) == 6 and sys.argv[1] == "--serve" and sys.argv[2] == "--port" and sys.argv[4] == "--app":
+        serve(int(sys.argv[3]), sys.argv[5])
     else:
         sys.exit(__doc__.rstrip().rsplit("\n", 1)[-1].strip())

@@ -11,11 +11,14 @@ Receiving: channels_redis makes four round trips per message received (restore a
 back the message up, drop the backup). The backup guards only the awaits it adds itself: a receive
 cancelled while BZPOPMIN's reply is in flight loses that message with or without it. Here a receive pops
 every waiting message of the channel in one ZPOPMIN and hands them out in order from memory, blocking
-in BZPOPMIN only when there is none: one round trip per burst instead of four per message.
+in BZPOPMIN only when there is none: one round trip per burst instead of four per message. The pop runs
+shielded from the receiver's cancellation (a consumer whose websocket closes while it holds the
+process channel's receive lock): what Redis already handed over goes to the next receiver, not lost.
 
 Keys, message format, capacities and expiry are channels_redis's own: this layer and the stock one can
 serve the same Redis at the same time (pushes are notifications; pages re-read state on reconnect).
 """
+import asyncio
 import collections
 import hashlib
 import logging
@@ -97,6 +100,7 @@ class RedisChannelLayer(StockRedisChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._popped: dict[str, collections.deque] = {}  # channel key -> members popped, not yet handed out
+        self._fetches: dict[tuple, asyncio.Future] = {}  # (event loop, channel key) -> its pop in flight
 
     async def group_send(self, group, message):
         await self.group_send_many([(group, message)])
@@ -147,15 +151,33 @@ class RedisChannelLayer(StockRedisChannelLayer):
         key = self.prefix + channel
         popped = self._popped.setdefault(key, collections.deque())
         while not popped:
-            connection = self.connection(index)
-            batch = await connection.zpopmin(key, self.receive_batch)
-            if batch:
-                popped.extend(member for member, _ in batch)
-                break
-            result = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-            if result is not None:
-                popped.append(result[1])
+            # Shielded: a receiver cancelled while Redis is handing it a message (a page closing just
+            # then) leaves the pop to finish; what it pops waits here for the process's next receiver,
+            # instead of being lost with the cancelled command.
+            loop = asyncio.get_running_loop()
+            fetch = self._fetches.get((loop, key))
+            if fetch is None:
+                fetch = self._fetches[(loop, key)] = asyncio.ensure_future(self._fetch(index, key, popped))
+                fetch.add_done_callback(lambda done, slot=(loop, key): self._fetch_done(slot, done))
+            await asyncio.shield(fetch)
         message = self.deserialize(popped.popleft())
         if "__asgi_channel__" in message:  # a process-local channel, or several of them (a group send)
             channel = message.pop("__asgi_channel__")
         return channel, message
+
+    async def _fetch(self, index: int, key: str, popped: collections.deque) -> None:
+        """Pop every waiting message of `key` into `popped`, blocking (BZPOPMIN) while there is none."""
+        connection = self.connection(index)
+        batch = await connection.zpopmin(key, self.receive_batch)
+        if batch:
+            popped.extend(member for member, _ in batch)
+            return
+        result = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+        if result is not None:
+            popped.append(result[1])
+
+    def _fetch_done(self, slot, fetch: asyncio.Future) -> None:
+        if self._fetches.get(slot) is fetch:
+            del self._fetches[slot]
+        if not fetch.cancelled():
+            fetch.exception()  # retrieved: a failure reaches the receiver that awaits it, or none

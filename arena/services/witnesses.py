@@ -58,6 +58,8 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
         return False
     if attempt and _superseded(conversation, trigger_seq):
         return False
+    if _reply_delivered(conversation.pk, trigger_seq):
+        return False  # a task redelivered after a worker died, or re-asked by the sweep: already answered
     reply = engine_reply(entry=entry, context=_context(conversation, trigger_seq), conversation=conversation,
                          subject=f"conversation {conversation.pk} message {trigger_seq}", trigger_seq=trigger_seq,
                          attempt=attempt, retry=retry)
@@ -125,13 +127,38 @@ def bot_reply_type(*, conversation_id: int, trigger_seq: int, text: str, typed: 
     return None
 
 
+def _reply_calls(conversation_id: int, trigger_seq: int):
+    return EngineCall.objects.filter(conversation_id=conversation_id, trigger_seq=trigger_seq, kind=EngineCall.Kind.REPLY)
+
+
+def _reply_delivered(conversation_id: int, trigger_seq: int) -> bool:
+    return _reply_calls(conversation_id, trigger_seq).filter(reply_seq__isnull=False).exists()
+
+
 def bot_reply_deliver(*, conversation_id: int, trigger_seq: int, text: str) -> Message | None:
+    """Store the machine's reply to message `trigger_seq`, at most once.
+
+    Tasks are acknowledged late, so a worker that dies after storing a reply but before acknowledging
+    its task gets the task delivered again (at once when a prefork child dies, after the broker's
+    visibility timeout when the whole worker does), and the sweep may have asked again meanwhile
+    (:func:`bot_replies_resume`). The reply's seq is written on the trigger's engine calls in the same
+    transaction as the reply, under the conversation's row lock: a second delivery finds it and
+    stores nothing. None when nothing was stored (already answered, or the conversation is over).
+    """
     from arena.services.messages import message_post
 
-    try:
-        return message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
-    except Closed:
-        return None  # time ran out while the bot was "typing": the reply is dropped, as a human's would be
+    with transaction.atomic():
+        Conversation.objects.select_for_update(of=("self",)).filter(pk=conversation_id).values_list("pk").first()
+        calls = _reply_calls(conversation_id, trigger_seq)
+        if calls.filter(reply_seq__isnull=False).exists():
+            log.info("conversation %s: the reply to message #%s was already delivered", conversation_id, trigger_seq)
+            return None
+        try:
+            message = message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
+        except Closed:
+            return None  # time ran out while the bot was "typing": the reply is dropped, as a human's would be
+        calls.filter(outcome=EngineCall.Outcome.OK).update(reply_seq=message.seq)
+    return message
 
 
 def bot_replies_resume(*, grace_s: float = 15.0) -> int:

@@ -1,11 +1,11 @@
 "use strict";
 (function () {
   const root = document.getElementById("judge");
-  const panes = {}, seen = {}, typingTimers = {};
-  let state = null, keystrokeMode = false;
+  const panes = {}, seen = {}, typingTimers = {}, pending = {};
+  let state = null, keystrokeMode = false, resync = false;   // resync: the next state follows a reconnection
   const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
-    if (!open) Arena.notice(code === 4403 ? "You may not judge this interrogation." : "Reconnecting…");
+    if (!open) { resync = true; Arena.notice(code === 4403 ? "You may not judge this interrogation." : "Reconnecting…"); }
     else Arena.notice("");
   });
   const label = { left: "Left witness", right: "Right witness", sole: "The witness" };
@@ -20,7 +20,11 @@
       e.preventDefault();
       if (keystrokeMode) return;
       const text = input.value.trim();
-      if (text && socket.send({ type: "message", side, text })) input.value = "";
+      // the text stays in the box until the server shows it back stored (a frozen or dying server
+      // must not swallow it); addMessage clears it then
+      // (and Enter again meanwhile sends nothing twice)
+      if (!text || pending[side] === text) return;
+      if (socket.send({ type: "message", side, text })) pending[side] = text;
     });
     input.addEventListener("input", Arena.throttle(() => { if (!keystrokeMode) socket.send({ type: "typing", side }); }, 1500));
     Arena.keys.capture(input, () => keystrokeMode, (keys) => socket.send({ type: "keys", side, keys }));
@@ -33,6 +37,10 @@
 
   function addMessage(m) {
     const p = pane(m.side);
+    if (m.from === "you" && pending[m.side] === m.text) {
+      delete pending[m.side];
+      if (p.input.value.trim() === m.text) p.input.value = "";
+    }
     if (seen[m.side].has(m.seq)) return;
     seen[m.side].add(m.seq);
     Arena.line(p.log, m.from === "you" ? "You" : "Witness", m.text, m.from, m.seq);
@@ -98,6 +106,11 @@
         document.getElementById(p.kind === "three_party" ? "help-three" : "help-one").hidden = false;
         p.sides.forEach(pane);
         p.sides.forEach((side) => (p.messages[side] || []).forEach(addMessage));
+        if (resync && Object.keys(pending).length) {   // reconnected, and the server never stored it: send it again
+          Object.keys(pending).forEach((side) => delete pending[side]);
+          Arena.notice("Your last message was not delivered: press Enter to send it again.");
+        }
+        resync = false;
         Object.entries(p.composing || {}).forEach(([side, text]) => setComposing(side, text));
         buildChoices(p.kind, p.sides);
         applyClock(p);
@@ -116,7 +129,10 @@
         typingTimers[p.side] = setTimeout(() => { pp.typing.hidden = true; }, 6000);
         break;
       }
-      case "error": Arena.notice(p.message); break;
+      case "error":   // a refused frame stores nothing: what was typed may be sent again
+        Object.keys(pending).forEach((side) => delete pending[side]);
+        Arena.notice(p.message);
+        break;
     }
   }
 

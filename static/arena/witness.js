@@ -3,15 +3,21 @@
   const root = document.getElementById("witness");
   const log = document.getElementById("log"), typing = document.getElementById("typing");
   const input = document.getElementById("text"), seen = new Set();
-  let typingTimer = null, keystrokeMode = false;
+  let pending = null;   // sent, not yet shown back stored: it stays in the box until then
+  let typingTimer = null, keystrokeMode = false, resync = false;   // resync: the next state follows a reconnection
   const composing = document.getElementById("composing");
   function setComposing(text) { composing.textContent = text; composing.hidden = !text; }
   const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
+    if (!open) resync = true;
     Arena.notice(open ? "" : code === 4403 ? "This is not your conversation." : "Reconnecting…");
   });
 
   function add(m) {
+    if (m.from === "you" && pending === m.text) {
+      pending = null;
+      if (input.value.trim() === m.text) input.value = "";
+    }
     if (seen.has(m.seq)) return;
     seen.add(m.seq);
     Arena.line(log, m.from === "you" ? "You" : "Judge", m.text, m.from === "you" ? "you" : "judge", m.seq);
@@ -25,20 +31,28 @@
     countdown.set(c);
   }
   function handle(p) {
-    if (p.type === "state") { keystrokeMode = !!p.keystroke_mode; p.messages.forEach(add); setComposing(p.composing || ""); clock(p); }
+    if (p.type === "state") {
+      keystrokeMode = !!p.keystroke_mode; p.messages.forEach(add); setComposing(p.composing || ""); clock(p);
+      if (resync && pending !== null) {   // reconnected, and the server never stored it: send it again
+        pending = null;
+        Arena.notice("Your last message was not delivered: press Enter to send it again.");
+      }
+      resync = false;
+    }
     else if (p.type === "keys") setComposing(Arena.keys.apply(composing.textContent, p.keys));
     else if (p.type === "message") add(p);
     else if (p.type === "status") clock(p);
     else if (p.type === "typing") {
       typing.hidden = false; clearTimeout(typingTimer);
       typingTimer = setTimeout(() => { typing.hidden = true; }, 6000);
-    } else if (p.type === "error") Arena.notice(p.message);
+    } else if (p.type === "error") { pending = null; Arena.notice(p.message); }   // refused: nothing stored
   }
   document.getElementById("send").addEventListener("submit", (e) => {
     e.preventDefault();
     if (keystrokeMode) return;
     const text = input.value.trim();
-    if (text && socket.send({ type: "message", text })) input.value = "";
+    if (!text || pending === text) return;   // sent already, not yet shown back: nothing twice
+    if (socket.send({ type: "message", text })) pending = text;
   });
   input.addEventListener("input", Arena.throttle(() => { if (!keystrokeMode) socket.send({ type: "typing" }); }, 1500));
   Arena.keys.capture(input, () => keystrokeMode, (keys) => socket.send({ type: "keys", keys }));
