@@ -82,6 +82,10 @@ def last_link_sql() -> str:
     return _last_link_sql(connection.vendor)
 
 
+def insert_statement_sql() -> str:
+    return _insert_sql(connection.vendor)
+
+
 def _aware(value) -> dt.datetime | None:
     if value is None or isinstance(value, dt.datetime):
         return value if value is None or value.tzinfo else value.replace(tzinfo=dt.UTC)

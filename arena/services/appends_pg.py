@@ -13,6 +13,10 @@ psycopg cursors bind parameters client-side), as markets/services/trading_sql.py
 2. ``<INSERT ... RETURNING id>; COMMIT``. The message is durable when this returns, before anything
    is pushed; an error skips the rest of the query and leaves the transaction aborted.
 
+The three statements are prepared once per connection (SQL-level PREPARE, which a simple-protocol
+query can EXECUTE): PostgreSQL then plans the four-table lock once per session instead of on every
+message, about 0.2 ms of its CPU per message.
+
 Whatever goes wrong in between (a refusal, an error, an exception of the caller's block) ends in a
 ROLLBACK, so the connection is always left idle in autocommit, as Django expects it; where even the
 ROLLBACK fails the connection is closed, and Django opens a new one next time.
@@ -20,13 +24,52 @@ ROLLBACK fails the connection is closed, and Django opens a new one next time.
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import itertools
+import re
+import weakref
 
 from django.db import connection, transaction
 from psycopg.pq import TransactionStatus
 
 from arena.services import appends
 
-LOCK_ROW, LINK_ROW = 1, 2  # result sets of the first query: BEGIN, the lock, the last link
+_prepared: weakref.WeakSet = weakref.WeakSet()  # psycopg connections holding the statements below
+
+
+def _prepared_statement(sql: str) -> tuple[str, str]:
+    """(name, PREPARE statement) for one of Django's %s-parameter statements; the name carries a
+    digest of the SQL, so a changed statement never meets an older one's name."""
+    counter = itertools.count(1)
+    body = re.sub("%s", lambda _: f"${next(counter)}", sql)
+    name = f"arena_append_{hashlib.sha1(body.encode()).hexdigest()[:12]}"
+    return name, f"PREPARE {name} AS {body}"
+
+
+@functools.cache
+def _definitions(lock_sql: str, link_sql: str, insert_sql: str) -> tuple[tuple[str, str], ...]:
+    return tuple(_prepared_statement(sql) for sql in (lock_sql, link_sql, insert_sql))
+
+
+def _statements() -> tuple[str, str, str]:
+    """The names of the prepared lock, last-link and insert statements, prepared on this connection
+    the first time it appends (one round trip more, once per connection)."""
+    lock, link, insert = _definitions(appends.lock_sql(), appends.last_link_sql(), appends.insert_statement_sql())
+    raw = connection.connection
+    if raw not in _prepared:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name FROM pg_prepared_statements")
+            there = {name for (name,) in cursor.fetchall()}
+            missing = [prepare for name, prepare in (lock, link, insert) if name not in there]
+            if missing:
+                cursor.execute("; ".join(missing))
+        _prepared.add(raw)
+    return lock[0], link[0], insert[0]
+
+
+def _execute(name: str, n: int) -> str:
+    return f"EXECUTE {name}({', '.join(['%s'] * n)})"
 
 
 def usable() -> bool:
@@ -55,13 +98,16 @@ class TwoTripAppend:
         self.callbacks: list = []
 
     def begin(self) -> None:
-        sql = f"BEGIN; {appends.lock_sql()}; {appends.last_link_sql()}"
+        """BEGIN; the lock; the last link (result sets 0, 1, 2)."""
+        connection.ensure_connection()
+        lock, link, self.insert_name = _statements()
         with connection.cursor() as cursor:
-            self._run(cursor, sql, [self.conversation_id, self.conversation_id])
+            self._run(cursor, f"BEGIN; {_execute(lock, 1)}; {_execute(link, 1)}",
+                      [self.conversation_id, self.conversation_id])
             raw = cursor.cursor
-            raw.nextset()  # LOCK_ROW
+            raw.nextset()
             self.locked = appends.locked_from_row(raw.fetchone())
-            raw.nextset()  # LINK_ROW
+            raw.nextset()
             self.link = raw.fetchone()
 
     def last_link(self) -> tuple[int, str] | None:
@@ -69,9 +115,9 @@ class TwoTripAppend:
 
     def insert(self, **fields):
         """Insert the message and commit, in one round trip; the message, stored."""
-        sql, params = appends.insert_statement(**fields)
+        _, params = appends.insert_statement(**fields)
         with connection.cursor() as cursor:
-            self._run(cursor, f"{sql}; COMMIT", params)
+            self._run(cursor, f"{_execute(self.insert_name, len(params))}; COMMIT", params)
             raw = cursor.cursor
             pk = raw.fetchone()[0]
             raw.nextset()

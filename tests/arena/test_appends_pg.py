@@ -7,13 +7,13 @@ import threading
 import time
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import OperationalError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from psycopg.pq import TransactionStatus
 
 from arena import services
 from arena.models import Message
-from arena.services import appends, appends_pg
+from arena.services import appends_pg
 from core import hashchain
 from core.errors import Closed, NotAllowed
 
@@ -64,9 +64,13 @@ def test_outside_a_transaction_an_append_is_two_queries(human, cast):
     with CaptureQueriesContext(connection) as queries:
         message = services.message_post(conversation_id=human.pk, sender_role="interrogator", text="hi",
                                         user=cast.jude)
+    trips = [q["sql"] for q in queries if "pg_prepared_statements" not in q["sql"] and "PREPARE " not in q["sql"]]
+    assert len(trips) == 2, [q["sql"][:80] for q in queries]  # (the statements are prepared once per connection)
+    assert trips[0].startswith("BEGIN;") and trips[1].rstrip().endswith("COMMIT")
+    with CaptureQueriesContext(connection) as queries:
+        services.message_post(conversation_id=human.pk, sender_role="witness", text="hello", user=cast.connie)
     assert len(queries) == 2, [q["sql"][:80] for q in queries]
-    assert queries[0]["sql"].startswith("BEGIN;") and queries[1]["sql"].rstrip().endswith("COMMIT")
-    assert message.seq == 1 and message.pk == Message.objects.get(conversation=human).pk
+    assert message.seq == 1 and message.pk == Message.objects.order_by("seq").first().pk
     idle_and_unlocked(human)
 
 
@@ -152,13 +156,24 @@ def test_an_error_in_the_insert_and_commit_query_stores_nothing(human, cast, mon
     assert [(m.seq, m.text) for m in chain(human)] == [(1, "kept"), (2, "next")]
 
 
-def test_an_error_in_the_lock_query_leaves_the_connection_usable(human, cast, monkeypatch):
-    monkeypatch.setattr(appends, "last_link_sql", lambda: "SELECT no_such_column FROM " + Message._meta.db_table)
-    with pytest.raises(Exception):
-        services.message_post(conversation_id=human.pk, sender_role="interrogator", text="lost", user=cast.jude)
-    idle_and_unlocked(human)
-    monkeypatch.undo()
-    services.message_post(conversation_id=human.pk, sender_role="interrogator", text="kept", user=cast.jude)
+def test_an_error_in_the_lock_query_leaves_the_connection_usable(human, cast):
+    """The lock gives up (lock_timeout) while another session holds the row: the BEGIN of the same
+    query is rolled back, nothing is stored, and the next append goes through."""
+    table = type(human)._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '50ms'")
+    try:
+        with other_session() as other:
+            other.execute(f"SELECT id FROM {table} WHERE id = %s FOR UPDATE", [human.pk])
+            with pytest.raises(OperationalError):
+                services.message_post(conversation_id=human.pk, sender_role="interrogator", text="lost",
+                                      user=cast.jude)
+            assert connection.connection.info.transaction_status == TransactionStatus.IDLE
+        idle_and_unlocked(human)
+        services.message_post(conversation_id=human.pk, sender_role="interrogator", text="kept", user=cast.jude)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
     assert [m.text for m in chain(human)] == ["kept"]
 
 
