@@ -30,7 +30,8 @@ import itertools
 import re
 import weakref
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
+from psycopg.errors import InvalidSqlStatementName
 from psycopg.pq import TransactionStatus
 
 from arena.services import appends
@@ -98,8 +99,18 @@ class TwoTripAppend:
         self.callbacks: list = []
 
     def begin(self) -> None:
-        """BEGIN; the lock; the last link (result sets 0, 1, 2)."""
+        """BEGIN; the lock; the last link. Where the session lost its prepared statements (DEALLOCATE
+        ALL, DISCARD ALL: the first query failed and was rolled back), prepare them again, once."""
         connection.ensure_connection()
+        try:
+            self._begin()
+        except DatabaseError as exc:
+            if not isinstance(exc.__cause__, InvalidSqlStatementName):
+                raise
+            _prepared.discard(connection.connection)
+            self._begin()
+
+    def _begin(self) -> None:
         lock, link, self.insert_name = _statements()
         with connection.cursor() as cursor:
             self._run(cursor, f"BEGIN; {_execute(lock, 1)}; {_execute(link, 1)}",

@@ -177,6 +177,15 @@ def test_an_error_in_the_lock_query_leaves_the_connection_usable(human, cast):
     assert [m.text for m in chain(human)] == ["kept"]
 
 
+def test_a_session_that_lost_its_prepared_statements_prepares_them_again(human, cast):
+    services.message_post(conversation_id=human.pk, sender_role="interrogator", text="one", user=cast.jude)
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    services.message_post(conversation_id=human.pk, sender_role="witness", text="two", user=cast.connie)
+    idle_and_unlocked(human)
+    assert [m.text for m in chain(human)] == ["one", "two"]
+
+
 def test_refusals_after_the_lock_roll_back(human, cast):
     with pytest.raises(NotAllowed):
         services.message_post(conversation_id=human.pk, sender_role="witness", text="not mine", user=cast.carl)
