@@ -3,9 +3,11 @@
 
 Both are installed in the daphne child by bench/asgi.py when the environment asks for them
 (TRACE_ENV, PROFILE_ENV) and written when daphne exits. Nothing of the platform is edited: the
-stamps wrap the module attributes the platform calls through (`services.message_post`,
-`appends.*`, `notify.message_stored`, core.notify's `_send`, the consumers' handlers), so a run
-without these switches runs exactly the platform's code.
+stamps wrap the module attributes the platform calls through (`services.message_post`, the
+append's steps: `appends.*` on the atomic path, `appends_pg.TwoTripAppend.begin` (lock and last
+link: "linked") and `.insert` (insert and commit: "inserted") on PostgreSQL's two-trip path,
+`notify.message_stored` (called after the commit: "committed"), core.notify's `_send`, the
+consumers' handlers), so a run without these switches runs exactly the platform's code.
 
 Stamps are `time.perf_counter()` (CLOCK_MONOTONIC, one clock for every process of the machine), keyed
 by the message's text (the benchmark's texts are unique), so the benchmark adds its own client-side
