@@ -19,3 +19,7 @@ async def application(scope, receive, send):
     if scope["type"] == "websocket" and scope["path"].startswith("/ws/chat/"):
         return await tutorial(scope, receive, send)
     return await platform(scope, receive, send)
+
+from bench import tracing as trace  # noqa: E402
+
+trace.install_from_env()  # only with bench.chat_latency --trace / --profile

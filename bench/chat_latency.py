@@ -53,12 +53,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import time
 from datetime import datetime
+from pathlib import Path
 
 from bench import harness
+from bench import tracing as trace
 from bench.harness import BenchError, fmt, summary
 
 log = harness.logger("chat_latency")
@@ -240,7 +243,8 @@ async def open_socket(base: str, path: str, cookie: str | None, name: str, error
 
 
 async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float, timeout_s: float,
-                     typing_rounds: int, cpu_s=lambda: None, protocol=Platform, label: str = "chat") -> dict:
+                     typing_rounds: int, cpu_s=lambda: None, protocol=Platform, label: str = "chat",
+                     stamps: dict | None = None) -> dict:
     """Each conversation's two sockets take turns, `messages` each, pausing after each delivery."""
     errors: list[str] = []
     gate = asyncio.Semaphore(10)
@@ -274,6 +278,8 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
         except asyncio.TimeoutError:
             receiver.expected = None
             return None
+        if stamps is not None and text is not None:
+            stamps[text] = {"client_sent": sent, "client_arrived": arrived}
         return arrived - sent, sent_wall, arrived_wall, at
 
     async def conversation(i: int, judge: Party, witness: Party, side: str):
@@ -322,7 +328,8 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
     daphne_cpu_s = cpu_ended - cpu_started if cpu_started is not None and cpu_ended is not None else None
     daphne_cpu_ms = per_delivery_ms(daphne_cpu_s, deliveries)
     return {"daphne_cpu_ms": daphne_cpu_ms, "daphne_cpu_s": daphne_cpu_s, "latency": latency, "ingress": ingress,
-            "egress": egress, "typing": typing, "lost": lost, "errors": errors, "elapsed_s": elapsed, "rate": len(latency) / elapsed if elapsed else 0.0}
+            "egress": egress, "typing": typing, "lost": lost, "errors": errors, "elapsed_s": elapsed, "rate": len(latency) / elapsed if elapsed else 0.0,
+            "stamps": stamps}
 
 
 def merge(total: dict, part: dict) -> None:
@@ -371,7 +378,7 @@ async def measure(args, base: str, plan: list[dict], services, floor: Floor) -> 
     await half(halves[0], "before", baselines)
     log(f"chat: {args.conversations} conversations x {2 * args.messages} messages through {base}")
     chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing,
-                            cpu_s=services.daphne_cpu_s)
+                            cpu_s=services.daphne_cpu_s, stamps={} if args.trace else None)
     log(f"chat done in {chat['elapsed_s']:.1f} s")
     await half(halves[1], "after", baselines[::-1])
     await harness.close_layer_pools()
@@ -463,6 +470,11 @@ def parse_args(argv=None):
     parser.add_argument("--time-limit", type=float, default=600.0, help="stop the whole run after this many seconds")
     parser.add_argument("--as-configured", action="store_true",
                         help="keep the channel layer's Redis socket timeout exactly as configured (see the note)")
+    parser.add_argument("--trace", type=Path, default=None, metavar="FILE",
+                        help="time-stamp each platform message along its path in daphne (bench/tracing) and "
+                             "print where the time goes; daphne's stamps are written to FILE")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="a CPU profile (cProfile, thread CPU time) of every daphne thread, written to FILE")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the daphne child
     args = parser.parse_args(argv)
     if args.conversations < 1 or args.messages < 1 or args.pause_ms < 0 or args.typing < 0:
@@ -484,6 +496,9 @@ def stored_rows() -> dict:
 
 
 def run(args) -> dict:
+    for switch, value in ((trace.TRACE_ENV, args.trace), (trace.PROFILE_ENV, args.profile)):
+        if value:  # read by bench/asgi.py in the daphne child
+            os.environ[switch] = str(value.resolve())
     with harness.Services("chat_latency", port=args.port, as_configured=args.as_configured) as services:
         plan = create_conversations(args.conversations)
         Floor.create_table()
@@ -504,7 +519,12 @@ def run(args) -> dict:
                             ("the tutorial's chat", figures["tutorial"])):
             if not phase["latency"]:
                 raise BenchError(f"no message was delivered in {name}; daphne's log:\n{services.tail()}")
-        return report(args, figures, services.note)
+        result = report(args, figures, services.note)
+    if args.trace:  # daphne wrote its stamps when it exited
+        print("  where a message's time goes (consecutive stamps, ms; bench/tracing):")
+        for line in trace.stages(json.loads(args.trace.read_text()), figures["chat"]["stamps"]):
+            print(line)
+    return result
 
 
 def main(argv=None) -> int:

@@ -2,10 +2,14 @@
 
 Sending: channels_redis's `group_send` makes four sequential round trips per group (expire old members,
 read the members, expire old messages, send); a chat message goes to its conversation's group and to
-the organisers' live view, so that was eight. Here a `group_send` makes two (one script that expires
-old members and reads the members of every group, one pipelined send whose script also expires old
-messages), and `group_send_many` sends to several groups in those same two, in order; a send to groups
-with no members makes only the first. Scripts go by their SHA (EVALSHA), loaded once per server.
+the organisers' live view, so that was eight. Here `group_send_many` sends to several groups, in order,
+in one round trip: one script expires old members, reads the members of every group and adds the
+message to each member's channel (expiring old messages, within capacity), writing the message for
+each channel key as channels_redis would (msgpack, `__asgi_channel__` naming the key's channels,
+behind the random prefix). That needs the group's and the channels' keys on one server and the plain
+format: one Redis host, no per-channel capacities, no encryption. Otherwise two round trips: one
+script for the members of every group, one pipelined send. Scripts go by their SHA (EVALSHA), loaded
+once per server.
 
 Receiving: channels_redis makes four round trips per message received (restore a backup queue, BZPOPMIN,
 back the message up, drop the backup). The backup guards only the awaits it adds itself: a receive
@@ -22,9 +26,11 @@ import asyncio
 import collections
 import hashlib
 import logging
+import random
 import time
 
 from channels_redis.core import RedisChannelLayer as StockRedisChannelLayer
+from channels_redis.serializers import MsgPackSerializer
 from redis.exceptions import NoScriptError
 
 log = logging.getLogger(__name__)
@@ -55,6 +61,63 @@ for i = 1, #KEYS do
 end
 return members
 """
+# KEYS: group keys, one per send. ARGV: the membership cutoff, the message expiry, the channels'
+# capacity, the channel-key prefix, then per send: its score, its random prefix, its msgpack map
+# without the map's header, and that map's number of entries. Returns how many channel keys were full.
+GROUP_SEND_LUA = """
+local cutoff, expiry, capacity, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local function sized(n, small, limit, wide16, wide32)
+    if n < limit then return string.char(small + n) end
+    if n < 65536 then return string.char(wide16, math.floor(n / 256), n % 256) end
+    return string.char(wide32, math.floor(n / 16777216) % 256, math.floor(n / 65536) % 256,
+                       math.floor(n / 256) % 256, n % 256)
+end
+local function str(s)
+    if #s >= 32 and #s < 256 then return string.char(0xd9, #s) .. s end
+    return sized(#s, 0xa0, 32, 0xda, 0xdb) .. s
+end
+local channel_field = str('__asgi_channel__')
+local over_capacity = 0
+for i = 1, #KEYS do
+    local at = 4 + (i - 1) * 4
+    local score, random_prefix, body, entries = tonumber(ARGV[at + 1]), ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, cutoff)
+    local order, names = {}, {}
+    for _, name in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+        local bang = string.find(name, '!', 1, true)
+        local key = prefix .. (bang and string.sub(name, 1, bang) or name)
+        if names[key] == nil then
+            names[key] = {}
+            order[#order + 1] = key
+        end
+        table.insert(names[key], str(name))
+    end
+    for _, key in ipairs(order) do
+        local message = random_prefix .. sized(entries + 1, 0x80, 16, 0xde, 0xdf) .. body .. channel_field
+            .. sized(#names[key], 0x90, 16, 0xdc, 0xdd) .. table.concat(names[key])
+        redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(score) - expiry)
+        if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
+            redis.call('ZADD', key, score, message)
+            redis.call('EXPIRE', key, expiry)
+        else
+            over_capacity = over_capacity + 1
+        end
+    end
+end
+return over_capacity
+"""
+
+
+def map_header(packed: bytes) -> tuple[int, int]:
+    """(header length, number of entries) of a msgpack map."""
+    first = packed[0]
+    if 0x80 <= first <= 0x8F:
+        return 1, first & 0x0F
+    if first == 0xDE:
+        return 3, int.from_bytes(packed[1:3], "big")
+    if first == 0xDF:
+        return 5, int.from_bytes(packed[1:5], "big")
+    raise ValueError("not a msgpack map")
 
 
 class LuaScript:
@@ -91,7 +154,7 @@ class LuaScript:
         return results
 
 
-SEND, MEMBERS = LuaScript(SEND_LUA), LuaScript(MEMBERS_LUA)
+SEND, MEMBERS, GROUP_SEND = LuaScript(SEND_LUA), LuaScript(MEMBERS_LUA), LuaScript(GROUP_SEND_LUA)
 
 
 class RedisChannelLayer(StockRedisChannelLayer):
@@ -101,12 +164,18 @@ class RedisChannelLayer(StockRedisChannelLayer):
         super().__init__(*args, **kwargs)
         self._popped: dict[str, collections.deque] = {}  # channel key -> members popped, not yet handed out
         self._fetches: dict[tuple, asyncio.Future] = {}  # (event loop, channel key) -> its pop in flight
+        serializer = self._serializer
+        # one round trip per batch of group sends where one script can write every message itself
+        self.one_trip = (len(self.hosts) == 1 and not self.channel_capacity and type(serializer) is MsgPackSerializer
+                         and serializer.crypter is None)
 
     async def group_send(self, group, message):
         await self.group_send_many([(group, message)])
 
     async def group_send_many(self, sends):
         """Send each (group, message) of `sends` to the group's members, in the order given."""
+        if self.one_trip and not any("__asgi_channel__" in message for _, message in sends):
+            return await self._group_send_one_trip(sends)
         now = time.time()
         members = await self._members([group for group, _ in sends], now)
         deliveries = collections.defaultdict(list)  # connection index -> [(group, keys, args)]
@@ -125,6 +194,22 @@ class RedisChannelLayer(StockRedisChannelLayer):
             for (group, keys, _), over_capacity in zip(batch, results):
                 if over_capacity:
                     log.info("%s of %s channels over capacity in group %s", over_capacity, len(keys), group)
+
+    async def _group_send_one_trip(self, sends) -> None:
+        now = time.time()
+        prefix_length = self._serializer.random_prefix_length
+        keys, args = [], [int(now) - self.group_expiry, self.expiry, self.capacity, self.prefix]
+        for position, (group, message) in enumerate(sends):
+            assert self.require_valid_group_name(group), "Group name not valid"
+            packed = self._serializer.as_bytes(message)
+            header, entries = map_header(packed)
+            keys.append(self._group_key(group))
+            # each send its own, later score: two messages to one channel keep their order
+            args += [repr(now + position * 1e-6), random.getrandbits(8 * prefix_length).to_bytes(prefix_length, "big"),
+                     packed[header:], entries]
+        over_capacity = await GROUP_SEND.run(self.connection(0), keys, args)
+        if over_capacity:
+            log.info("%s channels over capacity in a send to groups %s", over_capacity, [g for g, _ in sends])
 
     async def _members(self, group_names, now) -> list[list[str]]:
         """The live members of each group: one script call per Redis host."""

@@ -4,13 +4,19 @@ Three statements through Django's cursor, built once per database vendor from th
 and column names: lock a conversation (with what the checks need), read the last link of its hash
 chain, insert the new message. Building the same queries with the ORM cost about four times the CPU.
 Values come back as the ORM would give them (aware datetimes, UUIDs), on PostgreSQL and SQLite alike.
+
+An append's transaction has one interface and two implementations, chosen by
+`appends_pg.append_open`: `AtomicAppend` here, Django's atomic block around the three statements
+(SQLite, or inside a caller's transaction), and on PostgreSQL outside any transaction
+`appends_pg.TwoTripAppend`, two round trips (lock and last link in one, INSERT and COMMIT in the
+other).
 """
 import datetime as dt
 import uuid
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, transaction
 
 from arena.models import Conversation, Entry, Interrogation, Message
 
@@ -71,6 +77,18 @@ def _insert_sql(vendor: str) -> str:
     return sql
 
 
+def lock_sql() -> str:
+    return _lock_sql(connection.vendor)
+
+
+def last_link_sql() -> str:
+    return _last_link_sql(connection.vendor)
+
+
+def insert_statement_sql() -> str:
+    return _insert_sql(connection.vendor)
+
+
 def _aware(value) -> dt.datetime | None:
     if value is None or isinstance(value, dt.datetime):
         return value if value is None or value.tzinfo else value.replace(tzinfo=dt.UTC)
@@ -82,7 +100,11 @@ def conversation_lock(conversation_id: int):
     (the interrogation's, mirrored on the locked row), deadline, witness label), or None when there is no such conversation."""
     with connection.cursor() as cursor:
         cursor.execute(_lock_sql(connection.vendor), [conversation_id])
-        row = cursor.fetchone()
+        return locked_from_row(cursor.fetchone())
+
+
+def locked_from_row(row):
+    """`conversation_lock`'s answer from the lock statement's row."""
     if row is None:
         return None
     pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, deadline, entry_name, username = row
@@ -102,17 +124,48 @@ def last_link(conversation_id: int) -> tuple[int, str] | None:
         return cursor.fetchone()
 
 
-def message_insert(*, conversation_id: int, seq: int, sender_role: str, text: str, created_at: dt.datetime,
-                   prev_hash: str, digest: str) -> Message:
+def insert_statement(*, conversation_id: int, seq: int, sender_role: str, text: str, created_at: dt.datetime,
+                     prev_hash: str, digest: str) -> tuple[str, list]:
+    """The INSERT of a message and its parameters (on PostgreSQL it returns the new id)."""
     params = [conversation_id, seq, sender_role, text, connection.ops.adapt_datetimefield_value(created_at),
               prev_hash, digest]
+    return _insert_sql(connection.vendor), params
+
+
+def message_insert(**fields) -> Message:
+    sql, params = insert_statement(**fields)
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(connection.vendor), params)
+        cursor.execute(sql, params)
         if connection.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
         else:
             pk = connection.ops.last_insert_id(cursor, Message._meta.db_table, Message._meta.pk.column)
+    return message_from_insert(pk, **fields)
+
+
+def message_from_insert(pk: int, *, conversation_id: int, seq: int, sender_role: str, text: str,
+                        created_at: dt.datetime, prev_hash: str, digest: str) -> Message:
+    """The stored message as the ORM would load it."""
     message = Message(id=pk, conversation_id=conversation_id, seq=seq, sender_role=sender_role, text=text,
                       created_at=created_at, prev_hash=prev_hash, hash=digest)
     message._state.adding, message._state.db = False, connection.alias
     return message
+
+
+class AtomicAppend:
+    """The portable append: Django's atomic block around the three statements (five round trips on
+    PostgreSQL, counting BEGIN and COMMIT); callbacks run when the outermost block commits."""
+
+    def __init__(self, conversation_id: int):
+        self.conversation_id = conversation_id
+        self.locked = conversation_lock(conversation_id)
+
+    def last_link(self) -> tuple[int, str] | None:
+        return last_link(self.conversation_id)
+
+    def insert(self, **fields) -> Message:
+        return message_insert(**fields)
+
+    def on_commit(self, callback) -> None:
+        transaction.on_commit(callback)
+

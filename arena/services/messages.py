@@ -1,14 +1,13 @@
 import unicodedata
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
 from arena.models import Conversation, Interrogation, Message, Status
-from arena.services import appends
+from arena.services import appends_pg
 from core import hashchain
-from core.dispatch import enqueue_on_commit
+from core.dispatch import enqueue_now
 from core.errors import Closed, InvalidInput, NotAllowed
 
 
@@ -47,18 +46,19 @@ def check_sender(conversation: Conversation, *, sender_role: str, user) -> None:
 def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> Message:
     """Validate and store one message, linked into the hash chain, then notify on commit.
 
-    The hot path of every chat message, so it speaks SQL through Django's cursor (four round trips:
-    lock the conversation, read the chain's last link, insert, commit) instead of building ORM queries,
-    which cost four times as much CPU. Portable: PostgreSQL locks the row, SQLite the whole database.
+    The hot path of every chat message, so it speaks SQL through Django's cursor instead of building
+    ORM queries, which cost four times as much CPU: lock the conversation, read the chain's last link,
+    insert, commit. On PostgreSQL outside a caller's transaction that is two round trips (lock and
+    last link, then insert and commit: `appends_pg`), elsewhere Django's atomic block around them.
+    Portable: PostgreSQL locks the row, SQLite the whole database.
     """
     from arena.services.interrogations import interrogation_close_if_due
 
     text = clean_text(text)
-    with transaction.atomic():
-        locked = appends.conversation_lock(conversation_id)
-        if locked is None:
+    with appends_pg.append_open(conversation_id) as append:
+        if append.locked is None:
             raise NotAllowed("No such conversation.")
-        conversation, status, deadline, witness_label = locked
+        conversation, status, deadline, witness_label = append.locked
         check_sender(conversation, sender_role=sender_role, user=user)
         if status != Status.RUNNING:
             raise Closed(f"The conversation is {status}, not running.")
@@ -66,27 +66,28 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
         if deadline is not None and now >= deadline:
             message = None
         else:
-            message = _append(conversation, sender_role=sender_role, text=text, now=now, witness_label=witness_label)
+            message = _append(append, conversation, sender_role=sender_role, text=text, now=now,
+                              witness_label=witness_label)
     if message is None:
         interrogation_close_if_due(interrogation_id=conversation.interrogation_id)
         raise Closed("Time is up: the conversation has ended.")
     return message
 
 
-def _append(conversation: Conversation, *, sender_role: str, text: str, now, witness_label: str) -> Message:
+def _append(append, conversation: Conversation, *, sender_role: str, text: str, now, witness_label: str) -> Message:
     from arena.tasks import bot_reply
 
-    last = appends.last_link(conversation.pk)
+    last = append.last_link()
     seq = last[0] + 1 if last else 1
     prev_hash = last[1] if last else hashchain.genesis_hash(conversation.public_id)
     digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
-    message = appends.message_insert(
+    message = append.insert(
         conversation_id=conversation.pk, seq=seq, sender_role=sender_role, text=text, created_at=now,
         prev_hash=prev_hash, digest=digest,
     )
-    transaction.on_commit(lambda: notify.message_stored(message, conversation, witness_label=witness_label))
+    append.on_commit(lambda: notify.message_stored(message, conversation, witness_label=witness_label))
     if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
-        enqueue_on_commit(bot_reply, conversation.pk, seq)
+        append.on_commit(lambda: enqueue_now(bot_reply, conversation.pk, seq))
     return message
 
 

@@ -99,3 +99,49 @@ async def test_sends_go_on_after_the_server_forgets_the_scripts():
         assert (await receive(layer, second))["n"] == 3
     finally:
         await layer.flush()
+
+
+async def test_one_round_trip_sends_write_exactly_what_channels_redis_would():
+    """The one-trip script writes each channel key's message itself: byte for byte the stock layer's
+    (after the random prefix), for process-local and plain channels, long names, wide maps."""
+    layer, stock = layer_pair()
+    assert layer.one_trip
+    try:
+        local_a, local_b = await layer.new_channel(), await layer.new_channel()
+        plain = "plain-channel-" + "x" * 40  # a str8 name
+        for channel in (local_a, local_b, plain):
+            await layer.group_add("g", channel)
+        message = {"type": "m", **{f"field{k}": k for k in range(20)}, "text": "é" * 300, "nested": {"a": [1, 2]}}
+        calls = []
+        original = layer._group_send_one_trip
+
+        async def counted(sends):
+            calls.append(sends)
+            await original(sends)
+
+        layer._group_send_one_trip = counted
+        await layer.group_send("g", message)
+        assert len(calls) == 1
+        expected_keys, expected = stock._map_channel_keys_to_connection([local_a, local_b, plain], message)[:2]
+        connection = layer.connection(0)
+        for key in expected_keys[0]:
+            stored = await connection.zrange(key, 0, -1)
+            assert len(stored) == 1
+            assert stored[0][12:] == expected[key][12:]
+        assert (await receive(layer, local_a)) == message and (await receive(layer, local_b)) == message
+        assert (await receive(stock, plain)) == message
+    finally:
+        await layer.flush()
+        await stock.close_pools()
+
+
+async def test_the_two_trip_send_is_kept_where_one_script_cannot_write_the_messages():
+    layer, _ = layer_pair(channel_capacity={"special.*": 5})
+    assert not layer.one_trip
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        await layer.group_send("g", {"type": "m", "n": 1})
+        assert (await receive(layer, channel))["n"] == 1
+    finally:
+        await layer.flush()

@@ -1,0 +1,200 @@
+"""Where a chat message's time goes inside daphne: time stamps along the platform's path, for
+`bench.chat_latency --trace FILE` (and a CPU profile of every daphne thread, `--profile FILE`).
+
+Both are installed in the daphne child by bench/asgi.py when the environment asks for them
+(TRACE_ENV, PROFILE_ENV) and written when daphne exits. Nothing of the platform is edited: the
+stamps wrap the module attributes the platform calls through (`services.message_post`, the
+append's steps: `appends.*` on the atomic path, `appends_pg.TwoTripAppend.begin` (lock and last
+link: "linked") and `.insert` (insert and commit: "inserted") on PostgreSQL's two-trip path,
+`notify.message_stored` (called after the commit: "committed"), core.notify's `_send`, the
+consumers' handlers), so a run without these switches runs exactly the platform's code.
+
+Stamps are `time.perf_counter()` (CLOCK_MONOTONIC, one clock for every process of the machine), keyed
+by the message's text (the benchmark's texts are unique), so the benchmark adds its own client-side
+stamps and `stages()` prints the intervals between consecutive ones.
+"""
+from __future__ import annotations
+
+import atexit
+import cProfile
+import functools
+import json
+import os
+import threading
+import time
+
+TRACE_ENV = "ARENA_BENCH_TRACE"
+PROFILE_ENV = "ARENA_BENCH_PROFILE"
+
+# the order of a message's stamps along its path (client stamps come from the benchmark)
+ORDER = ("client_sent", "frame", "post", "locked", "linked", "inserted", "committed", "queued", "post_done",
+         "resumed", "sending", "sent", "deliver_witness", "deliver_judge", "socket_witness", "socket_judge",
+         "client_arrived")
+
+_stamps: dict[str, dict[str, float]] = {}
+_lock = threading.Lock()
+
+
+def stamp(text, name: str) -> None:
+    if isinstance(text, str):
+        now = time.perf_counter()
+        with _lock:
+            _stamps.setdefault(text, {}).setdefault(name, now)
+
+
+def install_from_env() -> None:
+    if os.environ.get(TRACE_ENV):
+        install_trace(os.environ[TRACE_ENV])
+    if os.environ.get(PROFILE_ENV):
+        install_profile(os.environ[PROFILE_ENV])
+
+
+# --- time stamps ------------------------------------------------------------------------------------
+def _wrap_sync(owner, name: str, before: str | None, after: str | None, text_of):
+    original = getattr(owner, name)
+
+    @functools.wraps(original)
+    def wrapper(*args, **kwargs):
+        text = text_of(args, kwargs)
+        if before:
+            stamp(text, before)
+        result = original(*args, **kwargs)
+        if after:
+            stamp(text if text is not None else text_of(args, kwargs), after)
+        return result
+
+    setattr(owner, name, wrapper)
+
+
+def _wrap_async(owner, name: str, before: str | None, after: str | None, text_of):
+    original = getattr(owner, name)
+
+    @functools.wraps(original)
+    async def wrapper(*args, **kwargs):
+        text = text_of(args, kwargs)
+        if before:
+            stamp(text, before)
+        result = await original(*args, **kwargs)
+        if after:
+            stamp(text, after)
+        return result
+
+    setattr(owner, name, wrapper)
+
+
+_current = threading.local()  # the text of the message this database thread is storing
+
+
+def install_trace(path: str) -> None:
+    from arena import consumers, notify, services
+    from arena.services import appends
+    from core import consumers as core_consumers
+    from core import notify as core_notify
+
+    def post_text(args, kwargs):
+        _current.text = kwargs.get("text")
+        return _current.text
+
+    current = lambda args, kwargs: getattr(_current, "text", None)  # noqa: E731
+    _wrap_sync(services, "message_post", "post", "post_done", post_text)
+    _wrap_sync(appends, "conversation_lock", None, "locked", current)
+    _wrap_sync(appends, "last_link", None, "linked", current)
+    _wrap_sync(appends, "message_insert", None, "inserted", current)
+    try:  # the two-trip append on PostgreSQL: lock and last link, then insert and commit
+        from arena.services import appends_pg
+    except ImportError:
+        appends_pg = None
+    if appends_pg is not None:
+        _wrap_sync(appends_pg.TwoTripAppend, "begin", None, "linked", current)
+        _wrap_sync(appends_pg.TwoTripAppend, "insert", None, "inserted", current)
+    for name in ("message_stored", "message_stored_many"):
+        if hasattr(notify, name):
+            _wrap_sync(notify, name, "committed", "queued", lambda args, kwargs: args[0].text if args else None)
+
+    frame_text = lambda args, kwargs: args[1].get("text") if len(args) > 1 else None  # noqa: E731
+    for consumer in (consumers.JudgeConsumer, consumers.WitnessConsumer):
+        _wrap_async(consumer, "on_message", "frame", "resumed", frame_text)
+
+    original_send = core_notify._send
+
+    async def traced_send(layer, events):
+        texts = [event.get("judge", {}).get("text") for _, event in events if event.get("type") == "arena.message"]
+        for text in texts:
+            stamp(text, "sending")
+        await original_send(layer, events)
+        for text in texts:
+            stamp(text, "sent")
+
+    core_notify._send = traced_send
+
+    original_message = core_consumers.BaseConsumer.arena_message
+
+    async def traced_message(self, event):
+        text = (event.get(self.audience) or {}).get("text")
+        stamp(text, f"deliver_{self.audience}")
+        await original_message(self, event)
+        stamp(text, f"socket_{self.audience}")
+
+    core_consumers.BaseConsumer.arena_message = traced_message
+
+    def dump():
+        with _lock, open(path, "w") as out:
+            json.dump(_stamps, out)
+
+    atexit.register(dump)
+
+
+# --- CPU profile of every thread --------------------------------------------------------------------
+def install_profile(path: str) -> None:
+    profiles: list[cProfile.Profile] = []
+
+    def start(*_):
+        profile = cProfile.Profile(time.thread_time)  # CPU time of the thread, not its waits
+        profiles.append(profile)
+        profile.enable()
+
+    start()  # the event loop's thread
+    original_bootstrap = threading.Thread._bootstrap_inner
+
+    def bootstrap(self):  # every thread started from now on: the database threads
+        start()
+        return original_bootstrap(self)
+
+    threading.Thread._bootstrap_inner = bootstrap
+
+    def dump():
+        import pstats
+
+        for profile in profiles:
+            profile.disable()
+        stats = None
+        for profile in profiles:
+            try:
+                stats = pstats.Stats(profile) if stats is None else stats.add(profile)
+            except TypeError:  # a thread that never ran anything
+                continue
+        if stats is not None:
+            stats.dump_stats(path)
+
+    atexit.register(dump)
+
+
+# --- the benchmark's side: merge and print ----------------------------------------------------------
+def stages(server: dict[str, dict[str, float]], client: dict[str, dict[str, float]]) -> list[str]:
+    """Lines: p50/p99 of the time between consecutive stamps (those present) over all messages."""
+    from bench.harness import percentile
+
+    gaps: dict[tuple[str, str], list[float]] = {}
+    for text, stamps in client.items():
+        merged = {**server.get(text, {}), **stamps}
+        present = sorted(((t, name) for name, t in merged.items()), key=lambda item: item[0])
+        for (t0, a), (t1, b) in zip(present, present[1:]):
+            gaps.setdefault((a, b), []).append((t1 - t0) * 1000.0)
+    lines = []
+    for (a, b), values in sorted(gaps.items(), key=lambda item: -len(item[1])):
+        if len(values) < max(3, len(client) // 20):
+            continue
+        lines.append(f"    {a:>15} -> {b:<15} n={len(values):5d}  p50 {percentile(values, 50):6.3f} ms  "
+                     f"p90 {percentile(values, 90):6.3f}  p99 {percentile(values, 99):6.3f}  "
+                     f"mean {sum(values) / len(values):6.3f}")
+    return lines
