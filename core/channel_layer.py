@@ -157,17 +157,51 @@ class LuaScript:
 SEND, MEMBERS, GROUP_SEND = LuaScript(SEND_LUA), LuaScript(MEMBERS_LUA), LuaScript(GROUP_SEND_LUA)
 
 
+class ReceiveBuffers(collections.defaultdict):
+    """channels_redis's per-channel receive buffers (``layer.receive_buffer``), less those of channels
+    closed for good. The process's receive loop files every message it pops under its channel; one that
+    arrives for a consumer already gone (a group send in flight while a page reloads) would sit in a
+    buffer nobody reads, for the life of the process. Channel names are never reused, so a closed one is
+    remembered (the latest ``remember`` of them) and its messages are dropped."""
+
+    remember = 10_000
+
+    def __init__(self, factory):
+        super().__init__(factory)
+        self.closed: collections.OrderedDict = collections.OrderedDict()
+
+    def __missing__(self, channel):
+        if channel in self.closed:
+            return self.default_factory()  # handed out, never stored: what is put in it is dropped
+        return super().__missing__(channel)
+
+    def __delitem__(self, channel):
+        if channel in self or channel not in self.closed:
+            super().__delitem__(channel)
+
+    def close(self, channel: str) -> None:
+        self.pop(channel, None)
+        self.closed[channel] = None
+        while len(self.closed) > self.remember:
+            self.closed.popitem(last=False)
+
+
 class RedisChannelLayer(StockRedisChannelLayer):
     receive_batch = 64  # messages popped at most per round trip
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.receive_buffer = ReceiveBuffers(self.receive_buffer.default_factory)
         self._popped: dict[str, collections.deque] = {}  # channel key -> members popped, not yet handed out
         self._fetches: dict[tuple, asyncio.Future] = {}  # (event loop, channel key) -> its pop in flight
         serializer = self._serializer
         # one round trip per batch of group sends where one script can write every message itself
         self.one_trip = (len(self.hosts) == 1 and not self.channel_capacity and type(serializer) is MsgPackSerializer
                          and serializer.crypter is None)
+
+    def channel_close(self, channel: str) -> None:
+        """The consumer of ``channel`` is gone for good: drop what waits for it, and what comes later."""
+        self.receive_buffer.close(channel)
 
     async def group_send(self, group, message):
         await self.group_send_many([(group, message)])

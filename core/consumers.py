@@ -172,3 +172,6 @@ class BaseConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        close = getattr(self.channel_layer, "channel_close", None)
+        if close is not None:  # core.channel_layer: nothing may wait in a buffer for a consumer gone
+            close(self.channel_name)

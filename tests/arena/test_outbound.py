@@ -157,9 +157,10 @@ def endpoint(kind):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.mark.parametrize("kind, detail", [("501", "HTTP 501"), ("hang-up", "RemoteDisconnected"),
-                                          ("closed", "ConnectionRefusedError")])
-def test_a_failed_probe_says_no_valid_reply_and_not_what_answered(ada, cast, client, kind, detail):
+# a hang-up reads as RemoteDisconnected, or as a reset when the server closed with the request unread
+@pytest.mark.parametrize("kind, details", [("501", ("HTTP 501",)), ("hang-up", ("RemoteDisconnected", "ConnectionResetError")),
+                                           ("closed", ("ConnectionRefusedError",))])
+def test_a_failed_probe_says_no_valid_reply_and_not_what_answered(ada, cast, client, kind, details):
     user, api = ada
     with endpoint(kind) as url:
         entry = hook_entry(user, url + "/hook")
@@ -167,10 +168,10 @@ def test_a_failed_probe_says_no_valid_reply_and_not_what_answered(ada, cast, cli
         assert (report["outcome"], report["error"], report["reply"]) == ("error", NO_VALID_REPLY, "")
         assert last_error(api, entry) == f"error: {NO_VALID_REPLY}"
         assert revealing(report, last_error(api, entry)) == []
-        assert detail in EngineCall.objects.get(entry=entry).error  # kept for the organiser
+        assert any(d in EngineCall.objects.get(entry=entry).error for d in details)  # kept for the organiser
         client.force_login(cast.olivia)  # whose admin probe shows the detail
         page = client.post("/admin/arena/entry/", {"action": "probe", "_selected_action": [entry.pk]}, follow=True)
-        assert detail in page.content.decode()
+        assert any(d in page.content.decode() for d in details)
 
 
 def test_a_webhook_redirect_to_a_refused_address_is_refused_and_told_neutrally(ada, settings):
