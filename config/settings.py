@@ -36,6 +36,9 @@ INSTALLED_APPS = [
     "lpp",
     "lambdastar",
     "markets",
+    "tournaments.loebner",
+    "tournaments.wager",
+    "tables",
 ]
 
 MIDDLEWARE = [

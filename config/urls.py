@@ -12,6 +12,9 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("markets/", include("markets.urls")),
+    path("contests/", include("tournaments.loebner.urls")),
+    path("wager/", include("tournaments.wager.urls")),
+    path("tables/", include("tables.urls")),
     # the entrants' API's OpenAPI schema: /api/v1/ only (the Λ* API is documented on its own)
     path("api/v1/schema/", SpectacularAPIView.as_view(patterns=[path("api/v1/", include("arena.api.urls"))]),
          name="api_schema"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("config", "core", "arena", "bots", "lambdastar", "lpp", "markets")
+PACKAGES = ("config", "core", "arena", "bots", "lambdastar", "lpp", "markets", "tournaments", "tables")
 LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())",
         "--no-cache"]
 
@@ -43,6 +43,8 @@ def tree_copy(tmp_path_factory):
     ("markets/_probe.py", "from bots.registry import get_engine\n", "only the engine gateway imports bots.registry"),
     ("lambdastar/engine/_probe.py", "import django\n", "the pure packages import no Django"),
     ("arena/stats/_probe.py", "import django\n", "the pure packages import no Django"),
+    ("tournaments/loebner/rules/_probe.py", "import django\n", "the pure packages import no Django"),
+    ("tables/_probe.py", "from markets import models\n", "tables imports core and arena only"),
     ("markets/_probe.py", "from markets import tasks\n", "no import circle inside an app"),
 ])
 def test_a_bad_import_breaks_its_contract(tree_copy, module, source, contract):

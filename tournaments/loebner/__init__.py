@@ -1,0 +1,1 @@
+"""Loebner Prize contests: entries, qualifying, Latin-square rounds, paired comparisons, scoring."""

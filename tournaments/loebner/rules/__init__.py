@@ -1,0 +1,1 @@
+"""The Loebner formats as pure functions (no Django): schedules, Latin squares, scoring."""

@@ -1,0 +1,1 @@
+"""Long Now wager sessions: committee, trials of long interviews, verdicts, ranks, verifiable report."""

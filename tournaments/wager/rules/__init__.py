@@ -1,0 +1,1 @@
+"""The wager rules as pure functions (no Django): slot plans, the two tests, aggregation."""
