@@ -159,9 +159,11 @@ def _rules_input(contest: Contest, meetings):
 
 def contest_scored(*, contest: Contest) -> tuple[dict | None, str]:
     """The rules' ``contest_score`` of what is stored: (result, "") or (None, the refusal with its place)."""
+    meetings = list(contest_meetings(contest=contest))
+    if not meetings:
+        return None, ""
     from tournaments.loebner.rules.scoring import ScoringError, contest_score
 
-    meetings = list(contest_meetings(contest=contest))
     planned, judged, ranks = _rules_input(contest, meetings)
     try:
         return contest_score(contest_format(contest=contest), planned, judged, ranks), ""
@@ -257,3 +259,13 @@ def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
                       "last_error": health.last_error if health else ""},
         })
     return {"round": round_, "clock": round_clock(round_=round_, fmt=fmt, now=now), "meetings": rows, "format": fmt}
+
+
+def judge_entries(*, contest: Contest, judge: Participant) -> list[Participant]:
+    """The entries a judge met, labelled as the judge knows them: E1… (never which side they were on)."""
+    ids = Meeting.objects.filter(round__contest=contest, judge=judge).values_list("entry_id", flat=True)
+    return list(Participant.objects.filter(pk__in=list(ids)).order_by("label"))
+
+
+def judge_ranks(*, contest: Contest, judge: Participant) -> dict[str, int]:
+    return {r.entry.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("entry")}
