@@ -48,6 +48,7 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
     "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
     "open_game": "00000000-0000-4000-8000-000000000007", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
+    "contest": "1",
 }
 
 
@@ -147,7 +148,11 @@ def build_world(cast):
     run = experiment.runs.first()
     aggregate = Aggregate.objects.create(run=run, agent_type="ls", episodes=4, mean=0.1, std=0.2, sem=0.1,
                                          ci_low=-0.1, ci_high=0.3)
-    ids = {"interrogation": interrogation.public_id, "conversation": conversation.public_id,
+    from tournaments.loebner.models import Contest, Participant
+
+    contest = Contest.objects.create(name="Matrix Prize", format_name="2009-rules", status=Contest.Status.OPEN)
+    Participant.objects.create(contest=contest, label="J1", kind=Participant.Kind.JUDGE, user=cast.jude)
+    ids = {"contest": contest.pk, "interrogation": interrogation.public_id, "conversation": conversation.public_id,
            "pull_conversation": pull_conversation.public_id, "published": published.public_id,
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
            "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk}

@@ -116,11 +116,11 @@ def qualifying_scores(*, contest: Contest) -> dict[str, dict]:
 
 def qualifying_table(*, contest: Contest) -> list[dict]:
     """The ranking with shared ranks (the rules' ``qualifying_rank``), controls included."""
-    from tournaments.loebner.rules.qualifying import qualifying_rank
-
     rows = qualifying_scores(contest=contest)
     if not rows:
         return []
+    from tournaments.loebner.rules.qualifying import qualifying_rank
+
     return [{"rank": rank, **rows[key]} for rank, key, _score in qualifying_rank({k: r["score"] for k, r in rows.items()})]
 
 
