@@ -11,3 +11,4 @@ from tournaments.loebner.services.rounds import (  # noqa: F401
     schedule_create,
 )
 from tournaments.loebner.services.judging import judgment_record, judgments_sync, ranks_submit  # noqa: F401
+from tournaments.loebner.services.publication import contest_publish  # noqa: F401

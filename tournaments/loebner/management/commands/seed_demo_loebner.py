@@ -1,0 +1,27 @@
+"""``python manage.py seed_demo_loebner``: a demo Loebner contest (idempotent): four built-in entries
+entered and qualified, the AISB format's finals with two of four rounds played and judged by bots, so
+/contests/<id>/results/ and the board show something."""
+from django.core.management.base import BaseCommand
+
+from core.notify import flush
+from tournaments.loebner.models import Contest
+
+NAME = "Demo Loebner Prize (AISB format)"
+
+
+class Command(BaseCommand):
+    help = "Create the demo Loebner contest (once): qualifying done, finals half played."
+
+    def handle(self, *args, **options):
+        from tournaments.loebner.services.rehearsal import contest_rehearse
+
+        contest = Contest.objects.filter(name=NAME).first()
+        if contest is None:
+            try:
+                contest = Contest.objects.get(pk=contest_rehearse(format_name="aisb", seed=2014, name=NAME,
+                                                                  play_rounds=2)["contest_id"])
+            finally:
+                flush()
+            self.stdout.write(f"Demo contest created: /contests/{contest.pk}/results/ (board: /contests/{contest.pk}/board/)")
+        else:
+            self.stdout.write(f"Demo contest exists: /contests/{contest.pk}/results/")
