@@ -104,11 +104,13 @@ def round_start(*, round_id: int) -> Round:
             raise Closed(f"Round {round_.number} is {round_.status}, not scheduled.")
         fmt = contest_format(contest=contest)
         for other in contest.rounds.filter(status=Round.Status.RUNNING).exclude(pk=round_.pk):
-            if round_clock(round_=other, fmt=fmt)["phase"] in ("break", "over"):  # its talk and review are over
+            phase = round_clock(round_=other, fmt=fmt)["phase"]
+            judged = not other.meetings.filter(interrogation__verdict__isnull=True).exists()
+            if phase in ("break", "over") or (phase == "review" and judged):  # its talk and review are over
                 other.status = Round.Status.ENDED
                 other.save(update_fields=["status"])
         if contest.rounds.filter(status__in=[Round.Status.RUNNING, Round.Status.PAUSED]).exists():
-            raise Closed("Another round is running (talk or review): wait for its break.")
+            raise Closed("Another round is running (talk, or review with verdicts missing): wait for its break.")
         round_.status, round_.started_at = Round.Status.RUNNING, timezone.now()
         round_.save(update_fields=["status", "started_at"])
         for meeting in round_.meetings.select_related("interrogation"):
