@@ -46,7 +46,7 @@ class ContestAdmin(admin.ModelAdmin):
     list_display = ["name", "format_name", "status", "closes_at", "contest_day", "links"]
     list_filter = ["status", "format_name"]
     inlines = [PrizeInline, ContestEntryInline, ParticipantInline]
-    actions = ["open_for_entries", "close_entries", "ask_qualifying", "pick_finalists", "build_schedule"]
+    actions = ["open_for_entries", "close_entries", "ask_qualifying", "pick_finalists", "build_schedule", "publish"]
 
     @admin.display(description="pages")
     def links(self, contest):
@@ -69,6 +69,10 @@ class ContestAdmin(admin.ModelAdmin):
     @admin.action(description="Pick the finalists from the qualifying scores")
     def pick_finalists(self, request, queryset):
         _run(request, lambda c: services.finalists_pick(contest_id=c.pk), queryset, "finalists picked")
+
+    @admin.action(description="Publish the results and every transcript together")
+    def publish(self, request, queryset):
+        _run(request, lambda c: services.contest_publish(contest_id=c.pk), queryset, "published")
 
     @admin.action(description="Build the schedule (judges and confederates as given in Participants)")
     def build_schedule(self, request, queryset):
@@ -127,7 +131,7 @@ class RoundAdmin(admin.ModelAdmin):
     list_display = ["__str__", "status", "started_at", "paused_at", "restarts"]
     list_filter = ["contest", "status"]
     inlines = [MeetingInline]
-    actions = ["start", "pause", "resume", "restart"]
+    actions = ["start", "pause", "resume", "finish", "restart"]
 
     @admin.action(description="Start the round")
     def start(self, request, queryset):
@@ -140,6 +144,10 @@ class RoundAdmin(admin.ModelAdmin):
     @admin.action(description="Resume the round")
     def resume(self, request, queryset):
         _run(request, lambda r: services.round_resume(round_id=r.pk), queryset, "resumed")
+
+    @admin.action(description="End the talking now (the review period follows)")
+    def finish(self, request, queryset):
+        _run(request, lambda r: services.round_finish(round_id=r.pk), queryset, "talk ended")
 
     @admin.action(description="Restart the round (fresh interrogations; the old ones are kept, aborted)")
     def restart(self, request, queryset):
