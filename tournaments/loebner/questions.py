@@ -58,3 +58,15 @@ SETS = {
         ],
     },
 }
+
+
+def question_sets_load(question_set_model, question_model) -> None:
+    """Create the shipped sets that are missing (the models are passed in: the migration's historical
+    ones, or the app's)."""
+    for name, spec in SETS.items():
+        question_set, created = question_set_model.objects.get_or_create(name=name, defaults={"source": spec["source"]})
+        if created:
+            question_model.objects.bulk_create([
+                question_model(question_set=question_set, order=i, category=category, text=text, expects=expects)
+                for i, (category, text, expects) in enumerate(spec["questions"], 1)
+            ])

@@ -3,17 +3,9 @@ from django.db import migrations
 
 
 def load(apps, schema_editor):
-    from tournaments.loebner.questions import SETS
+    from tournaments.loebner.questions import question_sets_load
 
-    QuestionSet = apps.get_model("loebner", "QuestionSet")
-    Question = apps.get_model("loebner", "Question")
-    for name, spec in SETS.items():
-        question_set, created = QuestionSet.objects.get_or_create(name=name, defaults={"source": spec["source"]})
-        if created:
-            Question.objects.bulk_create([
-                Question(question_set=question_set, order=i, category=category, text=text, expects=expects)
-                for i, (category, text, expects) in enumerate(spec["questions"], 1)
-            ])
+    question_sets_load(apps.get_model("loebner", "QuestionSet"), apps.get_model("loebner", "Question"))
 
 
 class Migration(migrations.Migration):

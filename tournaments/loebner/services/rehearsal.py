@@ -17,7 +17,10 @@ from arena.services.timing import interrogation_deadline_move
 from arena.setup import ensure_role_groups
 from core.errors import ArenaError
 from tournaments.loebner import selectors
-from tournaments.loebner.models import Contest, Meeting, QualifyingAnswer, QualifyingSubject, QuestionSet, Round
+from tournaments.loebner.models import (
+    Contest, Meeting, QualifyingAnswer, QualifyingSubject, Question, QuestionSet, Round,
+)
+from tournaments.loebner.questions import question_sets_load
 from tournaments.loebner.services import entries, judging, publication, qualifying, rounds
 
 ENGINES = ("simple", "eliza")
@@ -97,6 +100,7 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
     tag = f"{seed}-{uuid.uuid4().hex[:6]}"
     organiser = _user(f"rehearsal-organiser-{tag}", roles.ORGANISER)
     entrant = _user(f"rehearsal-entrant-{tag}", roles.ENTRANT)
+    question_sets_load(QuestionSet, Question)
     question_set = QuestionSet.objects.filter(name__startswith="2009").first()
     contest = Contest.objects.create(
         name=name or f"Rehearsal {format_name} seed {seed} ({tag})", format_name=format_name, seed=seed,
