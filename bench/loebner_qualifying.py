@@ -20,12 +20,20 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-def endpoint(delay_s: float) -> ThreadingHTTPServer:
+def endpoint(delay_s: float, requests: list | None = None) -> ThreadingHTTPServer:
+    """A local webhook endpoint (serving on a thread) that answers each request after ``delay_s``
+    seconds, naming the conversation and how many turns it was sent; ``requests`` collects the bodies."""
+    lock = threading.Lock()
+
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if requests is not None:
+                with lock:
+                    requests.append(body)
             time.sleep(delay_s)
-            data = json.dumps({"reply": f"You said: {body['message'][:60]}"}).encode()
+            reply = f"{body['conversation'][-6:]} heard {len(body['history'])} turns: {body['message'][:40]}"
+            data = json.dumps({"reply": reply}).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

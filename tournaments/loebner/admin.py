@@ -13,14 +13,21 @@ from tournaments.loebner.models import (
 )
 
 
-def _run(request, action, objects, label):
-    for obj in objects:
-        try:
-            action(obj)
-        except (ArenaError, ValueError) as exc:
-            messages.error(request, f"{obj}: {exc}")
-        else:
-            messages.success(request, f"{obj}: {label}")
+def service_action(name: str, description: str, call, done: str):
+    """An admin list action calling ``call(obj)`` (a service) for each selected object, each refusal
+    shown as a message naming the object."""
+
+    def action(modeladmin, request, queryset):
+        for obj in queryset:
+            try:
+                call(obj)
+            except (ArenaError, ValueError) as exc:
+                messages.error(request, f"{obj}: {exc}")
+            else:
+                messages.success(request, f"{obj}: {done}")
+
+    action.__name__ = name
+    return admin.action(description=description)(action)
 
 
 class PrizeInline(admin.TabularInline):
@@ -46,7 +53,19 @@ class ContestAdmin(admin.ModelAdmin):
     list_display = ["name", "format_name", "status", "closes_at", "contest_day", "links"]
     list_filter = ["status", "format_name"]
     inlines = [PrizeInline, ContestEntryInline, ParticipantInline]
-    actions = ["open_for_entries", "close_entries", "ask_qualifying", "pick_finalists", "build_schedule", "publish"]
+    actions = [
+        service_action("open_for_entries", "Open for entries", lambda c: services.contest_open(contest_id=c.pk), "open"),
+        service_action("close_entries", "Close entries (first compliant entries go to qualifying; roll-over / single entry rules)",
+                       lambda c: services.contest_close(contest_id=c.pk), "closed"),
+        service_action("ask_qualifying", "Ask the qualifying questions (all entries at once)",
+                       lambda c: services.qualifying_start(contest_id=c.pk), "qualifying started"),
+        service_action("pick_finalists", "Pick the finalists from the qualifying scores",
+                       lambda c: services.finalists_pick(contest_id=c.pk), "finalists picked"),
+        service_action("build_schedule", "Build the schedule (judges and confederates as given in Participants)",
+                       lambda c: services.schedule_create(contest_id=c.pk), "schedule built"),
+        service_action("publish", "Publish the results and every transcript together",
+                       lambda c: services.contest_publish(contest_id=c.pk), "published"),
+    ]
 
     @admin.display(description="pages")
     def links(self, contest):
@@ -54,44 +73,17 @@ class ContestAdmin(admin.ModelAdmin):
                            reverse("loebner:results", args=[contest.pk]), reverse("loebner:board", args=[contest.pk]),
                            reverse("loebner:qualifying", args=[contest.pk]))
 
-    @admin.action(description="Open for entries")
-    def open_for_entries(self, request, queryset):
-        _run(request, lambda c: services.contest_open(contest_id=c.pk), queryset, "open")
-
-    @admin.action(description="Close entries (first compliant entries go to qualifying; roll-over / single entry rules)")
-    def close_entries(self, request, queryset):
-        _run(request, lambda c: services.contest_close(contest_id=c.pk), queryset, "closed")
-
-    @admin.action(description="Ask the qualifying questions (all entries at once)")
-    def ask_qualifying(self, request, queryset):
-        _run(request, lambda c: services.qualifying_start(contest_id=c.pk), queryset, "qualifying started")
-
-    @admin.action(description="Pick the finalists from the qualifying scores")
-    def pick_finalists(self, request, queryset):
-        _run(request, lambda c: services.finalists_pick(contest_id=c.pk), queryset, "finalists picked")
-
-    @admin.action(description="Publish the results and every transcript together")
-    def publish(self, request, queryset):
-        _run(request, lambda c: services.contest_publish(contest_id=c.pk), queryset, "published")
-
-    @admin.action(description="Build the schedule (judges and confederates as given in Participants)")
-    def build_schedule(self, request, queryset):
-        _run(request, lambda c: services.schedule_create(contest_id=c.pk), queryset, "schedule built")
-
 
 @admin.register(ContestEntry)
 class ContestEntryAdmin(admin.ModelAdmin):
     list_display = ["entry", "contest", "received_at", "statements_ok", "compliance", "qualified", "finalist"]
     list_filter = ["contest", "compliance", "qualified", "finalist"]
-    actions = ["mark_compliant", "mark_refused"]
-
-    @admin.action(description="Compliance check: compliant")
-    def mark_compliant(self, request, queryset):
-        _run(request, lambda e: services.entry_check(contest_entry_id=e.pk, compliant=True), queryset, "compliant")
-
-    @admin.action(description="Compliance check: not compliant")
-    def mark_refused(self, request, queryset):
-        _run(request, lambda e: services.entry_check(contest_entry_id=e.pk, compliant=False), queryset, "refused")
+    actions = [
+        service_action("mark_compliant", "Compliance check: compliant",
+                       lambda e: services.entry_check(contest_entry_id=e.pk, compliant=True), "compliant"),
+        service_action("mark_refused", "Compliance check: not compliant",
+                       lambda e: services.entry_check(contest_entry_id=e.pk, compliant=False), "refused"),
+    ]
 
 
 class QuestionInline(admin.TabularInline):
@@ -131,27 +123,15 @@ class RoundAdmin(admin.ModelAdmin):
     list_display = ["__str__", "status", "started_at", "paused_at", "restarts"]
     list_filter = ["contest", "status"]
     inlines = [MeetingInline]
-    actions = ["start", "pause", "resume", "finish", "restart"]
-
-    @admin.action(description="Start the round")
-    def start(self, request, queryset):
-        _run(request, lambda r: services.round_start(round_id=r.pk), queryset, "started")
-
-    @admin.action(description="Pause the round (its clock stops)")
-    def pause(self, request, queryset):
-        _run(request, lambda r: services.round_pause(round_id=r.pk), queryset, "paused")
-
-    @admin.action(description="Resume the round")
-    def resume(self, request, queryset):
-        _run(request, lambda r: services.round_resume(round_id=r.pk), queryset, "resumed")
-
-    @admin.action(description="End the talking now (the review period follows)")
-    def finish(self, request, queryset):
-        _run(request, lambda r: services.round_finish(round_id=r.pk), queryset, "talk ended")
-
-    @admin.action(description="Restart the round (fresh interrogations; the old ones are kept, aborted)")
-    def restart(self, request, queryset):
-        _run(request, lambda r: services.round_restart(round_id=r.pk), queryset, "restarted")
+    actions = [
+        service_action("start", "Start the round", lambda r: services.round_start(round_id=r.pk), "started"),
+        service_action("pause", "Pause the round (its clock stops)", lambda r: services.round_pause(round_id=r.pk), "paused"),
+        service_action("resume", "Resume the round", lambda r: services.round_resume(round_id=r.pk), "resumed"),
+        service_action("finish", "End the talking now (the review period follows)",
+                       lambda r: services.round_finish(round_id=r.pk), "talk ended"),
+        service_action("restart", "Restart the round (fresh interrogations; the old ones are kept, aborted)",
+                       lambda r: services.round_restart(round_id=r.pk), "restarted"),
+    ]
 
 
 admin.site.register(Judgment)

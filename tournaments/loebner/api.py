@@ -5,7 +5,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import ArenaError, Closed, Conflict, NotAllowed
+from arena.api.views import refused
+from core.errors import ArenaError
 from tournaments.loebner.models import Contest, ContestEntry
 from tournaments.loebner.services import contest_enter
 
@@ -38,12 +39,6 @@ def entry_data(item: ContestEntry) -> dict:
             "received_at": item.received_at, "people": item.people, "rights_statement": item.rights_statement,
             "under_18": item.under_18, "guardian_permission": item.guardian_permission,
             "compliance": item.compliance, "qualified": item.qualified, "finalist": item.finalist}
-
-
-def refused(exc: ArenaError) -> Response:
-    code = status.HTTP_403_FORBIDDEN if isinstance(exc, NotAllowed) else (
-        status.HTTP_409_CONFLICT if isinstance(exc, (Closed, Conflict)) else status.HTTP_400_BAD_REQUEST)
-    return Response({"error": str(exc), "code": exc.code}, status=code)
 
 
 class ContestEntries(APIView):

@@ -198,6 +198,8 @@ def contest_results(*, contest: Contest) -> dict:
     return {"contest": contest, "score": score, "problem": problem, "entries": rows, "judges": list(judges.values()),
             "winner": entries[winner].name if winner in entries else None, "winner_label": winner,
             "prizes": prize_ladder(contest=contest),
+            "single": next((str(e.entry) for e in contest.entries.filter(finalist=True).select_related("entry")), None)
+            if contest.status == Contest.Status.SINGLE else None,
             "transcripts": [m.interrogation for m in meetings if m.interrogation and m.interrogation.is_published]}
 
 

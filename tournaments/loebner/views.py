@@ -26,7 +26,9 @@ def contest_list(request):
 def results(request, contest_id):
     contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
     services.judgments_sync(contest_id=contest.pk)
-    return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest)})
+    is_judge = request.user.is_authenticated and contest.participants.filter(
+        kind=Participant.Kind.JUDGE, user=request.user).exists()
+    return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest), "is_judge": is_judge})
 
 
 def transcripts_json(request, contest_id):

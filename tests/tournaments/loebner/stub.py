@@ -1,40 +1,16 @@
-"""A small local webhook endpoint for entries: answers after a delay, records each request's history."""
-import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+"""A small local webhook endpoint for entries (bench.loebner_qualifying's): answers after a delay,
+records each request's body (history included)."""
+from bench.loebner_qualifying import endpoint
 
 
 class SlowBot:
     def __init__(self, delay_s: float = 0.5):
         self.delay_s = delay_s
         self.requests: list[dict] = []
-        self.lock = threading.Lock()
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with owner.lock:
-                    owner.requests.append(body)
-                time.sleep(owner.delay_s)
-                turns = len(body["history"])
-                data = json.dumps({"reply": f"{body['conversation'][-6:]} heard {turns} turns: {body['message'][:40]}"}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
 
     def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = endpoint(self.delay_s, self.requests)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
         return self
 
     def __exit__(self, *exc):

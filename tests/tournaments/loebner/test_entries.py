@@ -74,7 +74,7 @@ def test_a_single_compliant_entry_gets_the_prize_without_a_contest(cast, client)
     assert contest.status == Contest.Status.SINGLE
     assert ContestEntry.objects.get(pk=only.pk).finalist
     page = client.get(f"/contests/{contest.pk}/results/")
-    assert b"single compliant entry receives the prize" in page.content
+    assert "single compliant entry receives the prize without a contest: <strong>Alone</strong>" in page.content.decode()
 
 
 def _api(user):
