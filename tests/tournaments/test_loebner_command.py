@@ -1,8 +1,6 @@
 """``manage.py loebner schedule`` and ``loebner score``: output shapes and refusals (no database)."""
 import json
 import re
-import subprocess
-import sys
 from io import StringIO
 from pathlib import Path
 
@@ -10,8 +8,6 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.tournaments.test_loebner_scoring import FOOLED_2009, RANKS_2009
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args) -> str:
@@ -84,13 +80,21 @@ def test_score_refuses_broken_json_with_its_line(tmp_path):
     path.write_text('{"judgments": [\n  {"round": 1,,}\n]}')
     with pytest.raises(CommandError, match=r"line 2, column 15"):
         run("score", "--format", "2012", str(path))
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError, match="nested too deeply"):
+        run("score", "--format", "2012", str(path))
     with pytest.raises(CommandError, match="No such file"):
         run("score", "--format", "2012", str(tmp_path / "absent.json"))
 
 
 def test_score_exits_non_zero_on_bad_input(tmp_path):
+    """As from manage.py: run_from_argv turns the CommandError into a message on stderr and exit 1."""
+    from tournaments.loebner.management.commands.loebner import Command
+
     path = judgments_file(tmp_path, lambda d: d["ranks"].pop("J1"))
-    done = subprocess.run([sys.executable, "manage.py", "loebner", "score", "--format", "2009-rules", str(path)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode != 0
-    assert "ranks.J1: this judge's ranks are missing" in done.stderr and done.stdout == ""
+    out, err = StringIO(), StringIO()
+    with pytest.raises(SystemExit) as exited:
+        Command(stdout=out, stderr=err).run_from_argv(
+            ["manage.py", "loebner", "--skip-checks", "score", "--format", "2009-rules", str(path)])
+    assert exited.value.code != 0
+    assert "ranks.J1: this judge's ranks are missing" in err.getvalue() and out.getvalue() == ""

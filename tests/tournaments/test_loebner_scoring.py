@@ -150,6 +150,7 @@ def _set(k, **fields):
 @pytest.mark.parametrize("change, where, message", [
     (_set(2, judge="J9"), "judgments[2].judge", "unknown judge 'J9'"),
     (_set(2, entry="E0"), "judgments[2].entry", "unknown entry 'E0'"),
+    (_set(2, confederate=["C1"]), "judgments[2].confederate", "unknown confederate ['C1']"),
     (_set(0, round=2), "judgments[0]", "J1 does not meet E1 with C1 in round 2"),
     (_set(0, round="1"), "judgments[0].round", "whole number"),
     (lambda js: js.__setitem__(1, js[0]), "judgments[1]", "judged twice (first at judgments[0])"),

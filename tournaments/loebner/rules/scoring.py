@@ -48,10 +48,10 @@ def _judgments_check(meetings: list[Meeting], judgments: list[Judgment]) -> dict
             raise ScoringError(f"{where}.round", f"round must be a whole number, not {j.round!r}")
         for field, pool in known.items():
             value = getattr(j, field)
-            if value not in pool:
+            if not isinstance(value, str) or value not in pool:
                 raise ScoringError(f"{where}.{field}", f"unknown {field} {value!r} (this schedule has "
                                    f"{', '.join(sorted(pool, key=_label_key))})")
-        if j.human not in SIDES:
+        if not isinstance(j.human, str) or j.human not in SIDES:
             raise ScoringError(f"{where}.human", f"human must be 'entry' or 'confederate', not {j.human!r}")
         pair = (j.round, j.judge, j.entry, j.confederate)
         if pair not in by_pair:

@@ -94,6 +94,8 @@ def handle(command, options) -> None:
         raise CommandError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise CommandError(f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise CommandError(f"{path}: nested too deeply") from exc
     if not isinstance(data, dict):
         raise CommandError(f"{path}: line 1: must be an object with \"judgments\" (and \"ranks\")")
     try:
