@@ -44,8 +44,8 @@ def test_schedule_refuses_a_generic_format_without_entries():
 
 def judgments_file(tmp_path, mutate=None) -> Path:
     rows = [json.loads(x) for x in run("schedule", "--format", "2009-rules", "--json").splitlines()]
-    judgments = [{"round": r["round"], "judge": r["judge"], "entry": r["entry"], "confederate": r["confederate"],
-                  "human": "entry" if (r["judge"], r["entry"]) in FOOLED_2009 else "confederate"} for r in rows]
+    # the schedule's own rows, each given the judge's pick ("left" is allowed and ignored)
+    judgments = [r | {"human": "entry" if (r["judge"], r["entry"]) in FOOLED_2009 else "confederate"} for r in rows]
     data = {"judgments": judgments, "ranks": {j: dict(r) for j, r in RANKS_2009.items()}}
     if mutate:
         mutate(data)
@@ -62,13 +62,14 @@ def test_score_prints_the_results(tmp_path):
 
 
 @pytest.mark.parametrize("mutate, message", [
-    # judgments[2] starts on line 19 of the indented file (2 + 7 lines per judgment)
-    (lambda d: d["judgments"][2].update(judge="J9"), "line 17, judgments[2].judge: unknown judge 'J9'"),
+    # judgments[2] starts on line 19 of the indented file (2 + 8 lines per judgment)
+    (lambda d: d["judgments"][2].update(judge="J9"), "line 19, judgments[2].judge: unknown judge 'J9'"),
     (lambda d: d["judgments"][0].update(round=3), "line 3, judgments[0]: J1 does not meet E1 with C1 in round 3"),
-    (lambda d: d["judgments"][1].pop("human"), "line 10, judgments[1]: missing human"),
-    (lambda d: d["ranks"]["J2"].update(E4=4), "ranks.J2: rank 4 given twice"),
+    (lambda d: d["judgments"][1].pop("human"), "line 11, judgments[1]: missing human"),
+    (lambda d: d["ranks"]["J2"].update(E4=4), "line 139, ranks.J2: rank 4 given twice"),  # 2 + 128 + 9
     (lambda d: d["judgments"].pop(), "judgments: 1 meeting(s) not judged"),
     (lambda d: d.update(extra=1), "extra: unknown key"),
+    (lambda d: d["judgments"][4].update(side="left"), "judgments[4]: missing -; unknown side"),
 ])
 def test_score_refuses_bad_input_naming_the_line_and_place(tmp_path, mutate, message):
     with pytest.raises(CommandError, match=re.escape(message)):

@@ -1,6 +1,7 @@
 """``loebner score --format F [--entries N] [--ranking R] FILE.json``: scores a final's judgments.
 
-FILE.json: {"judgments": [{"round", "judge", "entry", "confederate", "human": "entry"|"confederate"}],
+FILE.json: {"judgments": [{"round", "judge", "entry", "confederate", "human": "entry"|"confederate"}] (a "left"
+key, as the schedule prints it, is allowed and ignored),
 "ranks": {"J1": {"E1": 4, ...}, ...}} (ranks as the format's ranking asks). Prints the results JSON;
 bad input is refused with the file's line and the place (e.g. "line 7, judgments[3].judge: ...")."""
 import json
@@ -17,6 +18,7 @@ from ._schedule import add_format_arguments, format_from
 
 MAX_BYTES = 2_000_000
 FIELDS = ("round", "judge", "entry", "confederate", "human")
+OPTIONAL = ("left",)  # as `loebner schedule --json` prints it; the side does not change the score
 
 
 class _Located(dict):
@@ -68,7 +70,7 @@ def _judgments(data) -> list[Judgment]:
         if not isinstance(item, dict):
             raise ScoringError(f"judgments[{k}]", "must be an object")
         missing = [f for f in FIELDS if f not in item]
-        extra = sorted(set(item) - set(FIELDS))
+        extra = sorted(set(item) - set(FIELDS) - set(OPTIONAL))
         if missing or extra:
             raise ScoringError(f"judgments[{k}]", f"missing {', '.join(missing) or '-'}; unknown "
                                f"{', '.join(extra) or '-'} (fields: {', '.join(FIELDS)})")
