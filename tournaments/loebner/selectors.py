@@ -152,8 +152,8 @@ def _rules_input(contest: Contest, meetings):
                         confederate=m.confederate.label, human=m.judgment.human)
               for m in meetings if hasattr(m, "judgment")]
     ranks: dict[str, dict[str, int]] = {}
-    for r in JudgeRank.objects.filter(contest=contest).select_related("judge", "entry"):
-        ranks.setdefault(r.judge.label, {})[r.entry.label] = r.rank
+    for r in JudgeRank.objects.filter(contest=contest).select_related("judge", "ranked"):
+        ranks.setdefault(r.judge.label, {})[r.ranked.label] = r.rank
     return planned, judged, ranks or None
 
 
@@ -186,7 +186,7 @@ def contest_results(*, contest: Contest) -> dict:
         rows.append({"label": label, "name": participant.name, "judged_human": k, "n": len(judged),
                      "rate": estimate.rate, "ci_low": estimate.ci_low, "ci_high": estimate.ci_high,
                      "mean_rank": scored.get(label, {}).get("mean_rank"), "points": scored.get(label, {}).get("points")})
-    ranks = {(r.judge_id, r.entry_id): r.rank for r in JudgeRank.objects.filter(contest=contest)}
+    ranks = {(r.judge_id, r.ranked_id): r.rank for r in JudgeRank.objects.filter(contest=contest)}
     judges = {}
     for m in meetings:
         judges.setdefault(m.judge.label, {"label": m.judge.label, "rows": []})["rows"].append({
@@ -263,11 +263,33 @@ def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
     return {"round": round_, "clock": round_clock(round_=round_, fmt=fmt, now=now), "meetings": rows, "format": fmt}
 
 
+def judge_rankable(*, contest: Contest, judge: Participant, ranking: str | None) -> tuple[list[Participant], int]:
+    """Whom the judge ranks under the format's ranking (see tournaments.loebner.rules.formats), by label,
+    and how many of the judge's meetings still lack a judgment (the 2009 ranking needs them: a judge ranks
+    the entities it called non-human)."""
+    if ranking is None:
+        return [], 0
+    meetings = list(Meeting.objects.filter(round__contest=contest, judge=judge).select_related("judgment", "entry", "confederate"))
+    chosen, unjudged = {}, 0
+    for m in meetings:
+        if ranking == "2009":
+            if not hasattr(m, "judgment"):
+                unjudged += 1
+                continue
+            other = m.confederate if m.judgment.human == "entry" else m.entry
+            chosen[other.pk] = other
+        elif ranking == "all-entities":
+            chosen.update({m.entry_id: m.entry, m.confederate_id: m.confederate})
+        else:
+            chosen[m.entry_id] = m.entry
+    return sorted(chosen.values(), key=lambda p: (p.label[0], int(p.label[1:]))), unjudged
+
+
 def judge_entries(*, contest: Contest, judge: Participant) -> list[Participant]:
-    """The entries a judge met, labelled as the judge knows them: E1… (never which side they were on)."""
+    """The entries a judge met, by label (E1…), never which side they were on."""
     ids = Meeting.objects.filter(round__contest=contest, judge=judge).values_list("entry_id", flat=True)
     return list(Participant.objects.filter(pk__in=list(ids)).order_by("label"))
 
 
 def judge_ranks(*, contest: Contest, judge: Participant) -> dict[str, int]:
-    return {r.entry.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("entry")}
+    return {r.ranked.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("ranked")}

@@ -105,22 +105,24 @@ def vote(request, contest_id, order):
 @login_required
 @require_http_methods(["GET", "POST"])
 def rank(request, contest_id):
-    """A judge ranks the entries they met, as the contest's format asks."""
+    """A judge ranks whom the contest's format asks (entries met, or the entities called non-human)."""
     contest = get_object_or_404(Contest, pk=contest_id)
     me = Participant.objects.filter(contest=contest, kind=Participant.Kind.JUDGE, user=request.user).first()
     if me is None:
         raise Http404("You are not a judge of this contest.")
-    met = selectors.judge_entries(contest=contest, judge=me)
+    services.judgments_sync(contest_id=contest.pk)
+    fmt = selectors.contest_format(contest=contest)
+    rankable, unjudged = selectors.judge_rankable(contest=contest, judge=me, ranking=fmt.ranking)
     if request.method == "POST":
         try:
-            ranks = {p.label: int(request.POST.get(f"rank-{p.label}", "")) for p in met}
+            ranks = {p.label: int(request.POST.get(f"rank-{p.label}", "")) for p in rankable}
             services.ranks_submit(contest_id=contest.pk, judge=request.user, ranks=ranks)
             messages.success(request, "Your ranks are stored.")
             return redirect("loebner:rank", contest_id=contest.pk)
         except ValueError:
-            messages.error(request, "Give every entry a whole number.")
+            messages.error(request, "Give each one a whole number.")
         except ArenaError as exc:
             messages.error(request, str(exc))
-    fmt = selectors.contest_format(contest=contest)
-    return render(request, "loebner/rank.html", {"contest": contest, "judge": me, "entries": met, "format": fmt,
-                                                  "current": selectors.judge_ranks(contest=contest, judge=me)})
+    return render(request, "loebner/rank.html", {
+        "contest": contest, "judge": me, "rankable": rankable, "unjudged": unjudged, "format": fmt,
+        "current": selectors.judge_ranks(contest=contest, judge=me)})

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from arena.models import EntryHealth
 from arena.services import verdict_submit
-from core.errors import InvalidInput, NotAllowed
+from core.errors import Closed, InvalidInput, NotAllowed
 from tests.tournaments.loebner.helpers import finals_make
 from tournaments.loebner import selectors, services
 from tournaments.loebner.models import JudgeRank, Judgment, Meeting
@@ -41,7 +41,7 @@ def test_ranks_are_refused_with_the_place_that_is_wrong(cast):
     met = [p.label for p in selectors.judge_entries(contest=contest, judge=contest.participants.get(label="J1"))]
     with pytest.raises(NotAllowed):
         services.ranks_submit(contest_id=contest.pk, judge=cast.oscar, ranks={"E1": 1})
-    with pytest.raises(InvalidInput, match="ranks.J1.E9"):
+    with pytest.raises(InvalidInput, match="ranks.J1.E9: not one you rank"):
         services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E9": 1})
     with pytest.raises(InvalidInput, match="each rank once"):
         services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={label: 1 for label in met})
@@ -60,10 +60,31 @@ def test_the_judge_ranks_through_a_page(cast, client):
     assert 'name="rank-E1"' in page
     met = [p.label for p in selectors.judge_entries(contest=contest, judge=contest.participants.get(label="J1"))]
     client.post(f"/contests/{contest.pk}/rank/", {f"rank-{label}": i for i, label in enumerate(met, 1)})
-    assert dict(JudgeRank.objects.filter(contest=contest).values_list("entry__label", "rank")) == \
+    assert dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank")) == \
         {label: i for i, label in enumerate(met, 1)}
     client.force_login(cast.connie)
     assert client.get(f"/contests/{contest.pk}/rank/").status_code == 404
+
+
+def test_2009_judges_rank_those_they_called_non_human_once_all_are_judged(cast, client):
+    contest = finals_make(cast, fmt="2009-rules")
+    with pytest.raises(Closed, match="verdict in all your meetings"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E1": 1})
+    j1 = contest.participants.get(label="J1")
+    mine = Meeting.objects.filter(round__contest=contest, judge=j1).select_related("round", "entry", "confederate")
+    called_non_human = set()
+    for k, m in enumerate(mine.order_by("round__number")):
+        Judgment.objects.create(meeting=m, human="entry" if k % 2 else "confederate", decided_at=timezone.now())
+        called_non_human.add(m.confederate.label if k % 2 else m.entry.label)
+    client.force_login(cast.jude)
+    page = client.get(f"/contests/{contest.pk}/rank/").content.decode()
+    assert f"{len(called_non_human)} = most human" in page
+    assert {label for label in called_non_human if f'name="rank-{label}"' in page} == called_non_human
+    labels = sorted(called_non_human)
+    with pytest.raises(InvalidInput, match="not one you rank"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E9": 1})
+    services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={label: i for i, label in enumerate(labels, 1)})
+    assert set(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", flat=True)) == called_non_human
 
 
 def test_results_show_winner_totals_intervals_and_keep_unjudged_meetings_blind(cast, client):

@@ -133,3 +133,26 @@ def test_audience_votes_see_anonymised_answers_in_random_order_once_each(cast, c
     with pytest.raises(Closed):
         services.audience_vote(contest_id=contest.pk, question_id=question.pk, answer_id=target.pk, voter=cast.oscar)
     assert selectors.qualifying_scores(contest=contest)[f"S{target.subject_id}"]["score"] == 1.0
+
+
+def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(cast):
+    question_set = small_set("Q one?")
+    contest = contest_make(question_set=question_set, finalists=2)
+    for i, name in enumerate(["Top", "Tied A", "Tied B"]):
+        entered(contest, entrant_make(f"t{i}"), name, minutes=i)
+    services.contest_close(contest_id=contest.pk)
+    for item in contest.entries.all():
+        services.qualifying_ask(subject_id=QualifyingSubject.objects.create(contest=contest, contest_entry=item).pk)
+    marks = {"Top": 2, "Tied A": 1, "Tied B": 1}
+    for answer in QualifyingAnswer.objects.filter(subject__contest=contest).select_related("subject__contest_entry__entry"):
+        services.answer_score(answer_id=answer.pk, score=marks[str(answer.subject)], by=cast.olivia)
+    with pytest.raises(InvalidInput, match="Tied A .*Tied B.* tie"):
+        services.finalists_pick(contest_id=contest.pk)
+    tied_a, tied_b = (contest.entries.get(entry__display_name=f"Tied {x}") for x in "AB")
+    with pytest.raises(InvalidInput, match="missing Tied A"):
+        services.finalists_pick(contest_id=contest.pk, order=[tied_b.pk])
+    picked = services.finalists_pick(contest_id=contest.pk, order=[tied_b.pk, tied_a.pk])
+    assert [str(p.entry) for p in picked] == ["Top", "Tied B"]
+    assert list(contest.participants.values_list("label", "contest_entry__entry__display_name")) == [
+        ("E1", "Top"), ("E2", "Tied B")]
+    assert Contest.objects.get(pk=contest.pk).status == Contest.Status.FINALS

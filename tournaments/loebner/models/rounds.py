@@ -65,13 +65,16 @@ class Judgment(models.Model):
 
 
 class JudgeRank(models.Model):
-    """A judge's rank of one entry at the end (2009: 4 most human; mean-rank: 1 best; points: 4-3-2-1)."""
+    """A judge's rank of one entity at the end, as the format asks (tournaments.loebner.rules.formats):
+    2009, the entities the judge called non-human, k most human; mean-rank, the entries met, 1 best;
+    points, the entries met, k most human; all-entities, everyone met, 1 best."""
 
     contest = models.ForeignKey("loebner.Contest", on_delete=models.CASCADE, related_name="ranks")
     judge = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+")
-    entry = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+")
+    ranked = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+",
+                               help_text="An entry or, as the format asks, a confederate.")
     rank = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
 
     class Meta:
-        ordering = ["contest", "judge__label", "entry__label"]
-        constraints = [models.UniqueConstraint(fields=["contest", "judge", "entry"], name="loebner_rank_once")]
+        ordering = ["contest", "judge__label", "ranked__label"]
+        constraints = [models.UniqueConstraint(fields=["contest", "judge", "ranked"], name="loebner_rank_once")]

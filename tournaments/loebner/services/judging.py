@@ -26,29 +26,38 @@ def judgments_sync(*, contest_id: int) -> int:
 
 
 def ranks_submit(*, contest_id: int, judge, ranks) -> list[JudgeRank]:
-    """A judge's ranks of the entries they met: ``{"E1": 4, …}``, whole numbers 1…n, each once.
-    Replaces the judge's earlier ranks; checked again in full by the rules when the contest is scored."""
+    """A judge's ranks, ``{"E1": 4, …}``, of whom the format asks (``selectors.judge_rankable``): whole
+    numbers 1…k, each once. Replaces the judge's earlier ranks; checked again in full by the rules'
+    ``contest_score`` when the contest is scored."""
+    from tournaments.loebner.selectors import contest_format, judge_rankable
+
     contest = Contest.objects.get(pk=contest_id)
     if contest.status != Contest.Status.FINALS:
         raise Closed("Ranks are given during the finals.")
-    me = Participant.objects.filter(contest=contest, kind=Participant.Kind.JUDGE, user=judge).first()
-    if judge is None or me is None:
+    me = Participant.objects.filter(contest=contest, kind=Participant.Kind.JUDGE, user=judge).first() if judge else None
+    if me is None:
         raise NotAllowed("Only a judge of this contest can rank its entries.")
+    judgments_sync(contest_id=contest.pk)
+    fmt = contest_format(contest=contest)
+    rankable, unjudged = judge_rankable(contest=contest, judge=me, ranking=fmt.ranking)
+    if fmt.ranking is None:
+        raise Closed(f"The format {fmt.name} takes no ranks: judges only pick the human.")
+    if unjudged:
+        raise Closed(f"Give your verdict in all your meetings first ({unjudged} to go): you rank those you called non-human.")
     if not isinstance(ranks, dict) or not ranks:
-        raise InvalidInput("ranks must map entry labels to whole numbers.")
-    met = {m.entry.label: m.entry for m in Meeting.objects.filter(round__contest=contest, judge=me).select_related("entry")}
-    unknown = sorted(set(ranks) - set(met))
+        raise InvalidInput("ranks must map labels to whole numbers.")
+    allowed = {p.label: p for p in rankable}
+    unknown = sorted(set(ranks) - set(allowed))
     if unknown:
-        raise InvalidInput(f"ranks.{me.label}.{unknown[0]}: not an entry you met.")
+        raise InvalidInput(f"ranks.{me.label}.{unknown[0]}: not one you rank ({', '.join(allowed)}).")
     values = []
     for label, value in sorted(ranks.items()):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= len(met):
-            raise InvalidInput(f"ranks.{me.label}.{label}: a whole number from 1 to {len(met)}.")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= len(allowed):
+            raise InvalidInput(f"ranks.{me.label}.{label}: a whole number from 1 to {len(allowed)}.")
         values.append(value)
     if len(set(values)) != len(values):
         raise InvalidInput(f"ranks.{me.label}: each rank once (no ties).")
     with transaction.atomic():
         JudgeRank.objects.filter(contest=contest, judge=me).delete()
-        made = [JudgeRank.objects.create(contest=contest, judge=me, entry=met[label], rank=value)
+        return [JudgeRank.objects.create(contest=contest, judge=me, ranked=allowed[label], rank=value)
                 for label, value in sorted(ranks.items())]
-    return made

@@ -126,20 +126,32 @@ def audience_vote(*, contest_id: int, question_id: int, answer_id: int, voter) -
     return vote
 
 
-def finalists_pick(*, contest_id: int) -> list[ContestEntry]:
+def finalists_pick(*, contest_id: int, order: list[int] | None = None) -> list[ContestEntry]:
     """The top N entries by qualifying score (the rules' ``finalists``) become finalists E1… in rank
-    order; the contest moves to its finals."""
-    from tournaments.loebner.rules.qualifying import finalists
+    order; the contest moves to its finals. A tie across the cut is the organiser's: ``order`` lists
+    the tied contest entries' ids, best first (refused naming them when missing)."""
+    from tournaments.loebner.rules.qualifying import QualifyingTie, finalists
 
     with transaction.atomic():
         contest = Contest.objects.select_for_update().get(pk=contest_id)
         if contest.status != Contest.Status.QUALIFYING:
             raise Closed(f"The contest is {contest.get_status_display()}, not in qualifying.")
-        scores = {key: row["score"] for key, row in qualifying_scores(contest=contest).items() if row["entry_id"]}
-        if not scores:
+        rows = {key: row for key, row in qualifying_scores(contest=contest).items() if row["entry_id"]}
+        if not rows:
             raise InvalidInput("No entry has qualifying answers yet.")
-        chosen = finalists(scores, contest.finalists)
-        items = {f"S{row['subject_id']}": row["entry_id"] for row in qualifying_scores(contest=contest).values()}
+        keys = {row["entry_id"]: key for key, row in rows.items()}
+        try:
+            chosen = finalists({key: row["score"] for key, row in rows.items()}, contest.finalists,
+                               order=[keys[i] for i in order if i in keys] if order else None)
+        except QualifyingTie as tie:
+            names = ", ".join(f"{rows[key]['name']} (id {rows[key]['entry_id']})" for key in tie.tied)
+            raise InvalidInput(f"{names} tie for the last finalist place(s): break the tie (order).") from None
+        except ValueError as exc:
+            message = str(exc)
+            for key, row in rows.items():
+                message = message.replace(key, f"{row['name']} (id {row['entry_id']})")
+            raise InvalidInput(message) from None
+        items = {key: row["entry_id"] for key, row in rows.items()}
         picked = [ContestEntry.objects.get(pk=items[key]) for key in chosen]
         contest.entries.update(finalist=False)
         contest.participants.filter(kind=Participant.Kind.ENTRY).delete()

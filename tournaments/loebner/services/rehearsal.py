@@ -139,9 +139,10 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
     judging.judgments_sync(contest_id=contest.pk)
     if fmt.ranking and play_rounds is None:
         for judge in contest.participants.filter(kind="judge").select_related("user"):
-            met = [p.label for p in selectors.judge_entries(contest=contest, judge=judge)]
-            ranks = rng.sample(range(1, len(met) + 1), len(met))
-            judging.ranks_submit(contest_id=contest.pk, judge=judge.user, ranks=dict(zip(met, ranks)))
+            rankable, _ = selectors.judge_rankable(contest=contest, judge=judge, ranking=fmt.ranking)
+            labels = [p.label for p in rankable]
+            ranks = rng.sample(range(1, len(labels) + 1), len(labels))
+            judging.ranks_submit(contest_id=contest.pk, judge=judge.user, ranks=dict(zip(labels, ranks)))
     if play_rounds is None:
         publication.contest_publish(contest_id=contest.pk)
     score, problem = selectors.contest_scored(contest=Contest.objects.get(pk=contest.pk))
