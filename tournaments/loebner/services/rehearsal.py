@@ -107,7 +107,7 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
         status=Contest.Status.OPEN, question_set=question_set, finalists=fmt.entries, qualifying_limit=max(16, fmt.entries))
     for i in range(1, fmt.entries + 1):
         engine = ENGINES[(i - 1) % len(ENGINES)]
-        entry = Entry.objects.create(owner=entrant, display_name=f"Rehearsal {tag} E{i} ({engine})", engine=engine,
+        entry = Entry.objects.create(owner=entrant, display_name=f"Rehearsal {tag} bot {i} ({engine})", engine=engine,
                                      settings=dict(FAST))
         item = entries.contest_enter(contest_id=contest.pk, entry_id=entry.pk, entrant=entrant,
                                      people=[f"Entrant {tag} {i}"], rights_statement=True)
