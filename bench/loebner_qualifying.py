@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.loebner_qualifying [--entries 16] [--delay 0.5] [--questions 12]
 
-Embedded default in a throwaway SQLite file (tasks run in-process on threads). Each entry is a webhook
+Embedded default in a throwaway SQLite file (tasks run in-process on threads); with --postgres URL, a
+throwaway PostgreSQL database on that server instead (tasks still in-process on threads). Each entry is a webhook
 entry whose local endpoint answers after --delay seconds; the contest's question set is the shipped
 2009 set (12 questions) cut to --questions. "concurrent": qualifying_start (one task per entry, all at
 once: the platform's way); "serial" (the baseline): the same asking service called for one entry after
@@ -83,8 +84,26 @@ def wait_done(c, n: int) -> None:
 
 
 def run(args) -> dict:
+    from bench.harness import Throwaway
+
     os.environ.pop("DATABASE_URL", None)
     os.environ.pop("REDIS_URL", None)
+    database = None
+    if args.postgres:
+        database = Throwaway(args.postgres)
+        database.create()
+        os.environ["DATABASE_URL"] = database.url
+    try:
+        return measure(args)
+    finally:
+        if database is not None:
+            from django.db import connections
+
+            connections.close_all()
+            database.drop()
+
+
+def measure(args) -> dict:
     os.environ["ARENA_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-loebner-")
     os.environ["ARENA_OUTBOUND_ALLOW"] = "127.0.0.1/32"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -114,7 +133,7 @@ def run(args) -> dict:
     server.shutdown()
     print(f"{args.entries} entries x {args.questions} questions, {args.delay} s per answer: concurrent {concurrent_s:.2f} s "
           f"(slowest entry {slowest:.2f} s, {answered} answers), serial {serial_s:.2f} s", file=sys.stderr)
-    return {"entries": args.entries, "questions": args.questions, "delay_s": args.delay, "concurrent_s": round(concurrent_s, 3),
+    return {"database": "postgresql" if args.postgres else "sqlite", "entries": args.entries, "questions": args.questions, "delay_s": args.delay, "concurrent_s": round(concurrent_s, 3),
             "serial_s": round(serial_s, 3), "slowest_entry_s": round(slowest, 3), "answers": answered,
             "speedup": round(serial_s / concurrent_s, 1)}
 
@@ -124,6 +143,7 @@ if __name__ == "__main__":
     parser.add_argument("--entries", type=int, default=16)
     parser.add_argument("--delay", type=float, default=0.5)
     parser.add_argument("--questions", type=int, default=12)
+    parser.add_argument("--postgres", metavar="URL", help="e.g. postgres://root@127.0.0.1:5432/root")
     from bench.harness import main
 
     sys.exit(main("loebner_qualifying", lambda: run(parser.parse_args())))

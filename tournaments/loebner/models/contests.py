@@ -5,6 +5,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from tournaments.loebner.rules.formats import FORMATS
+
 
 class Contest(models.Model):
     """One Loebner Prize contest: its format (the pure rules' name), calendar and prize ladder."""
@@ -23,7 +25,8 @@ class Contest(models.Model):
         AUDIENCE = "audience", "an audience votes for the most human-like answer (anonymised, random order)"
 
     name = models.CharField(max_length=200, unique=True)
-    format_name = models.CharField(max_length=30, help_text='A format of tournaments.loebner.rules: "2009-rules", "2009-as-run", "2012", "aisb", "generic".')
+    format_name = models.CharField(max_length=30, choices=[(name, name) for name in FORMATS],
+                                   help_text="A format of tournaments.loebner.rules (generic: as many judges and confederates as finalists).")
     seed = models.BigIntegerField(null=True, blank=True, help_text="Seeds the schedule (left/right, order): a run can be repeated.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     opens_at = models.DateTimeField(null=True, blank=True)
