@@ -68,6 +68,14 @@ def qualifying(request, contest_id):
     """The organiser scores each answer 0, 1 or 2; the ranking with shared ranks beside."""
     _organiser(request)
     contest = get_object_or_404(Contest, pk=contest_id)
+    if request.method == "POST" and request.POST.get("control-name"):
+        answers = {int(key[8:]): value for key, value in request.POST.items()
+                   if key.startswith("control-") and key[8:].isdigit() and value.strip()}
+        try:
+            services.control_answers_record(contest_id=contest.pk, name=request.POST["control-name"], answers=answers)
+        except ArenaError as exc:
+            messages.error(request, str(exc))
+        return redirect("loebner:qualifying", contest_id=contest.pk)
     if request.method == "POST":
         for key, value in request.POST.items():
             if key.startswith("score-") and value != "":
@@ -78,8 +86,10 @@ def qualifying(request, contest_id):
         return redirect("loebner:qualifying", contest_id=contest.pk)
     answers = (QualifyingAnswer.objects.filter(subject__contest=contest)
                .select_related("subject__contest_entry__entry", "question").order_by("subject_id", "question__order"))
+    questions = contest.question_set.questions.all() if contest.question_set_id else []
     return render(request, "loebner/qualifying.html", {
-        "contest": contest, "answers": answers, "table": selectors.qualifying_table(contest=contest)})
+        "contest": contest, "answers": answers, "table": selectors.qualifying_table(contest=contest),
+        "questions": questions})
 
 
 @login_required

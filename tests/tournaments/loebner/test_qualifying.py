@@ -156,3 +156,21 @@ def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(c
     assert list(contest.participants.values_list("label", "contest_entry__entry__display_name")) == [
         ("E1", "Top"), ("E2", "Tied B")]
     assert Contest.objects.get(pk=contest.pk).status == Contest.Status.FINALS
+
+
+def test_the_organiser_adds_a_human_control_and_scores_on_the_qualifying_page(cast, client):
+    question_set = small_set("Q one?", "Q two?")
+    contest = contest_make(question_set=question_set)
+    entered(contest, entrant_make("ada"), "Alpha")
+    entered(contest, entrant_make("bob"), "Beta", minutes=1)
+    services.contest_close(contest_id=contest.pk)
+    client.force_login(cast.olivia)
+    client.post(f"/contests/{contest.pk}/qualifying/", {"control-name": "Control <b>1</b>", "control-1": "Hello!", "control-2": ""})
+    control = QualifyingSubject.objects.get(contest=contest, control_name="Control <b>1</b>")
+    answer = control.answers.get()
+    client.post(f"/contests/{contest.pk}/qualifying/", {f"score-{answer.pk}": "2"})
+    page = client.get(f"/contests/{contest.pk}/qualifying/").content.decode()
+    assert QualifyingAnswer.objects.get(pk=answer.pk).score == 2
+    assert "Control &lt;b&gt;1&lt;/b&gt;" in page and "human control" in page
+    client.force_login(cast.jude)
+    assert client.get(f"/contests/{contest.pk}/qualifying/").status_code == 403
