@@ -168,7 +168,7 @@ def contest_scored(*, contest: Contest) -> tuple[dict | None, str]:
     try:
         return contest_score(contest_format(contest=contest), planned, judged, ranks), ""
     except ScoringError as exc:
-        return None, f"{getattr(exc, 'where', '')}: {exc}".lstrip(": ")
+        return None, str(exc)  # "where: what", e.g. "judgments: 8 meeting(s) not judged, …"
 
 
 def contest_results(*, contest: Contest) -> dict:

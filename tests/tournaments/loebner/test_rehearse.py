@@ -50,6 +50,13 @@ def test_a_rehearsal_plays_every_meeting_and_scores_it_the_same_for_the_same_see
 
 
 def test_the_demo_contest_is_seeded_once_with_some_rounds_judged(quick):
+    from arena import roles
+    from tests.conftest import make_user
+
+    from arena.setup import ensure_role_groups
+
+    ensure_role_groups()
+    judge1, confederate1 = make_user("judge1", roles.JUDGE), make_user("confederate1", roles.CONFEDERATE)
     call_command("seed_demo_loebner", stdout=io.StringIO())
     call_command("seed_demo_loebner", stdout=io.StringIO())
     contest = Contest.objects.get(name__startswith="Demo Loebner")
@@ -57,3 +64,5 @@ def test_the_demo_contest_is_seeded_once_with_some_rounds_judged(quick):
     judged = Judgment.objects.filter(meeting__round__contest=contest).count()
     assert judged == 8 and contest.rounds.filter(status="scheduled").count() == 2
     assert contest.status == Contest.Status.FINALS
+    assert contest.participants.get(label="J1").user == judge1 and contest.participants.get(label="C1").user == confederate1
+    assert contest.participants.get(label="J2").user.username == "rehearsal-judge-demo-1"

@@ -88,16 +88,19 @@ def _qualify(contest: Contest, rng: random.Random, organiser) -> None:
 
 
 def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None = None, questions: int = 2,
-                     accuracy: float = 0.75, name: str | None = None, play_rounds: int | None = None) -> dict:
+                     accuracy: float = 0.75, name: str | None = None, play_rounds: int | None = None,
+                     tag: str | None = None, judges: list | None = None, confederates: list | None = None) -> dict:
     """Play a whole contest of ``format_name`` with bots; the rules' ``contest_score`` of it, plus where
     it is stored (``contest_id``). Bot judges pick the human right with probability ``accuracy``.
-    ``play_rounds`` stops after that many rounds (the rest stay scheduled, nothing is published)."""
+    ``play_rounds`` stops after that many rounds (the rest stay scheduled, nothing is published);
+    ``judges`` and ``confederates`` (users) take the first places (J1…, C1…), bots the others; ``tag``
+    names the bots' users and entries (default: the seed and a random suffix)."""
     from tournaments.loebner.rules.formats import format_get
 
     ensure_role_groups()
     rng = random.Random(seed)
     fmt = format_get(format_name, entries=entries_count)
-    tag = f"{seed}-{uuid.uuid4().hex[:6]}"
+    tag = tag or f"{seed}-{uuid.uuid4().hex[:6]}"
     organiser = _user(f"rehearsal-organiser-{tag}", roles.ORGANISER)
     entrant = _user(f"rehearsal-entrant-{tag}", roles.ENTRANT)
     question_sets_load(QuestionSet, Question)
@@ -114,9 +117,10 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
         entries.entry_check(contest_entry_id=item.pk, compliant=True)
     entries.contest_close(contest_id=contest.pk)
     _qualify(contest, rng, organiser)
-    judges = [_user(f"rehearsal-judge-{tag}-{i}", roles.JUDGE) for i in range(1, fmt.judges + 1)]
-    confederates = [_user(f"rehearsal-confederate-{tag}-{i}", roles.CONFEDERATE) for i in range(1, fmt.confederates + 1)]
-    rounds.participants_assign(contest_id=contest.pk, judges=judges, confederates=confederates)
+    judges = [*(judges or []), *(_user(f"rehearsal-judge-{tag}-{i}", roles.JUDGE) for i in range(1, fmt.judges + 1))]
+    confederates = [*(confederates or []), *(_user(f"rehearsal-confederate-{tag}-{i}", roles.CONFEDERATE)
+                                              for i in range(1, fmt.confederates + 1))]
+    rounds.participants_assign(contest_id=contest.pk, judges=judges[: fmt.judges], confederates=confederates[: fmt.confederates])
     fmt = selectors.contest_format(contest=contest)
     talk = selectors.talk_seconds(fmt)
     for round_ in rounds.schedule_create(contest_id=contest.pk)[:play_rounds]:
