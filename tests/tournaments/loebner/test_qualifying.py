@@ -171,6 +171,7 @@ def test_the_organiser_adds_a_human_control_and_scores_on_the_qualifying_page(ca
     client.post(f"/contests/{contest.pk}/qualifying/", {f"score-{answer.pk}": "2"})
     page = client.get(f"/contests/{contest.pk}/qualifying/").content.decode()
     assert QualifyingAnswer.objects.get(pk=answer.pk).score == 2
-    assert "Control &lt;b&gt;1&lt;/b&gt;" in page and "human control" in page
+    assert "Control &lt;b&gt;1&lt;/b&gt;" in page and "human control" in page and page.count("id=\"control\"") == 1
+    assert "<title>Test Prize: qualifying · Turing Arena</title>" in page
     client.force_login(cast.jude)
     assert client.get(f"/contests/{contest.pk}/qualifying/").status_code == 403
