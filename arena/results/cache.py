@@ -8,7 +8,7 @@ import time
 from django.core.cache import cache
 
 VERSION_KEY = "arena:results:version"
-RESULTS_CACHE_S = 7 * 24 * 3600
+RESULTS_CACHE_S = 24 * 3600  # a day at most, even if a bump were lost
 
 
 def _fresh() -> int:

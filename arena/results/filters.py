@@ -74,6 +74,8 @@ class ResultsFilterForm(forms.Form):
 
 def results_filter(params) -> ResultsFilterForm:
     """The filter form bound to a request's GET parameters (validated)."""
-    form = ResultsFilterForm({key: params.get(key, "") for key in ("from", "to", "format", "study")})
+    # a value is cut at 200 characters before anything reads it (still too long for every field, so
+    # refused, but never echoed back at any length)
+    form = ResultsFilterForm({key: str(params.get(key, ""))[:200] for key in ("from", "to", "format", "study")})
     form.is_valid()
     return form

@@ -87,6 +87,7 @@ def test_filters_by_format_and_period(verdicts):
     ("from=1900-01-01", "Choose a date from 2000-01-01"),
     ("from=2026-05-02&to=2026-05-01", "The period ends before it begins"),
     ("format=chess", "chess is not a format"),
+    ("format=" + "y" * 5000, "is not a format"),
     ("study=" + "x" * 65, "at most 64 characters"),
     ("study=<script>", "letters, digits"),
     ("from=" + "9" * 5000, "YYYY-MM-DD"),
