@@ -156,3 +156,22 @@ def test_a_source_may_give_its_own_battles(cast):
         source_unregister("ties-test")
     assert document["battles"] == 4 and document["ratings"][0]["rating"] == pytest.approx(1000.0)
     assert ResultsQuery(format="ties").admits(Battle(a="a", b="b", winner="a", format="ties", study=None, at=AT, judge="j"))
+
+
+def test_a_period_is_whole_utc_days_from_first_to_last(cast):
+    from arena.models import Verdict
+    from arena.results.arena_source import ArenaResults
+
+    late = decided(cast, witnesses=[cast.connie, cast.simple], judged_human=cast.connie)
+    early = decided(cast, witnesses=[cast.connie, cast.eliza], judged_human=cast.connie)
+    Verdict.objects.filter(pk=late.pk).update(decided_at=datetime(2026, 1, 31, 23, 59, 59, tzinfo=timezone.utc))
+    Verdict.objects.filter(pk=early.pk).update(decided_at=datetime(2026, 2, 1, 0, 0, 0, tzinfo=timezone.utc))
+    source = ArenaResults()
+
+    def decisions(**period):
+        return {o.decision for o in source.outcomes(ResultsQuery(**period))}
+    assert decisions(date_to=datetime(2026, 1, 31).date()) == {str(late.pk)}
+    assert decisions(date_from=datetime(2026, 2, 1).date()) == {str(early.pk)}
+    day = datetime(2026, 1, 31).date()
+    assert decisions(date_from=day, date_to=day) == {str(late.pk)}
+    assert decisions(study="spring") == set()  # the arena's own interrogations belong to no study

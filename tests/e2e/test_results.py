@@ -2,8 +2,8 @@
 drawn, every rate with its n and CI, the filters, the downloads, an entry's page, nothing wider than the
 screen, and the judges' page refused to anyone but an organiser.
 
-One test on one daphne: the server's results cache outlives a test (Redis in services mode) and only a
-verdict committed through a service bumps it, so the data is made once, before the first request."""
+One test on one daphne (a server start is the costly part).  In services mode it also shows the results
+cache shared across processes: a verdict committed in this process makes the server recompute."""
 import json
 import re
 
@@ -57,7 +57,7 @@ def assert_fits(page):
         assert box <= width[1] + 0.5
 
 
-def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast):
+def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, services_mode):
     seed(cast)
     for size in SIZES:
         page = page_at(browser, size, live_daphne)
@@ -136,3 +136,14 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast):
         assert judges_csv.ok and judges_csv.text().startswith("judge,correct,n,rate")
         assert_fits(organiser)
         organiser.context.close()
+
+    if services_mode:
+        # the cache is Redis, shared by this process and the server's: a verdict committed here bumps the
+        # version, and the server's next request recomputes (the server never recomputes otherwise)
+        page = page_at(browser, SIZES[0], live_daphne)
+        page.goto(f"{live_daphne}/results/")
+        before = int(re.search(r"(\d+) battles", page.locator("main").inner_text()).group(1))
+        decided(cast, witnesses=[cast.connie, cast.eliza], judged_human=cast.eliza)
+        page.reload()
+        expect(page.locator("main")).to_contain_text(f"{before + 1} battles from")
+        page.context.close()
