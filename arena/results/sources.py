@@ -32,8 +32,9 @@ AppConfig.ready(), and the results pages, the leaderboard, the judges' table, th
 
         # optional: battles(query) -> Iterable[Battle]; without it they are derived from the outcomes
 
-and, where the format records a verdict, after the commit: `arena.services.results_version_bump()` (the
-cached results are keyed by that version: nothing is recomputed until it changes).
+and, in the service where the format records a verdict, `arena.services.results_version_bump()` (the
+cached results are keyed by a version that moves when that transaction commits: nothing is recomputed
+until it does).
 
 The shape
     Outcome: one witness in one decision.  `judged_human` True/False, or None (no decision: an abstention,
@@ -42,7 +43,9 @@ The shape
     platform user, "model:<name>" for a language-model judge), resolved to a username for organisers
     only.  A human witness is named "human" or "human:<stable key>" (`human_name`); every public figure
     pools them as "human".  A machine witness is named by its entry's display name (one that looks like a
-    human's name is shown as "<name> (entry)").  `confidence`: 0–100 or None.  `at`: an aware datetime (when the decision was made).
+    human's name is shown as "<name> (entry)").  `confidence`: 0–100 or None.  `at`: when the decision
+    was made (an aware datetime; periods are whole UTC days).  `study`: the study's id (letters, digits,
+    ".", "_", "-"; at most 64) or None.  `format`: one of the source's `formats`.
     Battle: a comparison for the leaderboard, `winner` "a", "b" or "tie".  Derived from the outcomes
     when a source has no `battles`: a decision with two witnesses, one judged human and one not, is a
     battle between them (the one judged human wins); a decision with one machine witness judged human or
