@@ -5,6 +5,7 @@ from django.utils import timezone
 from arena import notify
 from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Interrogation, Status, Verdict
+from arena.services.results import results_version_bump
 
 REASON_MAX_CHARS = 4000
 
@@ -62,4 +63,5 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
             correct=correct,
         )
         transaction.on_commit(lambda: notify.verdict_given(verdict, conversations))
+        results_version_bump()
     return verdict

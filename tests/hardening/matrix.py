@@ -40,7 +40,16 @@ GET  /transcripts/{published}.json                   | 200   | 200      | 200   
 GET  /transcripts/{interrogation}.json               | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /transcripts/keys.json                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /results/                                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/results.json                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/ratings.csv                            | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/rates.csv                              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/matrix.csv                             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/entries/{entry}/                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/entries/{entry}/entry.json             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/entries/{entry}/rates.csv              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /results/judges/                                | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /results/judges/judges.json                     | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /results/judges/judges.csv                      | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /healthz                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /accounts/login/                                | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 POST /accounts/logout/                               | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
