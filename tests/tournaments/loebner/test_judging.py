@@ -135,3 +135,17 @@ def test_publishing_the_contest_publishes_its_transcripts_together(cast, client)
     data = client.get(f"/contests/{contest.pk}/transcripts.json").json()
     assert len(data["transcripts"]) == round_.meetings.count()
     assert Judgment.objects.filter(meeting__round=round_).count() == round_.meetings.count()
+
+
+def test_contest_verdicts_reach_the_arena_results_as_loebner_not_three_party(cast):
+    from arena.results import ResultsQuery
+    from arena.results.sources import sources_registered
+
+    contest = finals_make(cast)
+    round_ = contest.rounds.order_by("number").first()
+    judge_round(round_, lambda m: m.entry.label == "E1")
+    outcomes = [o for source in sources_registered() for o in source.outcomes(ResultsQuery())]
+    assert {o.format for o in outcomes} == {"loebner"}
+    assert len(outcomes) == 2 * round_.meetings.count()
+    machine = [o for o in outcomes if o.witness_is_machine and o.judged_human]
+    assert [o.witness for o in machine] == ["Finalist 1"]
