@@ -230,6 +230,7 @@ class Verdict(models.Model):
 
 # Pull mode: the entrant's program polls the REST API (arena.api) and posts its replies itself.
 EXTERNAL_ENGINES["pull"] = "Pull mode (the entrant's program polls the REST API)"
+EXTERNAL_ENGINES["lpp2"] = "LPP2 program (connects to /socket.io/ as aiN; lpp.lpp2)"
 
 
 class EntryHealth(models.Model):

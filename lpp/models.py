@@ -59,3 +59,85 @@ class BridgeStatus(models.Model):
 
     def __str__(self):
         return f"{self.entry}: {self.state}"
+
+
+class Lpp2Contest(models.Model):
+    """A Loebner contest served over LPP2 (socket.io): who drives its rounds, and the control panel's
+    current round (0-based, as the reference counts; -1 before the first ``newRound``)."""
+
+    class Driver(models.TextChoices):
+        PANEL = "panel", "the control panel (newRound / startRound / endRound)"
+        SCHEDULE = "schedule", "the platform's schedule (the organiser's board)"
+
+    contest = models.OneToOneField("loebner.Contest", on_delete=models.CASCADE, related_name="lpp2")
+    driver = models.CharField(max_length=10, choices=Driver.choices, default=Driver.PANEL)
+    round_number = models.SmallIntegerField(default=-1, help_text="The panel's round, 0-based; -1 before the first.")
+    active = models.BooleanField(default=True, help_text="The contest that /socket.io/ serves (one at a time).")
+
+    class Meta:
+        verbose_name = "LPP2 contest"
+        constraints = [models.UniqueConstraint(fields=["active"], condition=models.Q(active=True), name="lpp2_one_active")]
+
+    def __str__(self):
+        return f"LPP2: {self.contest}"
+
+
+class Lpp2Identity(models.Model):
+    """One LPP2 name (judge0…, ai0…, conf0…, CONTROLLER, webcast) of a contest, its participant and its
+    secret, stored salted and hashed (the organiser sets a new one in the admin)."""
+
+    lpp2 = models.ForeignKey(Lpp2Contest, on_delete=models.CASCADE, related_name="identities")
+    name = models.CharField(max_length=20)
+    participant = models.ForeignKey("loebner.Participant", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    salt = models.CharField(max_length=32, editable=False)
+    secret_hash = models.CharField(max_length=64, editable=False)
+
+    class Meta:
+        ordering = ["lpp2", "name"]
+        verbose_name = "LPP2 identity"
+        verbose_name_plural = "LPP2 identities"
+        constraints = [models.UniqueConstraint(fields=["lpp2", "name"], name="lpp2_name_once")]
+
+    def __str__(self):
+        return f"{self.name} ({self.participant.label if self.participant_id else 'no participant'})"
+
+    @staticmethod
+    def _digest(salt: str, secret: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(f"{salt}:{secret}".encode()).hexdigest()
+
+    def secret_set(self, secret: str) -> None:
+        import secrets as _secrets
+
+        self.salt = _secrets.token_hex(16)
+        self.secret_hash = self._digest(self.salt, secret)
+
+    def secret_matches(self, secret: str) -> bool:
+        import hmac
+
+        return hmac.compare_digest(self._digest(self.salt, secret), self.secret_hash)
+
+
+class Lpp2Score(models.Model):
+    """A judge's robot pick (``score``) for one round, and its final humanness score (``finalScore``)."""
+
+    lpp2 = models.ForeignKey(Lpp2Contest, on_delete=models.CASCADE, related_name="scores")
+    round_number = models.SmallIntegerField(help_text="0-based, as the reference counts.")
+    judge = models.CharField(max_length=20)
+    robot = models.CharField(max_length=20, blank=True)
+    final_score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="4 most human … 1 least.")
+    scored_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["lpp2", "round_number", "judge"]
+        constraints = [models.UniqueConstraint(fields=["lpp2", "round_number", "judge"], name="lpp2_score_once")]
+
+
+class Lpp2Socket(models.Model):
+    """A connected, registered socket (any daphne process), for the control panel's connected clients."""
+
+    lpp2 = models.ForeignKey(Lpp2Contest, on_delete=models.CASCADE, related_name="sockets")
+    name = models.CharField(max_length=20)
+    sid = models.CharField(max_length=64, unique=True)
+    seen_at = models.DateTimeField(auto_now=True)

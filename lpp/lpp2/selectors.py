@@ -1,0 +1,156 @@
+"""LPP2 reads: the served contest, identities, the current round and its status, partners, recaps, the
+control panel's status. Every answer is computed from the database (restart-safe, any process)."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+
+from arena.models import Message, Status
+from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Score, Lpp2Socket
+from lpp.protocol import lpp2 as wire
+from tournaments.loebner.models import Meeting, Participant, Round
+
+PRESENCE_S = 90  # a socket row not refreshed for this long belongs to a process that died
+
+
+def lpp2_active() -> Lpp2Contest | None:
+    return Lpp2Contest.objects.filter(active=True).select_related("contest").first()
+
+
+def identity_get(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:
+    """The identity when the secret matches, else None (the caller sends AuthError)."""
+    identity = (Lpp2Identity.objects.filter(lpp2=lpp2, name=name)
+                .select_related("participant__user", "participant__contest_entry__entry").first())
+    return identity if identity is not None and identity.secret_matches(secret) else None
+
+
+def round_current(*, lpp2: Lpp2Contest) -> tuple[int, Round | None]:
+    """(0-based number, the Loebner round): the panel's round, or the latest started one of the schedule."""
+    if lpp2.driver == Lpp2Contest.Driver.PANEL:
+        number = lpp2.round_number
+    else:
+        started = lpp2.contest.rounds.exclude(status=Round.Status.SCHEDULED).order_by("-number").first()
+        number = started.number - 1 if started else -1
+    if number < 0:
+        return -1, None
+    return number, lpp2.contest.rounds.filter(number=number + 1).first()
+
+
+def round_status(round_: Round | None) -> str:
+    """Running while any of its meetings is talking; Not Started before; Finished after (and before -1)."""
+    if round_ is None or round_.status == Round.Status.ENDED:
+        return wire.FINISHED
+    if round_.status == Round.Status.SCHEDULED:
+        return wire.NOT_STARTED
+    talking = round_.meetings.filter(interrogation__status=Status.RUNNING).exists()
+    return wire.RUNNING if talking else wire.FINISHED
+
+
+def _names(lpp2: Lpp2Contest) -> dict[int, str]:
+    return dict(Lpp2Identity.objects.filter(lpp2=lpp2, participant__isnull=False).values_list("participant_id", "name"))
+
+
+def meetings(round_: Round | None):
+    if round_ is None:
+        return []
+    return list(round_.meetings.select_related("judge", "entry", "confederate", "interrogation"))
+
+
+def judge_partners(meeting: Meeting, names: dict[int, str]) -> list[str]:
+    """The judge's two partners, left first: the server decides left/right (the meeting's stored side)."""
+    entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
+    return [entry, confederate] if meeting.left == Meeting.Left.ENTRY else [confederate, entry]
+
+
+def partners(*, lpp2: Lpp2Contest, round_: Round | None) -> dict:
+    """The reference's map: every judge, then every ai, then every confederate, each with its partners."""
+    if round_ is None:
+        return {}
+    names = _names(lpp2)
+    found = {m.judge_id: m for m in meetings(round_)}
+    result: dict[str, list[str]] = {}
+    by_kind = {kind: sorted((i for i in Lpp2Identity.objects.filter(lpp2=lpp2, participant__kind=kind)
+                             .select_related("participant")), key=lambda i: int(i.participant.label[1:]))
+               for kind in (Participant.Kind.JUDGE, Participant.Kind.ENTRY, Participant.Kind.CONFEDERATE)}
+    for identity in by_kind[Participant.Kind.JUDGE]:
+        meeting = found.get(identity.participant_id)
+        result[identity.name] = judge_partners(meeting, names) if meeting else []
+    for kind, attr in ((Participant.Kind.ENTRY, "entry_id"), (Participant.Kind.CONFEDERATE, "confederate_id")):
+        for identity in by_kind[kind]:
+            judge = next((names[m.judge_id] for m in found.values() if getattr(m, attr) == identity.participant_id), None)
+            result[identity.name] = [judge] if judge else []
+    return result
+
+
+def conversation_names(*, lpp2: Lpp2Contest, conversation_id: int) -> tuple[str, str, str] | None:
+    """(judge name, witness name, round) of a conversation of the contest's meetings, else None."""
+    meeting = (Meeting.objects.filter(round__contest_id=lpp2.contest_id, interrogation__conversations__id=conversation_id)
+               .select_related("round").first())
+    if meeting is None:
+        return None
+    names = _names(lpp2)
+    conversation = meeting.interrogation.conversations.get(pk=conversation_id)
+    witness = meeting.entry_id if conversation.witness_entry_id else meeting.confederate_id
+    return names[meeting.judge_id], names[witness], meeting.round.number - 1
+
+
+def round_conversations(*, lpp2: Lpp2Contest) -> list[int]:
+    """The conversations of the current round's meetings (what a process's hub listens to)."""
+    _, round_ = round_current(lpp2=lpp2)
+    return [c for m in meetings(round_) if m.interrogation_id
+            for c in m.interrogation.conversations.values_list("pk", flat=True)]
+
+
+def recap(*, lpp2: Lpp2Contest, number: int, name: str) -> list[dict] | None:
+    """Every message of round ``number`` sent to or by ``name``, oldest first; None before the first round."""
+    if number < 0:
+        return None
+    round_ = lpp2.contest.rounds.filter(number=number + 1).first()
+    names = _names(lpp2)
+    lines = []
+    for meeting in meetings(round_):
+        judge = names[meeting.judge_id]
+        if not meeting.interrogation_id:
+            continue
+        for conversation in meeting.interrogation.conversations.all():
+            witness = names[meeting.entry_id if conversation.witness_entry_id else meeting.confederate_id]
+            if name not in (judge, witness):
+                continue
+            for message in conversation.messages.order_by("seq"):
+                by_judge = message.sender_role == Message.Role.INTERROGATOR
+                lines.append((message.created_at, message.pk, wire.message_map(
+                    sender=judge if by_judge else witness, to=witness if by_judge else judge, content=message.text)))
+    return [line for *_, line in sorted(lines, key=lambda t: (t[0], t[1]))]
+
+
+def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int) -> dict | None:
+    """What the webcast shows for (round, judge): ``participants`` (judge, confederate, ai) and the recap."""
+    judge = f"judge{judge_index}"
+    round_ = lpp2.contest.rounds.filter(number=number + 1).first()
+    names = _names(lpp2)
+    meeting = next((m for m in meetings(round_) if names.get(m.judge_id) == judge), None)
+    if meeting is None:
+        return None
+    participants = {"judge": judge, "participant1": names[meeting.confederate_id], "participant2": names[meeting.entry_id]}
+    return {"participants": participants, "recap": recap(lpp2=lpp2, number=number, name=judge)}
+
+
+def status_update(*, lpp2: Lpp2Contest) -> dict:
+    """The control panel's view (the reference's ``statusUpdate``): round, status, connected clients per
+    role (judges, ais, confederates), the judges who scored this round, every round's scores."""
+    number, round_ = round_current(lpp2=lpp2)
+    fresh = timezone.now() - dt.timedelta(seconds=PRESENCE_S)
+    online = set(Lpp2Socket.objects.filter(lpp2=lpp2, seen_at__gte=fresh).values_list("name", flat=True))
+    connected: list[dict] = [{}, {}, {}]
+    for name in sorted(Lpp2Identity.objects.filter(lpp2=lpp2, participant__isnull=False).values_list("name", flat=True),
+                       key=lambda n: (n.rstrip("0123456789"), int(n[len(n.rstrip("0123456789")):]))):
+        connected[{"judge": 0, "ai": 1, "conf": 2}[wire.role_of(name)]][name] = name in online
+    rounds = lpp2.contest.rounds.count()
+    scores: list[dict] = [{} for _ in range(rounds)]
+    for row in Lpp2Score.objects.filter(lpp2=lpp2).exclude(robot=""):
+        if 0 <= row.round_number < rounds:
+            scores[row.round_number][row.judge] = row.robot
+    scored = sorted(scores[number]) if 0 <= number < rounds else []
+    return {"roundNumber": number, "roundStatus": round_status(round_), "connectedClients": connected,
+            "scoredClients": scored, "scores": scores}

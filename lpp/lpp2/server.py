@@ -1,0 +1,200 @@
+"""The LPP2 socket.io servers and this process's hub.
+
+Two servers answer at /socket.io/: python-socketio 5 (Engine.IO 4: socket.io 3+ clients) and the
+aliased python-socketio 4 (``socketio_v4`` over ``engineio_v3``: Engine.IO 3, the reference pages'
+socket.io 1.4.5 client); ``lpp.lpp2.asgi`` picks one by the ``EIO`` query parameter. Both register the
+same handlers, which hand each event to ``events.lpp2_event`` (one database visit in a thread).
+
+Delivery goes through the channel layer, not a socket.io client manager, so that both generations,
+every daphne process and the platform's own consoles share one path: a stored message is published by
+the arena on its conversation's group (``arena.groups.conversation_group``) and every process's hub
+that follows that conversation relays it to its local sockets of the recipient (and the webcasts of
+that judge); the panel's broadcasts go to the contest's group (``lpp.groups.lpp2_group``)."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from arena.groups import conversation_group
+from core.notify import remember_server_loop
+from lpp.groups import lpp2_group
+from lpp.lpp2 import events, selectors, services
+from lpp.protocol import lpp2 as wire
+
+log = logging.getLogger("lpp.lpp2")
+HEARTBEAT_S = 30
+
+
+class Client:
+    """One socket of either generation."""
+
+    def __init__(self, server, generation: int, sid: str):
+        self.server, self.generation, self.sid = server, generation, sid
+        self.key = (generation, sid)
+        self.lpp2_id: int | None = None
+        self.name: str | None = None
+        self.webcast: tuple | None = None  # (round number, judge name)
+
+    async def emit(self, event: str, data) -> None:
+        target = {"to": self.sid} if self.generation == 5 else {"room": self.sid}
+        await self.server.emit(event, data, **target)
+
+
+class Hub:
+    """This process's sockets, and the channel-layer groups it follows for them."""
+
+    def __init__(self):
+        self.clients: dict[tuple, Client] = {}
+        self.following: dict[int, tuple[str, asyncio.Task]] = {}  # conversation id -> (channel, task)
+        self.names: dict[int, tuple | None] = {}  # conversation id -> (judge, witness, round)
+        self.contests: dict[int, tuple[str, asyncio.Task]] = {}  # lpp2 id -> (channel, task)
+        self.heartbeat: asyncio.Task | None = None
+        self.lock = asyncio.Lock()
+
+    # --- sockets ---------------------------------------------------------------------------------
+    async def connect(self, server, generation: int, sid: str) -> None:
+        remember_server_loop()  # pushes from this process's database threads go out on this loop
+        self.clients[(generation, sid)] = Client(server, generation, sid)
+        if self.heartbeat is None:
+            self.heartbeat = asyncio.create_task(self._beat())
+
+    async def disconnect(self, generation: int, sid: str) -> None:
+        client = self.clients.pop((generation, sid), None)
+        if client is not None and client.name:
+            await database_sync_to_async(services.lpp2_socket_drop)(sid=sid)
+
+    async def event(self, generation: int, sid: str, event: str, data) -> None:
+        client = self.clients.get((generation, sid))
+        if client is None:
+            return
+        out = await database_sync_to_async(events.lpp2_event)(event=event, data=data, sid=sid)
+        for name, payload in out.replies:
+            await client.emit(name, payload)
+        if out.lpp2_id is None:
+            return
+        if out.register:
+            client.lpp2_id, client.name = out.lpp2_id, out.register
+        if out.webcast:
+            client.lpp2_id, client.webcast = out.lpp2_id, out.webcast
+        if out.register or out.webcast or out.refresh or out.broadcasts:
+            await self.follow(out.lpp2_id)
+        layer = get_channel_layer()
+        for name, payload in out.broadcasts:
+            await layer.group_send(lpp2_group(out.lpp2_id), {"type": "lpp2.broadcast", "event": name, "data": payload})
+
+    # --- what this process follows -----------------------------------------------------------------
+    async def follow(self, lpp2_id: int) -> None:
+        """Follow the contest's group and the current round's conversations (and no older ones)."""
+        layer = get_channel_layer()
+        async with self.lock:
+            if lpp2_id not in self.contests:
+                channel = await layer.new_channel()
+                await layer.group_add(lpp2_group(lpp2_id), channel)
+                self.contests[lpp2_id] = (channel, asyncio.create_task(self._listen_contest(lpp2_id, channel)))
+            lpp2 = await database_sync_to_async(selectors.lpp2_active)()
+            wanted = set(await database_sync_to_async(selectors.round_conversations)(lpp2=lpp2)) if lpp2 else set()
+            for conversation_id in set(self.following) - wanted:
+                channel, task = self.following.pop(conversation_id)
+                task.cancel()
+                await layer.group_discard(conversation_group(conversation_id), channel)
+            for conversation_id in wanted - set(self.following):
+                channel = await layer.new_channel()
+                await layer.group_add(conversation_group(conversation_id), channel)
+                self.following[conversation_id] = (channel, asyncio.create_task(self._listen(lpp2, conversation_id, channel)))
+
+    async def _listen_contest(self, lpp2_id: int, channel: str) -> None:
+        layer = get_channel_layer()
+        while True:
+            message = await layer.receive(channel)
+            if message.get("type") != "lpp2.broadcast":
+                continue
+            for client in list(self.clients.values()):
+                if client.lpp2_id == lpp2_id and client.name:
+                    with contextlib.suppress(Exception):
+                        await client.emit(message["event"], message["data"])
+            await self.follow(lpp2_id)
+
+    async def _listen(self, lpp2, conversation_id: int, channel: str) -> None:
+        layer = get_channel_layer()
+        while True:
+            message = await layer.receive(channel)
+            if message.get("type") != "arena.message":
+                continue
+            if conversation_id not in self.names:
+                self.names[conversation_id] = await database_sync_to_async(selectors.conversation_names)(
+                    lpp2=lpp2, conversation_id=conversation_id)
+            names = self.names[conversation_id]
+            if names is None:
+                continue
+            judge, witness, number = names
+            by_judge = message["judge"]["from"] == "you"
+            sender, to = (judge, witness) if by_judge else (witness, judge)
+            data = wire.dumps(wire.message_map(sender=sender, to=to, content=message["judge"]["text"]))
+            for client in list(self.clients.values()):
+                if client.lpp2_id != lpp2.pk:
+                    continue
+                if client.name == to or client.webcast == (number, judge):
+                    try:
+                        await client.emit("message", data)
+                    except Exception:  # a socket closing meanwhile: the line is stored, recap has it
+                        log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            sids = [c.sid for c in self.clients.values() if c.name]
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(services.lpp2_sockets_touch)(sids=sids)
+
+
+hub = Hub()
+
+
+def _register(server, generation: int) -> None:
+    async def connect(sid, *args):
+        await hub.connect(server, generation, sid)
+
+    async def disconnect(sid, *args):
+        await hub.disconnect(generation, sid)
+
+    server.on("connect", connect)
+    server.on("disconnect", disconnect)
+    for name in events.CLIENT_EVENTS:
+        async def handler(sid, data=None, *args, _name=name):
+            await hub.event(generation, sid, _name, data)
+        server.on(name, handler)
+
+
+def _legacy_manager():
+    """python-socketio 4's manager hands coroutines to ``asyncio.wait``, which Python 3.11 refuses: emit
+    to each participant in turn instead (LPP2 emits to one socket at a time)."""
+    import socketio_v4
+
+    class Manager(socketio_v4.AsyncManager):
+        async def emit(self, event, data, namespace, room=None, skip_sid=None, callback=None, **kwargs):
+            if namespace not in self.rooms or room not in self.rooms[namespace]:
+                return
+            skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
+            for sid in list(self.get_participants(namespace, room)):
+                if sid not in skip:
+                    ack = self._generate_ack_id(sid, namespace, callback) if callback is not None else None
+                    await self.server._emit_internal(sid, event, data, namespace, ack)
+
+    return Manager()
+
+
+def servers_build() -> tuple:
+    """(Engine.IO 4 server, Engine.IO 3 server), handlers registered. Any origin may connect, as with
+    the reference server (``io.set('origins','*:*')``): its pages are opened from files."""
+    import socketio
+    import socketio_v4
+
+    modern = socketio.AsyncServer(async_mode="asgi", cors_allowed_origins="*", max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
+    legacy = socketio_v4.AsyncServer(async_mode="asgi", cors_allowed_origins="*", client_manager=_legacy_manager(), max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
+    _register(modern, 5)
+    _register(legacy, 4)
+    return modern, legacy

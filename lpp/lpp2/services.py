@@ -1,0 +1,218 @@
+"""LPP2 writes: the contest set-up (``manage.py lpp2 setup``), the control panel's rounds, messages into
+the meetings' arena interrogations (arena's ``message_post``, so consoles, transcripts and seals are the
+arena's), the judges' robot picks and final scores, and socket presence. Refusals raise core.errors
+with a message that names why (sent back on ``TargetError``)."""
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.utils import timezone
+
+from arena import roles
+from arena.models import Entry, Message
+from arena.services import message_post
+from arena.setup import ensure_role_groups
+from core.errors import Closed, InvalidInput, NotAllowed
+from lpp.lpp2 import selectors
+from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Score, Lpp2Socket
+from lpp.protocol import lpp2 as wire
+from tournaments.loebner.models import Contest, ContestEntry, JudgeRank, Judgment, Meeting, Participant, Round
+from tournaments.loebner.services import participants_assign, round_finish, round_start, schedule_create
+
+log = logging.getLogger("lpp.lpp2")
+PANEL_ROUND_MINUTES = 240  # the panel ends its rounds (endRound); the arena's deadline only backs it up
+
+
+def _user(username: str, role: str):
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def lpp2_contest_setup(*, name: str, secret: str, driver: str = Lpp2Contest.Driver.PANEL) -> Lpp2Contest:
+    """A four-judge ``aisb`` contest in its finals, schedule built, served on /socket.io/ (the active one),
+    whose identities judge0…3, ai0…3, conf0…3, CONTROLLER and webcast all use ``secret``. An existing
+    contest of that name is kept, renamed with the time of the reset (its data is research data)."""
+    name, secret = (name or "").strip(), secret or ""
+    if not name or len(name) > 150:
+        raise InvalidInput("The contest name must be 1 to 150 characters.")
+    if not secret or len(secret) > wire.MAX_FIELD_CHARS:
+        raise InvalidInput(f"The secret must be 1 to {wire.MAX_FIELD_CHARS} characters.")
+    ensure_role_groups()
+    with transaction.atomic():
+        old = Contest.objects.filter(name=name).first()
+        if old is not None:
+            old.name = f"{name} (reset {timezone.now():%Y-%m-%d %H:%M:%S})"[:200]
+            old.save(update_fields=["name"])
+        Lpp2Contest.objects.filter(active=True).update(active=False)
+        contest = Contest.objects.create(name=name, format_name="aisb", status=Contest.Status.FINALS,
+                                         round_minutes=PANEL_ROUND_MINUTES if driver == Lpp2Contest.Driver.PANEL else None)
+        entrant = _user("lpp2-entrant", roles.ENTRANT)
+        now = timezone.now()
+        for i in range(4):
+            entry = Entry.objects.create(owner=entrant, display_name=f"{name[:80]} ai{i} (LPP2)", engine="lpp2")
+            item = ContestEntry.objects.create(contest=contest, entry=entry, received_at=now, rights_statement=True,
+                                               compliance=ContestEntry.Check.COMPLIANT, qualified=True, finalist=True)
+            Participant.objects.create(contest=contest, label=f"E{i + 1}", kind=Participant.Kind.ENTRY, contest_entry=item)
+        participants_assign(contest_id=contest.pk, judges=[_user(f"lpp2-judge{i}", roles.JUDGE) for i in range(4)],
+                            confederates=[_user(f"lpp2-conf{i}", roles.CONFEDERATE) for i in range(4)])
+        schedule_create(contest_id=contest.pk)
+        lpp2 = Lpp2Contest.objects.create(contest=contest, driver=driver)
+        for participant in contest.participants.all():
+            _identity(lpp2, wire.name_for(participant.kind, participant.label), secret, participant)
+        for special in (wire.CONTROLLER, wire.WEBCAST):
+            _identity(lpp2, special, secret, None)
+    return lpp2
+
+
+def _identity(lpp2, name, secret, participant) -> Lpp2Identity:
+    identity = Lpp2Identity(lpp2=lpp2, name=name, participant=participant)
+    identity.secret_set(secret)
+    identity.save()
+    return identity
+
+
+# --- the control panel ------------------------------------------------------------------------
+def _panel(lpp2_id: int) -> Lpp2Contest:
+    lpp2 = Lpp2Contest.objects.select_for_update().select_related("contest").get(pk=lpp2_id)
+    if lpp2.driver != Lpp2Contest.Driver.PANEL:
+        raise Closed("This contest's rounds follow the platform's schedule, not the control panel.")
+    return lpp2
+
+
+def lpp2_round_new(*, lpp2_id: int) -> dict:
+    """The panel's newRound: the next round becomes current (Not Started); its partners map."""
+    with transaction.atomic():
+        lpp2 = _panel(lpp2_id)
+        number, round_ = selectors.round_current(lpp2=lpp2)
+        if selectors.round_status(round_) == wire.RUNNING:
+            raise Closed(f"Round {number} is running: end it first (endRound).")
+        following = lpp2.contest.rounds.filter(number=number + 2).first()
+        if following is None:
+            raise Closed(f"There is no round {number + 1}: the contest has {lpp2.contest.rounds.count()} rounds.")
+        lpp2.round_number = number + 1
+        lpp2.save(update_fields=["round_number"])
+        return selectors.partners(lpp2=lpp2, round_=following)
+
+
+def lpp2_round_start(*, lpp2_id: int) -> Round:
+    with transaction.atomic():
+        lpp2 = _panel(lpp2_id)
+        number, round_ = selectors.round_current(lpp2=lpp2)
+        if round_ is None:
+            raise Closed("No round yet: send newRound first.")
+        return round_start(round_id=round_.pk)
+
+
+def lpp2_round_end(*, lpp2_id: int) -> Round:
+    """The panel's endRound: the round's conversations end now and the round is over (no review wait:
+    the judges score on LPP2 with ``score``)."""
+    with transaction.atomic():
+        lpp2 = _panel(lpp2_id)
+        number, round_ = selectors.round_current(lpp2=lpp2)
+        if round_ is None or round_.status not in (Round.Status.RUNNING, Round.Status.PAUSED):
+            raise Closed(f"Round {number} is not running.")
+        round_finish(round_id=round_.pk)
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.ENDED)
+        round_.refresh_from_db()
+        return round_
+
+
+# --- participants -------------------------------------------------------------------------------
+def _meeting_of(lpp2: Lpp2Contest, identity: Lpp2Identity) -> tuple[int, Meeting]:
+    number, round_ = selectors.round_current(lpp2=lpp2)
+    if round_ is None:
+        raise Closed("No round has begun (roundNumber -1).")
+    field = {Participant.Kind.JUDGE: "judge", Participant.Kind.ENTRY: "entry",
+             Participant.Kind.CONFEDERATE: "confederate"}[identity.participant.kind]
+    meeting = (round_.meetings.filter(**{field: identity.participant})
+               .select_related("judge__user", "entry", "confederate__user", "interrogation").first())
+    if meeting is None:
+        raise NotAllowed(f"{identity.name} has no partner in round {number}.")
+    return number, meeting
+
+
+def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content) -> Message:
+    """One line from an LPP2 client into its meeting's conversation with ``to``."""
+    if identity.participant_id is None:
+        raise NotAllowed(f"{identity.name} does not chat.")
+    if not isinstance(to, str) or not to:
+        raise InvalidInput("to must name a partner.")
+    number, meeting = _meeting_of(lpp2, identity)
+    status = selectors.round_status(meeting.round)
+    if status != wire.RUNNING:
+        raise Closed(f"Round {number} is {status}, not Running.")
+    names = selectors._names(lpp2)
+    judge = names[meeting.judge_id]
+    conversations = {c.witness_entry_id is not None: c for c in meeting.interrogation.conversations.all()}
+    if identity.participant.kind == Participant.Kind.JUDGE:
+        if to not in (names[meeting.entry_id], names[meeting.confederate_id]):
+            raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
+        conversation = conversations[to == names[meeting.entry_id]]
+        role, user = Message.Role.INTERROGATOR, meeting.judge.user
+    else:
+        if to != judge:
+            raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
+        machine = identity.participant.kind == Participant.Kind.ENTRY
+        conversation = conversations[machine]
+        role, user = Message.Role.WITNESS, None if machine else meeting.confederate.user
+    return message_post(conversation_id=conversation.pk, sender_role=role, text=content, user=user)
+
+
+def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lpp2Score:
+    """The judge's pick of the robot for the current round; stored (a later pick replaces it) with the
+    meeting's judgment (the other partner is the one called human)."""
+    if identity.participant_id is None or identity.participant.kind != Participant.Kind.JUDGE:
+        raise NotAllowed("Only a judge scores.")
+    number, meeting = _meeting_of(lpp2, identity)
+    names = selectors._names(lpp2)
+    entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
+    if robot not in (entry, confederate):
+        raise InvalidInput(f"robot must be one of your partners in round {number}: {entry} or {confederate}.")
+    human = Meeting.Left.CONFEDERATE if robot == entry else Meeting.Left.ENTRY
+    with transaction.atomic():
+        score, _ = Lpp2Score.objects.update_or_create(lpp2=lpp2, round_number=number, judge=identity.name,
+                                                      defaults={"robot": robot})
+        Judgment.objects.update_or_create(meeting=meeting, defaults={"human": human, "decided_at": timezone.now()})
+    return score
+
+
+def lpp2_final_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, data: dict) -> list[Lpp2Score]:
+    """The judge page's ``finalScore``: a humanness score (rounds … 1, no ties) for each round's robot
+    pick; stored beside the picks and as the judge's ranks (1 = most human) of those picked."""
+    if identity.participant_id is None or identity.participant.kind != Participant.Kind.JUDGE:
+        raise NotAllowed("Only a judge gives final scores.")
+    rounds = lpp2.contest.rounds.count()
+    try:
+        values = wire.final_scores(data, rounds)
+    except wire.PayloadError as error:
+        raise InvalidInput(str(error)) from None
+    by_name = {i.name: i.participant for i in lpp2.identities.filter(participant__isnull=False).select_related("participant")}
+    with transaction.atomic():
+        rows = [Lpp2Score.objects.update_or_create(lpp2=lpp2, round_number=r, judge=identity.name,
+                                                   defaults={"final_score": value})[0]
+                for r, value in enumerate(values)]
+        JudgeRank.objects.filter(contest=lpp2.contest, judge=identity.participant).delete()
+        for row in rows:
+            if row.robot in by_name:
+                JudgeRank.objects.create(contest=lpp2.contest, judge=identity.participant, ranked=by_name[row.robot],
+                                         rank=rounds + 1 - row.final_score)
+    return rows
+
+
+# --- presence -------------------------------------------------------------------------------------
+def lpp2_socket_bind(*, lpp2: Lpp2Contest, name: str, sid: str) -> None:
+    Lpp2Socket.objects.update_or_create(sid=sid, defaults={"lpp2": lpp2, "name": name})
+
+
+def lpp2_socket_drop(*, sid: str) -> None:
+    Lpp2Socket.objects.filter(sid=sid).delete()
+
+
+def lpp2_sockets_touch(*, sids: list[str]) -> None:
+    """A process's heartbeat for its sockets (a process that dies stops refreshing its rows)."""
+    if sids:
+        Lpp2Socket.objects.filter(sid__in=sids).update(seen_at=timezone.now())
