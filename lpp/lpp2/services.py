@@ -53,7 +53,7 @@ def lpp2_contest_setup(*, name: str, secret: str, driver: str = Lpp2Contest.Driv
         entrant = _user("lpp2-entrant", roles.ENTRANT)
         now = timezone.now()
         for i in range(4):
-            entry = Entry.objects.create(owner=entrant, display_name=f"{name[:80]} ai{i} (LPP2)", engine="lpp2")
+            entry = Entry.objects.create(owner=entrant, display_name=f"{name[:80]} #{contest.pk} ai{i} (LPP2)", engine="lpp2")
             item = ContestEntry.objects.create(contest=contest, entry=entry, received_at=now, rights_statement=True,
                                                compliance=ContestEntry.Check.COMPLIANT, qualified=True, finalist=True)
             Participant.objects.create(contest=contest, label=f"E{i + 1}", kind=Participant.Kind.ENTRY, contest_entry=item)
