@@ -230,3 +230,26 @@ def test_setup_command_resets_and_serves_one_contest(transactional_db, capsys):
     first.refresh_from_db()
     assert not first.active and first.contest.name.startswith("AISB rehearsal (reset ")
     assert "served at /socket.io/" in capsys.readouterr().out
+
+
+def test_organiser_sets_a_secret_in_the_admin(contest, client, cast):
+    from lpp.models import Lpp2Identity
+
+    client.force_login(cast.olivia)
+    if not cast.olivia.is_staff or not cast.olivia.is_superuser:
+        cast.olivia.is_staff = cast.olivia.is_superuser = True
+        cast.olivia.save()
+    identity = Lpp2Identity.objects.get(lpp2=contest, name="judge2")
+    prefix = "identities"
+    rows = list(Lpp2Identity.objects.filter(lpp2=contest).order_by("name"))
+    form = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": str(len(rows)),
+            "contest": contest.contest_id, "driver": "panel", "round_number": "-1", "active": "on"}
+    for k, row in enumerate(rows):
+        form.update({f"{prefix}-{k}-id": row.pk, f"{prefix}-{k}-lpp2": contest.pk, f"{prefix}-{k}-name": row.name,
+                     f"{prefix}-{k}-participant": row.participant_id or "",
+                     f"{prefix}-{k}-new_secret": "n3w-secret" if row.pk == identity.pk else ""})
+    response = client.post(f"/admin/lpp/lpp2contest/{contest.pk}/change/", form)
+    assert response.status_code == 302, response.content[:2000]
+    identity.refresh_from_db()
+    assert identity.secret_matches("n3w-secret") and not identity.secret_matches(SECRET)
+    assert Lpp2Identity.objects.get(lpp2=contest, name="judge1").secret_matches(SECRET)
