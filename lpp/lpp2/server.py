@@ -112,11 +112,11 @@ class Hub:
             message = await layer.receive(channel)
             if message.get("type") != "lpp2.broadcast":
                 continue
+            await self.follow(lpp2_id)  # before the clients hear of a new round, so none of its lines is missed
             for client in list(self.clients.values()):
                 if client.lpp2_id == lpp2_id and client.name:
                     with contextlib.suppress(Exception):
                         await client.emit(message["event"], message["data"])
-            await self.follow(lpp2_id)
 
     async def _listen(self, lpp2, conversation_id: int, channel: str) -> None:
         layer = get_channel_layer()
@@ -189,12 +189,14 @@ def _legacy_manager():
 
 def servers_build() -> tuple:
     """(Engine.IO 4 server, Engine.IO 3 server), handlers registered. Any origin may connect, as with
-    the reference server (``io.set('origins','*:*')``): its pages are opened from files."""
+    the reference server (``io.set('origins','*:*')``): its pages are opened from files. A socket's
+    events are handled one after another (``async_handlers=False``), so its lines are stored in the
+    order it sent them; sockets do not wait for each other."""
     import socketio
     import socketio_v4
 
-    modern = socketio.AsyncServer(async_mode="asgi", cors_allowed_origins="*", max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
-    legacy = socketio_v4.AsyncServer(async_mode="asgi", cors_allowed_origins="*", client_manager=_legacy_manager(), max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
+    modern = socketio.AsyncServer(async_mode="asgi", cors_allowed_origins="*", async_handlers=False, max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
+    legacy = socketio_v4.AsyncServer(async_mode="asgi", cors_allowed_origins="*", async_handlers=False, client_manager=_legacy_manager(), max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
     _register(modern, 5)
     _register(legacy, 4)
     return modern, legacy

@@ -31,7 +31,8 @@ class Lpp2Client:
         await self.sio.connect(self.url, transports=self.transports)
         if register:
             await self.send("control", {"status": "register"})
-            await asyncio.sleep(0.1)
+            await self.send("control", {"status": "roundInformation"})  # answered once registered
+            await self.next("roundInformation")
         return self
 
     async def send(self, event: str, payload: dict, *, secret: str | None = None) -> None:
