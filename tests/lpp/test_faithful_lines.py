@@ -1,0 +1,71 @@
+"""The log reader as JComm showed the lines on screen (lpp.md §1.5-1.6), on synthetic keys and on the
+shared 2012 logs: a BackSpace after the reader closed a line deletes from that line, a BackSpace right
+after Return joins the lines, the idle rule does not split words."""
+import pytest
+
+from lpp.protocol.keys import BACKSPACE, RETURN
+from lpp.protocol.lines import segment, transcript_utterances
+from lpp.protocol.logs import read_log
+from lpp.protocol.stamps import sort_per_sender
+from tests.lpp.test_lines import texts, typed
+
+
+def test_a_backspace_after_a_speaker_change_deletes_from_the_closed_line():
+    keys = typed("judge", "Hello", 0.0) + typed("other", "Yes|", 3.0) + typed("judge", "<<p|", 4.0)
+    assert texts(segment(keys, faithful=True)) == [("other", "Yes"), ("judge", "Help")]
+    assert ("judge", "Hello") in texts(segment(keys))  # the streaming rules (the live bridge) cannot go back
+
+
+def test_a_backspace_right_after_return_joins_the_lines():
+    keys = typed("judge", "Hi|<, there|", 0.0)
+    assert texts(segment(keys, faithful=True)) == [("judge", "Hi, there")]
+    assert texts(segment(keys)) == [("judge", "Hi"), ("judge", ", there")]
+
+
+def test_the_idle_rule_does_not_split_a_word_but_splits_between_words():
+    keys = typed("ai", "Hel", 0.0) + typed("ai", "lo there", 10.0)
+    assert texts(segment(keys, idle_timeout=5.0, faithful=True)) == [("ai", "Hello there")]
+    assert texts(segment(keys, idle_timeout=5.0)) == [("ai", "Hel"), ("ai", "lo there")]
+    spaced = typed("ai", "Hi ", 0.0) + typed("ai", "there", 10.0)
+    assert texts(segment(spaced, idle_timeout=5.0, faithful=True)) == [("ai", "Hi"), ("ai", "there")]
+
+
+def _screen(keys) -> str:
+    """What one sender's pane showed at the end: every BackSpace deletes the previous character, a
+    Return included; letters only (line breaks and spaces are where the reader cuts)."""
+    shown: list[str] = []
+    for key in keys:
+        if key.char == BACKSPACE:
+            if shown:
+                shown.pop()
+        elif key.char:
+            shown.append(key.char)
+    return "".join(c for c in shown if c != RETURN and not c.isspace())
+
+
+def test_on_the_shared_logs_no_deleted_text_survives_and_nothing_is_lost(data_dir):
+    files = sorted(data_dir.glob("*.log"))
+    assert files
+    for path in files:
+        for transcript in read_log(path):
+            for side in transcript.sides:
+                keys = sort_per_sender(k for k in transcript.keystrokes if k.side == side)
+                lines = transcript_utterances(transcript, side)
+                for sender in {k.sender for k in keys}:
+                    screen = _screen(k for k in keys if k.sender == sender)
+                    read = "".join("".join(u.text.split()) for u in lines if u.sender == sender)
+                    assert read == screen, (path.name, side, sender)
+
+
+def test_no_line_of_the_shared_logs_is_cut_inside_a_word_by_the_idle_rule(data_dir):
+    for path in sorted(data_dir.glob("*.log")):
+        for transcript in read_log(path):
+            for side in transcript.sides:
+                by_sender = {}
+                for u in transcript_utterances(transcript, side):
+                    by_sender.setdefault(u.sender, []).append(u)
+                for sender, own in by_sender.items():
+                    for before, after in zip(own, own[1:]):
+                        if before.ended_by == "idle":
+                            assert not (before.text[-1:].isalnum() and after.text[:1].isalnum()
+                                        and after.keystrokes[0].time - before.keystrokes[-1].time < 60), (path.name, before.text, after.text)
