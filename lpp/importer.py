@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -43,6 +43,7 @@ class FileResult:
     path: Path
     imported: list[Interrogation]
     skipped: int
+    sessions: list = field(default_factory=list)  # (key "file#index", stated round, start s) for the round check
 
 
 def when(seconds: float | None) -> dt.datetime | None:
@@ -60,6 +61,8 @@ def import_file(path, *, judge_user=None, confederate_user=None) -> FileResult:
     transcripts = read_log(path)
     result = FileResult(path, [], 0)
     for index, transcript in enumerate(transcripts):
+        times = [k.time for k in transcript.keystrokes if k.time is not None]
+        result.sessions.append((f"{path.name}#{index}", transcript.round, min(times) if times else None))
         if ImportedTranscript.objects.filter(sha256=digest, index=index).exists():
             result.skipped += 1
             continue
@@ -70,6 +73,21 @@ def import_file(path, *, judge_user=None, confederate_user=None) -> FileResult:
         except IntegrityError:  # imported meanwhile by another process
             result.skipped += 1
     return result
+
+
+def rounds_check(results: list[FileResult]) -> dict[str, str]:
+    """Sessions whose stated round contradicts the day's schedule (``lpp.protocol.rounds``), added to
+    their import's problems; key "file#index" -> why."""
+    from lpp.protocol.rounds import round_contradictions
+
+    flagged = round_contradictions([s for r in results for s in r.sessions])
+    for key, why in flagged.items():
+        name, index = key.rsplit("#", 1)
+        for source in ImportedTranscript.objects.filter(file_name=name, index=int(index)):
+            if why not in source.problems:
+                source.problems = "\n".join(p for p in (source.problems, why) if p)
+                source.save(update_fields=["problems"])
+    return flagged
 
 
 def import_transcript(transcript: Transcript, *, file_name: str, sha256: str, index: int,

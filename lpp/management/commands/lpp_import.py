@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from lpp.importer import ImportFailed, import_file
+from lpp.importer import ImportFailed, import_file, rounds_check
 
 
 class Command(BaseCommand):
@@ -21,7 +21,7 @@ class Command(BaseCommand):
     def handle(self, *args, logfiles, judge_user=None, confederate_user=None, verbosity=1, **options):
         judge, confederate = self._user(judge_user), self._user(confederate_user)
         imported = skipped = 0
-        failures = []
+        failures, results = [], []
         bar = tqdm(logfiles, unit="file", disable=verbosity < 1 or len(logfiles) < 2, file=sys.stderr)
         for path in bar:
             try:
@@ -29,12 +29,15 @@ class Command(BaseCommand):
             except ImportFailed as error:
                 failures.append(str(error))
                 continue
+            results.append(result)
             imported += len(result.imported)
             skipped += result.skipped
             for interrogation in result.imported:
                 if verbosity >= 2:
                     tqdm.write(f"{path}: interrogation {interrogation.pk} {interrogation.title}", file=self.stdout)
         self.stdout.write(f"Imported {imported} transcript(s), {skipped} already imported.")
+        for key, why in sorted(rounds_check(results).items()):
+            self.stdout.write(f"{key}: {why}")
         if failures:
             raise CommandError("; ".join(failures))
 
