@@ -38,7 +38,11 @@ bytes and lines per second.
 
 Progress on stderr, a summary on stdout, and the LAST line is one JSON object:
 {"p50_ms", "p99_ms", "baseline_p99_ms", "ratio", "keystrokes_per_s", "baseline_bytes_per_s",
- "baseline_lines_per_s", ...}.  Target: p99_ms <= 50.
+ "baseline_lines_per_s", "lpp2_p50_ms", "lpp2_p99_ms", "lpp2_ratio", ...}.  Target: p99_ms <= 50.
+
+LPP2 lines (bench/lpp2_phase.py, --lpp2-lines, between the keys and the second half of the baseline): a
+judge's line from its socket.io client to its partner's, stored in the meeting's interrogation then
+relayed; target p99 <= 2x the baseline's plus the database commit.
 """
 
 from __future__ import annotations
@@ -387,6 +391,11 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
         f"{args.min_key_ms:g}-{args.max_key_ms:g} ms per conversation")
     keys = await keys_phase(args, base, plan, directory, names)
     log(f"keys written in {keys['writing_s']:.1f} s")
+    if args.lpp2_lines:
+        from bench.lpp2_phase import lpp2_phase
+
+        log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
+        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, lambda: random.uniform(*pause), args.key_timeout)
     await run_baseline(args.keys // 2, "after")
     await harness.close_layer_pools()
     return baseline, keys
@@ -440,6 +449,13 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
           f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors")
     for error in keys["errors"][:5]:
         print(f"    error: {error}")
+    lpp2 = keys.get("lpp2")
+    lpp2_lat = summary(lpp2["latency"]) if lpp2 and lpp2["latency"] else None
+    lpp2_ratio = lpp2_lat["p99"] / base["p99"] if lpp2_lat and base["p99"] > 0 else nan
+    if lpp2_lat:
+        print(f"  LPP2 line: judge's client -> partner's     {fmt(lpp2_lat)}  (stored, then relayed)")
+        print(f"  LPP2 p99 ratio to the baseline {lpp2_ratio:.2f}; lost {lpp2['lost']} lines; "
+              f"{len(lpp2['errors'])} refusals")
     print(f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
           f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)")
     print(f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
@@ -474,6 +490,10 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         "read_p50_ms": round(summary(busy)["p50"], 3) if busy else nan,
         "bridge_cpu_ms_per_key": round(cpu_per_key_ms, 4),
         "keys_per_push": round(sum(parts["batch"]) / len(parts["batch"]), 3) if parts["batch"] else nan,
+        "lpp2_p50_ms": round(lpp2_lat["p50"], 3) if lpp2_lat else nan,
+        "lpp2_p99_ms": round(lpp2_lat["p99"], 3) if lpp2_lat else nan,
+        "lpp2_ratio": round(lpp2_ratio, 3),
+        "lpp2_lost": lpp2["lost"] if lpp2 else 0,
     }
 
 
@@ -510,6 +530,8 @@ def parse_args(argv=None):
     parser.add_argument("--wake", choices=("inotify", "poll"), default="inotify",
                         help="inotify: keys read as soon as their directory appears (default, as lpp_bridge); "
                              "poll: only in the full steps every --poll-s")
+    parser.add_argument("--lpp2-lines", type=int, default=100,
+                        help="LPP2 lines per conversation (8 socket.io conversations; 0 skips; default 100)")
     parser.add_argument("--logs", type=Path, default=LOEBNER2012, help=f"log folder (default {LOEBNER2012})")
     parser.add_argument("--reader-seconds", type=float, default=2.0,
                         help="time spent reading logs, plus half as much on the raw baseline (default 2)")

@@ -35,7 +35,7 @@ def lpp2_event(*, event: str, data, sid: str) -> Outcome:
     if lpp2 is None:
         return _refuse(out, event, payload["id"], "No contest is served over LPP2 (manage.py lpp2 setup).")
     out.lpp2_id = lpp2.pk
-    identity = selectors.identity_get(lpp2=lpp2, name=payload["id"], secret=payload["secret"])
+    identity = selectors.identity_cached(lpp2=lpp2, name=payload["id"], secret=payload["secret"])
     if identity is None:
         log.warning("LPP2 %s from %r refused: invalid secret", event, payload["id"][:40])
         out.replies.append(("AuthError", wire.AUTH_ERROR))

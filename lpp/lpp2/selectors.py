@@ -6,7 +6,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from arena.models import Message, Status
+from arena.models import Conversation, Message, Status
 from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Score, Lpp2Socket
 from lpp.protocol import lpp2 as wire
 from tournaments.loebner.models import Meeting, Participant, Round
@@ -25,8 +25,9 @@ def identity_get(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity |
     return identity if identity is not None and identity.secret_matches(secret) else None
 
 
-def round_current(*, lpp2: Lpp2Contest) -> tuple[int, Round | None]:
-    """(0-based number, the Loebner round): the panel's round, or the latest started one of the schedule."""
+def round_current(*, lpp2: Lpp2Contest, load: bool = True) -> tuple[int, Round | None]:
+    """(0-based number, the Loebner round): the panel's round, or the latest started one of the schedule;
+    ``load=False``: the number only (no query for the panel)."""
     if lpp2.driver == Lpp2Contest.Driver.PANEL:
         number = lpp2.round_number
     else:
@@ -34,6 +35,8 @@ def round_current(*, lpp2: Lpp2Contest) -> tuple[int, Round | None]:
         number = started.number - 1 if started else -1
     if number < 0:
         return -1, None
+    if not load:
+        return number, None
     return number, lpp2.contest.rounds.filter(number=number + 1).first()
 
 
@@ -154,3 +157,47 @@ def status_update(*, lpp2: Lpp2Contest) -> dict:
     scored = sorted(scores[number]) if 0 <= number < rounds else []
     return {"roundNumber": number, "roundStatus": round_status(round_), "connectedClients": connected,
             "scoredClients": scored, "scores": scores}
+
+
+# --- the hot path: what does not change during a contest, cached per process for a few seconds -------
+STATIC_TTL_S = 5.0
+_static: dict[int, tuple[float, dict]] = {}
+
+
+def contest_static(*, lpp2: Lpp2Contest) -> dict:
+    """{"identities": name -> Lpp2Identity (participant and user loaded), "seats": (round number, name) ->
+    {"judge", "partners": {partner name: (conversation id, sender role, user)}}}. Cached STATIC_TTL_S
+    seconds: a secret changed in the admin, or a round restarted, is seen within that time (a message
+    into an ended conversation is refused by arena's message_post meanwhile)."""
+    import time
+
+    now = time.monotonic()
+    hit = _static.get(lpp2.pk)
+    if hit and now - hit[0] < STATIC_TTL_S:
+        return hit[1]
+    identities = {i.name: i for i in Lpp2Identity.objects.filter(lpp2=lpp2).select_related("participant__user")}
+    names = {i.participant_id: i.name for i in identities.values() if i.participant_id}
+    users = {i.participant_id: i.participant.user for i in identities.values() if i.participant_id}
+    seats: dict[tuple[int, str], dict] = {}
+    for meeting in Meeting.objects.filter(round__contest_id=lpp2.contest_id).select_related("round"):
+        if not meeting.interrogation_id:
+            continue
+        number, judge = meeting.round.number - 1, names[meeting.judge_id]
+        conversations = dict(Conversation.objects.filter(interrogation_id=meeting.interrogation_id)
+                             .values_list("witness_entry_id", "pk"))
+        by_machine = {entry_id is not None: pk for entry_id, pk in conversations.items()}
+        entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
+        seats[(number, judge)] = {"judge": judge, "partners": {
+            entry: (by_machine[True], Message.Role.INTERROGATOR, users[meeting.judge_id]),
+            confederate: (by_machine[False], Message.Role.INTERROGATOR, users[meeting.judge_id])}}
+        seats[(number, entry)] = {"judge": judge, "partners": {judge: (by_machine[True], Message.Role.WITNESS, None)}}
+        seats[(number, confederate)] = {"judge": judge, "partners": {
+            judge: (by_machine[False], Message.Role.WITNESS, users[meeting.confederate_id])}}
+    data = {"identities": identities, "seats": seats}
+    _static[lpp2.pk] = (now, data)
+    return data
+
+
+def identity_cached(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:
+    identity = contest_static(lpp2=lpp2)["identities"].get(name)
+    return identity if identity is not None and identity.secret_matches(secret) else None

@@ -71,7 +71,8 @@ class Hub:
         client = self.clients.get((generation, sid))
         if client is None:
             return
-        out = await database_sync_to_async(events.lpp2_event)(event=event, data=data, sid=sid)
+        # a thread of the pool, not daphne's one shared database thread: sockets do not queue behind each other
+        out = await database_sync_to_async(events.lpp2_event, thread_sensitive=False)(event=event, data=data, sid=sid)
         for name, payload in out.replies:
             await client.emit(name, payload)
         if out.lpp2_id is None:

@@ -136,30 +136,28 @@ def _meeting_of(lpp2: Lpp2Contest, identity: Lpp2Identity) -> tuple[int, Meeting
 
 
 def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content) -> Message:
-    """One line from an LPP2 client into its meeting's conversation with ``to``."""
+    """One line from an LPP2 client into its meeting's conversation with ``to`` (the hot path: the seats
+    come from ``selectors.contest_static``; arena's ``message_post`` checks that the conversation runs)."""
     if identity.participant_id is None:
         raise NotAllowed(f"{identity.name} does not chat.")
     if not isinstance(to, str) or not to:
         raise InvalidInput("to must name a partner.")
-    number, meeting = _meeting_of(lpp2, identity)
-    status = selectors.round_status(meeting.round)
-    if status != wire.RUNNING:
-        raise Closed(f"Round {number} is {status}, not Running.")
-    names = selectors._names(lpp2)
-    judge = names[meeting.judge_id]
-    conversations = {c.witness_entry_id is not None: c for c in meeting.interrogation.conversations.all()}
-    if identity.participant.kind == Participant.Kind.JUDGE:
-        if to not in (names[meeting.entry_id], names[meeting.confederate_id]):
-            raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
-        conversation = conversations[to == names[meeting.entry_id]]
-        role, user = Message.Role.INTERROGATOR, meeting.judge.user
-    else:
-        if to != judge:
-            raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
-        machine = identity.participant.kind == Participant.Kind.ENTRY
-        conversation = conversations[machine]
-        role, user = Message.Role.WITNESS, None if machine else meeting.confederate.user
-    return message_post(conversation_id=conversation.pk, sender_role=role, text=content, user=user)
+    number, round_ = selectors.round_current(lpp2=lpp2, load=False)
+    if number < 0:
+        raise Closed("No round has begun (roundNumber -1).")
+    seat = selectors.contest_static(lpp2=lpp2)["seats"].get((number, identity.name))
+    if seat is None:
+        raise NotAllowed(f"{identity.name} has no partner in round {number}.")
+    if to not in seat["partners"]:
+        raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
+    conversation_id, role, user = seat["partners"][to]
+    try:
+        return message_post(conversation_id=conversation_id, sender_role=role, text=content, user=user)
+    except Closed:
+        status = selectors.round_status(selectors.round_current(lpp2=lpp2)[1])
+        if status != wire.RUNNING:
+            raise Closed(f"Round {number} is {status}, not Running.") from None
+        raise
 
 
 def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lpp2Score:

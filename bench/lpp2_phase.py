@@ -1,0 +1,96 @@
+"""LPP2 lines for bench.lpp_latency: a judge's line sent on its socket.io client -> its partner's client.
+
+A four-judge LPP2 contest (``lpp.lpp2.services.lpp2_contest_setup``) on the run's database; the control
+panel (a socket.io client) starts round 0; each judge0…3 talks to both its partners at once (8
+conversations: 4 ais on Engine.IO 4, 4 confederates on Engine.IO 3, as the reference pages), one line
+every pause() seconds each. Latency = arrival of ``message`` on the partner's client - the moment the
+judge's client emitted it (the same clock: one process). Each line is stored in the meeting's arena
+interrogation (a database commit) before it is relayed through the channel layer."""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from typing import Callable
+
+SECRET = "bench"
+
+
+class _Client:
+    def __init__(self, url: str, name: str, eio: int):
+        self.url, self.name = url, name
+        if eio == 3:
+            import socketio_v4
+
+            self.sio = socketio_v4.AsyncClient(reconnection=False)
+        else:
+            import socketio
+
+            self.sio = socketio.AsyncClient(reconnection=False)
+        self.inbox: dict[str, asyncio.Queue] = {e: asyncio.Queue() for e in ("message", "control", "roundInformation",
+                                                                             "TargetError", "AuthError")}
+        for event, queue in self.inbox.items():
+            self.sio.on(event, self._put(queue))
+
+    @staticmethod
+    def _put(queue):
+        async def put(data=None):
+            queue.put_nowait((time.perf_counter(), data))
+        return put
+
+    async def start(self) -> "_Client":
+        await self.sio.connect(self.url, transports=["websocket"])
+        await self.send("control", {"status": "register"})
+        await self.send("control", {"status": "roundInformation"})
+        await asyncio.wait_for(self.inbox["roundInformation"].get(), 10)
+        return self
+
+    async def send(self, event: str, payload: dict) -> None:
+        await self.sio.emit(event, json.dumps({**payload, "id": self.name, "secret": SECRET}))
+
+
+def contest_create() -> None:
+    from lpp.lpp2.services import lpp2_contest_setup
+
+    lpp2_contest_setup(name="LPP2 bench", secret=SECRET)
+
+
+async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float) -> dict:
+    """Latencies (s) of every line, lines lost, errors (TargetError and the like)."""
+    await asyncio.to_thread(contest_create)
+    controller = await _Client(base, "CONTROLLER", 4).start()
+    judges = [await _Client(base, f"judge{j}", 4).start() for j in range(4)]
+    await controller.send("controller", {"status": "newRound"})
+    _, raw = await asyncio.wait_for(judges[0].inbox["control"].get(), timeout_s)
+    partners = json.loads(raw)["partners"]
+    witnesses = {name: await _Client(base, name, 3 if name.startswith("conf") else 4).start()
+                 for j in range(4) for name in partners[f"judge{j}"]}
+    await controller.send("controller", {"status": "startRound"})
+    for judge in judges:
+        await asyncio.wait_for(judge.inbox["control"].get(), timeout_s)
+    result = {"latency": [], "lost": 0, "errors": []}
+
+    async def talk(judge: _Client, witness: _Client):
+        for k in range(lines):
+            text = f"{judge.name} to {witness.name}: line {k}"
+            sent = time.perf_counter()
+            await judge.send("message", {"to": witness.name, "content": text})
+            try:
+                while True:
+                    arrived, data = await asyncio.wait_for(witness.inbox["message"].get(), timeout_s)
+                    if json.loads(data)["content"] == text:
+                        result["latency"].append(arrived - sent)
+                        break
+            except asyncio.TimeoutError:
+                result["lost"] += 1
+            await asyncio.sleep(pause())
+
+    started = time.perf_counter()
+    await asyncio.gather(*(talk(judges[j], witnesses[name]) for j in range(4) for name in partners[f"judge{j}"]))
+    result["elapsed_s"] = time.perf_counter() - started
+    for client in itertools.chain([controller], judges, witnesses.values()):
+        while not client.inbox["TargetError"].empty():
+            result["errors"].append(client.inbox["TargetError"].get_nowait()[1])
+        await client.sio.disconnect()
+    return result
