@@ -201,3 +201,23 @@ def contest_static(*, lpp2: Lpp2Contest) -> dict:
 def identity_cached(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:
     identity = contest_static(lpp2=lpp2)["identities"].get(name)
     return identity if identity is not None and identity.secret_matches(secret) else None
+
+
+def schedule_changes(*, lpp2_ids, told: dict) -> dict:
+    """For the schedule-driven contests among ``lpp2_ids``: lpp2 id -> ((round, status) now, the control
+    messages a panel would have broadcast since ``told[id]``). The first look tells nothing."""
+    changes = {}
+    for lpp2 in Lpp2Contest.objects.filter(pk__in=lpp2_ids, driver=Lpp2Contest.Driver.SCHEDULE).select_related("contest"):
+        number, round_ = round_current(lpp2=lpp2)
+        state = (number, round_status(round_) if number >= 0 else wire.FINISHED)
+        before = told.get(lpp2.pk)
+        messages = []
+        if before is not None and state != before:
+            if state[0] != before[0]:
+                messages.append(wire.new_round(partners(lpp2=lpp2, round_=round_)))
+            if state[1] == wire.RUNNING and (state[0] != before[0] or before[1] != wire.RUNNING):
+                messages.append(wire.control("startRound"))
+            if state[1] == wire.FINISHED and state[0] == before[0] and before[1] == wire.RUNNING:
+                messages.append(wire.control("endRound"))
+        changes[lpp2.pk] = (state, messages)
+    return changes

@@ -54,6 +54,7 @@ class Hub:
         self.contests: dict[int, tuple[str, asyncio.Task]] = {}  # lpp2 id -> (channel, task)
         self.heartbeat: asyncio.Task | None = None
         self.lock = asyncio.Lock()
+        self.schedule_state: dict[int, tuple] = {}  # schedule-driven lpp2 id -> (round number, status) last told
 
     # --- sockets ---------------------------------------------------------------------------------
     async def connect(self, server, generation: int, sid: str) -> None:
@@ -145,11 +146,34 @@ class Hub:
                         log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
 
     async def _beat(self) -> None:
+        """Every second: tell this process's clients of a schedule-driven contest what the platform's
+        schedule did (newRound, startRound, endRound, as the panel would); every HEARTBEAT_S seconds:
+        refresh this process's socket rows."""
+        ticks = 0
         while True:
-            await asyncio.sleep(HEARTBEAT_S)
-            sids = [c.sid for c in self.clients.values() if c.name]
+            await asyncio.sleep(1.0)
+            ticks += 1
             with contextlib.suppress(Exception):
-                await database_sync_to_async(services.lpp2_sockets_touch)(sids=sids)
+                await self._follow_schedule()
+            if ticks % HEARTBEAT_S == 0:
+                sids = [c.sid for c in self.clients.values() if c.name]
+                with contextlib.suppress(Exception):
+                    await database_sync_to_async(services.lpp2_sockets_touch)(sids=sids)
+
+    async def _follow_schedule(self) -> None:
+        ids = {c.lpp2_id for c in self.clients.values() if c.name and c.lpp2_id}
+        if not ids:
+            return
+        changes = await database_sync_to_async(selectors.schedule_changes)(lpp2_ids=ids, told=dict(self.schedule_state))
+        for lpp2_id, (state, messages) in changes.items():
+            self.schedule_state[lpp2_id] = state
+            if messages:
+                await self.follow(lpp2_id)
+            for message in messages:
+                for client in list(self.clients.values()):
+                    if client.lpp2_id == lpp2_id and client.name:
+                        with contextlib.suppress(Exception):
+                            await client.emit("control", message)
 
 
 hub = Hub()

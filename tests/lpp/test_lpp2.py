@@ -253,3 +253,31 @@ def test_organiser_sets_a_secret_in_the_admin(contest, client, cast):
     identity.refresh_from_db()
     assert identity.secret_matches("n3w-secret") and not identity.secret_matches(SECRET)
     assert Lpp2Identity.objects.get(lpp2=contest, name="judge1").secret_matches(SECRET)
+
+
+async def test_rounds_driven_by_the_platforms_schedule_reach_lpp2_clients(transactional_db, live_daphne):
+    """driver "schedule": the organiser starts and finishes rounds on the platform (the Loebner services
+    the board calls); LPP2 clients hear newRound, startRound and endRound as from a panel, and the panel's
+    own commands are refused."""
+    from tournaments.loebner.services import round_finish, round_start
+
+    db = asyncio.to_thread
+    lpp2 = await db(lpp2_contest_setup, name="LPP2 scheduled", secret=SECRET, driver="schedule")
+    judge = await Lpp2Client(live_daphne, "judge0", SECRET).connect()
+    controller = await Lpp2Client(live_daphne, "CONTROLLER", SECRET).connect()
+    try:
+        await controller.send("controller", {"status": "newRound"})
+        assert "schedule" in json.loads(await controller.next("TargetError"))["status"]
+        await asyncio.sleep(1.5)  # the hub's first look
+        first = await db(lambda: Round.objects.get(contest=lpp2.contest, number=1))
+        await db(round_start, round_id=first.pk)
+        assert json.loads(await judge.next("control"))["status"] == "newRound"
+        assert await judge.next("control") == '{"status":"startRound"}'
+        await judge.send("control", {"status": "roundInformation"})
+        info = json.loads(await judge.next("roundInformation"))
+        assert (info["roundNumber"], info["status"]) == (0, "Running")
+        await db(round_finish, round_id=first.pk)
+        assert await judge.next("control") == '{"status":"endRound"}'
+    finally:
+        await judge.close()
+        await controller.close()
