@@ -281,3 +281,45 @@ async def test_rounds_driven_by_the_platforms_schedule_reach_lpp2_clients(transa
     finally:
         await judge.close()
         await controller.close()
+
+
+async def test_an_lpp1_entry_meets_an_lpp2_judge_through_the_bridge(contest, live_daphne, tmp_path):
+    """The organiser switches judge0's round-0 entry to the legacy protocol (engine "lpp"): lpp_bridge's
+    Bridge runs its communications-directory program (here lpp.entry's echo); the LPP2 judge's line
+    reaches it key by key and its answer comes back into the judge's recap (live too in services mode,
+    where the bridge's push crosses processes)."""
+    import os
+    import sys
+
+    from arena.models import Entry
+    from lpp.bridge import Bridge
+    from tests.lpp.test_bridge import step_until
+
+    db = asyncio.to_thread
+    seats = await db(_round_partners, contest, 0)
+    entry = await db(lambda: Entry.objects.get(pk=seats["meeting"].entry.contest_entry.entry_id))
+    entry.engine = "lpp"
+    await db(entry.save, update_fields=["engine"])
+    controller = await Lpp2Client(live_daphne, "CONTROLLER", SECRET).connect()
+    judge = await Lpp2Client(live_daphne, "judge0", SECRET).connect()
+    bridge = await db(Bridge, entry, f"{sys.executable} -m lpp.entry {{dir}} --engine echo --fast --idle 1 --watch poll",
+                      tmp_path / "comm")
+    try:
+        await controller.send("controller", {"status": "newRound"})
+        await judge.next("control")
+        await controller.send("controller", {"status": "startRound"})
+        await judge.next("control")
+        await judge.send("message", {"to": seats["ai"], "content": "Are you an old program?"})
+        witness = await db(lambda: seats["meeting"].interrogation.conversations.get(witness_entry__isnull=False))
+        await db(step_until, bridge, lambda: witness.messages.filter(sender_role="witness").exists(), 20)
+        if os.environ.get("REDIS_URL"):
+            live = json.loads(await judge.next("message"))
+            assert (live["id"], live["content"]) == (seats["ai"], "Are you an old program?")
+        await judge.send("control", {"status": "recap"})
+        lines = json.loads(await judge.next("recap"))
+        assert [(m["id"], m["content"]) for m in lines] == [("judge0", "Are you an old program?"),
+                                                            (seats["ai"], "Are you an old program?")]
+    finally:
+        await db(bridge.close)
+        await judge.close()
+        await controller.close()
