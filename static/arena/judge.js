@@ -63,7 +63,7 @@
     Object.values(panes).forEach((p) => { p.input.disabled = !running; });
     countdown.set(clock);
     const form = document.getElementById("verdict");
-    form.hidden = !(clock.status === "ended" && state && !state.verdict);
+    form.hidden = !(clock.status === "ended" && state && !state.verdict && state.verdict_here !== false);
   }
 
   function buildChoices(kind, sides) {
