@@ -84,11 +84,19 @@ def test_score_names_the_trial_and_judge(tmp_path):
         run("score", str(tmp_path / "missing.json"))
 
 
+def test_rehearse_refuses_bad_numbers(db):
+    with pytest.raises(CommandError, match="--trials"):
+        run("rehearse", "--trials", "0")
+    with pytest.raises(CommandError, match="No entry"):
+        run("rehearse", "--entry", "nobody")
+
+
 @pytest.fixture
 def fast_rehearsal(transactional_db, task_worker):
     """The computer's replies come through its reply task: in-process threads (embedded), a worker (services)."""
 
 
+@pytest.mark.slow
 def test_rehearse_runs_a_whole_session_through_the_services(fast_rehearsal):
     first = json.loads(run("rehearse", "--trials", "3", "--minutes", "2", "--seed", "S", "--turns", "1"))
     assert len(first["trials"]) == 3 and isinstance(first["passed"], bool)
@@ -105,10 +113,3 @@ def test_rehearse_runs_a_whole_session_through_the_services(fast_rehearsal):
         assert conversation.seal.message_count == conversation.messages.count() == 2  # question and answer, sealed
     again = json.loads(run("rehearse", "--trials", "3", "--minutes", "2", "--seed", "S", "--turns", "1"))
     assert again == first  # the same seed, the same session result
-
-
-def test_rehearse_refuses_bad_numbers(db):
-    with pytest.raises(CommandError, match="--trials"):
-        run("rehearse", "--trials", "0")
-    with pytest.raises(CommandError, match="No entry"):
-        run("rehearse", "--entry", "nobody")

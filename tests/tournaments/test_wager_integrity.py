@@ -1,30 +1,16 @@
 """A wager interview's transcript proves where it ends: an edited, an inserted or a removed last message
 fails verification, on the platform (`verify_transcript`) and offline (`python -m core.hashchain verify`)."""
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from arena import signing
 from arena.models import Message
 from core import hashchain
-from tournaments.wager.models import Interview
+from tests.arena.test_seals import fresh_keys, offline_verify  # noqa: F401  (autouse: each test reads its own signing key)
 
 from .wager_helpers import run_trial, wager_session
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def fresh_keys():
-    signing.signing_key_forget()
-    yield
-    signing.signing_key_forget()
 
 
 @pytest.fixture
@@ -77,9 +63,7 @@ def test_a_removed_last_message_fails(interview, capsys):
 
 
 def offline(cwd, name):
-    environ = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": ""}
-    return subprocess.run([sys.executable, str(ROOT / "core" / "hashchain.py"), "verify", name, "--key", "keys.json"],
-                          cwd=cwd, env=environ, capture_output=True, text=True, timeout=60)
+    return offline_verify(cwd, name, "--key", "keys.json")
 
 
 def _rechain(conversation_id: str, messages: list) -> None:

@@ -278,7 +278,7 @@ def test_the_report_escapes_text_and_lists_signed_chain_heads(cast, client):
     assert "the computer passed the Turing Test" in page
 
 
-def test_the_demo_seed_is_idempotent(transactional_db, cast):
+def test_the_demo_seed_is_idempotent(transactional_db, task_worker, cast):
     from tournaments.wager.demo import demo_wager_seed
     from tournaments.wager.models import Session
 
@@ -291,3 +291,43 @@ def test_the_demo_seed_is_idempotent(transactional_db, cast):
     assert statuses == {Status.RUNNING, Status.SCHEDULED}
     assert all(i.interrogation.conversations.get().seal for i in first.interviews.select_related("interrogation"))
     assert ("wager-judge1", "wager-judge1-demo", "wager judge") in logins
+
+
+def test_the_committee_works_in_the_admin(cast, client):
+    from tournaments.wager.models import Session
+
+    judges, foils = people(cast)
+    committee = committee_of_three()
+    client.force_login(cast.olivia)
+    form = {"committee": committee.pk, "title": "Admin session", "called_by": "Mitch", "called_by_kind": "member",
+            "funded_by": "Mitch", "computer": cast.eliza.pk, "trials_planned": 3, "interview_minutes": 120,
+            "break_minutes": 15, "aggregation": "majority", "starts_at_0": "2029-06-01", "starts_at_1": "09:00:00",
+            "judges": [u.pk for u in judges], "foils": [u.pk for u in foils], "seed": ""}
+    response = client.post(reverse("admin:wager_session_add"), form)
+    assert response.status_code == 302, (response.context["adminform"].form.errors if response.context else "")
+    session = Session.objects.get(title="Admin session")
+    assert session.trials.count() == 3 and Interview.objects.filter(trial__session=session).count() == 36
+    # with a 15-minute break, slot 2 starts 2 h 15 after slot 1
+    slots = sorted({i.starts_at for i in session.trials.first().interviews.all()})
+    assert slots[1] - slots[0] == dt.timedelta(hours=2, minutes=15)
+    assert AuditEntry.objects.get(action="session.create").actor_name == "olivia"
+    client.post(reverse("admin:wager_session_change", args=[session.pk]), {"aggregation": "any"})
+    session.refresh_from_db()
+    assert session.aggregation == "any" and AuditEntry.objects.filter(action="session.aggregation").exists()
+    assert client.get(reverse("admin:wager_interview_changelist") + f"?trial__session__id__exact={session.pk}").status_code == 200
+    client.post(reverse("admin:wager_amendment_add"), {"committee": committee.pk, "reason": "convenient",
+                                                       "agreed_by": "parties", "agreed_names": "x", "text": "y"})
+    assert not session.committee.amendments.exists()  # only the four reasons are offered
+
+
+def test_moving_an_interview_in_the_admin_is_checked(session, cast, client):
+    client.force_login(cast.olivia)
+    assert client.get(reverse("admin:wager_session_change", args=[session.pk])).status_code == 200
+    trial = session.trials.first()
+    first, second = trial.interviews.get(slot=1, judge=cast.jude), trial.interviews.get(slot=2, judge=cast.jude)
+    clash = first.starts_at + dt.timedelta(minutes=30)
+    page = client.post(reverse("admin:wager_interview_change", args=[second.pk]),
+                       {"starts_at_0": clash.strftime("%Y-%m-%d"), "starts_at_1": clash.strftime("%H:%M:%S")},
+                       follow=True).content.decode()
+    assert "two interviews at once" in page
+    assert Interview.objects.get(pk=second.pk).starts_at == second.starts_at

@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from arena.models import Entry
 from core.errors import ArenaError
@@ -43,6 +43,13 @@ class ServiceAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(request.get_full_path())
 
 
+class AddOnlyAdmin(ServiceAdmin):
+    """Records that are evidence once made (members, amendments, votes, ballots): added, never changed."""
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+
 class MemberInline(admin.TabularInline):
     model = CommitteeMember
     fields = ["name", "role", "appointed_by", "user", "appointed_at"]
@@ -71,13 +78,10 @@ class CommitteeAdmin(ServiceAdmin):
 
 
 @admin.register(CommitteeMember)
-class CommitteeMemberAdmin(ServiceAdmin):
+class CommitteeMemberAdmin(AddOnlyAdmin):
     form = MemberForm
     list_display = ["name", "committee", "role", "appointed_by", "user"]
     autocomplete_fields = ["user"]
-
-    def has_change_permission(self, request, obj=None):
-        return obj is None and super().has_change_permission(request, obj)
 
     def apply(self, request, obj, form, change):
         data = form.cleaned_data
@@ -102,25 +106,11 @@ class AggregationForm(forms.ModelForm):
         fields = ["aggregation"]
 
 
-class TrialInline(admin.TabularInline):
-    model = Trial
-    fields = ["number", "starts_at", "link"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    max_num = 0
-
-    @admin.display(description="interviews")
-    def link(self, obj):
-        return format_html('<a href="{}?trial__id__exact={}">calendar</a>', reverse("admin:wager_interview_changelist"), obj.pk)
-
-
 @admin.register(Session)
 class SessionAdmin(ServiceAdmin):
     list_display = ["title", "committee", "computer", "starts_at", "trials_planned", "interview_minutes", "aggregation",
                     "rehearsal", "page"]
     list_filter = ["rehearsal", "aggregation"]
-    inlines = [TrialInline]
     actions = ["publish"]
 
     def get_form(self, request, obj=None, **kwargs):
@@ -131,12 +121,18 @@ class SessionAdmin(ServiceAdmin):
         if obj is None:
             return []
         return ["committee", "title", "called_by", "called_by_kind", "funded_by", "computer", "trials_planned",
-                "interview_minutes", "break_minutes", "starts_at", "rehearsal", "seed"]
+                "interview_minutes", "break_minutes", "starts_at", "rehearsal", "seed", "calendar"]
 
     def get_fields(self, request, obj=None):
         if obj is None:
             return [*SessionForm.Meta.fields[:6], "judges", "foils", *SessionForm.Meta.fields[6:]]
         return [*self.get_readonly_fields(request, obj), "aggregation"]
+
+    @admin.display(description="trials")
+    def calendar(self, obj):
+        url = reverse("admin:wager_interview_changelist")
+        return format_html_join(" · ", '<a href="{}?trial__id__exact={}">trial {} ({})</a>',
+                                ((url, t.pk, t.number, f"{t.starts_at:%Y-%m-%d %H:%M}") for t in obj.trials.all()))
 
     @admin.display(description="page")
     def page(self, obj):
@@ -214,12 +210,9 @@ class AmendmentForm(forms.ModelForm):
 
 
 @admin.register(Amendment)
-class AmendmentAdmin(ServiceAdmin):
+class AmendmentAdmin(AddOnlyAdmin):
     form = AmendmentForm
     list_display = ["pk", "committee", "session", "reason", "agreed_by", "agreed_names", "agreed_at"]
-
-    def has_change_permission(self, request, obj=None):
-        return obj is None and super().has_change_permission(request, obj)
 
     def apply(self, request, obj, form, change):
         d = form.cleaned_data
@@ -244,13 +237,10 @@ class VoteForm(forms.ModelForm):
 
 
 @admin.register(DeadlockVote)
-class DeadlockVoteAdmin(ServiceAdmin):
+class DeadlockVoteAdmin(AddOnlyAdmin):
     form = VoteForm
     list_display = ["pk", "committee", "question", "outcome", "opened_at", "decided_at"]
     inlines = [BallotInline]
-
-    def has_change_permission(self, request, obj=None):
-        return obj is None and super().has_change_permission(request, obj)
 
     def apply(self, request, obj, form, change):
         d = form.cleaned_data
@@ -265,12 +255,9 @@ class BallotForm(forms.ModelForm):
 
 
 @admin.register(Ballot)
-class BallotAdmin(ServiceAdmin):
+class BallotAdmin(AddOnlyAdmin):
     form = BallotForm
     list_display = ["vote", "member", "choice", "cast_at"]
-
-    def has_change_permission(self, request, obj=None):
-        return obj is None and super().has_change_permission(request, obj)
 
     def apply(self, request, obj, form, change):
         d = form.cleaned_data

@@ -100,44 +100,43 @@ class Session(models.Model):
         return self.title
 
 
-class SessionJudge(models.Model):
+class SessionSeat(models.Model):
+    """A person's place in a session (a judge J1.., a foil F1..): `prefix` and the position make the label."""
+
+    prefix = ""
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wager_%(class)s_seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        abstract = True
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "user"], name="wager_%(class)s_once"),
+            models.UniqueConstraint(fields=["session", "position"], name="wager_%(class)s_position"),
+        ]
+
+    @property
+    def label(self):
+        return f"{self.prefix}{self.position}"
+
+    def __str__(self):
+        return f"{self.label}: {self.user}"
+
+
+class SessionJudge(SessionSeat):
+    prefix = "J"
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="judges")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wager_judgings")
-    position = models.PositiveSmallIntegerField()
 
-    class Meta:
-        ordering = ["session", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["session", "user"], name="wager_judge_once"),
-            models.UniqueConstraint(fields=["session", "position"], name="wager_judge_position"),
-        ]
-
-    @property
-    def label(self):
-        return f"J{self.position}"
-
-    def __str__(self):
-        return f"{self.label}: {self.user}"
+    class Meta(SessionSeat.Meta):
+        pass
 
 
-class SessionFoil(models.Model):
+class SessionFoil(SessionSeat):
+    prefix = "F"
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="foils")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wager_foilings")
-    position = models.PositiveSmallIntegerField()
 
-    class Meta:
-        ordering = ["session", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["session", "user"], name="wager_foil_once"),
-            models.UniqueConstraint(fields=["session", "position"], name="wager_foil_position"),
-        ]
-
-    @property
-    def label(self):
-        return f"F{self.position}"
-
-    def __str__(self):
-        return f"{self.label}: {self.user}"
+    class Meta(SessionSeat.Meta):
+        pass
 
 
 class Trial(models.Model):
