@@ -8,9 +8,10 @@ from django.utils import timezone
 
 from arena.models import Message
 from core import hashchain
+from core.errors import Closed
 from tests.arena.test_seals import fresh_keys, offline_verify  # noqa: F401  (autouse: each test reads its own signing key)
 
-from .wager_helpers import run_trial, wager_session
+from .wager_helpers import fooled_by, run_trial, wager_session
 
 
 @pytest.fixture
@@ -78,6 +79,9 @@ def test_the_published_transcript_checks_offline_against_the_report(interview, c
     from tournaments.wager import services
 
     session = interview.trial.session
+    with pytest.raises(Closed, match="verdicts"):  # not while a judge may still be judging
+        services.session_publish(session_id=session.pk, by=cast.olivia)
+    fooled_by(interview.trial, [j.user for j in session.judges.all()], 2)
     services.session_publish(session_id=session.pk, by=cast.olivia)
     client.force_login(cast.olivia)
     report = client.get(f"/wager/sessions/{session.pk}/report/").content.decode()

@@ -154,8 +154,12 @@ class SessionAdmin(ServiceAdmin):
     @admin.action(description="Publish the finished interviews' transcripts (anonymised)")
     def publish(self, request, queryset):
         for session in queryset:
-            count = services.session_publish(session_id=session.pk, by=request.user)
-            self.message_user(request, f"{session}: {count} transcript(s) published.", messages.SUCCESS)
+            try:
+                count = services.session_publish(session_id=session.pk, by=request.user)
+            except ArenaError as error:
+                self.message_user(request, f"{session}: {error}", messages.ERROR)
+            else:
+                self.message_user(request, f"{session}: {count} transcript(s) published.", messages.SUCCESS)
 
 
 class MoveForm(forms.ModelForm):

@@ -176,8 +176,14 @@ def trial_reschedule(*, trial_id: int, starts_at: dt.datetime, by=None) -> Trial
 
 def session_publish(*, session_id: int, by=None) -> int:
     """Publish every finished interview's transcript (witnesses anonymised), so the report's signed chain
-    heads can be checked against them by anyone. Returns how many were published."""
+    heads can be checked against them by anyone; only once every trial's verdicts are in. Returns how many
+    were published."""
+    from tournaments.wager.selectors import session_result
+
     session = Session.objects.get(pk=session_id)
+    if not session_result(session=session).complete:
+        # a published transcript says which witness was human: not while a judge may still be judging
+        raise Closed("Publish the transcripts once every trial's verdicts are in.")
     published = 0
     with transaction.atomic():
         for interview in Interview.objects.filter(trial__session=session).select_related("interrogation"):
