@@ -61,6 +61,7 @@ def test_an_interview_survives_a_reconnect_and_ends_in_verdicts(browser, live_da
     judge.wait_for_timeout(300)
     expect(judge.locator("#verdict")).to_be_hidden()  # no verdict (nor reveal) in the console
     expect(judge.locator("#reveal")).to_be_hidden()
+    expect(judge.locator("#notice")).to_have_text("This interview is over: your verdict is given on the contest's page.")
     assert list(Message.objects.filter(conversation=conversation).order_by("seq").values_list("text", flat=True)) == [
         "What did you do this morning?", "Walked the dog <b>in the rain</b>.", "And after that?"]
 

@@ -14,7 +14,7 @@ import time
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from arena.models import Entry, Message, Status
+from arena.models import Entry, Message
 from arena.services.engines import engine_standalone_reply
 from arena.services.interrogations import interrogation_end, interrogation_start
 from arena.services.messages import message_post
@@ -137,11 +137,3 @@ def trial_bots_judge(*, trial, judges, rng: random.Random) -> None:
         trial_verdicts_submit(trial_id=trial.pk, judge=judge,
                               verdicts={a: rng.choice(["human", "machine"]) for a in aliases},
                               ranks=dict(zip(aliases, ranks)))
-
-
-def rehearsal_deadlines_ok(session: Session) -> bool:
-    """Every interview ended and sealed (for tests and the command's summary)."""
-    rows = Interview.objects.filter(trial__session=session).select_related("interrogation")
-    return all(i.interrogation.status == Status.ENDED and i.interrogation.ended_at is not None for i in rows)
-
-
