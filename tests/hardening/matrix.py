@@ -10,6 +10,7 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {game}            a running Turing Trade game: betty is its bettor, connie its (human) target
   {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
   {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
+  {wager_session}   a wager rehearsal session judged by jude, connie its foil; {wager_trial} its one trial
 
 Roles (columns): anon = not logged in; outsider = oscar (no role); judge = jude (this interrogation's);
 judge2 = june (a judge, not of this interrogation); confed = connie (the witness, and the game's
@@ -66,6 +67,11 @@ GET  /markets/{game}/watch/                          | 200   | 200      | 200   
 GET  /markets/{game}/state.json                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/{game}/log/                            | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /markets/{finished_game}/log/                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- Long Now wager sessions (the report is public once every trial's verdicts are in; organisers and the committee before) ----------
+GET  /wager/                                         | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /wager/sessions/{wager_session}/                | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 200
+GET  /wager/sessions/{wager_session}/report/         | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 200
+POST /wager/trials/{wager_trial}/verdicts/           | login | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
 # --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
 GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
