@@ -37,10 +37,7 @@ class ArenaResults:
             Prefetch("interrogation__conversations",
                      queryset=Conversation.objects.select_related("witness_entry", "witness_human"))
         ).order_by("decided_at", "pk")
-        if query.date_from is not None:
-            verdicts = verdicts.filter(decided_at__gte=_day_start(query.date_from))
-        if query.date_to is not None:
-            verdicts = verdicts.filter(decided_at__lt=_day_start(query.date_to + timedelta(days=1)))
+        verdicts = verdicts_in_period(verdicts, query)
         if query.format is not None:
             kinds = [kind for kind, fmt in KIND_FORMAT.items() if fmt == query.format]
             verdicts = verdicts.filter(interrogation__kind__in=kinds)
@@ -54,17 +51,31 @@ class ArenaResults:
         if query.study is not None:  # the arena's own interrogations belong to no study
             return
         for verdict in self.verdicts(query):
-            conversations = list(verdict.interrogation.conversations.all())
-            fmt = KIND_FORMAT[verdict.interrogation.kind]
-            names = {c.side: _witness(c) for c in conversations}
-            for c in conversations:
-                if c.side == Conversation.Side.SOLE:
-                    judged = verdict.choice == Verdict.Choice.HUMAN
-                    partner = None
-                else:
-                    judged = verdict.choice == c.side
-                    partner = next((n for s, n in names.items() if s != c.side), None)
-                yield Outcome(witness=names[c.side], witness_is_machine=c.witness_is_machine, judged_human=judged,
-                              format=fmt, study=None, at=verdict.decided_at, judge=judge_key(verdict.judge),
-                              decision=str(verdict.pk), partner=partner, confidence=verdict.confidence)
+            yield from verdict_outcomes(verdict, fmt=KIND_FORMAT[verdict.interrogation.kind])
+
+
+def verdicts_in_period(verdicts, query: ResultsQuery):
+    """``verdicts`` (a queryset) narrowed to the query's days (whole UTC days)."""
+    if query.date_from is not None:
+        verdicts = verdicts.filter(decided_at__gte=_day_start(query.date_from))
+    if query.date_to is not None:
+        verdicts = verdicts.filter(decided_at__lt=_day_start(query.date_to + timedelta(days=1)))
+    return verdicts
+
+
+def verdict_outcomes(verdict: Verdict, *, fmt: str, study: str | None = None) -> Iterable[Outcome]:
+    """The outcomes of one arena verdict (its interrogation's conversations prefetched), as ``fmt``: also
+    for a format that realised its meetings as arena interrogations (tournaments.loebner.results)."""
+    conversations = list(verdict.interrogation.conversations.all())
+    names = {c.side: _witness(c) for c in conversations}
+    for c in conversations:
+        if c.side == Conversation.Side.SOLE:
+            judged = verdict.choice == Verdict.Choice.HUMAN
+            partner = None
+        else:
+            judged = verdict.choice == c.side
+            partner = next((n for s, n in names.items() if s != c.side), None)
+        yield Outcome(witness=names[c.side], witness_is_machine=c.witness_is_machine, judged_human=judged,
+                      format=fmt, study=study, at=verdict.decided_at, judge=judge_key(verdict.judge),
+                      decision=str(verdict.pk), partner=partner, confidence=verdict.confidence)
 

@@ -11,6 +11,7 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
   {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
   {wager_session}   a wager rehearsal session judged by jude, connie its foil; {wager_trial} its one trial
+  {contest}         a Loebner contest open for entries (format 2009-rules), jude its judge J1
 
 Roles (columns): anon = not logged in; outsider = oscar (no role); judge = jude (this interrogation's);
 judge2 = june (a judge, not of this interrogation); confed = connie (the witness, and the game's
@@ -100,6 +101,17 @@ GET  /api/lambdastar/runs/{run}/                     | 403   | 404      | 404   
 GET  /api/lambdastar/aggregates/                     | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /api/lambdastar/aggregates/{aggregate}/         | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /api/lambdastar/episodes/                       | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- Loebner contests (/contests/): {contest} is open for entries, jude its judge J1 -----------------------------------------------------
+GET  /contests/                                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/results/                    | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/transcripts.json            | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/board/                      | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/board.json                  | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/qualifying/                 | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/vote/1/                     | login | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /contests/{contest}/rank/                       | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /contests/api/{contest}/entries/                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /contests/api/{contest}/entries/                | 403   | 403      | 403   | 403    | 403    | 403    | 201     | 403      | 403
 # --- websockets -------------------------------------------------------------------------------------------------------------------------
 WS   /ws/judge/{interrogation}/                      | 4403  | 4403     | ws    | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/witness/{conversation}/                     | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
@@ -127,6 +139,7 @@ BODIES = {
     "POST /api/v1/entries/{entry}/probe/": {"message": "hello?"},
     "POST /api/v1/entries/{entry}/typing/": {"conversation": "{pull_conversation}"},
     "POST /api/v1/entries/{entry}/replies/": {"conversation": "{pull_conversation}", "text": "I am here."},
+    "POST /contests/api/{contest}/entries/": {"entry": "{entry}", "people": ["{role}"], "rights_statement": True},
 }
 QUERIES = {"GET /api/v1/entries/{entry}/pending/": {"wait": "0"}}
 

@@ -48,7 +48,7 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
     "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
     "open_game": "00000000-0000-4000-8000-000000000007", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
-    "wager_session": "1", "wager_trial": "1",
+    "wager_session": "1", "wager_trial": "1", "contest": "1",
 }
 
 
@@ -155,7 +155,11 @@ def build_world(cast):
         committee=Committee.objects.create(name="matrix committee"), title="matrix wager", computer=cast.simple,
         judges=[cast.jude], foils=[cast.connie], starts_at=published.created_at, called_by="x", called_by_kind="member",
         funded_by="x", trials=1, interview_minutes=5, rehearsal=True)
-    ids = {"interrogation": interrogation.public_id, "conversation": conversation.public_id,
+    from tournaments.loebner.models import Contest, Participant
+
+    contest = Contest.objects.create(name="Matrix Prize", format_name="2009-rules", status=Contest.Status.OPEN)
+    Participant.objects.create(contest=contest, label="J1", kind=Participant.Kind.JUDGE, user=cast.jude)
+    ids = {"contest": contest.pk, "interrogation": interrogation.public_id, "conversation": conversation.public_id,
            "pull_conversation": pull_conversation.public_id, "published": published.public_id,
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
            "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
