@@ -1,0 +1,153 @@
+"""Playing one turn, and a whole game.
+
+A turn is claimed in a short transaction (the game row locked: the game must be running and the turn
+the next one; the turn row is unique, so a task delivered twice plays once); the calls run outside any
+transaction; the outcome (vote or penalty, the end) is written in another. Nothing is accepted after
+the end. A reply that never comes (after the gateway's retries) is recorded on the turn, which counts
+towards the cap, so a game always ends."""
+import time
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from arena.services.engines import engine_chat
+from core.dispatch import enqueue_on_commit
+from tables import notify
+from tables.models import Agent, Call, Game, Penalty, Turn, Vote
+from tables.rules import prompts
+from tables.rules.metrics import grounded
+from tables.services import context
+from tables.services.judging import reply_judge, rule_text
+
+
+def tally_of(game) -> dict[str, int]:
+    """Votes against each agent (peer votes and penalties), in turn order."""
+    received = dict(Agent.objects.filter(game=game).annotate(n=Count("votes_received")).values_list("name", "n"))
+    penalties = dict(Agent.objects.filter(game=game).annotate(n=Count("penalties")).values_list("name", "n"))
+    return {name: received.get(name, 0) + penalties.get(name, 0) for name in game.order}
+
+
+def _claim(game_id: int, number: int) -> tuple[Game, Turn] | None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.RUNNING or number != game.turns_played:
+            return None
+        if Turn.objects.filter(game=game, number=number).exists():
+            return None
+        agent = Agent.objects.get(game=game, position=number % len(game.order))
+        phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
+        try:
+            with transaction.atomic():
+                turn = Turn.objects.create(game=game, number=number, agent=agent, phase=phase)
+        except IntegrityError:
+            return None
+    return game, turn
+
+
+def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
+    reply = chat(entry=agent.entry, messages=messages, json_mode=json_mode,
+                 subject=f"tables game {game.pk} turn {turn.number} {agent.name} {role}")
+    return Call.objects.create(
+        turn=turn, agent=agent, role=role, seq=seq, prompt=messages, text=reply.text, raw=reply.raw, ok=reply.ok,
+        error=reply.error, attempts=reply.attempts, latency_ms=reply.latency_ms, tokens_in=reply.tokens_in,
+        tokens_out=reply.tokens_out)
+
+
+def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat) -> Turn | None:
+    """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
+    ``chain``: enqueue the next turn on commit (the Celery path); the command plays them in a loop."""
+    claimed = _claim(game_id, number)
+    if claimed is None:
+        return None
+    game, turn = claimed
+    start, waited = time.perf_counter(), 0.0
+    agent = turn.agent
+    names = list(game.order)
+    items = context.transcript(game=game, before=number)
+    if turn.phase == Turn.Phase.OPENING:
+        call = _call(game=game, turn=turn, agent=agent, role=Call.Role.OPENING, seq=0, json_mode=False, chat=chat,
+                     messages=context.opening_messages(game=game, name=agent.name, items=items))
+        waited += call.latency_ms
+        outcome = None if call.ok else call.error
+    else:
+        messages = context.vote_messages(game=game, name=agent.name, items=items, number=number, tally=tally_of(game))
+        outcome, waited = _vote_turn(game=game, turn=turn, agent=agent, names=names, items=items,
+                                     messages=messages, chat=chat, waited=waited)
+    platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
+    return _turn_end(game_id=game.pk, turn=turn, error=outcome, platform_ms=platform_ms, chain=chain)
+
+
+def _vote_turn(*, game, turn, agent, names, items, messages, chat, waited):
+    pool = context.pool(items)
+    first = _call(game=game, turn=turn, agent=agent, role=Call.Role.VOTE, seq=0, messages=messages, json_mode=True,
+                  chat=chat)
+    waited += first.latency_ms
+    if not first.ok:
+        return first.error or "no reply", waited
+    decision = reply_judge(game=game, turn=turn, agent=agent, call=first, names=names, pool=pool, seq=1, chat=chat)
+    waited += decision.judge_ms
+    accepted, corrected = (first, decision), False
+    if not decision.passed:
+        first.penalised = True
+        first.save(update_fields=["penalised"])
+        instructions = messages[-1]["content"]
+        fix = prompts.correction_prompt(name=agent.name, failed_reply=first.text, rule=rule_text(decision.rule),
+                                        reason=decision.reason, instructions=instructions)
+        again = _call(game=game, turn=turn, agent=agent, role=Call.Role.CORRECTION, seq=2, json_mode=True, chat=chat,
+                      messages=[*messages[:-1], {"role": "user", "content": fix}])
+        waited += again.latency_ms
+        second = None
+        if again.ok:
+            second = reply_judge(game=game, turn=turn, agent=agent, call=again, names=names, pool=pool, seq=3, chat=chat)
+            waited += second.judge_ms
+        if second is not None and second.passed:
+            accepted, corrected = (again, second), True
+        else:
+            if again.ok:
+                again.penalised = True
+                again.save(update_fields=["penalised"])
+            rule, reason = (second.rule, second.reason) if second else (decision.rule, f"{decision.reason}; the correction got no reply")
+            Penalty.objects.create(turn=turn, agent=agent, rule=rule, reason=reason)
+            return None, waited
+    call, verdict = accepted
+    target = Agent.objects.get(game=game, name=verdict.vote.target)
+    said = [item["reason"] for item in items if item["kind"] == "said" and item["author"] == target.name]
+    Vote.objects.create(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason, corrected=corrected,
+                        grounded=grounded(reason=verdict.vote.reason, target=target.name, target_texts=said))
+    return None, waited
+
+
+def _turn_end(*, game_id: int, turn: Turn, error, platform_ms: float, chain: bool) -> Turn:
+    from tables.tasks import turn_task
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
+        turn.error = (error or "")[:2000]
+        turn.platform_ms = platform_ms
+        turn.ended_at = timezone.now()
+        turn.save(update_fields=["status", "error", "platform_ms", "ended_at"])
+        game.turns_played = turn.number + 1
+        tally = tally_of(game)
+        losers = [name for name, n in tally.items() if n >= game.end_votes]
+        if losers:
+            game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now()
+            game.loser = Agent.objects.get(game=game, name=losers[0])
+        elif game.turns_played >= game.max_turns:
+            game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
+        game.save(update_fields=["turns_played", "status", "outcome", "ended_at", "loser"])
+        if chain and not game.finished:
+            enqueue_on_commit(turn_task, game.pk, game.turns_played)
+    notify.turn_played(game, turn)
+    return turn
+
+
+def game_play(*, game_id: int, chat=engine_chat) -> Game:
+    """Play a started game to its end in this thread (the command; tests)."""
+    game = Game.objects.get(pk=game_id)
+    while game.status == Game.Status.RUNNING:
+        if turn_play(game_id=game_id, number=game.turns_played, chain=False, chat=chat) is None:
+            break
+        game.refresh_from_db()
+    return game
