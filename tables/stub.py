@@ -1,4 +1,4 @@
-"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for the tables tests and bench.
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1 (tests, the benchmark, local trials).
 
 Each model has its own script: a list of steps, played in order (the last repeats). A step is the reply
 text, or ``(status, text, delay_s)``, or a callable ``step(body) -> text`` (the request's JSON body).
