@@ -83,4 +83,4 @@ class ChatStub:
     def config(self, names=("Alpha", "Beta", "Gamma"), judge=None, **extra):
         """A game configuration whose agent named N plays model N on this stub."""
         return {"agents": [{"name": n, "base_url": self.url, "model": n} for n in names],
-                "judge": {"base_url": self.url, "model": judge} if judge else None, "seed": 7, **extra}
+                "judge": {"base_url": self.url, "model": judge} if judge else None, "seed": 1, **extra}

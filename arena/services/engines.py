@@ -21,8 +21,10 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
 - for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
   a bound Celery task hops to that queue and retries with backoff).
 """
+import json
 import logging
 import random
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -210,6 +212,26 @@ def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversat
     return EngineReply(result.text, model.delay(result.text, random.Random()), model)
 
 
+_chat_engines = threading.local()
+CHAT_ENGINES_KEPT = 32
+
+
+def _chat_engine(entry: Entry) -> Engine:
+    """``entry``'s engine, kept per thread while its settings stay the same: building an llm engine
+    builds an HTTP client (its TLS context alone takes tens of ms), which a game's every turn would pay."""
+    cache = getattr(_chat_engines, "cache", None)
+    if cache is None:
+        cache = _chat_engines.cache = {}
+    key = (entry.pk, entry.engine, json.dumps(entry.settings, sort_keys=True, default=str),
+           tuple(settings.ARENA_OUTBOUND_ALLOW))
+    engine = cache.get(key)
+    if engine is None:
+        if len(cache) >= CHAT_ENGINES_KEPT:
+            cache.clear()
+        engine = cache[key] = entry_engine_build(entry=entry)
+    return engine
+
+
 @dataclass(frozen=True)
 class ChatReply:
     """What :func:`engine_chat` got: ``ok`` with the text (cleaned), the server's raw response, latency
@@ -244,12 +266,13 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
             engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"),
                             subject=subject, attempt=attempt)
             return ChatReply(False, error="circuit breaker open", attempts=attempt + 1)
-        start = time.perf_counter()
         reply, transient = None, False
+        start = time.perf_counter()
         try:
-            engine = entry_engine_build(entry=entry)
+            engine = _chat_engine(entry)
             if not hasattr(engine, "chat"):
                 raise EngineError(f"engine {entry.engine!r} cannot take a whole prompt")
+            start = time.perf_counter()  # the call's latency, not the engine's construction
             answer = engine.chat(messages, json_mode=json_mode)
             text = clean_reply(answer.text, max_chars=max(len(answer.text), 1))
             reply = (text, answer.raw, answer.tokens_in, answer.tokens_out)
