@@ -9,6 +9,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+PROBE_MESSAGE = "Hello! How are you today?"  # arena.services.engines.PROBE_MESSAGE
+
+
 def completion(text, model="stub"):
     return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
             "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
@@ -23,7 +26,7 @@ class ChatStub:
     def __init__(self, scripts=None, default="I am a machine: I process tokens, not feelings."):
         self.scripts = {k: list(v) for k, v in (scripts or {}).items()}
         self.default = default
-        self.requests, self.counts = [], {}
+        self.requests, self.counts, self.probes = [], {}, 0
         self.lock = threading.Lock()
         stub = self
 
@@ -55,6 +58,10 @@ class ChatStub:
 
     def step(self, body):
         model = body.get("model", "")
+        messages = body.get("messages") or [{}]
+        if messages[-1].get("content") == PROBE_MESSAGE:  # the command's probe: answered, the script kept
+            self.probes += 1
+            return 200, "Hello, I am here.", 0
         with self.lock:
             self.requests.append({"model": model, "messages": body.get("messages", []), "body": body})
             script = self.scripts.get(model)
