@@ -72,5 +72,5 @@ def test_a_missing_file(tmp_path, db):
 def test_loopback_refused_by_the_outbound_policy_names_the_backend(tmp_path, db):
     config = {"agents": [{"name": "A", "base_url": "http://127.0.0.1:11434/v1", "model": "m"},
                          {"name": "B", "base_url": "http://127.0.0.1:11434/v1", "model": "m"}]}
-    with pytest.raises(CommandError, match=r"agent A \(http://127.0.0.1:11434/v1, model m\): "):
+    with pytest.raises(CommandError, match=r"agent [AB] \(http://127.0.0.1:11434/v1, model m\): "):
         run(tmp_path, config)
