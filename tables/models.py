@@ -57,6 +57,9 @@ class Agent(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
     name = models.CharField(max_length=40)
     position = models.PositiveSmallIntegerField(help_text="place in the turn order")
+    # counted apart (the original mixed them): kept with each Vote and Penalty, in the same transaction
+    received_count = models.PositiveIntegerField(default=0)
+    penalties_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "position"]

@@ -32,6 +32,8 @@ class ChatStub:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            wbufsize = -1  # the whole response in one write (headers and body apart meet the 40 ms delayed ACK)
+            disable_nagle_algorithm = True
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")

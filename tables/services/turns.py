@@ -8,7 +8,7 @@ towards the cap, so a game always ends."""
 import time
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import F
 from django.utils import timezone
 
 from arena.services.engines import engine_chat
@@ -23,26 +23,24 @@ from tables.services.judging import reply_judge, rule_text
 
 def tally_of(game) -> dict[str, int]:
     """Votes against each agent (peer votes and penalties), in turn order."""
-    received = dict(Agent.objects.filter(game=game).annotate(n=Count("votes_received")).values_list("name", "n"))
-    penalties = dict(Agent.objects.filter(game=game).annotate(n=Count("penalties")).values_list("name", "n"))
-    return {name: received.get(name, 0) + penalties.get(name, 0) for name in game.order}
+    rows = Agent.objects.filter(game=game).order_by("position").values_list("name", "received_count", "penalties_count")
+    return {name: received + penalties for name, received, penalties in rows}
 
 
-def _claim(game_id: int, number: int) -> tuple[Game, Turn] | None:
+def _claim(game_id: int, number: int) -> tuple[Game, Turn, dict[str, Agent]] | None:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.objects.select_for_update().select_related("judge").get(pk=game_id)
         if game.status != Game.Status.RUNNING or number != game.turns_played:
             return None
-        if Turn.objects.filter(game=game, number=number).exists():
-            return None
-        agent = Agent.objects.get(game=game, position=number % len(game.order))
+        agents = {a.name: a for a in Agent.objects.filter(game=game).select_related("entry")}
+        agent = agents[game.order[number % len(game.order)]]
         phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
         try:
             with transaction.atomic():
                 turn = Turn.objects.create(game=game, number=number, agent=agent, phase=phase)
-        except IntegrityError:
+        except IntegrityError:  # played already (a task delivered twice)
             return None
-    return game, turn
+    return game, turn, agents
 
 
 def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
@@ -60,7 +58,7 @@ def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat
     claimed = _claim(game_id, number)
     if claimed is None:
         return None
-    game, turn = claimed
+    game, turn, agents = claimed
     start, waited = time.perf_counter(), 0.0
     agent = turn.agent
     names = list(game.order)
@@ -72,13 +70,13 @@ def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat
         outcome = None if call.ok else call.error
     else:
         messages = context.vote_messages(game=game, name=agent.name, items=items, number=number, tally=tally_of(game))
-        outcome, waited = _vote_turn(game=game, turn=turn, agent=agent, names=names, items=items,
+        outcome, waited = _vote_turn(game=game, turn=turn, agent=agent, agents=agents, names=names, items=items,
                                      messages=messages, chat=chat, waited=waited)
     platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
     return _turn_end(game_id=game.pk, turn=turn, error=outcome, platform_ms=platform_ms, chain=chain)
 
 
-def _vote_turn(*, game, turn, agent, names, items, messages, chat, waited):
+def _vote_turn(*, game, turn, agent, agents, names, items, messages, chat, waited):
     pool = context.pool(items)
     first = _call(game=game, turn=turn, agent=agent, role=Call.Role.VOTE, seq=0, messages=messages, json_mode=True,
                   chat=chat)
@@ -108,13 +106,18 @@ def _vote_turn(*, game, turn, agent, names, items, messages, chat, waited):
                 again.penalised = True
                 again.save(update_fields=["penalised"])
             rule, reason = (second.rule, second.reason) if second else (decision.rule, f"{decision.reason}; the correction got no reply")
-            Penalty.objects.create(turn=turn, agent=agent, rule=rule, reason=reason)
+            with transaction.atomic():
+                Penalty.objects.create(turn=turn, agent=agent, rule=rule, reason=reason)
+                Agent.objects.filter(pk=agent.pk).update(penalties_count=F("penalties_count") + 1)
             return None, waited
     call, verdict = accepted
-    target = Agent.objects.get(game=game, name=verdict.vote.target)
+    target = agents[verdict.vote.target]
     said = [item["reason"] for item in items if item["kind"] == "said" and item["author"] == target.name]
-    Vote.objects.create(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason, corrected=corrected,
-                        grounded=grounded(reason=verdict.vote.reason, target=target.name, target_texts=said))
+    with transaction.atomic():
+        Vote.objects.create(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason,
+                            corrected=corrected,
+                            grounded=grounded(reason=verdict.vote.reason, target=target.name, target_texts=said))
+        Agent.objects.filter(pk=target.pk).update(received_count=F("received_count") + 1)
     return None, waited
 
 
@@ -133,7 +136,7 @@ def _turn_end(*, game_id: int, turn: Turn, error, platform_ms: float, chain: boo
         losers = [name for name, n in tally.items() if n >= game.end_votes]
         if losers:
             game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now()
-            game.loser = Agent.objects.get(game=game, name=losers[0])
+            game.loser = Agent.objects.get(game=game, name=losers[0])  # once a game
         elif game.turns_played >= game.max_turns:
             game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
         game.save(update_fields=["turns_played", "status", "outcome", "ended_at", "loser"])

@@ -9,6 +9,7 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {published}       an ended, judged and published interrogation of jude's
   {game}            a running Turing Trade game: betty is its bettor, connie its (human) target
   {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
+  {tables_game}     a finished Turing the Tables game (the demo's)
   {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
 
 Roles (columns): anon = not logged in; outsider = oscar (no role); judge = jude (this interrogation's);
@@ -57,6 +58,12 @@ GET  /markets/{game}/watch/                          | 200   | 200      | 200   
 GET  /markets/{game}/state.json                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/{game}/log/                            | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /markets/{finished_game}/log/                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- Turing the Tables pages -----------------------------------------------------------------------------------------------------------
+GET  /tables/                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/new/                                    | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /tables/{tables_game}/                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/{tables_game}/live/                     | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/{tables_game}/export.jsonl              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
 GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
@@ -93,6 +100,7 @@ WS   /ws/monitor/                                    | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
 WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | ws      | 4403     | ws
 """
 
