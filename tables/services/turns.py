@@ -21,25 +21,21 @@ from tables.services import context
 from tables.services.judging import reply_judge, rule_text
 
 
-def tally_of(game) -> dict[str, int]:
-    """Votes against each agent (peer votes and penalties), in turn order."""
-    rows = Agent.objects.filter(game=game).order_by("position").values_list("name", "received_count", "penalties_count")
-    return {name: received + penalties for name, received, penalties in rows}
+def tally_of(game, agents: dict[str, Agent]) -> dict[str, int]:
+    """Votes against each agent (peer votes and penalties), in turn order, from its counters."""
+    return {name: agents[name].received_count + agents[name].penalties_count for name in game.order}
 
 
 def _claim(game_id: int, number: int) -> tuple[Game, Turn, dict[str, Agent]] | None:
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("judge").get(pk=game_id)
+        game = Game.objects.select_for_update(of=("self",)).select_related("judge").get(pk=game_id)
         if game.status != Game.Status.RUNNING or number != game.turns_played:
             return None
         agents = {a.name: a for a in Agent.objects.filter(game=game).select_related("entry")}
         agent = agents[game.order[number % len(game.order)]]
         phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
-        try:
-            with transaction.atomic():
-                turn = Turn.objects.create(game=game, number=number, agent=agent, phase=phase)
-        except IntegrityError:  # played already (a task delivered twice)
-            return None
+        # a task delivered twice while its turn plays: the turn row exists, IntegrityError
+        turn = Turn.objects.create(game=game, number=number, agent=agent, phase=phase)
     return game, turn, agents
 
 
@@ -55,11 +51,15 @@ def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
 def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat) -> Turn | None:
     """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
     ``chain``: enqueue the next turn on commit (the Celery path); the command plays them in a loop."""
-    claimed = _claim(game_id, number)
+    start, waited = time.perf_counter(), 0.0
+    try:
+        claimed = _claim(game_id, number)
+    except IntegrityError:  # a concurrent claim of the same turn won
+        return None
     if claimed is None:
         return None
     game, turn, agents = claimed
-    start, waited = time.perf_counter(), 0.0
+    record = None
     agent = turn.agent
     names = list(game.order)
     items = context.transcript(game=game, before=number)
@@ -69,11 +69,12 @@ def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat
         waited += call.latency_ms
         outcome = None if call.ok else call.error
     else:
-        messages = context.vote_messages(game=game, name=agent.name, items=items, number=number, tally=tally_of(game))
-        outcome, waited = _vote_turn(game=game, turn=turn, agent=agent, agents=agents, names=names, items=items,
-                                     messages=messages, chat=chat, waited=waited)
-    platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
-    return _turn_end(game_id=game.pk, turn=turn, error=outcome, platform_ms=platform_ms, chain=chain)
+        messages = context.vote_messages(game=game, name=agent.name, items=items, number=number,
+                                         tally=tally_of(game, agents))
+        outcome, waited, record = _vote_turn(game=game, turn=turn, agent=agent, agents=agents, names=names,
+                                             items=items, messages=messages, chat=chat, waited=waited)
+    return _turn_end(game_id=game.pk, turn=turn, agents=agents, error=outcome, record=record, chain=chain,
+                     start=start, waited=waited)
 
 
 def _vote_turn(*, game, turn, agent, agents, names, items, messages, chat, waited):
@@ -82,7 +83,7 @@ def _vote_turn(*, game, turn, agent, agents, names, items, messages, chat, waite
                   chat=chat)
     waited += first.latency_ms
     if not first.ok:
-        return first.error or "no reply", waited
+        return first.error or "no reply", waited, None
     decision = reply_judge(game=game, turn=turn, agent=agent, call=first, names=names, pool=pool, seq=1, chat=chat)
     waited += decision.judge_ms
     accepted, corrected = (first, decision), False
@@ -106,40 +107,44 @@ def _vote_turn(*, game, turn, agent, agents, names, items, messages, chat, waite
                 again.penalised = True
                 again.save(update_fields=["penalised"])
             rule, reason = (second.rule, second.reason) if second else (decision.rule, f"{decision.reason}; the correction got no reply")
-            with transaction.atomic():
-                Penalty.objects.create(turn=turn, agent=agent, rule=rule, reason=reason)
-                Agent.objects.filter(pk=agent.pk).update(penalties_count=F("penalties_count") + 1)
-            return None, waited
+            return None, waited, Penalty(turn=turn, agent=agent, rule=rule, reason=reason)
     call, verdict = accepted
     target = agents[verdict.vote.target]
     said = [item["reason"] for item in items if item["kind"] == "said" and item["author"] == target.name]
-    with transaction.atomic():
-        Vote.objects.create(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason,
-                            corrected=corrected,
-                            grounded=grounded(reason=verdict.vote.reason, target=target.name, target_texts=said))
-        Agent.objects.filter(pk=target.pk).update(received_count=F("received_count") + 1)
-    return None, waited
+    return None, waited, Vote(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason,
+                              corrected=corrected,
+                              grounded=grounded(reason=verdict.vote.reason, target=target.name, target_texts=said))
 
 
-def _turn_end(*, game_id: int, turn: Turn, error, platform_ms: float, chain: bool) -> Turn:
+def _turn_end(*, game_id: int, turn: Turn, agents: dict[str, Agent], error, record, chain: bool, start: float,
+              waited: float) -> Turn:
+    """The turn's outcome in one transaction under the game's lock: its vote or penalty, the counter it
+    moves, the turn's status and the platform's own time, the end (votes or cap), the next turn."""
     from tables.tasks import turn_task
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
-        turn.error = (error or "")[:2000]
-        turn.platform_ms = platform_ms
-        turn.ended_at = timezone.now()
-        turn.save(update_fields=["status", "error", "platform_ms", "ended_at"])
+        if isinstance(record, Vote):
+            record.save()
+            Agent.objects.filter(pk=record.target_id).update(received_count=F("received_count") + 1)
+            agents[record.target.name].received_count += 1
+        elif isinstance(record, Penalty):
+            record.save()
+            Agent.objects.filter(pk=record.agent_id).update(penalties_count=F("penalties_count") + 1)
+            agents[record.agent.name].penalties_count += 1
         game.turns_played = turn.number + 1
-        tally = tally_of(game)
-        losers = [name for name, n in tally.items() if n >= game.end_votes]
+        losers = [name for name, n in tally_of(game, agents).items() if n >= game.end_votes]
         if losers:
             game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now()
-            game.loser = Agent.objects.get(game=game, name=losers[0])  # once a game
+            game.loser = agents[losers[0]]
         elif game.turns_played >= game.max_turns:
             game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
         game.save(update_fields=["turns_played", "status", "outcome", "ended_at", "loser"])
+        turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
+        turn.error = (error or "")[:2000]
+        turn.ended_at = timezone.now()
+        turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)  # all but this commit
+        turn.save(update_fields=["status", "error", "platform_ms", "ended_at"])
         if chain and not game.finished:
             enqueue_on_commit(turn_task, game.pk, game.turns_played)
     notify.turn_played(game, turn)

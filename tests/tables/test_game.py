@@ -251,3 +251,12 @@ def test_bug16_one_agent_votes_per_turn_and_both_judges_are_shown(play):
     turn = game_state(game=game)["turns"][3]
     assert [c["role"] for c in turn["calls"]] == ["vote", "judge"]
     assert [v["judge"] for v in turn["calls"][0]["verdicts"]] == ["functional", "llm"]
+
+
+def test_a_turn_delivered_twice_is_played_once(play):
+    with ChatStub(scripts()) as stub:
+        game = game_create(config=stub.config(max_turns=3))
+        game_start(game_id=game.pk, run=False)
+        Turn.objects.create(game=game, number=0, agent=game.agents.get(position=0), phase="opening")  # in play elsewhere
+        assert turn_play(game_id=game.pk, number=0, chain=False) is None
+    assert not stub.requests and Call.objects.count() == 0
