@@ -67,3 +67,17 @@ def test_bad_messages_are_refused(llm):
     with ChatStub() as stub:
         reply = engine_chat(entry=llm(stub), messages=[{"role": "tool", "content": "x"}], subject="s")
     assert not reply.ok and "bad chat message" in reply.error and not stub.requests
+
+
+def test_a_healthy_entry_answering_costs_the_breaker_one_statement(llm):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with ChatStub({"m": ["ok"]}) as stub:
+        entry = llm(stub)
+        engine_chat(entry=entry, messages=MESSAGES, subject="s")  # creates the health row
+        with CaptureQueriesContext(connection) as ctx:
+            assert engine_chat(entry=entry, messages=MESSAGES, subject="s").ok
+    health = [q["sql"] for q in ctx.captured_queries if "entryhealth" in q["sql"].lower()]
+    assert len(health) == 2 and health[1].startswith("UPDATE")  # breaker_allows' read, then the fast path
+    assert EntryHealth.objects.get(entry=entry).last_ok_at is not None
