@@ -8,7 +8,7 @@ def transcript(*, game, before: int) -> list[dict]:
     """The public record of turns ``< before`` in order: {"kind": "said"|"note", "author", "text", "reason"}."""
     calls = (Call.objects.filter(turn__game=game, turn__number__lt=before, ok=True, penalised=False,
                                  role__in=[Call.Role.OPENING, Call.Role.VOTE, Call.Role.CORRECTION])
-             .select_related("agent", "turn").order_by("turn__number", "seq"))
+             .select_related("agent", "turn").defer("prompt", "raw").order_by("turn__number", "seq"))
     votes = {v.call_id: v for v in Vote.objects.filter(turn__game=game, turn__number__lt=before).select_related("target", "voter")}
     penalties = {p.turn_id: p for p in Penalty.objects.filter(turn__game=game, turn__number__lt=before).select_related("agent")}
     items = []
