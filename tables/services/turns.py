@@ -6,19 +6,23 @@ transaction; the outcome (vote or penalty, the end) is written in another. Nothi
 the end. A reply that never comes (after the gateway's retries) is recorded on the turn, which counts
 towards the cap, so a game always ends."""
 import time
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from arena.services.engines import engine_chat
-from core.dispatch import enqueue_on_commit
+from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
 from tables.models import Agent, Call, Game, Penalty, Turn, Vote
 from tables.rules import prompts
 from tables.rules.metrics import grounded
 from tables.services import context
 from tables.services.judging import reply_judge, rule_text
+
+# A turn still "running" after this long was left by a dead worker (Celery kills a task at 300 s).
+STALE_TURN_S = 330
 
 
 def tally_of(game, agents: dict[str, Agent]) -> dict[str, int]:
@@ -34,6 +38,9 @@ def _claim(game_id: int, number: int) -> tuple[Game, Turn, dict[str, Agent]] | N
         agents = {a.name: a for a in Agent.objects.filter(game=game).select_related("entry")}
         agent = agents[game.order[number % len(game.order)]]
         phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
+        stale = timezone.now() - timedelta(seconds=STALE_TURN_S)
+        # a turn left half-played by a dead worker (its task comes again, or the next delivery): played anew
+        Turn.objects.filter(game=game, number=number, status=Turn.Status.RUNNING, started_at__lt=stale).delete()
         # a task delivered twice while its turn plays: the turn row exists, IntegrityError
         turn = Turn.objects.create(game=game, number=number, agent=agent, phase=phase)
     return game, turn, agents
@@ -54,7 +61,11 @@ def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat
     start, waited = time.perf_counter(), 0.0
     try:
         claimed = _claim(game_id, number)
-    except IntegrityError:  # a concurrent claim of the same turn won
+    except IntegrityError:  # the turn is being played: if that stops, this comes back once it is stale
+        if chain:
+            from tables.tasks import turn_task
+
+            enqueue_now(turn_task, game_id, number, countdown=STALE_TURN_S + 1)
         return None
     if claimed is None:
         return None

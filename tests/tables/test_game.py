@@ -260,3 +260,19 @@ def test_a_turn_delivered_twice_is_played_once(play):
         Turn.objects.create(game=game, number=0, agent=game.agents.get(position=0), phase="opening")  # in play elsewhere
         assert turn_play(game_id=game.pk, number=0, chain=False) is None
     assert not stub.requests and Call.objects.count() == 0
+
+
+def test_a_turn_left_half_played_by_a_dead_worker_is_played_anew_once_stale(play):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.services.turns import STALE_TURN_S
+
+    with ChatStub(scripts()) as stub:
+        game = game_create(config=stub.config(max_turns=3))
+        game_start(game_id=game.pk, run=False)
+        left = Turn.objects.create(game=game, number=0, agent=game.agents.get(position=0), phase="opening")
+        Turn.objects.filter(pk=left.pk).update(started_at=timezone.now() - timedelta(seconds=STALE_TURN_S + 5))
+        turn = turn_play(game_id=game.pk, number=0, chain=False)
+    assert turn is not None and turn.status == Turn.Status.DONE and game.turns.count() == 1
