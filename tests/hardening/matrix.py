@@ -9,6 +9,7 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {published}       an ended, judged and published interrogation of jude's
   {game}            a running Turing Trade game: betty is its bettor, connie its (human) target
   {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
+  {tables_game}     a finished Turing the Tables game (the demo's)
   {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
   {wager_session}   a wager rehearsal session judged by jude, connie its foil; {wager_trial} its one trial
   {contest}         a Loebner contest open for entries (format 2009-rules), jude its judge J1
@@ -73,6 +74,12 @@ GET  /wager/                                         | login | 200      | 200   
 GET  /wager/sessions/{wager_session}/                | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 200
 GET  /wager/sessions/{wager_session}/report/         | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 200
 POST /wager/trials/{wager_trial}/verdicts/           | login | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+# --- Turing the Tables pages -----------------------------------------------------------------------------------------------------------
+GET  /tables/                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/new/                                    | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /tables/{tables_game}/                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/{tables_game}/live/                     | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/{tables_game}/export.jsonl              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
 GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
@@ -120,6 +127,7 @@ WS   /ws/monitor/                                    | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
 WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | ws      | 4403     | ws
 """
 

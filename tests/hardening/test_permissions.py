@@ -48,7 +48,7 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
     "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
     "open_game": "00000000-0000-4000-8000-000000000007", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
-    "wager_session": "1", "wager_trial": "1", "contest": "1",
+    "wager_session": "1", "wager_trial": "1", "contest": "1", "tables_game": "1",
 }
 
 
@@ -105,6 +105,7 @@ def build_world(cast):
     from lambdastar import services as lambdastar_services
     from lambdastar.models import Aggregate
     from markets import services as markets
+    from tables.demo import demo_seed
 
     betty = make_user("betty", roles.BETTOR)
     ada, bob = make_user("ada", roles.ENTRANT), make_user("bob", roles.ENTRANT)
@@ -163,7 +164,8 @@ def build_world(cast):
            "pull_conversation": pull_conversation.public_id, "published": published.public_id,
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
            "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
-           "wager_session": wager.pk, "wager_trial": wager.trials.get().pk}
+           "wager_session": wager.pk, "wager_trial": wager.trials.get().pk,
+           "tables_game": demo_seed()[0].pk}
     return users, tokens, {key: str(value) for key, value in ids.items()}
 
 
