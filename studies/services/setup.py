@@ -1,0 +1,64 @@
+"""Creating a study from its configuration (the admin's form and `manage.py study load` alike)."""
+import json
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from arena.models import Entry
+from arena.services.engines import engine_settings_validate
+from core.errors import InvalidInput
+from studies.models import Condition, Study
+from studies.rules.design import DesignError, design_read
+
+
+def study_config_read(*, text: str) -> dict:
+    """The JSON object of a configuration file's text; InvalidInput says where it is broken."""
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"The configuration is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+    if not isinstance(config, dict):
+        raise InvalidInput("The configuration must be a JSON object.")
+    return config
+
+
+def _entry_for(study: Study, witness) -> Entry:
+    try:
+        cleaned = engine_settings_validate(engine=witness.engine, settings=witness.settings)
+    except KeyError:
+        raise InvalidInput(f"witness {witness.name!r}: no bot engine is called {witness.engine!r}.") from None
+    except ValueError as exc:
+        raise InvalidInput(f"witness {witness.name!r}: {exc}") from None
+    name = f"{witness.name} · {study.slug}"[:100]
+    return Entry.objects.create(display_name=name, engine=witness.engine, settings=cleaned)
+
+
+def study_load(*, config: dict, slug: str = "", status: str = Study.Status.DRAFT, owner=None) -> Study:
+    """A new study of `config` (validated: InvalidInput names the key), with an arena entry per AI witness."""
+    try:
+        design = design_read(config)
+    except DesignError as exc:
+        raise InvalidInput(str(exc)) from None
+    slug = slugify(slug or config.get("slug") or design.title)[:50] or "study"
+    base, n = slug, 2
+    while Study.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    with transaction.atomic():
+        study = Study.objects.create(
+            slug=slug, title=design.title, status=status, format=design.format, minutes=design.minutes,
+            max_message_chars=design.max_message_chars, strict_alternation=design.turn_taking == "strict",
+            human_witness_share=design.human_witness_share, games_per_participant=design.games_per_participant,
+            games_per_day=design.games_per_day, human_wait_s=design.human_wait_s, seed=design.seed,
+            config=design.as_config(), owner=owner,
+        )
+        for index, witness in enumerate(design.witnesses):
+            Condition.objects.create(study=study, index=index, name=witness.name, persona=witness.persona,
+                                     entry=_entry_for(study, witness))
+    return study
+
+
+def study_status_set(*, study_id: int, status: str) -> Study:
+    if status not in Study.Status.values:
+        raise InvalidInput(f"status must be one of {', '.join(Study.Status.values)}.")
+    Study.objects.filter(pk=study_id).update(status=status)
+    return Study.objects.get(pk=study_id)
