@@ -12,6 +12,16 @@ from studies.models import Exclusion, Game, Participant, Study, Ticket
 from studies.rules.design import HUMAN
 
 
+SESSION_KEY = "studies.participants"  # {study id: participant id}: the session is the anonymous player
+
+
+def session_participant(session, study: Study | None) -> Participant | None:
+    """The participant this browser session plays as in `study` (None: not joined)."""
+    if study is None:
+        return None
+    return participant_for(study=study, participant_id=(session.get(SESSION_KEY) or {}).get(str(study.pk)))
+
+
 def open_study() -> Study | None:
     """The study /play/ serves: the newest open one."""
     return Study.objects.filter(status=Study.Status.OPEN).order_by("-created_at").first()
