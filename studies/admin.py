@@ -66,8 +66,8 @@ class StudyAdmin(admin.ModelAdmin):
         return [] if obj is None else self.inlines
 
     def save_model(self, request, obj, form, change):
-        if change:
-            return super().save_model(request, obj, form, change)
+        if change:  # never the lobby's counters, which the matcher moves meanwhile
+            return obj.save(update_fields=["slug", "status"])
         try:
             study = services.study_load(config=form.config, slug=obj.slug, status=obj.status, owner=request.user)
         except ArenaError as exc:

@@ -47,12 +47,14 @@ def play_consent(request):
     if study is None:
         return redirect("play")
     try:
+        if request.POST.get("agree") != "yes":  # nothing is stored until they agree
+            services.consent_give(participant=participant, agreed=False)
         if participant is None:
             if not request.session.session_key:
                 request.session.save()
             participant = services.participant_create(
                 study=study, account=request.user, device=services.device_hash(request.session.session_key))
-        services.consent_give(participant=participant, agreed=request.POST.get("agree") == "yes")
+        services.consent_give(participant=participant, agreed=True)
     except ArenaError as exc:
         return render(request, "studies/play_consent.html",
                       {"study": study, "consent": study.design.consent_text, "error": str(exc)}, status=400)

@@ -72,8 +72,6 @@ def _admissible(study: Study, participant: Participant, now: dt.datetime) -> Non
                      code="all_played")
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     if played.filter(created_at__gte=midnight).count() >= study.games_per_day:
-        Flag.objects.get_or_create(study=study, participant=participant, kind=Flag.Kind.DAILY_CAP,
-                                   detail=f"{now:%Y-%m-%d}")
         raise NotAllowed(f"You have played {study.games_per_day} games today, the most a day: come back tomorrow.",
                          code="daily_cap")
 
@@ -81,10 +79,20 @@ def _admissible(study: Study, participant: Participant, now: dt.datetime) -> Non
 def lobby_join(*, participant_id: int, now: dt.datetime | None = None) -> Ticket | Game:
     """Take the participant's next ticket: a game at once (an AI witness, or a partner who was waiting),
     or a waiting ticket. Joining again while waiting or playing returns that ticket or game."""
-    from studies.tasks import lobby_timeout
-
     now = now or timezone.now()
     participant = Participant.objects.select_related("study").get(pk=participant_id)
+    try:
+        return _join(participant, now)
+    except NotAllowed as exc:
+        if exc.code == "daily_cap":  # recorded after the refused transaction, for the researcher
+            Flag.objects.get_or_create(study_id=participant.study_id, participant=participant,
+                                       kind=Flag.Kind.DAILY_CAP, detail=f"{now:%Y-%m-%d}")
+        raise
+
+
+def _join(participant: Participant, now: dt.datetime) -> Ticket | Game:
+    from studies.tasks import lobby_timeout
+
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=participant.study_id)
         current = game_current(participant=participant)

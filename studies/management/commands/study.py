@@ -6,7 +6,6 @@
     python manage.py study open ID | close ID
 """
 import json
-import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -93,7 +92,7 @@ class Command(BaseCommand):
     def do_export(self, *, study, format, what, output, **_):
         study = _study(study)
         if output == "-":
-            exports.export_write(study=study, what=what, fmt=format, out=sys.stdout)
+            exports.export_write(study=study, what=what, fmt=format, out=self.stdout)
         else:
             with open(output, "w", encoding="utf-8", newline="") as out:
                 exports.export_write(study=study, what=what, fmt=format, out=out)
