@@ -4,8 +4,10 @@ import json
 from django.db import transaction
 from django.utils.text import slugify
 
+from django.core.exceptions import ValidationError
+
 from arena.models import Entry
-from arena.services.engines import engine_settings_validate
+from arena.services.entries import entry_settings_clean
 from core.errors import InvalidInput
 from studies.models import Condition, Study
 from studies.rules.design import DesignError, design_read
@@ -23,12 +25,13 @@ def study_config_read(*, text: str) -> dict:
 
 
 def _entry_for(study: Study, witness) -> Entry:
+    """The witness's arena entry: any bots engine, or pull mode (the entrant's program answers through
+    the API, held back by the typing model like every machine reply)."""
     try:
-        cleaned = engine_settings_validate(engine=witness.engine, settings=witness.settings)
-    except KeyError:
-        raise InvalidInput(f"witness {witness.name!r}: no bot engine is called {witness.engine!r}.") from None
-    except ValueError as exc:
-        raise InvalidInput(f"witness {witness.name!r}: {exc}") from None
+        cleaned = entry_settings_clean(engine=witness.engine, settings=witness.settings)
+    except ValidationError as exc:
+        detail = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+        raise InvalidInput(f"witness {witness.name!r}: {detail}") from None
     name = f"{witness.name} · {study.slug}"[:100]
     return Entry.objects.create(display_name=name, engine=witness.engine, settings=cleaned)
 

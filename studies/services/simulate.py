@@ -89,6 +89,13 @@ def study_simulate(*, config: dict, truth: dict, participants: int, seed: int, r
     if not 1 <= participants <= 100_000:
         raise InvalidInput("participants must be from 1 to 100000.")
     study = study_load(config=config, slug=f"simulation-{seed}", status=Study.Status.CLOSED)
+    study_play_simulated(study=study, truth=truth, participants=participants, seed=seed, mean_gap_s=mean_gap_s)
+    return {"study": study.pk, **selectors.study_analysis(study=study, replicates=replicates, seed=seed)}
+
+
+def study_play_simulated(*, study: Study, truth: dict, participants: int, seed: int, mean_gap_s: float = 1.0) -> int:
+    """`participants` simulated players each play the study's games per participant (the demo data
+    uses it on an open study); returns the number of games played."""
     design = study.design
     fail_rate = float((design.extra.get("simulation") or {}).get("attention_failure_rate", 0))
     rng = random.Random(seed)
@@ -115,7 +122,8 @@ def study_simulate(*, config: dict, truth: dict, participants: int, seed: int, r
     for _ in range(20 * participants * design.games_per_participant):  # a bound: cancelled waits may repeat
         now = start + dt.timedelta(seconds=clock)
         expired = lobby_expire(study_id=study.pk, now=now)
-        waiting = set(Ticket.objects.filter(study=study, state=Ticket.State.WAITING).values_list("participant", flat=True))
+        waiting = set(Ticket.objects.filter(participant__in=people, state=Ticket.State.WAITING)
+                      .values_list("participant", flat=True))
         play(expired)
         free = [pk for pk, left in games_left.items() if left > 0 and pk not in waiting]
         if not free:
@@ -127,5 +135,5 @@ def study_simulate(*, config: dict, truth: dict, participants: int, seed: int, r
         result = lobby_join(participant_id=rng.choice(free), now=start + dt.timedelta(seconds=clock))
         if isinstance(result, Game):
             play([result])
-    Participant.objects.filter(study=study).update(stage=Participant.Stage.DONE)
-    return {"study": study.pk, **selectors.study_analysis(study=study, replicates=replicates, seed=seed)}
+    Participant.objects.filter(pk__in=people).update(stage=Participant.Stage.DONE)
+    return Game.objects.filter(interrogator__in=people).count()
