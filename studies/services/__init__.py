@@ -5,3 +5,4 @@ from studies.services.participants import (  # noqa: F401
     consent_give, device_hash, participant_create, participant_exclude, survey_submit,
 )
 from studies.services.setup import study_config_read, study_load, study_status_set  # noqa: F401
+from studies.services.flags import study_outliers_flag  # noqa: F401

@@ -15,6 +15,7 @@ from core.errors import InvalidInput
 from studies import selectors
 from studies.models import Game, Participant, Study, Ticket
 from studies.rules.design import HUMAN, THREE_PARTY, design_read, DesignError
+from studies.services.flags import study_outliers_flag
 from studies.services.games import game_message_post, game_verdict
 from studies.services.lobby import lobby_expire, lobby_join
 from studies.services.participants import consent_give, participant_create, survey_submit
@@ -90,7 +91,8 @@ def study_simulate(*, config: dict, truth: dict, participants: int, seed: int, r
         raise InvalidInput("participants must be from 1 to 100000.")
     study = study_load(config=config, slug=f"simulation-{seed}", status=Study.Status.CLOSED)
     study_play_simulated(study=study, truth=truth, participants=participants, seed=seed, mean_gap_s=mean_gap_s)
-    return {"study": study.pk, **selectors.study_analysis(study=study, replicates=replicates, seed=seed)}
+    flagged = study_outliers_flag(study=study)
+    return {"study": study.pk, "flagged": len(flagged), **selectors.study_analysis(study=study, replicates=replicates, seed=seed)}
 
 
 def study_play_simulated(*, study: Study, truth: dict, participants: int, seed: int, mean_gap_s: float = 1.0) -> int:

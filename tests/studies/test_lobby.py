@@ -190,3 +190,25 @@ def test_excluded_participants_play_on_but_are_left_out_of_the_analysis(db):
     analysis = selectors.study_analysis(study=study, replicates=100)
     assert analysis["excluded"] == 1 and analysis["games_judged"] == 0
     assert selectors.participant_history(participant=careless)["judged"] == 1
+
+
+def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
+    from studies.models import Condition
+    from studies.services.flags import study_outliers_flag
+    from arena import services as arena
+
+    study = study_make(human_witness_share=0.0, games_per_participant=40)
+    people = ready(study, 6)
+    eliza = Condition.objects.get(study=study, name="ELIZA")
+    contrarian = people[0]
+    for person in people:
+        for i in range(14):
+            game = services.game_create(study=study, interrogator=person, condition=eliza)
+            arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+            # everyone sees through ELIZA, except one who always calls it human
+            choice = "human" if person == contrarian else ("machine" if i % 7 else "human")
+            services.game_verdict(game=game, participant=person, choice=choice, confidence=90)
+    assert study_outliers_flag(study=study) == [contrarian.pk]
+    assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).get().participant == contrarian
+    study_outliers_flag(study=study)
+    assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).count() == 1  # flagged once

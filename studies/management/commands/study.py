@@ -79,7 +79,8 @@ class Command(BaseCommand):
         result = study_simulate(config=_read_json(config, "CONFIG"), truth=_read_json(truth, "TRUTH"),
                                 participants=participants, seed=seed, replicates=max(1, replicates))
         out = {"witnesses": result["witnesses"], "interrogator_accuracy": result["interrogator_accuracy"],
-               "excluded": result["excluded"], "games": result["games_judged"], "study": result["study"]}
+               "excluded": result["excluded"], "games": result["games_judged"], "flagged": result["flagged"],
+               "study": result["study"]}
         if json:
             self.stdout.write(_json_dumps(out))
             return
