@@ -224,3 +224,34 @@ class Flag(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class TranscriptVerdict(models.Model):
+    """Transcript-only judging: a finished game's transcript read afterwards and judged the same way, by a
+    "displaced" human (a participant who was not in the game) or an "inverted" LLM judge (an entry asked
+    through the engine gateway). Kept apart from the interrogators' own verdicts."""
+
+    class Kind(models.TextChoices):
+        DISPLACED = "displaced", "displaced human judge"
+        INVERTED = "inverted", "inverted LLM judge"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="transcript_verdicts")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    participant = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("arena.Entry", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    choice = models.CharField(max_length=8)
+    confidence = models.PositiveSmallIntegerField()
+    reason = models.TextField(blank=True)
+    correct = models.BooleanField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "participant"], condition=Q(participant__isnull=False),
+                                    name="transcript_verdict_once_per_person"),
+            models.UniqueConstraint(fields=["game", "entry"], condition=Q(entry__isnull=False),
+                                    name="transcript_verdict_once_per_entry"),
+            models.CheckConstraint(condition=Q(participant__isnull=False) | Q(entry__isnull=False),
+                                   name="transcript_verdict_has_a_judge"),
+        ]

@@ -107,22 +107,57 @@ def _judged_games(study: Study):
             .select_related("interrogation__verdict", "condition").prefetch_related("interrogation__conversations"))
 
 
+def _witnesses_judged(game: Game, choice: str) -> list[tuple[str, bool]]:
+    """(witness name, judged human) of each witness of a game judged `choice`."""
+    if game.interrogation.kind == Interrogation.Kind.ONE_TO_ONE:
+        return [(game.witness_name, choice == "human")]
+    return [(HUMAN if c.witness_human_id else game.condition.name, choice == c.side)
+            for c in game.interrogation.conversations.all()]
+
+
 def observations(*, study: Study) -> list[dict]:
     """One row per witness judged: {"game", "witness", "judged_human", "correct", "confidence", "seconds",
-    "reason"}. A two-party game judges its one witness; a three-party game both (the one picked as human
-    passed, the other did not)."""
+    "reason", "kind"}. A two-party game judges its one witness; a three-party game both (the one picked
+    as human passed, the other did not)."""
     rows = []
     for game in _judged_games(study):
         verdict = game.interrogation.verdict
         base = {"game": game.pk, "correct": verdict.correct, "confidence": verdict.confidence,
                 "seconds": verdict.time_to_decision_s, "reason": verdict.reason, "kind": game.interrogation.kind}
-        if game.interrogation.kind == Interrogation.Kind.ONE_TO_ONE:
-            rows.append({**base, "witness": game.witness_name, "judged_human": verdict.choice == "human"})
-            continue
-        for conversation in game.interrogation.conversations.all():
-            name = HUMAN if conversation.witness_human_id else game.condition.name
-            rows.append({**base, "witness": name, "judged_human": verdict.choice == conversation.side})
+        rows += [{**base, "witness": name, "judged_human": judged} for name, judged in _witnesses_judged(game, verdict.choice)]
     return rows
+
+
+def _rates(by_witness: dict, order: list, replicates: int, seed) -> list[dict]:
+    witnesses = []
+    for name in sorted(by_witness, key=lambda n: order.index(n) if n in order else len(order)):
+        judged = by_witness[name]
+        estimate = stats.proportion_estimate(sum(judged), len(judged), method="bootstrap", replicates=replicates,
+                                             seed=seed)
+        witnesses.append({"witness": name, "games": len(judged), "pass_rate": estimate.rate,
+                          "ci_low": estimate.ci_low, "ci_high": estimate.ci_high, "p_value": estimate.p_value})
+    return witnesses
+
+
+def transcript_judging(*, study: Study, replicates: int = 10_000, seed=None) -> dict:
+    """Pass rates and accuracy of the transcript-only verdicts, by kind (displaced, inverted)."""
+    from studies.models import TranscriptVerdict
+
+    order = [c.name for c in study.conditions.all()] + [HUMAN]
+    verdicts = (TranscriptVerdict.objects.filter(game__study=study, game__voided=False)
+                .select_related("game__interrogation", "game__condition")
+                .prefetch_related("game__interrogation__conversations"))
+    result = {}
+    for kind in TranscriptVerdict.Kind.values:
+        chosen = [v for v in verdicts if v.kind == kind]
+        by_witness: dict[str, list[bool]] = {}
+        for verdict in chosen:
+            for name, judged in _witnesses_judged(verdict.game, verdict.choice):
+                by_witness.setdefault(name, []).append(judged)
+        correct = sum(v.correct for v in chosen)
+        result[kind] = {"verdicts": len(chosen), "witnesses": _rates(by_witness, order, replicates, seed),
+                        "accuracy": correct / len(chosen) if chosen else None}
+    return result
 
 
 def study_analysis(*, study: Study, replicates: int = 10_000, seed=None) -> dict:
@@ -134,13 +169,7 @@ def study_analysis(*, study: Study, replicates: int = 10_000, seed=None) -> dict
     for row in rows:
         by_witness.setdefault(row["witness"], []).append(row["judged_human"])
     order = [c.name for c in study.conditions.all()] + [HUMAN]
-    witnesses = []
-    for name in sorted(by_witness, key=lambda n: order.index(n) if n in order else len(order)):
-        judged = by_witness[name]
-        estimate = stats.proportion_estimate(sum(judged), len(judged), method="bootstrap", replicates=replicates,
-                                             seed=seed)
-        witnesses.append({"witness": name, "games": len(judged), "pass_rate": estimate.rate,
-                          "ci_low": estimate.ci_low, "ci_high": estimate.ci_high, "p_value": estimate.p_value})
+    witnesses = _rates(by_witness, order, replicates, seed)
     games = {row["game"]: row for row in rows}.values()
     correct = sum(row["correct"] for row in games)
     accuracy = stats.proportion_estimate(correct, len(games), method="bootstrap", replicates=replicates, seed=seed)
@@ -158,6 +187,7 @@ def study_analysis(*, study: Study, replicates: int = 10_000, seed=None) -> dict
                                  for b in range(10)],
         "time_to_decision_s": {"median": median(seconds) if seconds else None,
                                "mean": sum(seconds) / len(seconds) if seconds else None},
+        "transcript_judging": transcript_judging(study=study, replicates=replicates, seed=seed),
         "reasons": [{"witness": row["witness"], "judged_human": row["judged_human"], "reason": row["reason"]}
                     for row in rows if row["reason"]][-50:],
     }

@@ -129,3 +129,34 @@ def study_export(request, pk, what, fmt):
     response = HttpResponse(out.getvalue(), content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="study-{study.pk}-{what}.{fmt}"'
     return response
+
+
+# --- transcript-only judging ("displaced" judges) ----------------------------------------------------
+
+
+def play_transcripts(request):
+    study, participant = _play_context(request)
+    if participant is None or participant.stage not in (Participant.Stage.PLAYING, Participant.Stage.DONE):
+        return redirect("play")
+    game = services.transcript_next(participant=participant)
+    from studies.services.transcripts import transcript_view
+
+    return render(request, "studies/play_transcript.html", {
+        "study": study, "game": game, "transcript": transcript_view(game=game) if game else None})
+
+
+@require_POST
+def play_transcript_judge(request, public_id):
+    study, participant = _play_context(request)
+    game = Game.objects.filter(public_id=public_id, study=study).first() if study else None
+    if participant is None or game is None:
+        return redirect("play")
+    try:
+        services.transcript_judge(participant=participant, game=game, choice=request.POST.get("choice"),
+                                  confidence=request.POST.get("confidence", ""), reason=request.POST.get("reason", ""))
+    except ArenaError as exc:
+        from studies.services.transcripts import transcript_view
+
+        return render(request, "studies/play_transcript.html", {
+            "study": study, "game": game, "transcript": transcript_view(game=game), "error": str(exc)}, status=400)
+    return redirect("play_transcripts")

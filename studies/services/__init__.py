@@ -6,3 +6,4 @@ from studies.services.participants import (  # noqa: F401
 )
 from studies.services.setup import study_config_read, study_load, study_status_set  # noqa: F401
 from studies.services.flags import study_outliers_flag  # noqa: F401
+from studies.services.transcripts import transcript_judge, transcript_judge_inverted, transcript_next  # noqa: F401

@@ -70,6 +70,8 @@ GET  /play/consent/                                  | 405   | 405      | 405   
 POST /play/consent/                                  | 400   | 400      | 400   | 400    | 400    | 400    | 400     | 400      | 400
 POST /play/answers/demographics/                     | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
 GET  /play/game/{study_game}/                        | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /play/transcripts/                              | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+POST /play/transcripts/{study_game}/                 | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
 GET  /studies/                                       | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /studies/{study}/                               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /studies/{study}/export/games.csv               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200

@@ -3,6 +3,7 @@
     python manage.py study load FILE.json [--slug S] [--open]
     python manage.py study simulate CONFIG.json --truth TRUTH.json --participants N --seed S [--json]
     python manage.py study export ID --format csv|jsonl --what games|messages|verdicts|surveys|exclusions [--output FILE]
+    python manage.py study judge-transcripts ID --entry NAME [--limit N]
     python manage.py study open ID | close ID
 """
 import json
@@ -57,12 +58,16 @@ class Command(BaseCommand):
         export.add_argument("--format", choices=exports.FORMATS, required=True)
         export.add_argument("--what", choices=exports.TABLES, required=True)
         export.add_argument("--output", default="-")
+        judge = sub.add_parser("judge-transcripts", help="an LLM entry judges the study's finished transcripts ('inverted' judging)")
+        judge.add_argument("study")
+        judge.add_argument("--entry", required=True, help="the judging entry's display name (any engine, e.g. an LLM)")
+        judge.add_argument("--limit", type=int, default=100)
         for name in ("open", "close"):
             sub.add_parser(name).add_argument("study")
 
     def handle(self, *args, action, **options):
         try:
-            getattr(self, f"do_{action}")(**options)
+            getattr(self, f"do_{action.replace('-', '_')}")(**options)
         except ArenaError as exc:
             raise CommandError(str(exc)) from None
 
@@ -97,6 +102,21 @@ class Command(BaseCommand):
         else:
             with open(output, "w", encoding="utf-8", newline="") as out:
                 exports.export_write(study=study, what=what, fmt=format, out=out)
+
+    def do_judge_transcripts(self, *, study, entry, limit, **_):
+        from arena.models import Entry
+        from studies.services.transcripts import transcript_games
+
+        study = _study(study)
+        judge = Entry.objects.filter(display_name=entry).first()
+        if judge is None:
+            raise CommandError(f"No entry is called {entry!r}.")
+        if not 1 <= limit <= 100_000:
+            raise CommandError("--limit must be from 1 to 100000.")
+        games = transcript_games(study=study).exclude(transcript_verdicts__entry=judge).order_by("pk")[:limit]
+        done = sum(services.transcript_judge_inverted(game=game, entry=judge) is not None for game in games)
+        self.stdout.write(f"{done} of {len(games)} transcripts judged by {judge} (the rest: no readable answer, "
+                          f"see the entry's engine calls)")
 
     def do_open(self, *, study, **_):
         study = services.study_status_set(study_id=_study(study).pk, status=Study.Status.OPEN)
