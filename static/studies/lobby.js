@@ -31,6 +31,7 @@
 
   function handle(p) {
     if (p.type === "state") { state = p; render(); }
+    else if (p.type === "matched") { status.textContent = "Your game is ready…"; location.href = p.game.url; }
     else if (p.type === "lobby" && state) { state.in_lobby = p.waiting; render(); }
     else if (p.type === "error") Arena.notice(p.message);
   }

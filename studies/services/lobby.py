@@ -5,7 +5,7 @@ import datetime as dt
 from collections import Counter
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from arena.models import Status
@@ -66,23 +66,25 @@ def _admissible(study: Study, participant: Participant, now: dt.datetime) -> Non
         raise Closed("This study is closed: thank you for taking part.")
     if participant.stage != Participant.Stage.PLAYING:
         raise NotAllowed("Agree to the consent form and answer the questions first.", code="not_ready")
-    played = Game.objects.filter(Q(interrogator=participant) | Q(human_witness=participant))
-    if played.count() >= study.games_per_participant:
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    counts = Game.objects.filter(Q(interrogator=participant) | Q(human_witness=participant)).aggregate(
+        total=Count("pk"), today=Count("pk", filter=Q(created_at__gte=midnight)))
+    if counts["total"] >= study.games_per_participant:
         raise Closed(f"You have played all {study.games_per_participant} games of this study: thank you!",
                      code="all_played")
-    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    if played.filter(created_at__gte=midnight).count() >= study.games_per_day:
+    if counts["today"] >= study.games_per_day:
         raise NotAllowed(f"You have played {study.games_per_day} games today, the most a day: come back tomorrow.",
                          code="daily_cap")
 
 
-def lobby_join(*, participant_id: int, now: dt.datetime | None = None) -> Ticket | Game:
+def lobby_join(*, participant_id: int, now: dt.datetime | None = None, timer: bool = True) -> Ticket | Game:
     """Take the participant's next ticket: a game at once (an AI witness, or a partner who was waiting),
-    or a waiting ticket. Joining again while waiting or playing returns that ticket or game."""
+    or a waiting ticket. Joining again while waiting or playing returns that ticket or game. A waiting
+    ticket starts the timeout task (`timer`; a simulation on its own clock calls lobby_expire itself)."""
     now = now or timezone.now()
     participant = Participant.objects.select_related("study").get(pk=participant_id)
     try:
-        return _join(participant, now)
+        return _join(participant, now, timer)
     except NotAllowed as exc:
         if exc.code == "daily_cap":  # recorded after the refused transaction, for the researcher
             Flag.objects.get_or_create(study_id=participant.study_id, participant=participant,
@@ -90,7 +92,7 @@ def lobby_join(*, participant_id: int, now: dt.datetime | None = None) -> Ticket
         raise
 
 
-def _join(participant: Participant, now: dt.datetime) -> Ticket | Game:
+def _join(participant: Participant, now: dt.datetime, timer: bool) -> Ticket | Game:
     from studies.tasks import lobby_timeout
 
     with transaction.atomic():
@@ -121,7 +123,8 @@ def _join(participant: Participant, now: dt.datetime) -> Ticket | Game:
         study.tickets_issued = number + 1
         if match is None:
             study.save(update_fields=["tickets_issued"])
-            enqueue_on_commit(lobby_timeout, study.pk, countdown=study.human_wait_s + 0.05)
+            if timer:
+                enqueue_on_commit(lobby_timeout, study.pk, countdown=study.human_wait_s + 0.05)
             _notify_on_commit(study, [])
             return ticket
         if match.witness is not None:
@@ -138,7 +141,7 @@ def _play(study, match: Match, people: dict, conditions: dict, tickets, now) -> 
                        condition=conditions.get(match.condition) if match.condition is not None else None,
                        fallback=match.fallback)
     Ticket.objects.filter(pk__in=[t.pk for t in tickets]).update(state=Ticket.State.MATCHED, settled_at=now, game=game)
-    _notify_on_commit(study, [p for p in (match.interrogator, match.witness) if p is not None])
+    _notify_on_commit(study, [], matched=game)
     return game
 
 
@@ -180,10 +183,17 @@ def lobby_leave(*, participant_id: int) -> bool:
     return bool(left)
 
 
-def _notify_on_commit(study: Study, participant_ids) -> None:
+def _notify_on_commit(study: Study, participant_ids, *, matched: Game | None = None) -> None:
+    """After the commit: "re-read your state" to `participant_ids`, "your game is ready" (with its page)
+    to the players of `matched`, and the lobby's new head count to everyone in it."""
     def send():
         waiting = Ticket.objects.filter(study=study, state=Ticket.State.WAITING).count()
         pushes = [(groups.participant_group(pid), {"type": "refresh"}) for pid in participant_ids]
+        if matched is not None:
+            url = f"/play/game/{matched.public_id}/"
+            pushes += [(groups.participant_group(pid), {"type": "matched", "game": {"url": url, "role": role}})
+                       for pid, role in ((matched.interrogator_id, "interrogator"), (matched.human_witness_id, "witness"))
+                       if pid is not None]
         pushes.append((groups.lobby_group(study.pk), {"type": "lobby", "waiting": waiting}))
         push_many(pushes)
 

@@ -134,7 +134,7 @@ def study_play_simulated(*, study: Study, truth: dict, participants: int, seed: 
             clock += design.human_wait_s  # everyone left is waiting: let the wait run out
             continue
         clock += rng.expovariate(1 / mean_gap_s)
-        result = lobby_join(participant_id=rng.choice(free), now=start + dt.timedelta(seconds=clock))
+        result = lobby_join(participant_id=rng.choice(free), now=start + dt.timedelta(seconds=clock), timer=False)
         if isinstance(result, Game):
             play([result])
     Participant.objects.filter(pk__in=people).update(stage=Participant.Stage.DONE)

@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 def join(person, seconds=0.0):
-    return services.lobby_join(participant_id=person.pk, now=at(seconds))
+    """Joins on the test's own clock: waits end by lobby_expire(now=...), not by a real timer."""
+    return services.lobby_join(participant_id=person.pk, now=at(seconds), timer=False)
 
 
 def test_an_ai_ticket_plays_at_once_and_a_human_ticket_waits_for_a_partner(db):

@@ -74,7 +74,7 @@ async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal
     await lobby_b.expect("state")
     await lobby_b.send({"type": "join"})
     mine = (await lobby_b.expect("state"))["game"]
-    theirs = await lobby_a.expect("state")  # pushed: "your game is ready"
+    theirs = await lobby_a.expect("matched")  # pushed: "your game is ready", with its page
     assert mine and theirs["game"] and mine["url"] == theirs["game"]["url"]
     game = await sync_to_async(Game.objects.select_related("interrogation").get)()
     ask_client, answer_client = (client_a, client_b) if game.interrogator_id == a.pk else (client_b, client_a)
