@@ -111,7 +111,7 @@ async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal
         await socket.close()
 
 
-async def test_an_ai_game_from_the_lobby_gets_the_bot_reply_and_the_reveal_names_the_condition(cast):
+async def test_an_ai_game_from_the_lobby_gets_the_bot_reply_and_the_reveal_names_the_condition(cast, task_worker):
     study, (client_a, a), _ = await two_players(human_witness_share=0.0)
     lobby, _, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_a)
     await lobby.expect("state")
