@@ -45,6 +45,9 @@ def console(request, cast, end_stray_sessions, settings):
     yield loop, socket, request.param
     loop.run(socket.close())
     loop.stop()
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()  # the layer's connections belong to the stopped loop: later tests get a fresh one
 
 
 @pytest.mark.slow
