@@ -4,7 +4,7 @@ flags and exclusions are read here, results and downloads are on the study's pag
 import json
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -26,6 +26,7 @@ class StudyCreateForm(forms.ModelForm):
         data = super().clean()
         try:
             self.config = services.study_config_read(text=data.get("config_text", ""))
+            services.study_config_validate(config=self.config)
         except ArenaError as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
@@ -68,12 +69,8 @@ class StudyAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         if change:  # never the lobby's counters, which the matcher moves meanwhile
             return obj.save(update_fields=["slug", "status"])
-        try:
-            study = services.study_load(config=form.config, slug=obj.slug, status=obj.status, owner=request.user)
-        except ArenaError as exc:
-            self.message_user(request, str(exc), messages.ERROR)
-            raise
-        obj.pk, obj.__dict__ = study.pk, study.__dict__
+        study = services.study_load(config=form.config, slug=obj.slug, status=obj.status, owner=request.user)
+        obj.__dict__.update(study.__dict__)  # the admin goes on with the study as created (its pk, its slug)
 
     @admin.display(description="configuration")
     def config_pretty(self, obj):

@@ -4,6 +4,8 @@ from studies.services.lobby import game_current, lobby_expire, lobby_join, lobby
 from studies.services.participants import (  # noqa: F401
     consent_give, device_hash, participant_create, participant_exclude, survey_submit,
 )
-from studies.services.setup import study_config_read, study_load, study_status_set  # noqa: F401
+from studies.services.setup import (  # noqa: F401
+    study_config_read, study_config_validate, study_load, study_status_set,
+)
 from studies.services.flags import study_outliers_flag  # noqa: F401
 from studies.services.transcripts import transcript_judge, transcript_judge_inverted, transcript_next  # noqa: F401

@@ -24,24 +24,29 @@ def study_config_read(*, text: str) -> dict:
     return config
 
 
-def _entry_for(study: Study, witness) -> Entry:
-    """The witness's arena entry: any bots engine, or pull mode (the entrant's program answers through
-    the API, held back by the typing model like every machine reply)."""
+def _settings_clean(witness) -> dict:
+    """The witness's engine settings as its arena entry will hold them: any bots engine, or pull mode
+    (the entrant's program answers through the API, held back by the typing model like every machine)."""
     try:
-        cleaned = entry_settings_clean(engine=witness.engine, settings=witness.settings)
+        return entry_settings_clean(engine=witness.engine, settings=witness.settings)
     except ValidationError as exc:
         detail = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
         raise InvalidInput(f"witness {witness.name!r}: {detail}") from None
-    name = f"{witness.name} · {study.slug}"[:100]
-    return Entry.objects.create(display_name=name, engine=witness.engine, settings=cleaned)
 
 
-def study_load(*, config: dict, slug: str = "", status: str = Study.Status.DRAFT, owner=None) -> Study:
-    """A new study of `config` (validated: InvalidInput names the key), with an arena entry per AI witness."""
+def study_config_validate(*, config: dict):
+    """(the design, each witness's cleaned settings) of a configuration, or InvalidInput naming the key:
+    everything `study_load` checks, without creating anything (the admin's form calls it)."""
     try:
         design = design_read(config)
     except DesignError as exc:
         raise InvalidInput(str(exc)) from None
+    return design, [_settings_clean(witness) for witness in design.witnesses]
+
+
+def study_load(*, config: dict, slug: str = "", status: str = Study.Status.DRAFT, owner=None) -> Study:
+    """A new study of `config` (validated: InvalidInput names the key), with an arena entry per AI witness."""
+    design, cleaned = study_config_validate(config=config)
     slug = slugify(slug or config.get("slug") or design.title)[:50] or "study"
     base, n = slug, 2
     while Study.objects.filter(slug=slug).exists():
@@ -54,9 +59,10 @@ def study_load(*, config: dict, slug: str = "", status: str = Study.Status.DRAFT
             games_per_day=design.games_per_day, human_wait_s=design.human_wait_s, seed=design.seed,
             config=design.as_config(), owner=owner,
         )
-        for index, witness in enumerate(design.witnesses):
-            Condition.objects.create(study=study, index=index, name=witness.name, persona=witness.persona,
-                                     entry=_entry_for(study, witness))
+        for index, (witness, settings) in enumerate(zip(design.witnesses, cleaned)):
+            entry = Entry.objects.create(display_name=f"{witness.name} · {study.slug}"[:100], engine=witness.engine,
+                                         settings=settings)
+            Condition.objects.create(study=study, index=index, name=witness.name, persona=witness.persona, entry=entry)
     return study
 
 

@@ -78,3 +78,16 @@ def test_a_pull_witness_answering_at_once_is_shown_no_sooner_than_its_typing_mod
     assert held is not None and not conversation.messages.filter(sender_role=Message.Role.WITNESS).exists()
     [reply] = wait_for(lambda: list(conversation.messages.filter(sender_role=Message.Role.WITNESS)), timeout=10)
     assert (reply.created_at - question.created_at).total_seconds() >= 1.0 + 11 * 0.05 - 0.01
+
+
+def test_a_researcher_creates_a_study_in_the_admin_from_its_json(client, cast):
+    client.force_login(cast.olivia)
+    bad = client.post("/admin/studies/study/add/", {"slug": "bad", "status": "draft", "config_text": '{"seed": 1}'})
+    assert bad.status_code == 200 and "witnesses must be a list" in bad.content.decode()
+    response = client.post("/admin/studies/study/add/", {"slug": "from-admin", "status": "open",
+                                                          "config_text": json.dumps(config())})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    study = Study.objects.get(slug="from-admin")
+    assert study.status == "open" and study.conditions.count() == 2 and study.owner == cast.olivia
+    page = client.get(f"/admin/studies/study/{study.pk}/change/").content.decode()
+    assert "Simple-PERSONA" in page and "results and downloads" in page
