@@ -63,7 +63,8 @@ def two_players(**overrides):
 
 
 async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal(cast):
-    study, (client_a, a), (client_b, b) = await two_players(human_witness_share=1.0, max_message_chars=50)
+    study, (client_a, a), (client_b, b) = await two_players(human_witness_share=1.0, max_message_chars=50,
+                                                             human_wait_s=3600)  # no timer fires in later tests
     lobby_a, ok, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_a)
     assert ok
     state = await lobby_a.expect("state")
