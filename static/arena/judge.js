@@ -93,7 +93,7 @@
     list.textContent = "";
     Object.keys(s.reveal).sort().forEach((side) => {
       const li = document.createElement("li");
-      li.textContent = label[side] + ": " + (s.reveal[side].kind === "human" ? "a human confederate" : "a machine (" + s.reveal[side].name + ")");
+      li.textContent = label[side] + ": " + (s.reveal[side].kind === "human" ? s.reveal[side].name : "a machine (" + s.reveal[side].name + ")");
       li.id = "reveal-" + side;
       list.appendChild(li);
     });

@@ -87,6 +87,17 @@ GET  /lambdastar/experiments/{experiment}/plots/types.svg | login | 404 | 404   
 GET  /lambdastar/experiments/{experiment}/plots/types.csv | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/episodes.csv    | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/episodes.jsonl  | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
+# --- studies: /play/ is public (a session is the player: no role opens another's game); results are organisers' ---
+GET  /play/                                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /play/consent/                                  | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
+POST /play/consent/                                  | 400   | 400      | 400   | 400    | 400    | 400    | 400     | 400      | 400
+POST /play/answers/demographics/                     | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+GET  /play/game/{study_game}/                        | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /play/transcripts/                              | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+POST /play/transcripts/{study_game}/                 | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+GET  /studies/                                       | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /studies/{study}/                               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /studies/{study}/export/games.csv               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 # --- the entrants' API (/api/v1/, token) ------------------------------------------------------------------------------------------------
 GET  /api/v1/schema/                                 | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /api/v1/entries/                                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
@@ -128,6 +139,9 @@ WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
 WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/play/{study}/lobby/                         | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
+WS   /ws/play/judge/{study_game}/                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
+WS   /ws/play/witness/{study_game}/                  | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | ws      | 4403     | ws
 """
 
