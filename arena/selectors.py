@@ -10,6 +10,7 @@ from arena import payloads, roles, signing
 from core import hashchain
 from core.errors import NotAllowed
 from arena.services.keystrokes import composing_line
+from arena.services.verdicts import verdict_elsewhere
 from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
@@ -49,6 +50,7 @@ def judge_state(*, interrogation: Interrogation) -> dict:
         "verdict": payloads.judge_verdict(verdict),
         "reveal": payloads.judge_reveal(conversations) if verdict else None,
         "correct": verdict.correct if verdict else None,
+        "verdict_here": not verdict_elsewhere(interrogation.pk),
     }
 
 

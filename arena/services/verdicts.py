@@ -9,6 +9,21 @@ from arena.services.results import results_version_bump
 
 REASON_MAX_CHARS = 4000
 
+# Contest formats that collect their verdicts themselves (a wager trial: once all of its interviews are
+# over, for every candidate at once) register a test of an interrogation id here; the console then offers
+# no verdict for those interrogations, and one sent anyway is refused (a verdict would reveal the witness).
+_VERDICT_ELSEWHERE: list = []
+
+
+def verdict_elsewhere_register(test) -> None:
+    """`test(interrogation_id) -> bool`: True when that interrogation's verdict is given elsewhere."""
+    if test not in _VERDICT_ELSEWHERE:
+        _VERDICT_ELSEWHERE.append(test)
+
+
+def verdict_elsewhere(interrogation_id: int) -> bool:
+    return any(test(interrogation_id) for test in _VERDICT_ELSEWHERE)
+
 
 def _clean_confidence(confidence) -> int:
     if isinstance(confidence, bool):
@@ -33,6 +48,8 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
     if len(reason) > min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4):
         raise InvalidInput("The reason is too long.", code="too_long")
     confidence = _clean_confidence(confidence)
+    if verdict_elsewhere(interrogation_id):
+        raise NotAllowed("This interview's verdict is given on its contest's page, not here.")
     with transaction.atomic():
         interrogation = Interrogation.objects.select_for_update().get(pk=interrogation_id)
         if judge is None or judge.pk != interrogation.judge_id:
