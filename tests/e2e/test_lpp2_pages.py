@@ -61,3 +61,5 @@ def test_reference_client_pages_play_a_round(transactional_db, live_daphne, brow
                    "JSON.stringify({status: 'recap', id: 'judge0', secret: 'wrong'}))")
     judge.wait_for_function("window.lpp.events.some(e => e[0] === 'AuthError')")
     assert _events(judge, "AuthError") == ["Invalid secret"]
+    # the pages' other script, jQuery, is served at the reference's path too
+    assert judge.evaluate("fetch('/scripts/jquery.min.js').then(r => r.text()).then(t => t.includes('jQuery'))")

@@ -13,8 +13,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ArenaError
 
-CLIENT_PACKAGE = "socket.io-client@1.4.5"
-CLIENT_SHA1 = "400d630c31e7c9579e45173f977e4f5bd8dc7d2e"  # npm's shasum of socket.io-client-1.4.5.tgz
+# what the reference pages load from the server's /scripts/: npm package, its tarball's shasum (npm's),
+# the file kept, the licence kept beside it, the name served
+SCRIPTS = (
+    ("socket.io-client@1.4.5", "socket.io-client-1.4.5.tgz", "400d630c31e7c9579e45173f977e4f5bd8dc7d2e",
+     "package/socket.io.js", "package/LICENSE", "socket.io-1.4.5.js"),
+    ("jquery@3.7.1", "jquery-3.7.1.tgz", "083ef98927c9a6a74d05a6af02806566d16274de",
+     "package/dist/jquery.min.js", "package/LICENSE.txt", "jquery.min.js"),
+)
 
 
 class Command(BaseCommand):
@@ -27,7 +33,7 @@ class Command(BaseCommand):
         setup.add_argument("--secret", required=True, metavar="S")
         setup.add_argument("--driver", choices=["panel", "schedule"], default="panel",
                            help="who drives the rounds: the control panel (default) or the platform's schedule")
-        sub.add_parser("fetch-client", help=f"npm pack {CLIENT_PACKAGE} and keep its dist file")
+        sub.add_parser("fetch-client", help="npm pack socket.io-client@1.4.5 and jquery, keep their dist files")
 
     def handle(self, *args, action, **options):
         if action == "setup":
@@ -41,26 +47,27 @@ class Command(BaseCommand):
             self.stdout.write(f"Contest {lpp2.contest.name!r} (id {lpp2.contest_id}) served at /socket.io/; "
                               f"identities: {names}; rounds: {lpp2.get_driver_display()}.")
         else:
-            self.stdout.write(f"Fetched {self._fetch()}")
+            for script in SCRIPTS:
+                self.stdout.write(f"Fetched {self._fetch(*script)}")
 
-    def _fetch(self) -> Path:
-        from lpp.lpp2.asgi import script_file
+    def _fetch(self, package, tarball_name, sha1, member, licence_member, served) -> Path:
+        from lpp.lpp2.asgi import scripts_dir
 
         if shutil.which("npm") is None:
             raise CommandError("npm is not installed: install node and npm, then run this again.")
-        target = script_file()
+        target = scripts_dir() / served
         with tempfile.TemporaryDirectory() as tmp:
-            done = subprocess.run(["npm", "pack", CLIENT_PACKAGE, "--silent"], cwd=tmp, capture_output=True, text=True,
+            done = subprocess.run(["npm", "pack", package, "--silent"], cwd=tmp, capture_output=True, text=True,
                                   timeout=300)
-            tarball = Path(tmp) / "socket.io-client-1.4.5.tgz"
+            tarball = Path(tmp) / tarball_name
             if done.returncode or not tarball.is_file():
-                raise CommandError(f"npm pack {CLIENT_PACKAGE} failed: {done.stderr.strip()[-400:]}")
-            if hashlib.sha1(tarball.read_bytes()).hexdigest() != CLIENT_SHA1:
-                raise CommandError(f"{tarball.name} does not have npm's published checksum {CLIENT_SHA1}.")
+                raise CommandError(f"npm pack {package} failed: {done.stderr.strip()[-400:]}")
+            if hashlib.sha1(tarball.read_bytes()).hexdigest() != sha1:
+                raise CommandError(f"{tarball.name} does not have npm's published checksum {sha1}.")
             with tarfile.open(tarball) as archive:
-                script = archive.extractfile("package/socket.io.js").read()
-                licence = archive.extractfile("package/LICENSE").read()
+                script = archive.extractfile(member).read()
+                licence = archive.extractfile(licence_member).read()
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(script)
-        target.with_name("LICENSE.socket.io-client").write_bytes(licence)
+        target.with_name(f"LICENSE.{package.split('@')[0]}").write_bytes(licence)
         return target
