@@ -18,13 +18,6 @@ def lpp2_active() -> Lpp2Contest | None:
     return Lpp2Contest.objects.filter(active=True).select_related("contest").first()
 
 
-def identity_get(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:
-    """The identity when the secret matches, else None (the caller sends AuthError)."""
-    identity = (Lpp2Identity.objects.filter(lpp2=lpp2, name=name)
-                .select_related("participant__user", "participant__contest_entry__entry").first())
-    return identity if identity is not None and identity.secret_matches(secret) else None
-
-
 def round_current(*, lpp2: Lpp2Contest, load: bool = True) -> tuple[int, Round | None]:
     """(0-based number, the Loebner round): the panel's round, or the latest started one of the schedule;
     ``load=False``: the number only (no query for the panel)."""
@@ -50,7 +43,8 @@ def round_status(round_: Round | None) -> str:
     return wire.RUNNING if talking else wire.FINISHED
 
 
-def _names(lpp2: Lpp2Contest) -> dict[int, str]:
+def participant_names(lpp2: Lpp2Contest) -> dict[int, str]:
+    """participant id -> LPP2 name."""
     return dict(Lpp2Identity.objects.filter(lpp2=lpp2, participant__isnull=False).values_list("participant_id", "name"))
 
 
@@ -70,7 +64,7 @@ def partners(*, lpp2: Lpp2Contest, round_: Round | None) -> dict:
     """The reference's map: every judge, then every ai, then every confederate, each with its partners."""
     if round_ is None:
         return {}
-    names = _names(lpp2)
+    names = participant_names(lpp2)
     found = {m.judge_id: m for m in meetings(round_)}
     result: dict[str, list[str]] = {}
     by_kind = {kind: sorted((i for i in Lpp2Identity.objects.filter(lpp2=lpp2, participant__kind=kind)
@@ -92,7 +86,7 @@ def conversation_names(*, lpp2: Lpp2Contest, conversation_id: int) -> tuple[str,
                .select_related("round").first())
     if meeting is None:
         return None
-    names = _names(lpp2)
+    names = participant_names(lpp2)
     conversation = meeting.interrogation.conversations.get(pk=conversation_id)
     witness = meeting.entry_id if conversation.witness_entry_id else meeting.confederate_id
     return names[meeting.judge_id], names[witness], meeting.round.number - 1
@@ -110,7 +104,7 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str) -> list[dict] | None:
     if number < 0:
         return None
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
-    names = _names(lpp2)
+    names = participant_names(lpp2)
     lines = []
     for meeting in meetings(round_):
         judge = names[meeting.judge_id]
@@ -131,7 +125,7 @@ def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int) -> dict | 
     """What the webcast shows for (round, judge): ``participants`` (judge, confederate, ai) and the recap."""
     judge = f"judge{judge_index}"
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
-    names = _names(lpp2)
+    names = participant_names(lpp2)
     meeting = next((m for m in meetings(round_) if names.get(m.judge_id) == judge), None)
     if meeting is None:
         return None

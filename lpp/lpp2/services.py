@@ -166,7 +166,7 @@ def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lp
     if identity.participant_id is None or identity.participant.kind != Participant.Kind.JUDGE:
         raise NotAllowed("Only a judge scores.")
     number, meeting = _meeting_of(lpp2, identity)
-    names = selectors._names(lpp2)
+    names = selectors.participant_names(lpp2)
     entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
     if robot not in (entry, confederate):
         raise InvalidInput(f"robot must be one of your partners in round {number}: {entry} or {confederate}.")

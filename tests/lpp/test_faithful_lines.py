@@ -1,7 +1,6 @@
 """The log reader as JComm showed the lines on screen (lpp.md §1.5-1.6), on synthetic keys and on the
 shared 2012 logs: a BackSpace after the reader closed a line deletes from that line, a BackSpace right
 after Return joins the lines, the idle rule does not split words."""
-import pytest
 
 from lpp.protocol.keys import BACKSPACE, RETURN
 from lpp.protocol.lines import segment, transcript_utterances
