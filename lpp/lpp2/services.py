@@ -60,6 +60,25 @@ def lpp2_contest_setup(*, name: str, secret: str, driver: str = Lpp2Contest.Driv
         participants_assign(contest_id=contest.pk, judges=[_user(f"lpp2-judge{i}", roles.JUDGE) for i in range(4)],
                             confederates=[_user(f"lpp2-conf{i}", roles.CONFEDERATE) for i in range(4)])
         schedule_create(contest_id=contest.pk)
+        return lpp2_contest_connect(contest_id=contest.pk, secret=secret, driver=driver)
+
+
+def lpp2_contest_connect(*, contest_id: int, secret: str, driver: str = Lpp2Contest.Driver.PANEL) -> Lpp2Contest:
+    """Serve an existing Loebner contest (finals scheduled) over LPP2, as the one /socket.io/ serves: an
+    identity for each participant (J1 = judge0, E1 = ai0, C1 = conf0) plus CONTROLLER and webcast, all with
+    ``secret`` (the organiser changes each in the admin). Participants on the platform's consoles keep
+    playing there: any of them may connect over LPP2 instead."""
+    if not secret or len(secret) > wire.MAX_FIELD_CHARS:
+        raise InvalidInput(f"The secret must be 1 to {wire.MAX_FIELD_CHARS} characters.")
+    if driver not in Lpp2Contest.Driver.values:
+        raise InvalidInput(f"driver must be one of {', '.join(Lpp2Contest.Driver.values)}.")
+    with transaction.atomic():
+        contest = Contest.objects.select_for_update().get(pk=contest_id)
+        if not contest.rounds.exists():
+            raise Closed("Build the contest's schedule first: LPP2 partners come from its meetings.")
+        if Lpp2Contest.objects.filter(contest=contest).exists():
+            raise Closed("This contest is served over LPP2 already.")
+        Lpp2Contest.objects.filter(active=True).update(active=False)
         lpp2 = Lpp2Contest.objects.create(contest=contest, driver=driver)
         for participant in contest.participants.all():
             _identity(lpp2, wire.name_for(participant.kind, participant.label), secret, participant)

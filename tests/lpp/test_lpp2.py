@@ -323,3 +323,21 @@ async def test_an_lpp1_entry_meets_an_lpp2_judge_through_the_bridge(contest, liv
         await db(bridge.close)
         await judge.close()
         await controller.close()
+
+
+def test_an_existing_contest_is_connected_to_lpp2(transactional_db, cast):
+    from django.core.management import CommandError, call_command
+
+    from lpp.models import Lpp2Contest
+    from tests.tournaments.loebner.helpers import finals_make
+
+    contest = finals_make(cast, fmt="2012")
+    with pytest.raises(CommandError, match="No contest named"):
+        call_command("lpp2", "connect", "--contest", "nope", "--secret", "x")
+    call_command("lpp2", "connect", "--contest", contest.name, "--secret", "x")
+    lpp2 = Lpp2Contest.objects.get(active=True)
+    assert lpp2.contest == contest and lpp2.driver == "schedule"
+    labels = dict(lpp2.identities.filter(participant__isnull=False).values_list("name", "participant__label"))
+    assert labels["judge0"] == "J1" and labels["ai3"] == "E4" and labels["conf1"] == "C2"
+    with pytest.raises(CommandError, match="already"):
+        call_command("lpp2", "connect", "--contest", contest.name, "--secret", "x")

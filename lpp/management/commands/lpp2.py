@@ -33,14 +33,26 @@ class Command(BaseCommand):
         setup.add_argument("--secret", required=True, metavar="S")
         setup.add_argument("--driver", choices=["panel", "schedule"], default="panel",
                            help="who drives the rounds: the control panel (default) or the platform's schedule")
+        connect = sub.add_parser("connect", help="serve an existing Loebner contest (schedule built) at /socket.io/")
+        connect.add_argument("--contest", required=True, metavar="NAME")
+        connect.add_argument("--secret", required=True, metavar="S")
+        connect.add_argument("--driver", choices=["panel", "schedule"], default="schedule",
+                             help="who drives the rounds: the platform's schedule (default) or the control panel")
         sub.add_parser("fetch-client", help="npm pack socket.io-client@1.4.5 and jquery, keep their dist files")
 
     def handle(self, *args, action, **options):
-        if action == "setup":
-            from lpp.lpp2.services import lpp2_contest_setup
+        if action in ("setup", "connect"):
+            from lpp.lpp2.services import lpp2_contest_connect, lpp2_contest_setup
+            from tournaments.loebner.models import Contest
 
             try:
-                lpp2 = lpp2_contest_setup(name=options["contest"], secret=options["secret"], driver=options["driver"])
+                if action == "setup":
+                    lpp2 = lpp2_contest_setup(name=options["contest"], secret=options["secret"], driver=options["driver"])
+                else:
+                    contest = Contest.objects.filter(name=options["contest"]).first()
+                    if contest is None:
+                        raise CommandError(f"No contest named {options['contest']!r}.")
+                    lpp2 = lpp2_contest_connect(contest_id=contest.pk, secret=options["secret"], driver=options["driver"])
             except ArenaError as error:
                 raise CommandError(str(error)) from None
             names = ", ".join(lpp2.identities.values_list("name", flat=True))
