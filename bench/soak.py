@@ -150,9 +150,21 @@ class Sock:
             self.reader.cancel()
         self.ws = self.reader = None
 
-    async def reopen(self) -> None:
+    async def reopen(self, attempts: int = 3) -> None:
+        """A page reload; one whose handshake fails (daphne drops a websocket not accepted within 5 s) is
+        tried again, as a page's script does, after a second; each failure is counted."""
+        from websockets.exceptions import InvalidHandshake
+
         await self.close()
-        await self.open()
+        for attempt in range(attempts):
+            try:
+                await self.open()
+                break
+            except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
+                self.tally["reconnect_failures"].append(f"{self.name}: {exc!r}")
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(1)
         self.tally["reconnects"] += 1
 
 
@@ -393,7 +405,8 @@ def table(samples: list[dict]) -> str:
 # --- the run -----------------------------------------------------------------------------------------
 async def soak(args, services, worker, base, humans, machines, bettors) -> dict:
     tally = {"messages_sent": 0, "messages_delivered": 0, "judge_to_machine": 0, "bot_replies": 0,
-             "trades_sent": 0, "trades": 0, "trades_refused": 0, "reconnects": 0, "lost": [], "errors": []}
+             "trades_sent": 0, "trades": 0, "trades_refused": 0, "reconnects": 0, "reconnect_failures": [], "lost": [],
+             "errors": []}
     stop = asyncio.Event()
     duration = args.minutes * 60
     interval = min(args.sample_s, max(2.0, duration / 6))
@@ -478,11 +491,14 @@ def report(args, tally: dict, db: dict, note: str | None) -> dict:
         print("LOST: " + line)
     for line in tally["errors"][:20]:
         print("ERROR: " + line)
+    for line in tally["reconnect_failures"][:20]:
+        print("RECONNECT FAILED (tried again): " + line)
     print(f"messages: {tally['messages_sent']} sent, {tally['messages_delivered']} delivered, "
           f"{db['messages_stored']} stored; machines: {tally['judge_to_machine']} asked, {tally['bot_replies']} "
           f"answered, {db['bot_replies_stored']} replies stored; trades: {tally['trades']} acknowledged "
           f"({tally['trades_refused']} refused), {db['trades_stored']} stored, {len(db['violations'])} ledger "
-          f"violations; {tally['reconnects']} reconnects; "
+          f"violations; {tally['reconnects']} reconnects ({len(tally['reconnect_failures'])} handshakes failed and "
+          f"were tried again); "
           f"{'all flat' if all(f['flat'] for f in flat.values()) else 'NOT flat: ' + ', '.join(m for m, f in flat.items() if not f['flat'])}")
     first, last = samples[0], samples[-1]
     return {
@@ -492,7 +508,7 @@ def report(args, tally: dict, db: dict, note: str | None) -> dict:
         "messages_stored": db["messages_stored"], "judge_to_machine": tally["judge_to_machine"],
         "bot_replies": tally["bot_replies"], "bot_replies_stored": db["bot_replies_stored"],
         "trades": tally["trades"], "trades_refused": tally["trades_refused"], "trades_stored": db["trades_stored"],
-        "reconnects": tally["reconnects"], "lost": len(lost), "violations": len(db["violations"]),
+        "reconnects": tally["reconnects"], "reconnect_failures": len(tally["reconnect_failures"]), "lost": len(lost), "violations": len(db["violations"]),
         "errors": len(tally["errors"]),
         "slopes_per_min": {m: f["slope_per_min"] for m, f in flat.items()},
         "drift": {m: f["drift"] for m, f in flat.items()},
@@ -516,7 +532,42 @@ def parse_args(argv=None):
     parser.add_argument("--sample-s", type=float, default=60, help="seconds between samples (fewer for short runs)")
     parser.add_argument("--timeout", type=float, default=30, help="seconds a delivery may take before it counts as lost")
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default: a free one)")
+    parser.add_argument("--memdiag", metavar="PATH", help="daphne samples its memory into PATH (core.memdiag: "
+                        "object counts by type, malloc, per-channel state), summarised at the end")
+    parser.add_argument("--memdiag-s", type=float, default=60, help="seconds between memdiag samples")
+    parser.add_argument("--tracemalloc", action="store_true", help="with --memdiag: also the source lines "
+                        "whose allocations grew (tracemalloc, depth 1; slows daphne)")
+    parser.add_argument("--malloc-arena-max", type=int, default=0, help="daphne's MALLOC_ARENA_MAX (glibc's "
+                        "malloc arenas; 0: glibc's default, 8 per core)")
     return parser.parse_args(argv)
+
+
+def daphne_environ(args) -> dict[str, str]:
+    """The variables daphne gets beside the run's own: the memory diagnostic, malloc's arenas."""
+    extra = {}
+    if args.memdiag:
+        extra |= {"ARENA_MEMDIAG": str(Path(args.memdiag).resolve()), "ARENA_MEMDIAG_S": str(args.memdiag_s),
+                  "ARENA_MEMDIAG_TRACEMALLOC": "true" if args.tracemalloc else "false"}
+    if args.malloc_arena_max:
+        extra["MALLOC_ARENA_MAX"] = str(args.malloc_arena_max)
+    return extra
+
+
+def start_daphne(services, args) -> str:
+    """daphne with daphne_environ(args) (the worker, already started, does not get them)."""
+    extra = daphne_environ(args)
+    if args.memdiag:
+        Path(args.memdiag).unlink(missing_ok=True)
+    saved = {name: os.environ.get(name) for name in extra}
+    os.environ.update(extra)
+    try:
+        return services.start_daphne()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def run(args) -> dict:
@@ -529,11 +580,19 @@ def run(args) -> dict:
         machines = create_machine_conversations(args.machines)
         game_id, bettors = create_bettors(args.bettors, args.minutes) if args.bettors else (None, [])
         worker = services.start_celery("soak", queues="celery,bots")
-        base = services.start_daphne()
+        base = start_daphne(services, args)
         log(f"{len(humans)} human and {len(machines)} machine conversations, {len(bettors)} bettors, "
             f"{args.minutes:g} min; worker pid {worker.process.pid}")
         tally = asyncio.run(soak(args, services, worker, base, humans, machines, bettors))
-        return report(args, tally, stored(humans, machines, game_id), services.note)
+        result = report(args, tally, stored(humans, machines, game_id), services.note)
+    if args.memdiag:
+        from core.memdiag import summary
+
+        print(summary(args.memdiag))
+        result["memdiag"] = str(Path(args.memdiag).resolve())
+    if args.malloc_arena_max:
+        result["malloc_arena_max"] = args.malloc_arena_max
+    return result
 
 
 def main(argv=None) -> int:
