@@ -53,6 +53,7 @@ async def test_pages_that_reload_a_hundred_times_leave_nothing_behind(cast, laye
     kept, channels = len(alive), {c.channel_name for c in alive}
     del alive
     joined = memberships(channel_layer)
+    per_loop = len(ratelimit._clients), len(notify._pumps)  # (earlier tests' loops may still be there)
     for n in range(CYCLES):
         judge, ok, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
         assert ok
@@ -72,6 +73,6 @@ async def test_pages_that_reload_a_hundred_times_leave_nothing_behind(cast, laye
         assert len(channel_layer._popped) <= 1 and len(channel_layer._fetches) <= 1
     else:  # every judge's group membership went with it
         assert memberships(channel_layer) == joined
-    assert len(ratelimit._clients) <= 1 and len(notify._pumps) <= 2  # per event loop, not per socket
+    assert len(ratelimit._clients) <= per_loop[0] + 1 and len(notify._pumps) <= per_loop[1] + 1  # per loop, not per socket
     await witness.close()
     assert len(consumers_alive()) == kept - 1
