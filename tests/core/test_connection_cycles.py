@@ -76,3 +76,24 @@ async def test_pages_that_reload_a_hundred_times_leave_nothing_behind(cast, laye
     assert len(ratelimit._clients) <= per_loop[0] + 1 and len(notify._pumps) <= per_loop[1] + 1  # per loop, not per socket
     await witness.close()
     assert len(consumers_alive()) == kept - 1
+
+
+async def test_a_page_s_state_is_read_while_the_shared_sync_thread_is_busy(cast, layer):
+    """A (re)connecting console's state is read in parallel with other consoles' work, not queued in
+    the one thread that thread-sensitive sync code shares (daphne drops a handshake not accepted
+    within 5 s: under load the soak's page reloads failed)."""
+    import asyncio
+    import time
+
+    interrogation = await sync_to_async(three_party)(cast)
+    judge, ok, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
+    assert ok
+    await judge.expect("state")
+    busy = asyncio.ensure_future(sync_to_async(time.sleep, thread_sensitive=True)(4))
+    await asyncio.sleep(0.1)
+    started = time.monotonic()
+    await judge.send({"type": "state"})
+    assert (await judge.expect("state", timeout=3))["status"] == "running"
+    assert time.monotonic() - started < 3 and not busy.done()
+    await busy
+    await judge.close()
