@@ -95,7 +95,7 @@ def witness_conversations(*, user):
 
 
 def published_interrogations():
-    return Interrogation.objects.filter(published_at__isnull=False).order_by("-published_at")
+    return Interrogation.objects.filter(published_at__isnull=False, rehearsal=False).order_by("-published_at")
 
 
 def published_interrogation(*, public_id) -> Interrogation | None:
@@ -228,7 +228,7 @@ def _player(conversation: Conversation, *, pool_humans: bool) -> str:
 
 
 def _verdicts(kind: str | None = None):
-    verdicts = Verdict.objects.select_related("interrogation", "judge").prefetch_related(
+    verdicts = Verdict.objects.filter(interrogation__rehearsal=False).select_related("interrogation", "judge").prefetch_related(
         Prefetch("interrogation__conversations",
                  queryset=Conversation.objects.select_related("witness_entry", "witness_human"))
     ).order_by("decided_at", "pk")

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from arena import views
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("results/", views.results, name="results"),
     path("results/judges/", views.results_judges, name="results_judges"),
     path("healthz", views.healthz, name="healthz"),
+    path("entrant/", include("arena.entrant_urls")),
 ]

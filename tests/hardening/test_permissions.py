@@ -47,7 +47,8 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "interrogation": "00000000-0000-4000-8000-000000000001", "conversation": "00000000-0000-4000-8000-000000000002",
     "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
     "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
-    "open_game": "00000000-0000-4000-8000-000000000007", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
+    "open_game": "00000000-0000-4000-8000-000000000007", "rehearsal": "00000000-0000-4000-8000-000000000008",
+    "apikey": "1", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
 }
 
 
@@ -147,10 +148,16 @@ def build_world(cast):
     run = experiment.runs.first()
     aggregate = Aggregate.objects.create(run=run, agent_type="ls", episodes=4, mean=0.1, std=0.2, sem=0.1,
                                          ci_low=-0.1, ci_high=0.3)
+    from arena.services.apikeys import apikey_create
+    from arena.services.rehearsals import rehearsal_start
+
+    rehearsal = rehearsal_start(entry=entry, user=ada, judge="self")
+    apikey = apikey_create(user=ada, name="matrix").api_key
     ids = {"interrogation": interrogation.public_id, "conversation": conversation.public_id,
            "pull_conversation": pull_conversation.public_id, "published": published.public_id,
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
-           "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk}
+           "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
+           "rehearsal": rehearsal.public_id, "apikey": apikey.pk}
     return users, tokens, {key: str(value) for key, value in ids.items()}
 
 
