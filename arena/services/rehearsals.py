@@ -31,7 +31,7 @@ QUESTIONS = (
     "What is seventeen plus twenty-five?",
     "Tea or coffee, and why?",
 )
-POLL_S = 1.0  # how often the scripted judge looks for an answer
+POLL_S = 1.0  # how often the scripted judge looks for an answer (at most; more often with a shorter pause)
 JUDGES = ("bot", "self")
 
 
@@ -78,11 +78,12 @@ def rehearsal_judge_step(*, interrogation_id: int) -> float | None:
     interrogation = Interrogation.objects.filter(pk=interrogation_id, rehearsal=True).select_related("judge").first()
     if interrogation is None or interrogation.status != Status.RUNNING or interrogation.judge.username != BOT_JUDGE:
         return None
+    pause = settings.ARENA_REHEARSAL_PAUSE_S
+    poll = max(0.05, min(POLL_S, pause))
     conversation = interrogation.conversations.get()
     last = conversation.messages.order_by("-seq").only("seq", "sender_role", "created_at").first()
     if last is not None and last.sender_role == Message.Role.INTERROGATOR:
-        return POLL_S  # waiting for the answer
-    pause = settings.ARENA_REHEARSAL_PAUSE_S
+        return poll  # waiting for the answer
     waited = (timezone.now() - last.created_at).total_seconds() if last else pause
     if waited < pause:
         return pause - waited
@@ -90,7 +91,7 @@ def rehearsal_judge_step(*, interrogation_id: int) -> float | None:
         Conversation.objects.select_for_update().filter(pk=conversation.pk).values_list("pk").first()
         messages = conversation.messages.order_by("-seq")
         if last is not None and messages.values_list("seq", flat=True).first() != last.seq:
-            return POLL_S  # something was said since this look began
+            return poll  # something was said since this look began
         asked = messages.filter(sender_role=Message.Role.INTERROGATOR).count()
         if asked < len(QUESTIONS):
             try:
@@ -98,6 +99,6 @@ def rehearsal_judge_step(*, interrogation_id: int) -> float | None:
                              text=QUESTIONS[asked], user=interrogation.judge)
             except Closed:
                 return None
-            return POLL_S
+            return poll
     interrogation_end(interrogation_id=interrogation.pk, reason="rehearsal done")
     return None
