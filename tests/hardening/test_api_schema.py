@@ -86,7 +86,29 @@ def test_the_api_answers_every_request_as_its_schema_says(api_schema, entrant_wo
     mode = data.draw(st.sampled_from([GenerationMode.POSITIVE, GenerationMode.NEGATIVE]), label="mode")
     entry = {"entry_id": data.draw(st.sampled_from(entrant_world["entry_ids"]), label="entry")} if "{entry_id}" in path else None
     case = data.draw(operation.as_strategy(mode, path_parameters=entry), label="case")
-    case.call_and_validate(headers={"Authorization": f"Token {entrant_world['token']}"}, checks=CHECKS)
+    token = data.draw(st.sampled_from([entrant_world["token"]] * 8 + [None, "arena_revoked-or-made-up"]), label="token")
+    case.call_and_validate(headers={"Authorization": f"Token {token}"} if token else {}, checks=CHECKS)
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+@settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_throttled_answers_match_the_schema(api_schema, entrant_world, method, path, data):
+    """One request per token and window: the rest answer 429 with Retry-After, as documented."""
+    from django.test import override_settings
+
+    operation = api_schema[path][method]
+    entry = {"entry_id": entrant_world["entry_ids"][0]} if "{entry_id}" in path else None
+    case = data.draw(operation.as_strategy(GenerationMode.POSITIVE, path_parameters=entry), label="case")
+    with override_settings(ARENA_API_RATE_PER_TOKEN=1):
+        answer = case.call_and_validate(headers={"Authorization": f"Token {entrant_world['token']}"}, checks=CHECKS)
+    SEEN[(method, path)] = SEEN.get((method, path), 0) + 1
+    if SEEN[(method, path)] > 1:  # the token's one request of the window is spent (the cache lives all examples)
+        headers = {name.lower(): value for name, value in answer.headers.items()}
+        assert answer.status_code == 429 and "retry-after" in headers
+
+
+SEEN = {}
 
 
 @pytest.mark.parametrize("url", ["/api/schema/", "/api/v1/schema/"])
