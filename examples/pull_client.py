@@ -44,7 +44,10 @@ class Platform:
 
     def call(self, method: str, path: str, **kwargs) -> httpx.Response:
         while True:
-            response = self.http.request(method, path, **kwargs)
+            try:
+                response = self.http.request(method, path, **kwargs)
+            except httpx.TransportError as exc:
+                sys.exit(f"cannot reach the platform at {self.http.base_url} ({exc}): is it running (make run)?")
             if response.status_code == 429:  # throttled: wait as told
                 time.sleep(float(response.headers.get("Retry-After", "1")))
                 continue

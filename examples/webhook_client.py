@@ -73,6 +73,10 @@ def make_handler(secret: str, served: threading.Semaphore):
 
 def register(base: str, token: str, name: str, url: str, secret: str, settings: dict, rehearse: bool) -> None:
     api = httpx.Client(base_url=base.rstrip("/") + "/api/v1/", headers={"Authorization": f"Token {token}"}, timeout=30)
+    try:
+        api.get("")
+    except httpx.TransportError as exc:
+        sys.exit(f"cannot reach the platform at {base} ({exc}): is it running (make run)?")
     created = api.post("entries/", json={"display_name": name, "engine": "webhook",
                                          "settings": {"url": url, "secret": secret, **settings}})
     if created.status_code != 201:

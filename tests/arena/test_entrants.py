@@ -180,3 +180,20 @@ def test_the_long_poll_is_throttled_and_counts_as_one_request(cast, settings):
     throttled = api.get(f"/api/v1/entries/{entry.pk}/pending/")
     assert throttled.status_code == 429 and int(throttled["Retry-After"]) >= 1
     assert throttled.json()["code"] == "throttled"
+
+
+def test_the_demo_entrant_has_a_printed_key_and_a_pull_entry(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from arena.demo import DEMO_API_KEY, DEMO_PULL_ENTRY
+
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=out)  # idempotent: one key, one entry
+    entry = Entry.objects.get(display_name=DEMO_PULL_ENTRY)
+    assert DEMO_API_KEY in out.getvalue() and f"--entry {entry.pk}" in out.getvalue()
+    assert ApiKey.objects.filter(user__username="entrant").count() == 1
+    listed = APIClient(HTTP_AUTHORIZATION=f"Token {DEMO_API_KEY}").get("/api/v1/entries/").json()
+    assert [(e["display_name"], e["engine"]) for e in listed] == [(DEMO_PULL_ENTRY, "pull")]
