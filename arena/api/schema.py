@@ -194,7 +194,7 @@ def long_poll_path(result, generator, request, public):
 def common_answers(result, generator, request, public):
     """drf-spectacular postprocessing hook: every operation's 4xx answers have the one error body
     (``Refusal``); every operation may answer 429 (throttled, with Retry-After) and, unless it is public,
-    401 (no or a bad token, with WWW-Authenticate); operations with input may answer 400."""
+    401 (no or a bad token, with WWW-Authenticate); operations with input may answer 400, with a body 415."""
     refusal = {"application/json": {"schema": {"$ref": "#/components/schemas/Refusal"}}}
     result.setdefault("components", {}).setdefault("schemas", {}).setdefault("Refusal", {
         "type": "object", "required": ["error", "code"],
@@ -219,6 +219,8 @@ def common_answers(result, generator, request, public):
             responses.setdefault("429", throttled)
             if "requestBody" in operation or operation.get("parameters"):
                 responses.setdefault("400", {"description": "Invalid input."})
+            if "requestBody" in operation:
+                responses.setdefault("415", {"description": "A body of a media type the operation does not take."})
             for code, answer in responses.items():
                 if code.startswith("4"):
                     answer["content"] = refusal
