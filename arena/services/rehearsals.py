@@ -102,3 +102,25 @@ def rehearsal_judge_step(*, interrogation_id: int) -> float | None:
             return poll
     interrogation_end(interrogation_id=interrogation.pk, reason="rehearsal done")
     return None
+
+
+def rehearsal_judges_resume(*, grace_s: float = 15.0) -> int:
+    """Wake the scripted judge of running rehearsals whose next look a restart lost (an in-process timer,
+    a lost task): the judge's turn (nothing said yet, or the entry answered) for longer than its pause plus
+    ``grace_s``. A look that runs beside a living one asks nothing twice. Returns how many were woken."""
+    from arena.tasks import rehearsal_judge
+    from core.dispatch import enqueue_now
+
+    now = timezone.now()
+    late = settings.ARENA_REHEARSAL_PAUSE_S + grace_s
+    woken = 0
+    running = Interrogation.objects.filter(rehearsal=True, status=Status.RUNNING, judge__username=BOT_JUDGE)
+    for interrogation in running:
+        last = Message.objects.filter(conversation__interrogation=interrogation).order_by("-seq").first()
+        if last is not None and last.sender_role == Message.Role.INTERROGATOR:
+            continue  # the entry's turn
+        since = last.created_at if last else interrogation.started_at
+        if (now - since).total_seconds() >= late:
+            enqueue_now(rehearsal_judge, interrogation.pk)
+            woken += 1
+    return woken

@@ -89,3 +89,28 @@ def test_one_rehearsal_at_a_time_and_only_the_owner_rehearses(cast, ada):
     assert logged_in(bob).get(f"/entrant/rehearsals/{rehearsal.public_id}/").status_code == 404
     assert logged_in(cast.olivia).get(f"/entrant/rehearsals/{rehearsal.public_id}/").status_code == 200
     assert Interrogation.objects.filter(rehearsal=True).count() == 1
+
+
+def test_the_sweep_wakes_a_test_judge_whose_next_look_a_restart_lost(cast, ada, settings, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from arena import tasks
+    from arena.services.rehearsals import rehearsal_start
+
+    woken = []
+    monkeypatch.setattr("core.dispatch.enqueue_now", lambda task, *args, **kw: woken.append((task.name, args)))
+    entry = Entry.objects.create(owner=ada, display_name="Ada's bot", engine="pull")
+    rehearsal = rehearsal_start(entry=entry, user=ada, judge="bot")  # its first look was never run
+    assert services.interrogations_sweep() == 0 and woken == []  # too recent: its timer may yet fire
+    Interrogation.objects.filter(pk=rehearsal.pk).update(started_at=timezone.now() - timedelta(seconds=60))
+    services.interrogations_sweep()
+    assert woken == [(tasks.rehearsal_judge.name, (rehearsal.pk,))]
+    conversation = rehearsal.conversations.get()
+    services.message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=QUESTIONS[0],
+                          user=rehearsal.judge)
+    Message.objects.filter(conversation=conversation).update(created_at=timezone.now() - timedelta(seconds=60))
+    woken.clear()
+    services.interrogations_sweep()
+    assert woken == []  # the entry's turn: nothing for the judge to do
