@@ -7,6 +7,8 @@ admin.site.site_header = "Turing Arena: organisers"
 admin.site.site_title = "Turing Arena"
 admin.site.index_title = "Contests, entries, interrogations"
 
+handler404 = "arena.api.errors.not_found"  # under /api/, the APIs' one error body
+
 ENTRANTS_API = [path("api/v1/", include("arena.api.urls"))]
 
 urlpatterns = [

@@ -59,3 +59,12 @@ def error_json(status: int, message: str, code: str, **headers) -> JsonResponse:
     """The same body from a plain Django view (the long poll)."""
     return JsonResponse(error_body(message, code), status=status, headers=headers,
                         json_dumps_params={"separators": (",", ":")})
+
+
+def not_found(request, exception):
+    """The project's 404 page (handler404, with DEBUG off): under /api/ the one error body, else Django's."""
+    if request.path.startswith("/api/"):
+        return error_json(404, "No such API endpoint.", "not_found")
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)

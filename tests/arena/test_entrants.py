@@ -197,3 +197,10 @@ def test_the_demo_entrant_has_a_printed_key_and_a_pull_entry(db):
     assert ApiKey.objects.filter(user__username="entrant").count() == 1
     listed = APIClient(HTTP_AUTHORIZATION=f"Token {DEMO_API_KEY}").get("/api/v1/entries/").json()
     assert [(e["display_name"], e["engine"]) for e in listed] == [(DEMO_PULL_ENTRY, "pull")]
+
+
+def test_an_unknown_api_path_answers_the_one_error_body_and_pages_stay_html(client, db):
+    answer = client.get("/api/v1/no-such-thing/")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    page = client.get("/no-such-page/")
+    assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
