@@ -20,6 +20,7 @@ urlpatterns = [
     path("wager/", include("tournaments.wager.urls")),
     path("tables/", include("tables.urls")),
     path("studies/", include("studies.urls")),
+    path("play/", include("studies.play_urls")),
     # the entrants' API's OpenAPI schema (/api/v1/ only: the Λ* API is documented on its own), at its
     # stable URL and at its first one, and its browsable reference (Swagger UI from /static/, no CDN)
     path("api/schema/", SpectacularAPIView.as_view(patterns=ENTRANTS_API), name="api_schema_latest"),
