@@ -3,8 +3,8 @@
 ``error`` is a sentence that may be shown to the caller, ``code`` a stable machine-readable word
 (``invalid``, ``not_authenticated``, ``authentication_failed``, ``permission_denied``, ``forbidden``,
 ``not_found``, ``throttled``, ``conflict``, ``not_pending``, ``already_answered``, ``bad_parameter``, …),
-``fields`` (validation errors only) each bad field's messages. ``detail`` repeats ``error`` for clients
-written against DRF's default body (deprecated). 401 answers carry ``WWW-Authenticate: Token``, 429 answers
+``fields`` (validation errors only) each bad field's messages. For clients written against DRF's default
+bodies (deprecated): ``detail`` repeats ``error``, and a validation error's fields also stand at the top. 401 answers carry ``WWW-Authenticate: Token``, 429 answers
 ``Retry-After`` (seconds).
 """
 from django.core.exceptions import PermissionDenied
@@ -42,7 +42,8 @@ def exception_handler(exc, context):
         return None
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        response.data = error_body(f"Invalid input: {_flatten(detail)}", "invalid", detail)
+        body = error_body(f"Invalid input: {_flatten(detail)}", "invalid", detail)
+        response.data = {**{k: v for k, v in detail.items() if k not in body}, **body}
     else:
         codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
         response.data = error_body(_flatten(exc.detail), codes if isinstance(codes, str) else exc.default_code)

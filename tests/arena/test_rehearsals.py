@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from arena import roles, selectors, services
+from arena import roles, services
 from arena.models import EngineCall, Entry, Interrogation, Message, Status
 from arena.services.apikeys import apikey_create
 from arena.services.rehearsals import BOT_JUDGE, QUESTIONS
@@ -66,9 +66,10 @@ def test_the_entrant_judges_their_own_rehearsal_and_it_stays_out_of_results(cast
 
     services.interrogation_end(interrogation_id=rehearsal.pk, reason="judge", by=ada)
     services.verdict_submit(interrogation_id=rehearsal.pk, judge=ada, choice="machine", confidence=90)
-    assert selectors.verdict_battles().verdicts == []
-    rates = selectors.entry_pass_rates(kind=Interrogation.Kind.ONE_TO_ONE)
-    assert "Ada's bot" not in {rate["name"] for rate in rates} and all(rate["n"] == 0 for rate in rates)
+    from arena.results.sources import ResultsQuery, results_collect
+
+    collected = results_collect(ResultsQuery())
+    assert collected.outcomes == [] and collected.battles == []  # no pass rate, no rating, no judge accuracy
 
 
 def test_one_rehearsal_at_a_time_and_only_the_owner_rehearses(cast, ada):
