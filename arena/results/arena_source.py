@@ -33,7 +33,7 @@ class ArenaResults:
                TWO_PARTY: "Two-party (one witness judged human or machine)"}
 
     def verdicts(self, query: ResultsQuery):
-        verdicts = Verdict.objects.select_related("interrogation", "judge").prefetch_related(
+        verdicts = Verdict.objects.filter(interrogation__rehearsal=False).select_related("interrogation", "judge").prefetch_related(
             Prefetch("interrogation__conversations",
                      queryset=Conversation.objects.select_related("witness_entry", "witness_human"))
         ).order_by("decided_at", "pk")
