@@ -39,8 +39,8 @@ class WagerResults:
         session = verdict.trial.session
         if verdict.candidate == COMPUTER:
             return session.computer.display_name
-        foil = next(f for f in session.foils.all() if f.label == verdict.candidate)
-        return human_name(foil.user.get_username())
+        foil = next((f for f in session.foils.all() if f.label == verdict.candidate), None)
+        return human_name(foil.user.get_username() if foil else f"wager-{session.pk}-{verdict.candidate}")
 
     def outcomes(self, query: ResultsQuery) -> Iterable[Outcome]:
         for v in self._verdicts(query):
