@@ -8,7 +8,7 @@ from arena import roles, services
 from core.errors import ArenaError
 
 from arena.models import (
-    EXTERNAL_ENGINES, Conversation, EngineCall, Entry, EntryHealth, Interrogation, Keystroke, LearnedPair, Message, Verdict,
+    EXTERNAL_ENGINES, ApiKey, Conversation, EngineCall, EntrantApplication, Entry, EntryHealth, Interrogation, Keystroke, LearnedPair, Message, Verdict,
 )
 from arena.services.entries import entry_settings_clean, settings_masked, settings_unmasked
 from arena.services.engines import engine_choices_list, entry_probe
@@ -328,3 +328,44 @@ class KeystrokeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False  # recorded evidence, like the messages it backs
+
+
+# --- entrants: sign-up approval, API keys ------------------------------------------------------------
+
+
+@admin.register(EntrantApplication)
+class EntrantApplicationAdmin(admin.ModelAdmin):
+    list_display = ["user", "about", "created_at", "approved_at", "approved_by"]
+    list_filter = [("approved_at", admin.EmptyFieldListFilter)]
+    search_fields = ["user__username", "about"]
+    readonly_fields = ["user", "about", "created_at", "approved_at", "approved_by"]
+    actions = ["approve"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Approve the selected entrants (they may register entries)")
+    def approve(self, request, queryset):
+        from arena.services.entrants import entrant_approve
+
+        approved = sum(entrant_approve(application_id=a.pk, by=request.user) for a in queryset)
+        self.message_user(request, f"Approved {approved} entrant(s).", messages.SUCCESS)
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = ["user", "name", "prefix", "key_hash", "created_at", "last_used_at", "revoked_at"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request):
+        return False  # keys are created by their owners, who alone see them
+
+    @admin.action(description="Revoke the selected keys")
+    def revoke(self, request, queryset):
+        from django.utils import timezone
+
+        revoked = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"Revoked {revoked} key(s).", messages.SUCCESS)

@@ -14,7 +14,12 @@ DEMO_PEOPLE = [
     ("judge2", "judge2-demo", [roles.JUDGE], False),
     ("confederate1", "confederate1-demo", [roles.CONFEDERATE], False),
     ("confederate2", "confederate2-demo", [roles.CONFEDERATE], False),
+    ("entrant", "entrant-demo", [roles.ENTRANT], False),
 ]
+# The demo entrant's API key (stored hashed, like every key; printed by seed_demo) and pull-mode entry,
+# which examples/pull_client.py answers for.
+DEMO_API_KEY = "arena_demo-entrant-key-for-local-use-only"
+DEMO_PULL_ENTRY = "Demo Pull Entry"
 DEMO_ENTRIES = [
     ("Simple Bot", "simple", {}),
     ("ELIZA", "eliza", {}),
@@ -49,6 +54,7 @@ def demo_seed(*, time_limit_s: int = 300) -> list[tuple[str, str, str]]:
                 title=f"Three-party test: {judge}",
             )
     demo_history_seed(people=people, entries=entries)
+    demo_entrant_seed(entrant=people["entrant"])
     return [(u, p, ", ".join(r)) for u, p, r, _ in DEMO_PEOPLE]
 
 
@@ -93,3 +99,13 @@ def demo_history_seed(*, people: dict, entries: dict) -> None:
         services.verdict_submit(interrogation_id=interrogation.pk, judge=people[judge], choice=sides[picked],
                                 confidence=confidence, reason="demo")
         services.interrogation_publish(interrogation_id=interrogation.pk)
+
+
+def demo_entrant_seed(*, entrant) -> None:
+    """The demo entrant's API key (DEMO_API_KEY) and pull-mode entry."""
+    from arena.models import ApiKey
+    from arena.services.apikeys import apikey_create, key_digest
+
+    if not ApiKey.objects.filter(key_hash=key_digest(DEMO_API_KEY)).exists():  # a revoked demo key stays revoked
+        apikey_create(user=entrant, name=f"demo {ApiKey.objects.filter(user=entrant).count() + 1}", key=DEMO_API_KEY)
+    Entry.objects.get_or_create(display_name=DEMO_PULL_ENTRY, defaults={"owner": entrant, "engine": "pull", "settings": {}})

@@ -64,6 +64,9 @@ class Interrogation(models.Model):
     end_reason = models.CharField(max_length=20, blank=True)
     published_at = models.DateTimeField(null=True, blank=True, db_index=True)
     published_with_names = models.BooleanField(default=False)
+    rehearsal = models.BooleanField(
+        default=False, db_index=True,
+        help_text="An entrant's practice run: kept out of every result and never published.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -287,6 +290,9 @@ class EngineCall(models.Model):
     transient = models.BooleanField(default=False)
     latency_ms = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    public_error = models.CharField(
+        max_length=500, blank=True,
+        help_text="what the entry's owner may see of the error (a neutral category, never what answered)")
     detail = models.CharField(max_length=200, blank=True, help_text="e.g. reply cleaned, learner pair used")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
@@ -328,3 +334,48 @@ class LearnedPair(models.Model):
 
     def __str__(self):
         return f"{self.prompt[:40]} → {self.reply[:40]}"
+
+
+# --- entrants: sign-up approval, API keys ---------------------------------------------------------
+
+
+class EntrantApplication(models.Model):
+    """Someone signed up as an entrant; with ``ARENA_ENTRANT_APPROVAL`` on, an organiser approves them in
+    the admin before they may register entries (approval adds them to the entrant group)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entrant_application")
+    about = models.CharField(max_length=500, blank=True, help_text="What the entrant says they will bring.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    approved_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.user}: {'approved' if self.approved_at else 'pending'}"
+
+
+class ApiKey(models.Model):
+    """A named API token of one user. Only the SHA-256 of the key is stored: the key itself is shown once,
+    when it is created (arena.services.apikeys); ``prefix`` (its first characters) tells keys apart."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=60)
+    prefix = models.CharField(max_length=16)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "API key"
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

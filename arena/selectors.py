@@ -95,7 +95,7 @@ def witness_conversations(*, user):
 
 
 def published_interrogations():
-    return Interrogation.objects.filter(published_at__isnull=False).order_by("-published_at")
+    return Interrogation.objects.filter(published_at__isnull=False, rehearsal=False).order_by("-published_at")
 
 
 def published_interrogation(*, public_id) -> Interrogation | None:

@@ -59,3 +59,16 @@ def learner_harvest(interrogation_id: int) -> int:
     from arena.learning import learner_harvest as harvest
 
     return harvest(interrogation_id=interrogation_id)
+
+
+@shared_task(name="arena.tasks.rehearsal_judge", acks_late=True)
+def rehearsal_judge(interrogation_id: int) -> bool:
+    """The scripted judge of a rehearsal: one look, then the next one scheduled while it goes on."""
+    from arena.services.rehearsals import rehearsal_judge_step
+    from core.dispatch import enqueue_now
+
+    following = rehearsal_judge_step(interrogation_id=interrogation_id)
+    if following is None:
+        return True
+    enqueue_now(rehearsal_judge, interrogation_id, countdown=following)
+    return False

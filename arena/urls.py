@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from arena import views
 from arena.results import views as results_views
@@ -24,4 +24,5 @@ urlpatterns = [
     path("results/judges/judges.json", results_views.judges_json, name="results_judges_json"),
     path("results/judges/judges.csv", results_views.judges_csv, name="results_judges_csv"),
     path("healthz", views.healthz, name="healthz"),
+    path("entrant/", include("arena.entrant_urls")),
 ]

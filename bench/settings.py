@@ -3,8 +3,9 @@ own child processes): the project's own, config.settings, plus
 
 - the bench-only app `bench.tutorial` (the Channels tutorial's chat, a baseline of bench.chat_latency);
 - when bench.harness runs them (ARENA_BENCH_CHANNEL_PREFIX set) with Redis: the run's private key
-  prefix for the channel layer, the Celery broker and its results, so that a run touches no other key
-  of its Redis database and removes every key it made; and, with redis-py >= 8 and a plain host URL,
+  prefix for the channel layer, the Celery broker and its results, and the cache (the rate limiter's
+  per-user counters), so that a run touches no other key of its Redis database and removes every key
+  it made; and, with redis-py >= 8 and a plain host URL,
   socket_timeout=None (without it every websocket of a daphne that has no channel traffic for ~5 s is
   closed with 1011, django/channels_redis#422) unless ARENA_BENCH_AS_CONFIGURED is set.  BENCH_NOTE
   says so when it was lifted.
@@ -25,6 +26,11 @@ BENCH_NOTE = None
 
 _prefix = os.environ.get(PREFIX_ENV)
 _layer = CHANNEL_LAYERS["default"]
+if _prefix and CACHES["default"]["BACKEND"].endswith(".RedisCache"):  # noqa: F405
+    # the cache holds the rate limiter's per-user counters, keyed by user id: ids repeat from run to
+    # run (each run its own database), so runs sharing a Redis shared their users' budgets
+    CACHES = copy.deepcopy(CACHES)  # noqa: F405
+    CACHES["default"]["KEY_PREFIX"] = _prefix + CACHES["default"].get("KEY_PREFIX", "")
 if _prefix and _layer["BACKEND"].endswith(".RedisChannelLayer"):
     _config = _layer.setdefault("CONFIG", {})
     _config["prefix"] = _prefix

@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.soak [--minutes 30] [--conversations 8] [--machines 4] [--bettors 4]
                                    [--pause-ms 1000] [--trade-pause-ms 500] [--reconnect-every 20]
-                                   [--sample-s 60] [--port 0]
+                                   [--sample-s 60] [--port 0] [--round-minutes 0]
+                                   [--memdiag PATH [--memdiag-s 60] [--tracemalloc]] [--malloc-arena-max N]
 
 Services mode only (PostgreSQL and Redis, as bench/harness.py finds them: the run's own database
 `arena_bench_<pid>`, its own Redis key prefix, both removed at the end).  The harness starts daphne and
@@ -15,7 +16,14 @@ them over websockets, as people's pages would, for --minutes:
 - --bettors Turing Trade bettors in one running game, each buying then selling the human security, one
   trade at a time, each awaited as its price push (or an error frame), --trade-pause-ms between;
 - every socket is closed and opened again (a page reload) every --reconnect-every turns, so that
-  connecting and disconnecting are soaked too.
+  connecting and disconnecting are soaked too;
+- with --round-minutes M, each conversation moves on to a new one (a contest's next round: same judge,
+  same witness) at its first reload after M minutes; without it a conversation lasts the whole run, and
+  the state a reloading page is sent (its whole transcript) grows with it.
+
+--memdiag PATH makes daphne sample its own memory into PATH (core.memdiag: RSS, malloc's and pymalloc's
+accounting, live objects by type, per-channel state; --tracemalloc adds the source lines that allocated)
+and prints a summary of it at the end; --malloc-arena-max N runs daphne with MALLOC_ARENA_MAX=N.
 
 Every --sample-s seconds (shorter for short runs: at least 6 samples) it records
 - `pg`: PostgreSQL backends on the run's database (pg_stat_activity; the sampler's own included);
@@ -81,6 +89,34 @@ def create_machine_conversations(n: int) -> list[dict]:
         plan.append({"judge_path": f"/ws/judge/{interrogation.public_id}/", "judge_cookie": harness.session_cookie(judge),
                      "side": conversation.side, "conversation": conversation.pk})
     return plan
+
+
+def next_round(judge_path: str) -> dict:
+    """A contest's next round: a new one-to-one interrogation of the same judge and witness, started
+    (the one before is left idle). Its judge's path, its witness's path, its side and conversation."""
+    from arena import services
+    from arena.models import Interrogation
+
+    before = Interrogation.objects.select_related("judge").get(public_id=judge_path.rstrip("/").rsplit("/", 1)[1])
+    witnesses = [c.witness_human or c.witness_entry for c in before.conversations.select_related("witness_human", "witness_entry")]
+    interrogation = services.interrogation_create(judge=before.judge, witnesses=witnesses, time_limit_s=24 * 3600,
+                                                  title=before.title)
+    services.interrogation_start(interrogation_id=interrogation.pk, by=before.judge)
+    conversation = interrogation.conversations.get()
+    return {"judge_path": f"/ws/judge/{interrogation.public_id}/", "witness_path": f"/ws/witness/{conversation.public_id}/",
+            "side": conversation.side, "conversation": conversation.pk}
+
+
+async def round_over(item: dict, args, started: float, tally: dict) -> float:
+    """With --round-minutes: once the round has lasted that long, `item` moves to the next round (a new
+    conversation); returns when the current round started."""
+    if not args.round_minutes or time.monotonic() - started < args.round_minutes * 60:
+        return started
+    item.update(await asyncio.to_thread(next_round, item["judge_path"]))
+    tally["rounds"] += 1
+    if "conversation" in item and "witness_cookie" not in item:
+        tally["machine_conversations"].append(item["conversation"])
+    return time.monotonic()
 
 
 def create_bettors(n: int, minutes: float) -> tuple[int, list[dict]]:
@@ -150,9 +186,21 @@ class Sock:
             self.reader.cancel()
         self.ws = self.reader = None
 
-    async def reopen(self) -> None:
+    async def reopen(self, attempts: int = 3) -> None:
+        """A page reload; one whose handshake fails (daphne drops a websocket not accepted within 5 s) is
+        tried again, as a page's script does, after a second; each failure is counted."""
+        from websockets.exceptions import InvalidHandshake
+
         await self.close()
-        await self.open()
+        for attempt in range(attempts):
+            try:
+                await self.open()
+                break
+            except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
+                self.tally["reconnect_failures"].append(f"{self.name}: {exc!r}")
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(1)
         self.tally["reconnects"] += 1
 
 
@@ -183,7 +231,7 @@ async def human_chat(base, item, i, args, tally, stop):
     witness = Sock(base, item["witness_path"], item["witness_cookie"], f"confederate {i}", tally)
     await judge.open()
     await witness.open()
-    turn = 0
+    turn, started = 0, time.monotonic()
     try:
         while not stop.is_set():
             turn += 1
@@ -195,6 +243,8 @@ async def human_chat(base, item, i, args, tally, stop):
                 await counted(arrived, args, tally, "messages_delivered", f"{sender.name}: {text!r} not delivered")
                 await pause(args.pause_ms)
             if args.reconnect_every and turn % args.reconnect_every == 0:
+                started = await round_over(item, args, started, tally)
+                judge.path, witness.path = item["judge_path"], item["witness_path"]
                 await judge.reopen()
                 await witness.reopen()
     finally:
@@ -205,7 +255,7 @@ async def human_chat(base, item, i, args, tally, stop):
 async def machine_chat(base, item, i, args, tally, stop):
     judge = Sock(base, item["judge_path"], item["judge_cookie"], f"machine judge {i}", tally)
     await judge.open()
-    turn = 0
+    turn, started = 0, time.monotonic()
     try:
         while not stop.is_set():
             turn += 1
@@ -216,6 +266,8 @@ async def machine_chat(base, item, i, args, tally, stop):
             await counted(reply, args, tally, "bot_replies", f"{judge.name}: no bot reply to {text!r}")
             await pause(args.pause_ms)
             if args.reconnect_every and turn % args.reconnect_every == 0:
+                started = await round_over(item, args, started, tally)
+                judge.path = item["judge_path"]
                 await judge.reopen()
     finally:
         await judge.close()
@@ -393,7 +445,8 @@ def table(samples: list[dict]) -> str:
 # --- the run -----------------------------------------------------------------------------------------
 async def soak(args, services, worker, base, humans, machines, bettors) -> dict:
     tally = {"messages_sent": 0, "messages_delivered": 0, "judge_to_machine": 0, "bot_replies": 0,
-             "trades_sent": 0, "trades": 0, "trades_refused": 0, "reconnects": 0, "lost": [], "errors": []}
+             "trades_sent": 0, "trades": 0, "trades_refused": 0, "reconnects": 0, "reconnect_failures": [], "lost": [],
+             "errors": [], "rounds": 0, "machine_conversations": [m["conversation"] for m in machines]}
     stop = asyncio.Event()
     duration = args.minutes * 60
     interval = min(args.sample_s, max(2.0, duration / 6))
@@ -430,7 +483,7 @@ async def soak(args, services, worker, base, humans, machines, bettors) -> dict:
     return tally
 
 
-def stored(humans, machines, game_id) -> dict:
+def stored(machine_ids: list[int], game_id) -> dict:
     from django.db.models import Count, Q
 
     from arena.models import Conversation, Message
@@ -438,7 +491,6 @@ def stored(humans, machines, game_id) -> dict:
     from markets.selectors import ledger_audit
 
     human_ids = [c.pk for c in Conversation.objects.filter(witness_human__isnull=False)]
-    machine_ids = [m["conversation"] for m in machines]
     per_machine = (Conversation.objects.filter(pk__in=machine_ids)
                    .annotate(asked=Count("messages", filter=Q(messages__sender_role=Message.Role.INTERROGATOR)),
                              answered=Count("messages", filter=Q(messages__sender_role=Message.Role.WITNESS))))
@@ -478,11 +530,14 @@ def report(args, tally: dict, db: dict, note: str | None) -> dict:
         print("LOST: " + line)
     for line in tally["errors"][:20]:
         print("ERROR: " + line)
+    for line in tally["reconnect_failures"][:20]:
+        print("RECONNECT FAILED (tried again): " + line)
     print(f"messages: {tally['messages_sent']} sent, {tally['messages_delivered']} delivered, "
           f"{db['messages_stored']} stored; machines: {tally['judge_to_machine']} asked, {tally['bot_replies']} "
           f"answered, {db['bot_replies_stored']} replies stored; trades: {tally['trades']} acknowledged "
           f"({tally['trades_refused']} refused), {db['trades_stored']} stored, {len(db['violations'])} ledger "
-          f"violations; {tally['reconnects']} reconnects; "
+          f"violations; {tally['reconnects']} reconnects ({len(tally['reconnect_failures'])} handshakes failed and "
+          f"were tried again); "
           f"{'all flat' if all(f['flat'] for f in flat.values()) else 'NOT flat: ' + ', '.join(m for m, f in flat.items() if not f['flat'])}")
     first, last = samples[0], samples[-1]
     return {
@@ -492,7 +547,8 @@ def report(args, tally: dict, db: dict, note: str | None) -> dict:
         "messages_stored": db["messages_stored"], "judge_to_machine": tally["judge_to_machine"],
         "bot_replies": tally["bot_replies"], "bot_replies_stored": db["bot_replies_stored"],
         "trades": tally["trades"], "trades_refused": tally["trades_refused"], "trades_stored": db["trades_stored"],
-        "reconnects": tally["reconnects"], "lost": len(lost), "violations": len(db["violations"]),
+        "rounds": tally["rounds"], "round_minutes": args.round_minutes,
+        "reconnects": tally["reconnects"], "reconnect_failures": len(tally["reconnect_failures"]), "lost": len(lost), "violations": len(db["violations"]),
         "errors": len(tally["errors"]),
         "slopes_per_min": {m: f["slope_per_min"] for m, f in flat.items()},
         "drift": {m: f["drift"] for m, f in flat.items()},
@@ -516,7 +572,44 @@ def parse_args(argv=None):
     parser.add_argument("--sample-s", type=float, default=60, help="seconds between samples (fewer for short runs)")
     parser.add_argument("--timeout", type=float, default=30, help="seconds a delivery may take before it counts as lost")
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default: a free one)")
+    parser.add_argument("--round-minutes", type=float, default=0, help="each conversation moves to a new one (a "
+                        "contest's next round, same judge and witness) after this long, at its next reload (0: never)")
+    parser.add_argument("--memdiag", metavar="PATH", help="daphne samples its memory into PATH (core.memdiag: "
+                        "object counts by type, malloc, per-channel state), summarised at the end")
+    parser.add_argument("--memdiag-s", type=float, default=60, help="seconds between memdiag samples")
+    parser.add_argument("--tracemalloc", action="store_true", help="with --memdiag: also the source lines "
+                        "whose allocations grew (tracemalloc, depth 1; slows daphne)")
+    parser.add_argument("--malloc-arena-max", type=int, default=0, help="daphne's MALLOC_ARENA_MAX (glibc's "
+                        "malloc arenas; 0: glibc's default, 8 per core)")
     return parser.parse_args(argv)
+
+
+def daphne_environ(args) -> dict[str, str]:
+    """The variables daphne gets beside the run's own: the memory diagnostic, malloc's arenas."""
+    extra = {}
+    if args.memdiag:
+        extra |= {"ARENA_MEMDIAG": str(Path(args.memdiag).resolve()), "ARENA_MEMDIAG_S": str(args.memdiag_s),
+                  "ARENA_MEMDIAG_TRACEMALLOC": "true" if args.tracemalloc else "false"}
+    if args.malloc_arena_max:
+        extra["MALLOC_ARENA_MAX"] = str(args.malloc_arena_max)
+    return extra
+
+
+def start_daphne(services, args) -> str:
+    """daphne with daphne_environ(args) (the worker, already started, does not get them)."""
+    extra = daphne_environ(args)
+    if args.memdiag:
+        Path(args.memdiag).unlink(missing_ok=True)
+    saved = {name: os.environ.get(name) for name in extra}
+    os.environ.update(extra)
+    try:
+        return services.start_daphne()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def run(args) -> dict:
@@ -529,11 +622,19 @@ def run(args) -> dict:
         machines = create_machine_conversations(args.machines)
         game_id, bettors = create_bettors(args.bettors, args.minutes) if args.bettors else (None, [])
         worker = services.start_celery("soak", queues="celery,bots")
-        base = services.start_daphne()
+        base = start_daphne(services, args)
         log(f"{len(humans)} human and {len(machines)} machine conversations, {len(bettors)} bettors, "
             f"{args.minutes:g} min; worker pid {worker.process.pid}")
         tally = asyncio.run(soak(args, services, worker, base, humans, machines, bettors))
-        return report(args, tally, stored(humans, machines, game_id), services.note)
+        result = report(args, tally, stored(tally["machine_conversations"], game_id), services.note)
+    if args.memdiag:
+        from core.memdiag import summary
+
+        print(summary(args.memdiag))
+        result["memdiag"] = str(Path(args.memdiag).resolve())
+    if args.malloc_arena_max:
+        result["malloc_arena_max"] = args.malloc_arena_max
+    return result
 
 
 def main(argv=None) -> int:

@@ -26,3 +26,7 @@ application = lpp2_application(ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 ))
+
+from core import memdiag  # noqa: E402
+
+memdiag.start_from_settings()  # only with ARENA_MEMDIAG set

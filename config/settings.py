@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from /static/ (no CDN) at /api/docs/
     "channels",
     "arena",
     "lpp",
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.db.ConnectionReleaseMiddleware",  # first: after the response, this request's connection goes
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -141,25 +143,49 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 SERVE_STATIC = env.bool("SERVE_STATIC", True)
 
 REST_FRAMEWORK = {
+    # a token first: a request without credentials answers 401 with `WWW-Authenticate: Token` (the first
+    # class's challenge); arena.api.auth takes the hashed API keys and, for older clients, DRF's tokens
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "arena.api.auth.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["arena.api.throttles.AddressThrottle", "arena.api.throttles.TokenThrottle"],
+    "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
-# The entrants' API's OpenAPI 3 schema, served at /api/v1/schema/ (config/urls.py).
+# The entrants' API's OpenAPI 3 schema, served at /api/schema/ (and /api/v1/schema/), browsable at /api/docs/.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turing Arena: the entrants' API",
-    "DESCRIPTION": "Register entries, probe them, and answer judges in pull mode. Authenticate with "
-                   "`Authorization: Token <key>`.",
+    "DESCRIPTION": "Register entries, probe and rehearse them, read their health and call log, and answer judges in "
+                   "pull mode. Authenticate with `Authorization: Token <key>` (create keys on the API keys page, "
+                   "/entrant/keys/). Every 4xx answer has one shape, `{\"error\": <message>, \"code\": <code>, "
+                   "\"fields\"?: {<field>: [<message>]}}`; a missing or bad token answers 401, too many requests "
+                   "429 with `Retry-After`.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "arena.api.schema.long_poll_path"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "arena.api.schema.long_poll_path",
+                             "arena.api.schema.common_answers"],
 }
+# Throttles of the APIs (DRF's, counted in the cache: Redis in services mode): requests per window of
+# ARENA_API_RATE_WINDOW_S seconds, per token (or session user) and per client address. A long poll
+# counts as one request, however long it waits.
+ARENA_API_RATE_WINDOW_S = env.int("ARENA_API_RATE_WINDOW_S", 60, minimum=1, maximum=86_400)
+ARENA_API_RATE_PER_TOKEN = env.int("ARENA_API_RATE_PER_TOKEN", 600, minimum=1, maximum=1_000_000)
+ARENA_API_RATE_PER_ADDRESS = env.int("ARENA_API_RATE_PER_ADDRESS", 1200, minimum=1, maximum=1_000_000)
+# Entrants sign themselves up at /entrant/signup/; with approval on, an organiser approves each one in
+# the admin (Arena › Entrant applications) before they may register entries.
+ARENA_ENTRANT_APPROVAL = env.bool("ARENA_ENTRANT_APPROVAL", False)
+# Rehearsals (an entrant's practice interrogation): its length, and the scripted judge's pause between
+# an answer and its next question.
+ARENA_REHEARSAL_TIME_LIMIT_S = env.int("ARENA_REHEARSAL_TIME_LIMIT_S", 180, minimum=10, maximum=3600)
+ARENA_REHEARSAL_PAUSE_S = env.float("ARENA_REHEARSAL_PAUSE_S", 2.0, minimum=0.0, maximum=60.0)
 
 # --- the platform's own knobs -----------------------------------------------------------------
 ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
@@ -216,6 +242,14 @@ if REDIS_URL:
                           "KEY_PREFIX": "arena"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}
+
+# --- diagnostics -----------------------------------------------------------------------------------
+# Off by default. A file path: daphne appends, every ARENA_MEMDIAG_S seconds, one JSON line of what
+# its process holds (RSS, malloc, object counts by type, per-channel state; with
+# ARENA_MEMDIAG_TRACEMALLOC, the source lines whose allocations grew): core.memdiag, bench.soak --memdiag.
+ARENA_MEMDIAG = env.str("ARENA_MEMDIAG", "")
+ARENA_MEMDIAG_S = env.float("ARENA_MEMDIAG_S", 60.0, minimum=1.0, maximum=3600.0)
+ARENA_MEMDIAG_TRACEMALLOC = env.bool("ARENA_MEMDIAG_TRACEMALLOC", False)
 
 LOGGING = {
     "version": 1,

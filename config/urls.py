@@ -1,11 +1,15 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 admin.site.site_header = "Turing Arena: organisers"
 admin.site.site_title = "Turing Arena"
 admin.site.index_title = "Contests, entries, interrogations"
+
+handler404 = "arena.api.errors.not_found"  # under /api/, the APIs' one error body
+
+ENTRANTS_API = [path("api/v1/", include("arena.api.urls"))]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -17,9 +21,11 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("studies/", include("studies.urls")),
     path("play/", include("studies.play_urls")),
-    # the entrants' API's OpenAPI schema: /api/v1/ only (the Λ* API is documented on its own)
-    path("api/v1/schema/", SpectacularAPIView.as_view(patterns=[path("api/v1/", include("arena.api.urls"))]),
-         name="api_schema"),
+    # the entrants' API's OpenAPI schema (/api/v1/ only: the Λ* API is documented on its own), at its
+    # stable URL and at its first one, and its browsable reference (Swagger UI from /static/, no CDN)
+    path("api/schema/", SpectacularAPIView.as_view(patterns=ENTRANTS_API), name="api_schema_latest"),
+    path("api/v1/schema/", SpectacularAPIView.as_view(patterns=ENTRANTS_API), name="api_schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema_latest"), name="api_docs"),
     path("api/v1/", include("arena.api.urls")),
     path("lambdastar/", include("lambdastar.urls")),
     path("api/lambdastar/", include("lambdastar.api")),

@@ -78,7 +78,7 @@ class BaseConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         try:
-            await database_sync_to_async(self.authorise)()
+            await db(self.authorise)()
         except NotAllowed:
             return await self.close(code=FORBIDDEN)
         for group in self.groups_to_join():
@@ -97,7 +97,10 @@ class BaseConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def on_state(self, frame):
-        await self.send_json(await database_sync_to_async(self.state)())
+        # db(): a (re)connecting page's authorisation and state are read in parallel with other pages'
+        # calls, not queued on the one shared thread behind every console's work (daphne drops a
+        # handshake not accepted within 5 s)
+        await self.send_json(await db(self.state)())
 
     @property
     def max_frame_chars(self) -> int:

@@ -37,11 +37,16 @@ def answer_public(question) -> None:
 
 
 def traded(trade, quotes: dict) -> None:
+    """The price to every page; to the trader's own page its position and points after the trade
+    (``trade.participant`` as the trade left it, its account's balance included), not a "refresh":
+    re-reading a whole console (the game's full price history) after every trade made each trade cost
+    more than the one before."""
     payload = payloads.price(trade, quotes)
+    participant = trade.participant
     send([
         (groups.bettors_group(trade.game_id), payload),
         (groups.spectators_group(trade.game_id), payload),
-        (groups.bettor_group(trade.participant_id), payloads.refresh()),
+        (groups.bettor_group(trade.participant_id), payloads.me_event(participant, participant.account.balance)),
     ])
 
 

@@ -52,7 +52,12 @@ def trade(t) -> dict:
 
 
 def price_point(t) -> dict:
-    return {"seq": t.seq, "price": t.price_after, "at": iso(t.created_at)}
+    return price_point_row(t.seq, t.price_after, t.created_at)
+
+
+def price_point_row(seq: int, price: int, at) -> dict:
+    """A price point from a row's values (a console's history: no model instance per trade)."""
+    return {"seq": seq, "price": price, "at": iso(at)}
 
 
 def me(participant, balance: int) -> dict:
@@ -84,6 +89,11 @@ def answer_event(q, *, visible: bool) -> dict:
 
 def price(t, quotes: dict) -> dict:
     return {"type": "price", "point": price_point(t), "trade": trade(t), "quotes": quotes}
+
+
+def me_event(participant, balance: int) -> dict:
+    """The trader's own position and points after a trade (its page updates them in place)."""
+    return {"type": "me", "me": me(participant, balance)}
 
 
 def refresh() -> dict:

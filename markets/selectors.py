@@ -17,6 +17,7 @@ from markets.services.trading import market_maker, market_state
 from markets.visibility import answer_visible
 
 QS = Question.Status
+HISTORY_POINTS = 1000  # price points in a console's state: the chart's last 1000 trades
 
 
 def game_by_public_id(*, public_id) -> Game:
@@ -68,8 +69,16 @@ def _market(game: Game) -> dict:
         "seq": market.seq,
         "maker": game.market_maker,
         "quotes": quotes(market_maker(game), market_state(market)),
-        "history": [payloads.price_point(t) for t in game.trades.order_by("seq").only("seq", "price_after", "created_at")],
+        "history": _history(game),
     }
+
+
+def _history(game: Game) -> list[dict]:
+    """The last HISTORY_POINTS price points, oldest first: rows, not model instances. A console's state
+    is read on every (re)connect; a long game's full history (thousands of points) made each read cost
+    more than the one before. The public log (`game_log`) has every trade."""
+    rows = game.trades.order_by("-seq").values_list("seq", "price_after", "created_at")[:HISTORY_POINTS]
+    return [payloads.price_point_row(*row) for row in reversed(rows)]
 
 
 def bettor_state(*, game: Game, participant: Participant | None) -> dict:

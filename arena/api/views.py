@@ -1,27 +1,36 @@
 """Thin DRF views, one per operation: parse, call a service or selector, shape the answer.
 
 An entrant only ever reaches its own entries: any other entry id answers 404, as if it did not exist.
-The long poll is an async Django view (:func:`pending_long_poll`), authenticated as the DRF views are.
+The long poll is an async Django view (:func:`pending_long_poll`), authenticated and throttled as the DRF
+views are. Every 4xx has one body (arena.api.errors); every view is throttled (arena.api.throttles).
 """
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, JsonResponse
-from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.settings import api_settings
-from rest_framework.views import APIView
+from rest_framework.views import APIView as DRFAPIView
 
+from arena import entry_selectors
 from arena.api import schema
+from arena.api.errors import error_json, refused
+from arena.api.throttles import AddressFirst, AddressThrottle, TokenThrottle, throttle_wait
 from arena.models import Entry, EntryHealth
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
 from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
+from arena.services.rehearsals import JUDGES, rehearsal_start
 from core.db import connection_release
-from core.errors import ArenaError, Closed, Conflict, InvalidInput, NotAllowed
+from core.errors import ArenaError, InvalidInput
 from core.params import number_param
+
+
+class APIView(AddressFirst, DRFAPIView):
+    """Every view of this API counts the caller's address before authenticating it."""
 
 
 def own_entry(request, entry_id: int) -> Entry:
@@ -29,12 +38,6 @@ def own_entry(request, entry_id: int) -> Entry:
     if entry is None:
         raise Http404("No such entry.")
     return entry
-
-
-def refused(exc: ArenaError) -> Response:
-    code = status.HTTP_403_FORBIDDEN if isinstance(exc, NotAllowed) else (
-        status.HTTP_409_CONFLICT if isinstance(exc, (Closed, Conflict)) else status.HTTP_400_BAD_REQUEST)
-    return Response({"error": str(exc), "code": exc.code}, status=code)
 
 
 def entry_data(entry: Entry) -> dict:
@@ -87,51 +90,62 @@ class EntryProbe(APIView):
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
         if not isinstance(request.data, dict):  # a JSON array, string or number
-            return Response({"error": "the body must be a JSON object"}, status=400)
+            raise exceptions.ValidationError({"non_field_errors": ["The body must be a JSON object."]})
         message = request.data.get("message") or PROBE_MESSAGE
         if not isinstance(message, str) or len(message) > 500:
-            return Response({"error": "message must be a text of at most 500 characters"}, status=400)
+            raise exceptions.ValidationError({"message": ["A text of at most 500 characters."]})
         return Response(entry_probe(entry_id=entry.pk, message=message))
 
 
+class _Refused(Exception):
+    def __init__(self, response):
+        self.response = response
+
+
 def _own_entry_authenticated(request, entry_id: int) -> Entry:
-    """The API's own authentication (DRF's classes: a token, or a session) and the caller's entry; raises
-    DRF's NotAuthenticated/AuthenticationFailed or Http404. Its connection is closed after (a long poll
-    keeps none)."""
+    """The API's own throttles and authentication (DRF's classes: a token, or a session) and the caller's
+    entry; raises _Refused with the answer. Its connection is closed after (a long poll keeps none)."""
     try:
         api_request = Request(request, authenticators=[auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
-        if not api_request.user.is_authenticated:
-            raise exceptions.NotAuthenticated()
-        return own_entry(api_request, entry_id)
+        wait = throttle_wait(AddressThrottle, api_request)
+        if wait is None:
+            try:
+                if not api_request.user.is_authenticated:
+                    raise exceptions.NotAuthenticated()
+            except (exceptions.NotAuthenticated, exceptions.AuthenticationFailed) as exc:
+                # as DRF answers: 401 with the first authentication class's challenge
+                challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(request)
+                raise _Refused(error_json(401, str(exc.detail), exc.get_codes(), **{"WWW-Authenticate": challenge}))
+            wait = throttle_wait(TokenThrottle, api_request)
+        if wait is not None:
+            raise _Refused(error_json(429, f"Request was throttled. Expected available in {int(wait)} seconds.",
+                                      "throttled", **{"Retry-After": str(int(wait))}))
+        try:
+            return own_entry(api_request, entry_id)
+        except Http404 as exc:
+            raise _Refused(error_json(404, str(exc), "not_found")) from None
     finally:
         connection_release()
 
 
-def _json(data: dict, status_code: int = 200, **headers) -> JsonResponse:
-    return JsonResponse(data, status=status_code, headers=headers, json_dumps_params={"separators": (",", ":")})
-
-
-@require_GET
 async def pending_long_poll(request, entry_id):
     """Long poll: ``?wait=<seconds>`` (0 to ARENA_PULL_MAX_WAIT_S) until a judge message of this entry
     awaits an answer; ``{"pending": [...]}``. Async, so a waiting poll holds no thread or database
-    connection and is cancelled when its client disconnects; answers as the DRF views do."""
+    connection and is cancelled when its client disconnects; answers as the DRF views do, and counts as
+    one request of the throttles however long it waits."""
+    if request.method != "GET":
+        return error_json(405, f'Method "{request.method}" not allowed.', "method_not_allowed", Allow="GET")
     try:
         entry = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
-    except (exceptions.NotAuthenticated, exceptions.AuthenticationFailed) as exc:
-        # as DRF answers: 401 with the first authentication class's challenge, 403 when it has none
-        challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(request)
-        if challenge:
-            return _json({"detail": str(exc.detail)}, 401, **{"WWW-Authenticate": challenge})
-        return _json({"detail": str(exc.detail)}, 403)
-    except Http404 as exc:
-        return _json({"detail": str(exc)}, 404)
+    except _Refused as refusal:
+        return refusal.response
     try:
         wait = number_param(request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S,
                             cap=True)
-        return _json({"pending": await pull_pending_wait(entry=entry, wait_s=wait)})
+        return JsonResponse({"pending": await pull_pending_wait(entry=entry, wait_s=wait)},
+                            json_dumps_params={"separators": (",", ":")})
     except InvalidInput as exc:
-        return _json({"error": str(exc), "code": exc.code}, 400)
+        return error_json(400, str(exc), exc.code)
 
 
 class ReplyInput(serializers.Serializer):
@@ -198,3 +212,79 @@ class LearnerConsentView(APIView):
         from arena.learning import learner_consent_revoke
 
         return Response({"donating": False, "purged": learner_consent_revoke(user=request.user)})
+
+
+class EntryHealthView(APIView):
+    """The entry's health: breaker state, failures, last error, the last day's calls and latency percentiles."""
+
+    @extend_schema(responses={200: schema.HealthOut, 404: schema.NOT_FOUND})
+    def get(self, request, entry_id):
+        return Response(entry_selectors.entry_health_report(entry=own_entry(request, entry_id)))
+
+
+class EntryCallsView(APIView):
+    """The entry's call log, newest first, paginated (``?page=``)."""
+
+    @extend_schema(parameters=[schema.PAGE], responses={200: schema.CallPage, 404: schema.NOT_FOUND})
+    def get(self, request, entry_id):
+        from rest_framework.pagination import PageNumberPagination
+
+        entry = own_entry(request, entry_id)
+        pages = PageNumberPagination()
+        pages.page_size = 50
+        try:
+            number_param(request.query_params, "page", minimum=1, maximum=10**9, integer=True)
+        except InvalidInput as exc:
+            raise exceptions.ValidationError({"page": [str(exc)]}) from None
+        calls = pages.paginate_queryset(entry_selectors.entry_calls(entry=entry), request, view=self)
+        return pages.get_paginated_response([entry_selectors.call_data(call) for call in calls])
+
+
+class RehearseInput(serializers.Serializer):
+    judge = serializers.ChoiceField(choices=JUDGES, default="bot",
+                                    help_text="bot: the scripted judge asks; self: you judge, on the judge console.")
+
+
+class EntryRehearse(APIView):
+    """Start a rehearsal at once: a practice one-to-one interrogation of the entry, never published."""
+
+    @extend_schema(request=RehearseInput, responses={201: schema.RehearsalOut, 400: schema.INVALID,
+                                                     404: schema.NOT_FOUND, 409: schema.REFUSED})
+    def post(self, request, entry_id):
+        entry = own_entry(request, entry_id)
+        data = RehearseInput(data=request.data if isinstance(request.data, dict) else {"judge": request.data})
+        data.is_valid(raise_exception=True)
+        try:
+            interrogation = rehearsal_start(entry=entry, user=request.user, judge=data.validated_data["judge"])
+        except ArenaError as exc:
+            return refused(exc)
+        judge = data.validated_data["judge"]
+        page = "judge_console" if judge == "self" else "entrant_rehearsal"
+        return Response({"interrogation": interrogation.public_id, "judge": judge, "status": interrogation.status,
+                         "deadline": interrogation.deadline,
+                         "page": reverse(page, args=[interrogation.public_id], request=request)},
+                        status=status.HTTP_201_CREATED)
+
+
+class ApiRoot(APIView):
+    """What this API offers, with links to its schema and its documentation."""
+
+    permission_classes = []
+
+    @extend_schema(responses={200: schema.RootOut})
+    def get(self, request):
+        def link(name, *args):
+            return reverse(name, args=args, request=request)
+
+        return Response({
+            "entries": link("api_entries"),
+            "learner_consent": link("api_learner_consent"),
+            "schema": link("api_schema_latest"),
+            "docs": link("api_docs"),
+            "api_keys": link("entrant_keys"),
+            "endpoints": [
+                "GET, POST entries/", "GET entries/{id}/", "POST entries/{id}/probe/", "GET entries/{id}/health/",
+                "GET entries/{id}/calls/", "POST entries/{id}/rehearse/", "GET entries/{id}/pending/?wait=",
+                "POST entries/{id}/replies/", "POST entries/{id}/typing/", "GET, PUT, DELETE learner/consent/",
+            ],
+        })

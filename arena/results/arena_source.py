@@ -33,7 +33,7 @@ class ArenaResults:
                TWO_PARTY: "Two-party (one witness judged human or machine)"}
 
     def verdicts(self, query: ResultsQuery):
-        verdicts = Verdict.objects.select_related("interrogation", "judge").prefetch_related(
+        verdicts = Verdict.objects.filter(interrogation__rehearsal=False).select_related("interrogation", "judge").prefetch_related(
             Prefetch("interrogation__conversations",
                      queryset=Conversation.objects.select_related("witness_entry", "witness_human"))
         ).order_by("decided_at", "pk")
@@ -54,28 +54,36 @@ class ArenaResults:
             yield from verdict_outcomes(verdict, fmt=KIND_FORMAT[verdict.interrogation.kind])
 
 
-def verdicts_in_period(verdicts, query: ResultsQuery):
-    """``verdicts`` (a queryset) narrowed to the query's days (whole UTC days)."""
+def verdicts_in_period(verdicts, query: ResultsQuery, field: str = "decided_at"):
+    """``verdicts`` (a queryset) narrowed to the query's days (whole UTC days) by their time ``field``."""
     if query.date_from is not None:
-        verdicts = verdicts.filter(decided_at__gte=_day_start(query.date_from))
+        verdicts = verdicts.filter(**{f"{field}__gte": _day_start(query.date_from)})
     if query.date_to is not None:
-        verdicts = verdicts.filter(decided_at__lt=_day_start(query.date_to + timedelta(days=1)))
+        verdicts = verdicts.filter(**{f"{field}__lt": _day_start(query.date_to + timedelta(days=1))})
     return verdicts
 
 
 def verdict_outcomes(verdict: Verdict, *, fmt: str, study: str | None = None) -> Iterable[Outcome]:
     """The outcomes of one arena verdict (its interrogation's conversations prefetched), as ``fmt``: also
     for a format that realised its meetings as arena interrogations (tournaments.loebner.results)."""
-    conversations = list(verdict.interrogation.conversations.all())
+    return choice_outcomes(verdict.interrogation, verdict.choice, fmt=fmt, study=study, at=verdict.decided_at,
+                           judge=judge_key(verdict.judge), decision=str(verdict.pk), confidence=verdict.confidence)
+
+
+def choice_outcomes(interrogation: Interrogation, choice: str, *, fmt: str, study: str | None, at: datetime,
+                    judge: str, decision: str, confidence: float | None = None) -> Iterable[Outcome]:
+    """The outcomes of a choice ("human"/"machine" on a one-to-one, "left"/"right" on a three-party) made
+    on ``interrogation`` (its conversations prefetched): also a verdict read from a transcript afterwards
+    (studies.results)."""
+    conversations = list(interrogation.conversations.all())
     names = {c.side: _witness(c) for c in conversations}
     for c in conversations:
         if c.side == Conversation.Side.SOLE:
-            judged = verdict.choice == Verdict.Choice.HUMAN
+            judged = choice == Verdict.Choice.HUMAN
             partner = None
         else:
-            judged = verdict.choice == c.side
+            judged = choice == c.side
             partner = next((n for s, n in names.items() if s != c.side), None)
         yield Outcome(witness=names[c.side], witness_is_machine=c.witness_is_machine, judged_human=judged,
-                      format=fmt, study=study, at=verdict.decided_at, judge=judge_key(verdict.judge),
-                      decision=str(verdict.pk), partner=partner, confidence=verdict.confidence)
-
+                      format=fmt, study=study, at=at, judge=judge, decision=decision, partner=partner,
+                      confidence=confidence)

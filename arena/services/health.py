@@ -60,8 +60,13 @@ def engine_call_log(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.RE
         entry=entry, subject=subject[:SUBJECT_CHARS], conversation=conversation, trigger_seq=trigger_seq, kind=kind,
         attempt=attempt,
         outcome=result.outcome, transient=result.transient, latency_ms=result.latency_ms,
-        error=result.error, detail=result.detail,
+        error=result.error, public_error=public_error_text(result), detail=result.detail,
     )
+
+
+def public_error_text(result: CallResult) -> str:
+    """What the entry's owner may be told of a failure: the neutral text, never what answered."""
+    return "" if result.ok else (result.public_error or result.error)[:ERROR_CHARS]
 
 
 # --- the breaker -------------------------------------------------------------------------------
@@ -95,7 +100,7 @@ def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
         else:
             health.consecutive_failures += 1
             # shown to the entrant by the API: the neutral text; the detail stays in the call log
-            health.last_error = f"{result.outcome}: {result.public_error or result.error}"[:ERROR_CHARS]
+            health.last_error = f"{result.outcome}: {public_error_text(result)}"[:ERROR_CHARS]
             health.last_error_at = now
             if health.consecutive_failures >= breaker_failures():
                 if health.unhealthy_since is None:

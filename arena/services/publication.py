@@ -10,6 +10,8 @@ def interrogation_publish(*, interrogation_id: int, with_names: bool = False) ->
     """Make a finished interrogation's transcripts public (witnesses anonymised unless with_names)."""
     with transaction.atomic():
         interrogation = Interrogation.objects.select_for_update().get(pk=interrogation_id)
+        if interrogation.rehearsal:
+            raise Closed("A rehearsal is practice: it is never published.")
         if interrogation.status not in (Status.ENDED, Status.ABORTED):
             raise Closed("Only a finished interrogation can be published.")
         interrogation.published_at = interrogation.published_at or timezone.now()

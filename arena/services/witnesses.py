@@ -102,28 +102,46 @@ def key_interval(model, text: str, think_s: float) -> float:
 
 def bot_reply_type(*, conversation_id: int, trigger_seq: int, text: str, typed: int,
                    per_char_s: float) -> tuple[int, float] | None:
-    """Keystroke mode: store and push the next batch of the reply's keys; after the last one, Return
+    """Keystroke mode: store and push the next batch of the reply's keys; with the last one, Return
     and the message itself. Returns (characters typed so far, seconds until the next batch), or None
-    when done (or the conversation closed)."""
-    from arena.services.keystrokes import RETURN, Key, keystrokes_store
+    when done (or the conversation closed, or the reply is another delivery's).
+
+    Exactly once, like :func:`bot_reply_deliver`: tasks are acknowledged late, so a batch can be
+    delivered again (its worker died after storing it), and a re-asked engine can start a second
+    chain. Under the conversation's row lock, the witness's line since its last Return says what has
+    been typed: a batch already there is skipped (the chain goes on, in case its next batch was never
+    sent); a line that is not this reply's prefix belongs to another chain, which owns the reply, and
+    this one stops. The last batch, its Return and the message are one transaction, the message's seq
+    written on the trigger's engine calls: a later delivery finds it and types nothing."""
+    from arena.services.keystrokes import RETURN, Key, composing_line, keystrokes_store
     from arena.services.messages import message_post
 
     batch = len(text) - typed if per_char_s <= 0 else max(1, round(TYPE_STEP_S / per_char_s))
     chunk = text[typed:typed + batch]
     done = typed + len(chunk) >= len(text)
+    following = (typed + len(chunk), len(chunk) * per_char_s)
     with transaction.atomic():
         conversation = Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
         interrogation = conversation.interrogation
         if interrogation.status != Status.RUNNING or (interrogation.deadline and timezone.now() >= interrogation.deadline):
             return None  # time ran out while typing: dropped, as a person's unfinished line would be
+        if _reply_delivered(conversation_id, trigger_seq):
+            return None  # a batch delivered again after its reply was shown
+        line = composing_line(conversation, Message.Role.WITNESS)
+        if line != text[:typed]:
+            if not done and line.startswith(text[:typed + len(chunk)]):
+                return following  # this batch is stored already (an earlier delivery of this task)
+            log.info("conversation %s: another delivery is typing the reply to message #%s", conversation_id, trigger_seq)
+            return None
         keys = [Key(ch, ch) for ch in chunk] + ([Key(RETURN)] if done else [])
         keystrokes_store(conversation=conversation, sender_role=Message.Role.WITNESS, keys=keys)
-    if not done:
-        return typed + len(chunk), len(chunk) * per_char_s
-    try:
-        message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
-    except Closed:
-        pass
+        if not done:
+            return following
+        try:
+            message = message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
+        except Closed:
+            return None
+        _reply_calls(conversation_id, trigger_seq).filter(outcome=EngineCall.Outcome.OK).update(reply_seq=message.seq)
     return None
 
 

@@ -132,6 +132,7 @@ def _trade(game_id, user, action, security, key, lock):
     if cost > participant.account.balance:
         raise insufficient(participant.account.balance, cost)
     balances_move(dict(trade_legs(bettor_account=participant.account_id, maker_account=maker_account.pk, cost=cost)))
+    participant.account.balance -= cost  # as the update left it (the trader's page is sent its points)
     participant.quantity += 1 if action == BUY else -1
     participant.security = security if participant.quantity else ""
     participant.save(update_fields=["quantity", "security"])

@@ -21,7 +21,7 @@ from django.utils import timezone
 from psycopg.pq import TransactionStatus
 
 from markets.makers import LinearMaker, MarketState, OutOfBounds, quotes
-from markets.models import Market, Participant, Trade
+from markets.models import Account, Market, Participant, Trade
 from markets.services.refusals import collided, insufficient, price_bound, refusal
 
 # the function's OUT columns, in order
@@ -39,6 +39,7 @@ LINEAR = LinearMaker()
 # joined_at stays deferred)
 TRADE_FIELDS = tuple(f.attname for f in Trade._meta.concrete_fields)
 PARTICIPANT_FIELDS = tuple(f.attname for f in Participant._meta.concrete_fields if f.attname != "joined_at")
+ACCOUNT_FIELDS = ("id", "balance")  # the bettor's account after the trade (its other fields deferred)
 
 
 def trade_place_sql(*, game_id, user_id, action, security, key, lock=True) -> tuple[Trade, dict | None] | None:
@@ -108,7 +109,8 @@ def _refused(outcome: str, row: dict, action: str, security: str) -> Exception:
 
 
 def _trade(row: dict, game_id: int, user_id, key: str) -> Trade:
-    """The trade as the ORM would load it, its bettor (the position after it) cached on it."""
+    """The trade as the ORM would load it, its bettor (the position after it) and the bettor's account
+    (the balance after it) cached on it."""
     participant = _loaded(Participant, PARTICIPANT_FIELDS, {
         "id": row["participant_id"], "game_id": game_id, "user_id": user_id, "number": row["number"],
         "account_id": row["account_id"], "security": row["holding"], "quantity": row["quantity"],
@@ -119,6 +121,7 @@ def _trade(row: dict, game_id: int, user_id, key: str) -> Trade:
         "price_after": row["price_after"], "question_id": row["question_id"],
         "idempotency_key": key, "created_at": row["created_at"],
     })
+    participant.account = _loaded(Account, ACCOUNT_FIELDS, {"id": row["account_id"], "balance": row["balance"]})
     trade.participant = participant
     return trade
 

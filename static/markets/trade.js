@@ -22,7 +22,8 @@
     }
     if (p.type === "queued") { (state.queue = state.queue || []).push(p.question); return renderQueue(); }
     if (p.type === "answer") return onAnswer(p.answer);
-    if (p.type === "price") { history.push(p.point); state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket(); }
+    if (p.type === "me") { state.me = p.me; return renderMarket(); }
+    if (p.type === "price") { history.push(p.point); if (history.length > 1000) history.shift(); state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket(); }
   }
 
   function onAnswer(a) {

@@ -82,5 +82,6 @@ def game_screen(*, game: Game) -> bool:
             Game.objects.filter(pk=game.pk).update(voided=True, void_reason=reason)
             game.voided, game.void_reason = True, reason
             Flag.objects.create(study_id=game.study_id, kind=Flag.Kind.IDENTITY_LEAK, game=game, detail=reason)
+            arena.results_version_bump()  # a void game leaves the results pages
             return True
     return False

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from arena.services import results_version_bump
 from core.errors import Closed, InvalidInput, NotAllowed
 from studies.models import ConsentRecord, Exclusion, Participant, Study, SurveyAnswer
 
@@ -110,5 +111,8 @@ def survey_submit(*, participant: Participant, phase: str, answers: dict) -> Par
 
 def participant_exclude(*, participant: Participant, rule: str, detail: str = "") -> Exclusion:
     """Exclude a participant's verdicts from the analysis; recorded once per rule."""
-    exclusion, _ = Exclusion.objects.get_or_create(participant=participant, rule=rule, defaults={"detail": detail[:300]})
+    exclusion, created = Exclusion.objects.get_or_create(participant=participant, rule=rule,
+                                                         defaults={"detail": detail[:300]})
+    if created:
+        results_version_bump()  # the participant's verdicts leave the results pages
     return exclusion

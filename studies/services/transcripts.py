@@ -6,6 +6,7 @@ import re
 from django.db import IntegrityError, transaction
 
 from arena.models import Entry, Interrogation, Message, Status
+from arena.services import results_version_bump
 from arena.services.engines import engine_reply, reply_context_build
 from arena.services.verdicts import REASON_MAX_CHARS
 from core.errors import Closed, InvalidInput, NotAllowed
@@ -65,6 +66,7 @@ def _clean(game: Game, choice, confidence, reason) -> tuple[str, int, str]:
 def _store(game: Game, **fields) -> TranscriptVerdict:
     try:
         with transaction.atomic():
+            results_version_bump()  # counted on the results pages once this commits
             return TranscriptVerdict.objects.create(game=game, **fields)
     except IntegrityError:
         raise Closed("This transcript has already been judged by this judge.") from None

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from arena.services import results_version_bump
 from arena.services.engines import engine_chat
 from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
@@ -137,6 +138,7 @@ def _turn_end(*, game_id: int, turn: Turn, agents: dict[str, Agent], error, reco
         game = Game.objects.select_for_update().get(pk=game_id)
         if isinstance(record, Vote):
             record.save()
+            results_version_bump()  # the vote counts on the results pages once this commits
             Agent.objects.filter(pk=record.target_id).update(received_count=F("received_count") + 1)
             agents[record.target.name].received_count += 1
         elif isinstance(record, Penalty):

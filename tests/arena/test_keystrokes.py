@@ -126,3 +126,33 @@ def test_keys_stored_while_another_writer_holds_the_conversation_come_after_its_
     assert not errors
     stored = list(Keystroke.objects.filter(conversation=human).order_by("seq").values_list("seq", "key"))
     assert stored == [(1, "a"), (2, "b"), (3, "x")]
+
+
+@pytest.mark.django_db
+def test_a_machine_reply_is_typed_once_however_often_its_batches_are_delivered(cast):
+    """Tasks are acknowledged late: a batch whose worker died is delivered again, and a re-asked engine
+    may start a second chain of batches. The judge still sees each key once and one message."""
+    from arena.models import EngineCall
+    from arena.services.witnesses import bot_reply_type
+
+    interrogation = three_party(cast, keystroke_mode=True)
+    _, machine = sides(interrogation)
+    services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hi", user=cast.jude)
+    EngineCall.objects.create(entry=cast.simple, conversation=machine, trigger_seq=1, kind=EngineCall.Kind.REPLY,
+                              outcome=EngineCall.Outcome.OK)
+    text = "Hello there, judge"
+    typing = dict(conversation_id=machine.pk, trigger_seq=1, text=text, per_char_s=0.0625)  # 4 keys a batch
+    first = bot_reply_type(typed=0, **typing)
+    assert first == (4, 0.25)
+    assert bot_reply_type(typed=0, **{**typing, "text": "Goodbye"}) is None  # a second engine's chain stops
+    typed, steps = first, 0
+    while typed is not None:
+        assert bot_reply_type(typed=typed[0] - 4, **typing) == typed  # the previous batch, delivered again
+        typed = bot_reply_type(typed=typed[0], **typing)
+        steps += 1
+    assert bot_reply_type(typed=16, **typing) is None and bot_reply_type(typed=0, **typing) is None  # after the end
+    witness_keys = list(Keystroke.objects.filter(conversation=machine, sender_role="witness").order_by("seq")
+                        .values_list("key", flat=True))
+    assert "".join(witness_keys[:-1]) == text and witness_keys[-1] == "Return" and steps == 4
+    assert list(machine.messages.filter(sender_role="witness").values_list("text", flat=True)) == [text]
+    assert EngineCall.objects.get(conversation=machine).reply_seq == 2

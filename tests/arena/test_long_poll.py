@@ -63,9 +63,11 @@ def test_a_bad_wait_is_refused_at_once(fast_poll, short_max_wait, live_daphne, e
         # the same JSON as before for good requests, and the API's own refusals
         assert client.get(f"/api/v1/entries/{entry.pk}/pending/", params={"wait": "0.1"}).json() == {"pending": []}
         assert client.get(f"/api/v1/entries/{entry.pk + 1}/pending/").status_code == 404
-        assert httpx.get(f"{live_daphne}/api/v1/entries/{entry.pk}/pending/?wait=nan").status_code in (401, 403)
+        anonymous = httpx.get(f"{live_daphne}/api/v1/entries/{entry.pk}/pending/?wait=nan")
+        assert anonymous.status_code == 401 and anonymous.headers["WWW-Authenticate"] == "Token"
         wrong = httpx.get(f"{live_daphne}/api/v1/entries/{entry.pk}/pending/", headers={"Authorization": "Token nope"})
-        assert wrong.status_code in (401, 403) and wrong.json() == {"detail": "Invalid token."}
+        assert wrong.status_code == 401 and wrong.json() == {
+            "error": "Invalid token.", "code": "authentication_failed", "detail": "Invalid token."}
 
 
 def server_threads() -> int:

@@ -10,9 +10,11 @@ from tests.bench.conftest import run_benchmark, services_only
 pytestmark = [*services_only]
 
 
-def test_a_short_soak_loses_nothing_and_prints_its_samples_and_the_json_last_line():
+def test_a_short_soak_loses_nothing_and_prints_its_samples_and_the_json_last_line(tmp_path):
+    memdiag = tmp_path / "memdiag.jsonl"
     result = run_benchmark("soak", "--minutes", "0.2", "--conversations", "2", "--machines", "1", "--bettors", "2",
                            "--pause-ms", "200", "--trade-pause-ms", "100", "--reconnect-every", "5",
+                           "--round-minutes", "0.05", "--memdiag", str(memdiag), "--memdiag-s", "2",
                            timeout=240)
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
@@ -32,3 +34,7 @@ def test_a_short_soak_loses_nothing_and_prints_its_samples_and_the_json_last_lin
     assert figures["after_close"]["ws"] == 0
     assert "slope per minute" in result.stdout and "daphne_mb" in result.stdout
     assert "cleaned up" in result.stderr
+    # conversations moved on to new rounds, and daphne's own memory samples were summarised
+    assert figures["rounds"] > 0 and figures["reconnect_failures"] == 0
+    assert len(memdiag.read_text().splitlines()) >= 3 and figures["memdiag"] == str(memdiag)
+    assert "pymalloc.arenas_mb" in result.stdout and "types grown most" in result.stdout

@@ -11,6 +11,8 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
   {tables_game}     a finished Turing the Tables game (the demo's)
   {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
+  {rehearsal}       a running rehearsal of {entry}, ada judging it herself (so rehearsing again is refused)
+  {apikey}          one of ada's API keys
   {wager_session}   a wager rehearsal session judged by jude, connie its foil; {wager_trial} its one trial
   {contest}         a Loebner contest open for entries (format 2009-rules), jude its judge J1
 
@@ -20,6 +22,7 @@ target); bettor = betty (bettor of {game}); entrant = ada (owns {entry} and {exp
 bob (an entrant with an entry of his own); organiser = olivia (staff, organiser role).
 Pages are visited with a session, the API with the user's DRF token, websockets with a session cookie.
 
+The API answers 401 (with WWW-Authenticate: Token) to a request without a token.
 Cells: a status code; ``login`` = 302 to the login page; ``admin`` = 302 to the admin's login page;
 ``ws`` = websocket accepted (and its state frame arrives); ``4403`` = websocket closed with 4403.
 """
@@ -55,6 +58,14 @@ GET  /results/judges/judges.csv                      | login | 403      | 403   
 GET  /healthz                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /accounts/login/                                | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 POST /accounts/logout/                               | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+# --- the entrant's pages ----------------------------------------------------------------------------------------------------------------
+GET  /entrant/                                       | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /entrant/signup/                                | 200   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+GET  /entrant/keys/                                  | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /entrant/keys/{apikey}/revoke/                  | login | 404      | 404   | 404    | 404    | 404    | 302     | 404      | 404
+GET  /entrant/entries/{entry}/                       | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+POST /entrant/entries/{entry}/rehearse/              | login | 404      | 404   | 404    | 404    | 404    | 302     | 404      | 302
+GET  /entrant/rehearsals/{rehearsal}/                | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
 # --- the admin, as a group: its index and one changelist --------------------------------------------------------------------------------
 GET  /admin/                                         | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
 GET  /admin/arena/interrogation/                     | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
@@ -100,25 +111,31 @@ GET  /studies/{study}/                               | login | 403      | 403   
 GET  /studies/{study}/export/games.csv               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 # --- the entrants' API (/api/v1/, token) ------------------------------------------------------------------------------------------------
 GET  /api/v1/schema/                                 | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /api/v1/entries/                                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-POST /api/v1/entries/                                | 403   | 403      | 403   | 403    | 403    | 403    | 201     | 201      | 403
-GET  /api/v1/entries/{entry}/                        | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
-POST /api/v1/entries/{entry}/probe/                  | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
-GET  /api/v1/entries/{entry}/pending/                | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
-POST /api/v1/entries/{entry}/typing/                 | 403   | 404      | 404   | 404    | 404    | 404    | 204     | 404      | 404
-POST /api/v1/entries/{entry}/replies/                | 403   | 404      | 404   | 404    | 404    | 404    | 202     | 404      | 404
-GET  /api/v1/learner/consent/                        | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-PUT  /api/v1/learner/consent/                        | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-DELETE /api/v1/learner/consent/                      | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/schema/                                    | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/docs/                                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/v1/                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/v1/entries/                                | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /api/v1/entries/                                | 401   | 403      | 403   | 403    | 403    | 403    | 201     | 201      | 403
+GET  /api/v1/entries/{entry}/                        | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+POST /api/v1/entries/{entry}/probe/                  | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+GET  /api/v1/entries/{entry}/pending/                | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+POST /api/v1/entries/{entry}/typing/                 | 401   | 404      | 404   | 404    | 404    | 404    | 204     | 404      | 404
+POST /api/v1/entries/{entry}/replies/                | 401   | 404      | 404   | 404    | 404    | 404    | 202     | 404      | 404
+GET  /api/v1/entries/{entry}/health/                 | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+GET  /api/v1/entries/{entry}/calls/                  | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
+POST /api/v1/entries/{entry}/rehearse/               | 401   | 404      | 404   | 404    | 404    | 404    | 409     | 404      | 404
+GET  /api/v1/learner/consent/                        | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+PUT  /api/v1/learner/consent/                        | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+DELETE /api/v1/learner/consent/                      | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- the Λ* API (/api/lambdastar/, token): lists are filtered to one's own, details of others' are 404 -------------------------------------
-GET  /api/lambdastar/                                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /api/lambdastar/experiments/                    | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /api/lambdastar/experiments/{experiment}/       | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
-GET  /api/lambdastar/runs/                           | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /api/lambdastar/runs/{run}/                     | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
-GET  /api/lambdastar/aggregates/                     | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /api/lambdastar/aggregates/{aggregate}/         | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
-GET  /api/lambdastar/episodes/                       | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/                                | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/experiments/                    | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/experiments/{experiment}/       | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /api/lambdastar/runs/                           | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/runs/{run}/                     | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /api/lambdastar/aggregates/                     | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /api/lambdastar/aggregates/{aggregate}/         | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /api/lambdastar/episodes/                       | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- Loebner contests (/contests/): {contest} is open for entries, jude its judge J1 -----------------------------------------------------
 GET  /contests/                                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /contests/{contest}/results/                    | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
@@ -128,8 +145,8 @@ GET  /contests/{contest}/board.json                  | login | 403      | 403   
 GET  /contests/{contest}/qualifying/                 | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /contests/{contest}/vote/1/                     | login | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /contests/{contest}/rank/                       | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 404
-GET  /contests/api/{contest}/entries/                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-POST /contests/api/{contest}/entries/                | 403   | 403      | 403   | 403    | 403    | 403    | 201     | 403      | 403
+GET  /contests/api/{contest}/entries/                | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /contests/api/{contest}/entries/                | 401   | 403      | 403   | 403    | 403    | 403    | 201     | 403      | 403
 # --- websockets -------------------------------------------------------------------------------------------------------------------------
 WS   /ws/judge/{interrogation}/                      | 4403  | 4403     | ws    | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/witness/{conversation}/                     | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
@@ -148,6 +165,8 @@ WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  
 # Lists answer 200 to everyone logged in; what they list is checked here: the text that shows one of
 # ada's objects, and the roles whose answer may contain it (no other role's may).
 LISTS = {
+    "GET /entrant/": ("Ada-program", {"entrant"}),
+    "GET /entrant/keys/": ("<td>matrix</td>", {"entrant"}),
     "GET /api/v1/entries/": ("Ada-program", {"entrant"}),
     "GET /lambdastar/experiments/": ("Ada-experiment", {"entrant", "organiser"}),
     "GET /api/lambdastar/experiments/": ("Ada-experiment", {"entrant", "organiser"}),
@@ -161,6 +180,7 @@ BODIES = {
     "POST /api/v1/entries/{entry}/probe/": {"message": "hello?"},
     "POST /api/v1/entries/{entry}/typing/": {"conversation": "{pull_conversation}"},
     "POST /api/v1/entries/{entry}/replies/": {"conversation": "{pull_conversation}", "text": "I am here."},
+    "POST /api/v1/entries/{entry}/rehearse/": {"judge": "self"},
     "POST /contests/api/{contest}/entries/": {"entry": "{entry}", "people": ["{role}"], "rights_statement": True},
 }
 QUERIES = {"GET /api/v1/entries/{entry}/pending/": {"wait": "0"}}

@@ -1,4 +1,4 @@
-"""The entrants' REST API against its own OpenAPI schema (/api/v1/schema/, drf-spectacular), fuzzed by
+"""The entrants' REST API against its own OpenAPI schema (/api/schema/, drf-spectacular), fuzzed by
 schemathesis in-process (the Django WSGI app, no server), authenticated as an entrant with a DRF token.
 
 Every operation, with generated parameters and bodies: no 5xx, and every answer conforms to the schema
@@ -33,6 +33,7 @@ def entrant_world(transactional_db, cast, settings, end_stray_sessions):
     from arena.models import Entry, Message
 
     settings.ARENA_PULL_MAX_WAIT_S = 0.05  # a generated ?wait= never holds a test for long
+    settings.ARENA_REHEARSAL_PAUSE_S = 60  # a generated rehearsal's scripted judge asks nothing during the test
     ada, bob = make_user("ada", roles.ENTRANT), make_user("bob", roles.ENTRANT)
     own = Entry.objects.create(owner=ada, display_name="Ada's program", engine="pull", settings={})
     other = Entry.objects.create(owner=bob, display_name="Bob's program", engine="pull", settings={})
@@ -56,7 +57,7 @@ def api_schema(entrant_world):
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application())
+        yield schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
@@ -64,9 +65,12 @@ def api_schema(entrant_world):
 
 # every operation of the schema (test_the_schema_is_served_and_names_every_operation keeps this whole)
 OPERATIONS = [
+    ("GET", "/api/v1/"),
     ("GET", "/api/v1/entries/"), ("POST", "/api/v1/entries/"), ("GET", "/api/v1/entries/{entry_id}/"),
     ("POST", "/api/v1/entries/{entry_id}/probe/"), ("GET", "/api/v1/entries/{entry_id}/pending/"),
     ("POST", "/api/v1/entries/{entry_id}/replies/"), ("POST", "/api/v1/entries/{entry_id}/typing/"),
+    ("GET", "/api/v1/entries/{entry_id}/health/"), ("GET", "/api/v1/entries/{entry_id}/calls/"),
+    ("POST", "/api/v1/entries/{entry_id}/rehearse/"),
     ("GET", "/api/v1/learner/consent/"), ("PUT", "/api/v1/learner/consent/"), ("DELETE", "/api/v1/learner/consent/"),
 ]
 
@@ -82,15 +86,48 @@ def test_the_api_answers_every_request_as_its_schema_says(api_schema, entrant_wo
     mode = data.draw(st.sampled_from([GenerationMode.POSITIVE, GenerationMode.NEGATIVE]), label="mode")
     entry = {"entry_id": data.draw(st.sampled_from(entrant_world["entry_ids"]), label="entry")} if "{entry_id}" in path else None
     case = data.draw(operation.as_strategy(mode, path_parameters=entry), label="case")
-    case.call_and_validate(headers={"Authorization": f"Token {entrant_world['token']}"}, checks=CHECKS)
+    token = data.draw(st.sampled_from([entrant_world["token"]] * 8 + [None, "arena_revoked-or-made-up"]), label="token")
+    case.call_and_validate(headers={"Authorization": f"Token {token}"} if token else {}, checks=CHECKS)
 
 
-def test_the_schema_is_served_and_names_every_operation(client, db):
-    schema_text = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+@settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_throttled_answers_match_the_schema(api_schema, entrant_world, method, path, data):
+    """One request per token and window: the rest answer 429 with Retry-After, as documented."""
+    from django.test import override_settings
+
+    operation = api_schema[path][method]
+    entry = {"entry_id": entrant_world["entry_ids"][0]} if "{entry_id}" in path else None
+    case = data.draw(operation.as_strategy(GenerationMode.POSITIVE, path_parameters=entry), label="case")
+    with override_settings(ARENA_API_RATE_PER_TOKEN=1):
+        answer = case.call_and_validate(headers={"Authorization": f"Token {entrant_world['token']}"}, checks=CHECKS)
+    SEEN[(method, path)] = SEEN.get((method, path), 0) + 1
+    if SEEN[(method, path)] > 1:  # the token's one request of the window is spent (the cache lives all examples)
+        headers = {name.lower(): value for name, value in answer.headers.items()}
+        assert answer.status_code == 429 and "retry-after" in headers
+
+
+SEEN = {}
+
+
+@pytest.mark.parametrize("url", ["/api/schema/", "/api/v1/schema/"])
+def test_the_schema_is_served_and_names_every_operation(client, db, url):
+    schema_text = client.get(url, HTTP_ACCEPT="application/json").json()
     assert schema_text["openapi"].startswith("3.")
     served = {(method.upper(), path) for path, item in schema_text["paths"].items() for method in item}
     assert served == set(OPERATIONS)
     assert "tokenAuth" in schema_text["components"]["securitySchemes"]
+    refusal = {"$ref": "#/components/schemas/Refusal"}
+    for path, item in schema_text["paths"].items():
+        for method, operation in item.items():
+            answers = operation["responses"]
+            # documented: throttling (with Retry-After), and every 4xx in the one error body
+            assert "Retry-After" in answers["429"]["headers"], (method, path)
+            assert all(answer["content"]["application/json"]["schema"] == refusal
+                       for code, answer in answers.items() if code.startswith("4")), (method, path)
+            if path != "/api/v1/":
+                assert "WWW-Authenticate" in answers["401"]["headers"], (method, path)
 
 
 @pytest.mark.parametrize("body", [[], ["message"], "hello", 42])

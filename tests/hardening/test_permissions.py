@@ -48,6 +48,7 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
     "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
     "open_game": "00000000-0000-4000-8000-000000000007", "study_game": "00000000-0000-4000-8000-000000000008",
+    "rehearsal": "00000000-0000-4000-8000-000000000009", "apikey": "1",
     "study": "1", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
     "wager_session": "1", "wager_trial": "1", "contest": "1", "tables_game": "1",
 }
@@ -150,6 +151,11 @@ def build_world(cast):
     run = experiment.runs.first()
     aggregate = Aggregate.objects.create(run=run, agent_type="ls", episodes=4, mean=0.1, std=0.2, sem=0.1,
                                          ci_low=-0.1, ci_high=0.3)
+    from arena.services.apikeys import apikey_create
+    from arena.services.rehearsals import rehearsal_start
+
+    rehearsal = rehearsal_start(entry=entry, user=ada, judge="self")
+    apikey = apikey_create(user=ada, name="matrix").api_key
     from tournaments.wager.services import session_create as wager_session_create
     from tournaments.wager.models import Committee
 
@@ -168,7 +174,8 @@ def build_world(cast):
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
            "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
            "wager_session": wager.pk, "wager_trial": wager.trials.get().pk,
-           "tables_game": demo_seed()[0].pk}
+           "tables_game": demo_seed()[0].pk,
+           "rehearsal": rehearsal.public_id, "apikey": apikey.pk}
     return users, tokens, {key: str(value) for key, value in ids.items()}
 
 

@@ -80,8 +80,12 @@ async def test_queued_questions_and_trades_over_the_socket(cast, bettors):
     await jude.send({"type": "trade", "action": "buy", "security": "H", "key": "c1"})
     price = await june.expect("price")
     assert price["point"]["price"] == 51 and price["quotes"]["H"] == {"ask": 52, "bid": 51}
-    state = await jude.expect("state")  # the trader's private refresh
-    assert state["me"]["points"] == 1000 - 51 and state["me"]["security"] == "H"
+    me = await jude.expect("me")  # the trader's own position and points, not a whole new state
+    assert me["me"] == {**me["me"], "points": 1000 - 51, "security": "H", "quantity": 1}
+    assert await june.silent()  # the other bettor gets the price only
+    await jude.send({"type": "state"})
+    state = await jude.expect("state")
+    assert state["me"]["points"] == 1000 - 51 and state["market"]["history"][-1]["price"] == 51
     await jude.send({"type": "trade", "action": "buy", "security": "C", "key": "c2"})
     error = await jude.expect("error")
     assert error["code"] == "other_type"

@@ -31,6 +31,9 @@ def answer(game, user, path, action, security, key):
         return ("refused", type(exc).__name__, exc.code, str(exc))
     shown = payloads.trade(trade)
     shown.pop("at")
+    # what the trader's page is sent after the trade (markets.notify.traded) is the books' truth
+    truth = Participant.objects.select_related("account").get(pk=trade.participant_id)
+    assert payloads.me(trade.participant, trade.participant.account.balance) == payloads.me(truth, truth.account.balance)
     question = Question.objects.filter(pk=trade.question_id).values_list("number", flat=True).first()
     return ("ok", shown | {"question": question})
 

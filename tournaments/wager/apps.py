@@ -19,3 +19,8 @@ class WagerConfig(AppConfig):
         from arena.services.verdicts import verdict_elsewhere_register
 
         verdict_elsewhere_register(_interview_verdict_elsewhere)
+
+        from arena.results import source_register
+        from tournaments.wager.results import WagerResults
+
+        source_register(WagerResults())  # the trials' verdicts on the arena's results pages, as "wager"

@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Status
+from arena.services import results_version_bump
 from core.errors import Closed, InvalidInput, NotAllowed
 from tournaments.wager import rules
 from tournaments.wager.models import Trial, TrialVerdict
@@ -31,6 +32,7 @@ def trial_verdicts_submit(*, trial_id: int, judge, verdicts, ranks) -> list[Tria
         except rules.RulesError as error:
             raise InvalidInput(_aliased(str(error), trial.aliases)) from None
         now = timezone.now()
+        results_version_bump()  # the results pages count these verdicts once the transaction commits
         return TrialVerdict.objects.bulk_create([
             TrialVerdict(trial=trial, judge=judge, candidate=c, verdict=verdicts[c], rank=ranks[c], submitted_at=now)
             for c in trial.aliases])

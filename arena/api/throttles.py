@@ -1,0 +1,71 @@
+"""The APIs' throttles (DRF's): requests per window, per client address and per token.
+
+``AddressThrottle`` counts every request of an address, authenticated or not (the entrants' API checks it
+before authentication, so guessing tokens is throttled too); ``TokenThrottle`` every request of one API key
+(or DRF token, or session user). Limits come from settings (``ARENA_API_RATE_PER_ADDRESS``,
+``ARENA_API_RATE_PER_TOKEN`` in ``ARENA_API_RATE_WINDOW_S`` seconds), read at each request, and the counts
+live in Django's cache (Redis in services mode, so every process shares them). A long poll is one request.
+A refused request answers 429 with ``Retry-After``.
+"""
+from django.conf import settings
+from rest_framework.authtoken.models import Token
+from rest_framework.throttling import SimpleRateThrottle
+
+from arena.models import ApiKey
+
+
+class _ConfiguredRate(SimpleRateThrottle):
+    limit_setting = ""
+
+    def get_rate(self):
+        return "settings"
+
+    def parse_rate(self, rate):
+        return getattr(settings, self.limit_setting), settings.ARENA_API_RATE_WINDOW_S
+
+
+class AddressThrottle(_ConfiguredRate):
+    scope = "address"
+    limit_setting = "ARENA_API_RATE_PER_ADDRESS"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenThrottle(_ConfiguredRate):
+    scope = "token"
+    limit_setting = "ARENA_API_RATE_PER_TOKEN"
+
+    def get_cache_key(self, request, view):
+        user = request.user
+        if not user or not user.is_authenticated:
+            return None  # counted by address only
+        auth = request.auth
+        if isinstance(auth, ApiKey):
+            ident = f"key{auth.pk}"
+        elif isinstance(auth, Token):
+            ident = f"drf{user.pk}"
+        else:
+            ident = f"user{user.pk}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def throttle_wait(throttle_class, request, view=None) -> float | None:
+    """None when ``request`` may go on; otherwise the seconds to wait (at least 1)."""
+    throttle = throttle_class()
+    if throttle.allow_request(request, view):
+        return None
+    return max(1.0, throttle.wait() or 1.0)
+
+
+class AddressFirst:
+    """APIView mixin: the address is counted before authentication (a bad token is throttled too)."""
+
+    def perform_authentication(self, request):
+        wait = throttle_wait(AddressThrottle, request, self)
+        if wait is not None:
+            self.throttled(request, wait)
+        super().perform_authentication(request)
+
+    def get_throttles(self):
+        return [throttle for throttle in super().get_throttles() if not isinstance(throttle, AddressThrottle)]
