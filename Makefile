@@ -23,6 +23,10 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py seed_demo_markets
+	$(BIN)/python manage.py seed_demo_loebner
+	$(BIN)/python manage.py seed_demo_wager
+	$(BIN)/python manage.py seed_demo_tables
+	$(BIN)/python manage.py seed_demo_studies
 	$(BIN)/python manage.py arena_sweep
 	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application

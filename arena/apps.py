@@ -8,6 +8,10 @@ class ArenaConfig(AppConfig):
 
     def ready(self):
         from arena import checks  # noqa: F401  (registers the system checks)
+        from arena.results import source_register
+        from arena.results.arena_source import ArenaResults
         from arena.setup import ensure_role_groups
+
+        source_register(ArenaResults())  # the arena's own interrogations: "three-party", "two-party"
 
         post_migrate.connect(ensure_role_groups, sender=self)

@@ -2,7 +2,6 @@
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
@@ -44,19 +43,6 @@ def monitor(request):
     from django.contrib import admin
 
     return render(request, "arena/monitor.html", {**admin.site.each_context(request), "title": "Live interrogations"})
-
-
-def results(request):
-    """The public leaderboard and every entry's pass rate beside the human baseline (cached per verdict)."""
-    return render(request, "arena/results.html", {"results": selectors.results_public()})
-
-
-@login_required
-def results_judges(request):
-    """Judges' accuracy and outlier flags: organisers only."""
-    if not selectors.can_monitor(request.user):
-        raise PermissionDenied("Organisers only.")
-    return render(request, "arena/results_judges.html", {"judges": selectors.results_judges()})
 
 
 def transcript_list(request):

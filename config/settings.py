@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "tournaments.loebner",
     "tournaments.wager",
     "tables",
+    "studies",
 ]
 
 MIDDLEWARE = [

@@ -15,6 +15,8 @@ urlpatterns = [
     path("contests/", include("tournaments.loebner.urls")),
     path("wager/", include("tournaments.wager.urls")),
     path("tables/", include("tables.urls")),
+    path("studies/", include("studies.urls")),
+    path("play/", include("studies.play_urls")),
     # the entrants' API's OpenAPI schema: /api/v1/ only (the Λ* API is documented on its own)
     path("api/v1/schema/", SpectacularAPIView.as_view(patterns=[path("api/v1/", include("arena.api.urls"))]),
          name="api_schema"),

@@ -118,21 +118,30 @@ def _application():
     return application
 
 
-def _use_test_database(name):
+def _use_test_database(name, cache_prefix=None):
     from django.conf import settings
 
     settings.DATABASES["default"]["NAME"] = name
+    if cache_prefix is not None:  # the test's own cache key space (fresh_rate_limits), shared with the test
+        from django.core.signals import setting_changed
+        from django.test import signals  # noqa: F401  (connects the receiver that rebuilds the cache handler)
+
+        settings.CACHES = {alias: {**config, "KEY_PREFIX": cache_prefix} if alias == "default" else config
+                           for alias, config in settings.CACHES.items()}
+        setting_changed.send(sender=None, setting="CACHES", value=settings.CACHES, enter=True)
 
 
 @pytest.fixture
 def live_daphne(transactional_db, end_stray_sessions):
-    """A real daphne process serving the project on 127.0.0.1 (websockets included)."""
+    """A real daphne process serving the project on 127.0.0.1 (websockets included), on the test's database
+    and the test's cache key space (in services mode a results version bumped by the test reaches it)."""
     from daphne.testing import DaphneProcess
     from django.conf import settings
     from django.db import connections
 
     connections.close_all()
-    process = DaphneProcess("127.0.0.1", _application, setup=partial(_use_test_database, settings.DATABASES["default"]["NAME"]))
+    process = DaphneProcess("127.0.0.1", _application, setup=partial(
+        _use_test_database, settings.DATABASES["default"]["NAME"], settings.CACHES["default"].get("KEY_PREFIX")))
     process.daemon = True
     process.start()
     if not process.ready.wait(20):

@@ -9,6 +9,7 @@ from arena.services.interrogations import (  # noqa: F401
 from arena.services.keystrokes import composing_line, keystrokes_record, keystrokes_store  # noqa: F401
 from arena.services.messages import message_post, typing_signal  # noqa: F401
 from arena.services.publication import interrogation_publish, interrogation_unpublish  # noqa: F401
+from arena.services.results import results_version_bump  # noqa: F401
 from arena.services.sweep import interrogations_sweep  # noqa: F401
 from arena.services.verdicts import verdict_submit  # noqa: F401
 from arena.services.witnesses import bot_reply_compose, bot_reply_deliver  # noqa: F401

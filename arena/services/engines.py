@@ -13,14 +13,18 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
 - :func:`engine_reply`: the guarded reply path of every app (interrogation witnesses, the Turing Trade
   target): circuit breaker, :class:`~arena.models.EngineCall` log, retries with backoff, cleaning, the
   typing delay;
+- :func:`engine_chat`: the same guards (breaker, call log, retries) for a caller that owns the whole
+  prompt and wants the raw reply, latency and token counts (Turing the Tables);
 - :func:`entry_probe`: one logged call outside any conversation (the admin's health probe);
 - :func:`outbound_policy`: the addresses engines may call (``ARENA_OUTBOUND_ALLOW``), lent to every
   engine built here and applied to URL settings when they are validated;
 - for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
   a bound Celery task hops to that queue and retries with backoff).
 """
+import json
 import logging
 import random
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -206,6 +210,90 @@ def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversat
         return None
     model = typing_model_load(entry=entry)
     return EngineReply(result.text, model.delay(result.text, random.Random()), model)
+
+
+_chat_engines = threading.local()
+CHAT_ENGINES_KEPT = 32
+
+
+def _chat_engine(entry: Entry) -> Engine:
+    """``entry``'s engine, kept per thread while its settings stay the same: building an llm engine
+    builds an HTTP client (its TLS context alone takes tens of ms), which a game's every turn would pay."""
+    cache = getattr(_chat_engines, "cache", None)
+    if cache is None:
+        cache = _chat_engines.cache = {}
+    key = (entry.pk, entry.engine, json.dumps(entry.settings, sort_keys=True, default=str),
+           tuple(settings.ARENA_OUTBOUND_ALLOW))
+    engine = cache.get(key)
+    if engine is None:
+        if len(cache) >= CHAT_ENGINES_KEPT:
+            cache.clear()
+        engine = cache[key] = entry_engine_build(entry=entry)
+    return engine
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """What :func:`engine_chat` got: ``ok`` with the text (cleaned), the server's raw response, latency
+    and token counts of the call that answered; or not ``ok`` with the last ``error``. ``attempts``
+    counts the calls made (each one is a row of the call log)."""
+
+    ok: bool
+    text: str = ""
+    raw: dict | None = None
+    latency_ms: int = 0
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    error: str = ""
+    attempts: int = 0
+
+
+def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: bool = False,
+                sleep: Callable[[float], None] = time.sleep) -> ChatReply:
+    """One guarded call of ``entry``'s engine with the caller's whole prompt (``messages``: role
+    system/user/assistant, text content), for callers that own their prompts (Turing the Tables).
+
+    As :func:`engine_reply`: skipped while the breaker is open, every call logged in
+    :class:`~arena.models.EngineCall` with ``subject`` and fed to the breaker; a transient failure
+    (timeout, unreachable, 5xx) is tried again after :func:`retry_countdown` (in this thread: the caller
+    is a task) until none is left. Only engines with a ``chat`` method (the llm engine) can answer;
+    never raises."""
+    from bots.sanitize import clean_reply
+
+    attempt = 0
+    while True:
+        if not breaker_allows(entry):
+            engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"),
+                            subject=subject, attempt=attempt)
+            return ChatReply(False, error="circuit breaker open", attempts=attempt + 1)
+        reply, transient = None, False
+        start = time.perf_counter()
+        try:
+            engine = _chat_engine(entry)
+            if not hasattr(engine, "chat"):
+                raise EngineError(f"engine {entry.engine!r} cannot take a whole prompt")
+            start = time.perf_counter()  # the call's latency, not the engine's construction
+            answer = engine.chat(messages, json_mode=json_mode)
+            text = clean_reply(answer.text, max_chars=max(len(answer.text), 1))
+            reply = (text, answer.raw, answer.tokens_in, answer.tokens_out)
+            outcome, error = EngineCall.Outcome.OK, ""
+        except EngineError as exc:
+            error, transient = str(exc), exc.transient
+            outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
+        except Exception as exc:  # an engine's bug must not break the caller
+            log.exception("entry %s (%s): chat raised", entry.pk, entry.engine)
+            error, outcome = f"{type(exc).__name__}: {exc}", EngineCall.Outcome.ERROR
+        latency_ms = int((time.perf_counter() - start) * 1000)
+        result = CallResult(outcome, reply[0] if reply else "", latency_ms, error[:ERROR_CHARS], transient)
+        engine_call_log(entry, result, subject=subject, attempt=attempt)
+        breaker_record(entry, result)
+        if reply is not None:
+            return ChatReply(True, reply[0], reply[1], latency_ms, reply[2], reply[3], attempts=attempt + 1)
+        countdown = retry_countdown(attempt=attempt) if transient else None
+        if countdown is None:
+            return ChatReply(False, latency_ms=latency_ms, error=error[:ERROR_CHARS], attempts=attempt + 1)
+        sleep(countdown)
+        attempt += 1
 
 
 def typing_model_load(*, entry: Entry) -> TypingModel:

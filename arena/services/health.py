@@ -81,6 +81,10 @@ def breaker_allows(entry: Entry) -> bool:
 
 def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
     now = timezone.now()
+    if result.ok:  # the common case, a healthy entry answering: one statement, no lock, same outcome
+        kept = EntryHealth.objects.filter(entry=entry, consecutive_failures=0, unhealthy_since=None)
+        if kept.update(last_ok_at=now):
+            return EntryHealth(entry=entry, consecutive_failures=0, unhealthy_since=None, last_ok_at=now)
     with transaction.atomic():
         EntryHealth.objects.get_or_create(entry=entry)
         health = EntryHealth.objects.select_for_update().get(entry=entry)

@@ -22,11 +22,13 @@ def interrogation_create(
     title: str = "",
     scheduled_at: dt.datetime | None = None,
     keystroke_mode: bool = False,
+    sides: tuple[str, str] | None = None,
 ) -> Interrogation:
     """witnesses: one (one-to-one) or two (three-party) Entry objects or confederate users.
 
-    In the three-party form the two witnesses are placed left/right at random, and their
-    conversations are created in random order, so nothing about ids or order gives the human away.
+    In the three-party form the two witnesses are placed left/right at random (or as ``sides`` says,
+    e.g. ``("right", "left")``: a contest's seeded schedule), and their conversations are created in
+    random order, so nothing about ids or order gives the human away.
     """
     if len(witnesses) not in (1, 2):
         raise InvalidInput("An interrogation has one witness or two.")
@@ -40,8 +42,11 @@ def interrogation_create(
             raise InvalidInput("The judge cannot be their own witness.")
     kind = Interrogation.Kind.THREE_PARTY if len(witnesses) == 2 else Interrogation.Kind.ONE_TO_ONE
     if len(witnesses) == 2:
-        sides = ["left", "right"]
-        _sides.shuffle(sides)
+        if sides is None:
+            sides = ["left", "right"]
+            _sides.shuffle(sides)
+        elif sorted(sides) != ["left", "right"]:
+            raise InvalidInput("sides must be left and right, one each.")
         placed = list(zip(sides, witnesses))
         _sides.shuffle(placed)
     else:

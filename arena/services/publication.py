@@ -3,6 +3,7 @@ from django.utils import timezone
 
 from core.errors import Closed
 from arena.models import Interrogation, Status
+from arena.services.results import results_version_bump
 
 
 def interrogation_publish(*, interrogation_id: int, with_names: bool = False) -> Interrogation:
@@ -14,8 +15,10 @@ def interrogation_publish(*, interrogation_id: int, with_names: bool = False) ->
         interrogation.published_at = interrogation.published_at or timezone.now()
         interrogation.published_with_names = with_names
         interrogation.save(update_fields=["published_at", "published_with_names"])
+        results_version_bump()
     return interrogation
 
 
 def interrogation_unpublish(*, interrogation_id: int) -> None:
     Interrogation.objects.filter(pk=interrogation_id).update(published_at=None, published_with_names=False)
+    results_version_bump()

@@ -5,8 +5,24 @@ from django.utils import timezone
 from arena import notify
 from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Interrogation, Status, Verdict
+from arena.services.results import results_version_bump
 
 REASON_MAX_CHARS = 4000
+
+# Contest formats that collect their verdicts themselves (a wager trial: once all of its interviews are
+# over, for every candidate at once) register a test of an interrogation id here; the console then offers
+# no verdict for those interrogations, and one sent anyway is refused (a verdict would reveal the witness).
+_VERDICT_ELSEWHERE: list = []
+
+
+def verdict_elsewhere_register(test) -> None:
+    """`test(interrogation_id) -> bool`: True when that interrogation's verdict is given elsewhere."""
+    if test not in _VERDICT_ELSEWHERE:
+        _VERDICT_ELSEWHERE.append(test)
+
+
+def verdict_elsewhere(interrogation_id: int) -> bool:
+    return any(test(interrogation_id) for test in _VERDICT_ELSEWHERE)
 
 
 def _clean_confidence(confidence) -> int:
@@ -32,6 +48,8 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
     if len(reason) > min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4):
         raise InvalidInput("The reason is too long.", code="too_long")
     confidence = _clean_confidence(confidence)
+    if verdict_elsewhere(interrogation_id):
+        raise NotAllowed("This interview's verdict is given on its contest's page, not here.")
     with transaction.atomic():
         interrogation = Interrogation.objects.select_for_update().get(pk=interrogation_id)
         if judge is None or judge.pk != interrogation.judge_id:
@@ -62,4 +80,5 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
             correct=correct,
         )
         transaction.on_commit(lambda: notify.verdict_given(verdict, conversations))
+        results_version_bump()
     return verdict

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -79,6 +80,19 @@ def cap(text: str, limit: int) -> str:
     return (cut[:space] if space > limit // 2 else cut).rstrip()
 
 
+@dataclass(frozen=True)
+class ChatResult:
+    """One chat call's reply: its text, the server's whole response, and the token counts it reported."""
+
+    text: str
+    raw: dict
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+
+
+CHAT_ROLES = ("system", "user", "assistant")
+
+
 class ChatBackend(Protocol):
     def complete(
         self, messages: Sequence[Mapping[str, str]], *, model: str, temperature: float, max_tokens: int
@@ -116,11 +130,16 @@ class OpenAIBackend:
         return f"<OpenAIBackend {self.base_url!r}>"
 
     def complete(self, messages, *, model, temperature, max_tokens):
+        return self.chat(messages, model=model, temperature=temperature, max_tokens=max_tokens).text
+
+    def chat(self, messages, *, model, temperature, max_tokens, json_mode=False) -> ChatResult:
+        """One call: the reply text with the server's whole response (``raw``) and its token counts."""
         openai = self._openai
         self.check()
+        extra = {"response_format": {"type": "json_object"}} if json_mode else {}
         try:
             response = self._client.chat.completions.create(
-                model=model, messages=list(messages), temperature=temperature, max_tokens=max_tokens
+                model=model, messages=list(messages), temperature=temperature, max_tokens=max_tokens, **extra
             )
         except EngineError:  # the policy refused an address (a redirect, a name that changed)
             raise
@@ -137,7 +156,14 @@ class OpenAIBackend:
         content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
         if not isinstance(content, str):
             raise remote_error("LLM server sent no text reply", transient=False)
-        return content
+        usage = getattr(response, "usage", None)
+        dump = getattr(response, "model_dump", None)
+        return ChatResult(content, dump(mode="json") if callable(dump) else {},
+                          _count(getattr(usage, "prompt_tokens", None)), _count(getattr(usage, "completion_tokens", None)))
+
+
+def _count(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 class LLMEngine(Engine):
@@ -192,3 +218,27 @@ class LLMEngine(Engine):
         if not text:
             raise remote_error("LLM server sent an empty reply", transient=False)
         return text
+
+    def chat(self, messages: Sequence[Mapping[str, str]], *, json_mode: bool = False) -> ChatResult:
+        """One call with the caller's whole prompt (``messages``: role system/user/assistant, text content),
+        no persona and no retry (the caller retries): the text capped at ``max_reply_chars``, the server's
+        raw response and its token counts. ``json_mode`` asks for a JSON object (``response_format``)."""
+        checked = []
+        for message in messages:
+            role, content = message.get("role"), message.get("content")
+            if role not in CHAT_ROLES or not isinstance(content, str):
+                raise EngineError(f"bad chat message: role {role!r}, content {type(content).__name__}")
+            checked.append({"role": role, "content": content})
+        if not checked:
+            raise EngineError("no chat messages")
+        s = self.settings
+        backend = self.backend()
+        kwargs = dict(model=s["model"], temperature=s["temperature"], max_tokens=max(64, s["max_reply_chars"]))
+        if hasattr(backend, "chat"):
+            result = backend.chat(checked, json_mode=json_mode, **kwargs)
+        else:  # a backend that only completes (a test's stand-in)
+            result = ChatResult(backend.complete(checked, **kwargs), {})
+        text = cap(result.text, s["max_reply_chars"])
+        if not text:
+            raise remote_error("LLM server sent an empty reply", transient=False)
+        return ChatResult(text, result.raw, result.tokens_in, result.tokens_out)

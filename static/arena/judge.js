@@ -63,7 +63,8 @@
     Object.values(panes).forEach((p) => { p.input.disabled = !running; });
     countdown.set(clock);
     const form = document.getElementById("verdict");
-    form.hidden = !(clock.status === "ended" && state && !state.verdict);
+    form.hidden = !(clock.status === "ended" && state && !state.verdict && state.verdict_here !== false);
+    if (clock.status === "ended" && state && state.verdict_here === false) Arena.notice("This interview is over: your verdict is given on the contest's page.");
   }
 
   function buildChoices(kind, sides) {
@@ -92,7 +93,7 @@
     list.textContent = "";
     Object.keys(s.reveal).sort().forEach((side) => {
       const li = document.createElement("li");
-      li.textContent = label[side] + ": " + (s.reveal[side].kind === "human" ? "a human confederate" : "a machine (" + s.reveal[side].name + ")");
+      li.textContent = label[side] + ": " + (s.reveal[side].kind === "human" ? s.reveal[side].name : "a machine (" + s.reveal[side].name + ")");
       li.id = "reveal-" + side;
       list.appendChild(li);
     });

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("config", "core", "arena", "bots", "lambdastar", "lpp", "markets", "tournaments", "tables")
+PACKAGES = ("config", "core", "arena", "bots", "lambdastar", "lpp", "markets", "tournaments", "tables", "studies")
 LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())",
         "--no-cache"]
 

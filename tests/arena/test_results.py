@@ -1,11 +1,14 @@
-"""Results from real verdict rows: verdicts as battles, ratings, pass rates beside the human baseline, judge
-accuracy; and the `ratings` command on a battles file and on the platform's verdicts."""
+"""Results from real verdict rows (the arena's built-in results source): verdicts as battles, ratings, pass
+rates beside the human baseline, judge accuracy; and the `ratings` command on a battles file and on the
+platform's verdicts."""
 import json
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from arena import selectors
+from arena.results import ResultsQuery, compute
+from arena.results.selectors import results_battles, results_judges, results_ratings
+from arena.results.sources import results_collect
 from arena.models import Entry
 from tests.arena.helpers import decided
 from tests.conftest import FAST
@@ -36,9 +39,13 @@ def verdicts(cast):
     return cast
 
 
+def pass_rates(fmt=None):
+    return compute.pass_rates(results_collect(ResultsQuery()).outcomes, fmt=fmt)
+
+
 def test_verdicts_become_battles_with_humans_pooled(verdicts):
-    data = selectors.verdict_battles()
-    rows = [(data.battles.names[a], data.battles.names[b], s) for a, b, s in zip(data.battles.a, data.battles.b, data.battles.score)]
+    battles, judges = results_battles()
+    rows = [(battles.names[a], battles.names[b], s) for a, b, s in zip(battles.a, battles.b, battles.score)]
     as_pairs = sorted((frozenset((x, y)), x if s == 1 else y) for x, y, s in rows)
     assert len(rows) == 10  # 4 + 3 + 1 three-party battles and 2 one-to-one; the human-human game and
     #                          the one-to-one game of a human witness are no battles
@@ -46,19 +53,19 @@ def test_verdicts_become_battles_with_humans_pooled(verdicts):
     assert winners.count("Simple Bot") == 2 and winners.count("ELIZA") == 1 and winners.count("human") == 7
     assert {frozenset(("ELIZA", "human")), frozenset(("Simple Bot", "human")), frozenset(("ELIZA", "Simple Bot"))} \
         == {pair for pair, _ in as_pairs}
-    assert data.judges.count(verdicts.june.pk) == 4 and len(data.verdicts) == 10
+    assert judges.count(f"user:{verdicts.june.pk}") == 4 and len(judges) == 10
 
 
 def test_per_confederate_players_when_not_pooled(verdicts):
-    names = set(selectors.verdict_battles(pool_humans=False).battles.names)
+    names = set(results_battles(pool_humans=False)[0].names)
     assert {"human:connie", "human:carl", "Simple Bot", "ELIZA"} <= names
     # one-to-one games are still played against the pooled baseline
     assert "human" in names
 
 
 def test_pass_rates_beside_the_human_baseline(verdicts):
-    three = {r["name"]: r for r in selectors.entry_pass_rates(kind="three_party")}
-    first = selectors.entry_pass_rates(kind="three_party")[0]
+    three = {r["name"]: r for r in pass_rates("three-party")}
+    first = pass_rates("three-party")[0]
     assert first["name"] == "human" and first["baseline"]
     assert (three["Simple Bot"]["judged_human"], three["Simple Bot"]["n"]) == (2, 5)
     assert (three["ELIZA"]["judged_human"], three["ELIZA"]["n"]) == (0, 4)
@@ -66,13 +73,13 @@ def test_pass_rates_beside_the_human_baseline(verdicts):
     eliza = three["ELIZA"]
     assert eliza["rate"] == 0.0 and eliza["ci_low"] == 0.0 and 0.3 < eliza["ci_high"] < 0.7
     assert eliza["p_value"] == pytest.approx(0.125)
-    one = {r["name"]: r for r in selectors.entry_pass_rates(kind="one_to_one")}
+    one = {r["name"]: r for r in pass_rates("two-party")}
     assert (one["ELIZA"]["judged_human"], one["ELIZA"]["n"]) == (1, 2)
     assert (one["human"]["judged_human"], one["human"]["n"]) == (1, 1)
 
 
 def test_judge_accuracy_with_intervals(verdicts):
-    rows = {r["judge"]: r for r in selectors.judge_accuracies()}
+    rows = {r["judge"]: r for r in results_judges()}
     # jude: 4 Simple games (3 right), ELIZA–Simple (picked a machine: wrong), connie–carl (right),
     # one-to-one ELIZA judged human (wrong), connie judged human (right)
     assert (rows["jude"]["correct"], rows["jude"]["n"]) == (5, 8)
@@ -82,10 +89,10 @@ def test_judge_accuracy_with_intervals(verdicts):
 
 
 def test_no_verdicts_no_crash(cast):
-    assert selectors.verdict_battles().battles.players == 0
-    assert selectors.verdict_ratings(replicates=100).ratings == []
-    assert selectors.judge_accuracies() == []
-    assert [r["name"] for r in selectors.entry_pass_rates()] == ["human"]
+    assert results_battles()[0].players == 0
+    assert results_ratings(replicates=100).ratings == []
+    assert results_judges() == []
+    assert [r["name"] for r in pass_rates()] == ["human"]
 
 
 def test_ratings_command_on_the_platforms_verdicts(verdicts):
@@ -165,14 +172,13 @@ def test_ratings_command_table_output(tmp_path, db):
 def test_an_entry_named_human_is_not_mistaken_for_the_human_baseline(cast):
     impostor = Entry.objects.create(display_name="human", engine="simple", settings=dict(FAST))
     decided(cast, witnesses=[cast.connie, impostor], judged_human=impostor)
-    data = selectors.verdict_battles()
-    assert sorted(data.battles.names) == ["human", "human (entry)"]
+    assert sorted(results_battles()[0].names) == ["human", "human (entry)"]
 
 
 def test_a_judge_capped_per_day_counts_only_their_first_verdicts(verdicts):
     # jude gave 8 verdicts today, 6 of them battles; june 4 (all battles)
-    capped = selectors.verdict_battles(cap_per_judge_day=2)
-    assert capped.judges.count(verdicts.jude.pk) == 2 and capped.judges.count(verdicts.june.pk) == 2
-    assert len(capped.battles) == 4 == len(capped.verdicts)
-    three_party = selectors.verdict_ratings(replicates=0, kind="three_party")
+    battles, judges = results_battles(cap_per_judge_day=2)
+    assert judges.count(f"user:{verdicts.jude.pk}") == 2 and judges.count(f"user:{verdicts.june.pk}") == 2
+    assert len(battles) == 4 == len(judges)
+    three_party = results_ratings(replicates=0, query=ResultsQuery(format="three-party"))
     assert {r.name: r.battles for r in three_party.ratings}["human"] == 7

@@ -6,7 +6,7 @@ import sys
 from tests.bench.conftest import ROOT
 
 BENCHMARKS = ["chat_latency", "lpp_latency", "markets", "lambdastar_celery", "lambdastar_speed", "bots", "ratings",
-              "soak"]
+              "soak", "tables", "studies", "loebner_qualifying"]
 
 
 def test_no_benchmark_edits_sys_path():

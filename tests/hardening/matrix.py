@@ -9,7 +9,10 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {published}       an ended, judged and published interrogation of jude's
   {game}            a running Turing Trade game: betty is its bettor, connie its (human) target
   {finished_game}   a settled game;  {open_game}  a game open for bettors, with a machine target
+  {tables_game}     a finished Turing the Tables game (the demo's)
   {experiment}      ada's Λ* experiment (launched, one run, one aggregate), {run} and {aggregate} of it
+  {wager_session}   a wager rehearsal session judged by jude, connie its foil; {wager_trial} its one trial
+  {contest}         a Loebner contest open for entries (format 2009-rules), jude its judge J1
 
 Roles (columns): anon = not logged in; outsider = oscar (no role); judge = jude (this interrogation's);
 judge2 = june (a judge, not of this interrogation); confed = connie (the witness, and the game's
@@ -39,7 +42,16 @@ GET  /transcripts/{published}.json                   | 200   | 200      | 200   
 GET  /transcripts/{interrogation}.json               | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /transcripts/keys.json                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /results/                                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/results.json                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/ratings.csv                            | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/rates.csv                              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/matrix.csv                             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/entries/{entry}/                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/entries/{entry}/entry.json             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /results/entries/{entry}/rates.csv              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /results/judges/                                | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /results/judges/judges.json                     | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /results/judges/judges.csv                      | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /healthz                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /accounts/login/                                | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 POST /accounts/logout/                               | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
@@ -57,6 +69,17 @@ GET  /markets/{game}/watch/                          | 200   | 200      | 200   
 GET  /markets/{game}/state.json                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/{game}/log/                            | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /markets/{finished_game}/log/                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- Long Now wager sessions (the report is public once every trial's verdicts are in; organisers and the committee before) ----------
+GET  /wager/                                         | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /wager/sessions/{wager_session}/                | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 200
+GET  /wager/sessions/{wager_session}/report/         | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 200
+POST /wager/trials/{wager_trial}/verdicts/           | login | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+# --- Turing the Tables pages -----------------------------------------------------------------------------------------------------------
+GET  /tables/                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/new/                                    | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /tables/{tables_game}/                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/{tables_game}/live/                     | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /tables/{tables_game}/export.jsonl              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
 GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
@@ -64,6 +87,17 @@ GET  /lambdastar/experiments/{experiment}/plots/types.svg | login | 404 | 404   
 GET  /lambdastar/experiments/{experiment}/plots/types.csv | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/episodes.csv    | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/episodes.jsonl  | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
+# --- studies: /play/ is public (a session is the player: no role opens another's game); results are organisers' ---
+GET  /play/                                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /play/consent/                                  | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
+POST /play/consent/                                  | 400   | 400      | 400   | 400    | 400    | 400    | 400     | 400      | 400
+POST /play/answers/demographics/                     | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+GET  /play/game/{study_game}/                        | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /play/transcripts/                              | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+POST /play/transcripts/{study_game}/                 | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
+GET  /studies/                                       | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /studies/{study}/                               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /studies/{study}/export/games.csv               | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 # --- the entrants' API (/api/v1/, token) ------------------------------------------------------------------------------------------------
 GET  /api/v1/schema/                                 | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /api/v1/entries/                                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
@@ -85,6 +119,17 @@ GET  /api/lambdastar/runs/{run}/                     | 403   | 404      | 404   
 GET  /api/lambdastar/aggregates/                     | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /api/lambdastar/aggregates/{aggregate}/         | 403   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /api/lambdastar/episodes/                       | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# --- Loebner contests (/contests/): {contest} is open for entries, jude its judge J1 -----------------------------------------------------
+GET  /contests/                                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/results/                    | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/transcripts.json            | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/board/                      | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/board.json                  | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/qualifying/                 | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/vote/1/                     | login | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /contests/{contest}/rank/                       | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /contests/api/{contest}/entries/                | 403   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+POST /contests/api/{contest}/entries/                | 403   | 403      | 403   | 403    | 403    | 403    | 201     | 403      | 403
 # --- websockets -------------------------------------------------------------------------------------------------------------------------
 WS   /ws/judge/{interrogation}/                      | 4403  | 4403     | ws    | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/witness/{conversation}/                     | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
@@ -93,6 +138,10 @@ WS   /ws/monitor/                                    | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/play/{study}/lobby/                         | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
+WS   /ws/play/judge/{study_game}/                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
+WS   /ws/play/witness/{study_game}/                  | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | ws      | 4403     | ws
 """
 
@@ -112,6 +161,7 @@ BODIES = {
     "POST /api/v1/entries/{entry}/probe/": {"message": "hello?"},
     "POST /api/v1/entries/{entry}/typing/": {"conversation": "{pull_conversation}"},
     "POST /api/v1/entries/{entry}/replies/": {"conversation": "{pull_conversation}", "text": "I am here."},
+    "POST /contests/api/{contest}/entries/": {"entry": "{entry}", "people": ["{role}"], "rights_statement": True},
 }
 QUERIES = {"GET /api/v1/entries/{entry}/pending/": {"wait": "0"}}
 

@@ -47,7 +47,9 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "interrogation": "00000000-0000-4000-8000-000000000001", "conversation": "00000000-0000-4000-8000-000000000002",
     "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
     "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
-    "open_game": "00000000-0000-4000-8000-000000000007", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
+    "open_game": "00000000-0000-4000-8000-000000000007", "study_game": "00000000-0000-4000-8000-000000000008",
+    "study": "1", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
+    "wager_session": "1", "wager_trial": "1", "contest": "1", "tables_game": "1",
 }
 
 
@@ -104,6 +106,7 @@ def build_world(cast):
     from lambdastar import services as lambdastar_services
     from lambdastar.models import Aggregate
     from markets import services as markets
+    from tables.demo import demo_seed
 
     betty = make_user("betty", roles.BETTOR)
     ada, bob = make_user("ada", roles.ENTRANT), make_user("bob", roles.ENTRANT)
@@ -147,11 +150,39 @@ def build_world(cast):
     run = experiment.runs.first()
     aggregate = Aggregate.objects.create(run=run, agent_type="ls", episodes=4, mean=0.1, std=0.2, sem=0.1,
                                          ci_low=-0.1, ci_high=0.3)
-    ids = {"interrogation": interrogation.public_id, "conversation": conversation.public_id,
+    from tournaments.wager.services import session_create as wager_session_create
+    from tournaments.wager.models import Committee
+
+    wager = wager_session_create(
+        committee=Committee.objects.create(name="matrix committee"), title="matrix wager", computer=cast.simple,
+        judges=[cast.jude], foils=[cast.connie], starts_at=published.created_at, called_by="x", called_by_kind="member",
+        funded_by="x", trials=1, interview_minutes=5, rehearsal=True)
+    from tournaments.loebner.models import Contest, Participant
+
+    contest = Contest.objects.create(name="Matrix Prize", format_name="2009-rules", status=Contest.Status.OPEN)
+    Participant.objects.create(contest=contest, label="J1", kind=Participant.Kind.JUDGE, user=cast.jude)
+    study, study_game = _study_world()
+    ids = {"contest": contest.pk, "study": study.pk, "study_game": study_game.public_id,
+           "interrogation": interrogation.public_id, "conversation": conversation.public_id,
            "pull_conversation": pull_conversation.public_id, "published": published.public_id,
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
-           "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk}
+           "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
+           "wager_session": wager.pk, "wager_trial": wager.trials.get().pk,
+           "tables_game": demo_seed()[0].pk}
     return users, tokens, {key: str(value) for key, value in ids.items()}
+
+
+def _study_world():
+    """An open study on /play/ and a game of one of its (simulated) players."""
+    from studies import services as studies
+
+    config = {"format": "two-party", "minutes": 5, "seed": 1, "human_witness_share": 0.0, "games_per_participant": 4,
+              "witnesses": [{"name": "Matrix-AI", "engine": "simple", "settings": dict(FAST)}]}
+    study = studies.study_load(config=config, status="open")
+    player = studies.participant_create(study=study, simulated=True)
+    studies.consent_give(participant=player, agreed=True)
+    studies.survey_submit(participant=player, phase="demographics", answers={})
+    return study, studies.lobby_join(participant_id=player.pk)
 
 
 def _fill(value, ids):

@@ -3,7 +3,8 @@
     python manage.py ratings --input battles.jsonl [--bootstrap 1000] [--seed S] [--anchor NAME=RATING] --json
 
 Each input line: {"a": name, "b": name, "winner": "a" | "b" | "tie"} (blank lines are skipped).  Without
---input the platform's verdicts are rated (arena.selectors.verdict_battles: humans pooled as "human").
+--input the platform's verdicts are rated: every registered results source, every format on one scale
+(arena.results.selectors.results_battles: humans pooled as "human").
 Output with --json: {"ratings": [{"name", "rating", "ci_low", "ci_high", "battles"}, ...]}, best first,
 rating = 1000 + 400·log10(strength), centred on a mean of 1000 unless anchored; ci_* null with
 --bootstrap 0.  Notes (e.g. a player that won every battle, and the prior then used) go to stderr, and
@@ -15,7 +16,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from arena import selectors, stats
+from arena import stats
+from arena.results.selectors import results_battles
 
 
 def _anchor(text):
@@ -64,7 +66,7 @@ class Command(BaseCommand):
         if replicates < 0:
             raise CommandError("--bootstrap must be 0 or more")
         anchor = _anchor(options["anchor"]) if options["anchor"] is not None else None
-        battles = battles_read(options["input"]) if options["input"] else selectors.verdict_battles().battles
+        battles = battles_read(options["input"]) if options["input"] else results_battles()[0]
         bar = tqdm(total=replicates, desc="bootstrap", unit="replicate", file=sys.stderr, delay=1.0,
                    disable=replicates == 0)
         try:

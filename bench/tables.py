@@ -1,0 +1,210 @@
+"""Turing the Tables on the platform against a stub LLM server answering in 0 ms.
+
+    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--repeats 1]
+
+Needs PostgreSQL and Redis (services mode), set up by bench/harness.py: a throwaway database
+``arena_bench_<pid>`` (migrated, dropped at the end), the broker's keys under the run's own prefix
+(deleted at the end), Celery workers in child processes that die with the benchmark. The stub
+(``tables.stub.ChatStub``, in this process, on loopback) answers every agent at once: an opening
+statement, then JSON votes whose reasons come from a small pool, so the judge's repetition and
+plagiarism checks fire now and then and corrections and penalties happen as in a real game.
+
+Figures, each beside its same-run baseline:
+- the platform's own time per turn (a turn's wall time less the time its LLM calls took, as the
+  turn records it), p50 and p95 over every turn, in-process and on the workers; baseline: the LLM
+  calls' own time in the same turns (the stub's 0 ms plus HTTP and the openai SDK) and a bare call of
+  the same client outside the platform;
+- ``--games`` games of 3 agents started at once (``--turns`` turns each, no early end) on 1 Celery
+  worker, then on 2 (two ``celery worker -c 1`` nodes): wall time from the start of the first game to
+  the end of the last, and the speed-up of 2 workers over 1 (target ≥ 1.7×).
+Last line: {"platform_ms_p95": …, "speedup_2_workers": …, …}.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+from bench import harness
+from bench.harness import BenchError, percentile
+
+NAMES = ("Alpha", "Beta", "Gamma")
+REASONS = [
+    "it answered a question about weekends with real nostalgia",
+    "its typing rhythm looked hesitant, like a person thinking",
+    "it made a spelling slip that a tokenizer would not make",
+    "it claimed to feel tired after a long conversation",
+    "it told a joke about Mondays that sounded lived",
+    "it hedged every statement like a nervous student",
+    "it described a childhood memory in vivid detail",
+    "it asked for a break, which no server ever needs",
+    "it used an idiom about coffee with obvious affection",
+    "it changed its story about latency between turns",
+]
+
+
+def reply(body) -> str:
+    """The stub's answer to any request: an opening statement, or a vote (JSON mode)."""
+    name = body.get("model", "Alpha")
+    k = len(body.get("messages", []))
+    if not body.get("response_format"):
+        return f"I am {name}, a machine: I answer in milliseconds and my memory is a context window ({k})."
+    others = [n for n in NAMES if n != name]
+    target = others[k % len(others)]
+    return json.dumps({"voteAgainst": target, "reason": f"{target}: {REASONS[(k * 7 + len(name)) % len(REASONS)]}."})
+
+
+def start_games(stub, count, turns, seed0):
+    from tables.services import game_create, game_start
+
+    ids = []
+    for i in range(count):
+        game = game_create(config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100})
+        ids.append(game.pk)
+    started = time.perf_counter()
+    for pk in ids:
+        game_start(game_id=pk)  # enqueues turn 0 on commit; each turn enqueues the next
+    return ids, started
+
+
+def wait_games(ids, timeout=600):
+    from tables.models import Game
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED).count() == len(ids):
+            return Game.objects.filter(pk__in=ids).order_by("-ended_at").first().ended_at
+        time.sleep(0.05)
+    raise BenchError(f"{len(ids)} games not finished in {timeout} s")
+
+
+def on_workers(stub, count, turns, seed0):
+    """Seconds from the first game's start to the last game's end."""
+    ids, started = start_games(stub, count, turns, seed0)
+    wall_started = time.time() - (time.perf_counter() - started)
+    ended = wait_games(ids)
+    return ended.timestamp() - wall_started, ids
+
+
+def in_process(stub, count, turns, seed0):
+    from tables.services import game_create, game_play, game_start
+
+    ids, started = [], time.perf_counter()
+    for i in range(count):
+        game = game_create(config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100})
+        game_start(game_id=game.pk, run=False)
+        game_play(game_id=game.pk)
+        ids.append(game.pk)
+    return time.perf_counter() - started, ids
+
+
+def turn_figures(ids):
+    from tables.models import Call, Turn
+
+    platform = list(Turn.objects.filter(game_id__in=ids).values_list("platform_ms", flat=True))
+    calls = list(Call.objects.filter(turn__game_id__in=ids).values_list("latency_ms", flat=True))
+    statuses = set(Turn.objects.filter(game_id__in=ids).values_list("status", flat=True))
+    return platform, calls, statuses
+
+
+def bare_calls(stub, n=200):
+    """The same client, same stub, no platform: ms per call."""
+    from arena.models import Entry
+    from arena.services.engines import entry_engine_build
+
+    entry = Entry.objects.filter(display_name__startswith="tables: Alpha").first()
+    engine = entry_engine_build(entry=entry)
+    messages = [{"role": "user", "content": "Vote."}]
+    engine.chat(messages, json_mode=True)
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        engine.chat(messages, json_mode=True)
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def ms(values):
+    return f"p50 {percentile(values, 50):6.2f} ms  p95 {percentile(values, 95):6.2f} ms"
+
+
+def warm(stub, turns):
+    """A running deployment has its imports done and its connections open: two small games first."""
+    ids, _ = start_games(stub, 2, min(turns, 6), 9000)
+    wait_games(ids)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--turns", type=int, default=15, help="turns per game (the cap; no early end)")
+    return parser.parse_args(argv)
+
+
+def run(args) -> dict:
+    os.environ["ARENA_OUTBOUND_ALLOW"] = "127.0.0.1/32"  # the stub is on loopback; the workers inherit it
+    load_before = os.getloadavg()
+    with harness.Services("tables", eager=False) as services:
+        from tables.stub import ChatStub
+
+        with ChatStub({name: [reply] for name in NAMES}) as stub:
+            return measure(args, services, stub, load_before)
+
+
+def measure(args, services, stub, load_before) -> dict:
+    from config.celery_app import app
+
+    def up(name):
+        worker = services.start_celery(name, queues="celery", concurrency=1)
+        deadline = time.monotonic() + 120
+        while not app.control.ping(destination=[worker.name], timeout=0.5):
+            if time.monotonic() > deadline or worker.process.poll() is not None:
+                raise BenchError(f"the worker {worker.name} did not start")
+        return worker
+
+    n, turns = args.games, args.turns
+    in_process(stub, 1, 6, 8000)  # imports, connections
+    inline_s, inline_ids = in_process(stub, n, turns, 1)
+    first = up("tables1")
+    warm(stub, turns)
+    one_s, one_ids = on_workers(stub, n, turns, 1)
+    up("tables2")
+    warm(stub, turns)
+    two_s, two_ids = on_workers(stub, n, turns, 1)
+    bare = bare_calls(stub)
+    p_inline, c_inline, s_inline = turn_figures(inline_ids)
+    p_workers, c_workers, s_workers = turn_figures(one_ids + two_ids)
+    total = n * turns
+    print(f"{n} games × {turns} turns of 3 agents, stub answering in 0 ms "
+          f"(load average {load_before[0]:.1f} on {os.cpu_count()} CPUs)")
+    print(f"platform's own time per turn, in-process: {ms(p_inline)}   "
+          f"(baseline, the same turns' LLM calls: {ms(c_inline)})")
+    print(f"platform's own time per turn, workers:    {ms(p_workers)}   "
+          f"(baseline, the same turns' LLM calls: {ms(c_workers)})")
+    print(f"bare call of the same client to the same stub, no platform: {ms(bare)}")
+    print(f"in-process, one game after another: {inline_s:6.2f} s ({inline_s / total * 1000:.1f} ms per turn, whole)")
+    print(f"1 worker:  {one_s:6.2f} s for {n} games started at once ({total / one_s:.1f} turns/s)")
+    print(f"2 workers: {two_s:6.2f} s ({total / two_s:.1f} turns/s): speed-up {one_s / two_s:.2f}× over 1 worker")
+    print(f"every turn done: {s_inline | s_workers == {'done'}} ({sorted(s_inline | s_workers)})")
+    first.process.poll()
+    return {
+        "platform_ms_p50": round(percentile(p_inline + p_workers, 50), 3),
+        "platform_ms_p95": round(percentile(p_inline + p_workers, 95), 3),
+        "platform_ms_p95_in_process": round(percentile(p_inline, 95), 3),
+        "platform_ms_p95_workers": round(percentile(p_workers, 95), 3),
+        "call_ms_p50": round(percentile(c_inline + c_workers, 50), 3),
+        "bare_call_ms_p50": round(percentile(bare, 50), 3),
+        "in_process_s": round(inline_s, 3), "one_worker_s": round(one_s, 3), "two_workers_s": round(two_s, 3),
+        "speedup_2_workers": round(one_s / two_s, 3), "games": n, "turns": total,
+        "all_done": s_inline | s_workers == {"done"}, "cpus": os.cpu_count(),
+        "load": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+    }
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    return harness.main("tables", lambda: run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

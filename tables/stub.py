@@ -1,0 +1,95 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1 (tests, the benchmark, local trials).
+
+Each model has its own script: a list of steps, played in order (the last repeats). A step is the reply
+text, or ``(status, text, delay_s)``, or a callable ``step(body) -> text`` (the request's JSON body).
+Every request is recorded (model, messages, body)."""
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+PROBE_MESSAGE = "Hello! How are you today?"  # arena.services.engines.PROBE_MESSAGE
+
+
+def completion(text, model="stub"):
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
+
+
+def vote(target, reason):
+    return json.dumps({"voteAgainst": target, "reason": reason})
+
+
+class ChatStub:
+    def __init__(self, scripts=None, default="I am a machine: I process tokens, not feelings."):
+        self.scripts = {k: list(v) for k, v in (scripts or {}).items()}
+        self.default = default
+        self.requests, self.counts, self.probes = [], {}, 0
+        self.lock = threading.Lock()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            wbufsize = -1  # the whole response in one write (headers and body apart meet the 40 ms delayed ACK)
+            disable_nagle_algorithm = True
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                status, text, delay = stub.step(body)
+                if delay:
+                    time.sleep(delay)
+                data = json.dumps(completion(text, body.get("model", "stub")) if status == 200 else {"error": "x"}).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
+
+    def step(self, body):
+        model = body.get("model", "")
+        messages = body.get("messages") or [{}]
+        if messages[-1].get("content") == PROBE_MESSAGE:  # the command's probe: answered, the script kept
+            self.probes += 1
+            return 200, "Hello, I am here.", 0
+        with self.lock:
+            self.requests.append({"model": model, "messages": body.get("messages", []), "body": body})
+            script = self.scripts.get(model)
+            i = self.counts.get(model, 0)
+            self.counts[model] = i + 1
+        if not script:
+            return 200, self.default, 0
+        step = script[min(i, len(script) - 1)]
+        if callable(step):
+            step = step(body)
+        if isinstance(step, tuple):
+            return step
+        return 200, step, 0
+
+    def of(self, model):
+        return [r for r in self.requests if r["model"] == model]
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def config(self, names=("Alpha", "Beta", "Gamma"), judge=None, **extra):
+        """A game configuration whose agent named N plays model N on this stub."""
+        return {"agents": [{"name": n, "base_url": self.url, "model": n} for n in names],
+                "judge": {"base_url": self.url, "model": judge} if judge else None, "seed": 1, **extra}

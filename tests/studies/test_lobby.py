@@ -1,0 +1,215 @@
+"""The lobby and games on the database: matching, fallbacks, caps, restart safety, the study's rules."""
+from collections import Counter
+
+import pytest
+
+from arena.models import Message, Status
+from core.errors import Closed, InvalidInput, NotAllowed
+from studies import selectors, services
+from studies.models import Flag, Game, Participant, Ticket
+
+from .helpers import at, ready, study_make
+
+pytestmark = pytest.mark.django_db
+
+
+def join(person, seconds=0.0):
+    """Joins on the test's own clock: waits end by lobby_expire(now=...), not by a real timer."""
+    return services.lobby_join(participant_id=person.pk, now=at(seconds), timer=False)
+
+
+def test_an_ai_ticket_plays_at_once_and_a_human_ticket_waits_for_a_partner(db):
+    study = study_make(human_witness_share=0.5, games_per_participant=10)
+    people = ready(study, 12)
+    results = [join(p, i) for i, p in enumerate(people)]
+    games = Game.objects.filter(study=study)
+    assert games.filter(condition__isnull=False).exists() and games.filter(human_witness__isnull=False).exists()
+    for game in games:
+        assert game.interrogation.status == Status.RUNNING and game.interrogation.judge == game.interrogator.player
+        assert game.interrogator_id != game.human_witness_id
+        if game.human_witness_id:  # a two-party game with a human witness: one-to-one, the partner's player
+            assert game.interrogation.conversations.get().witness_human == game.human_witness.player
+    waiting = [r for r in results if isinstance(r, Ticket)]
+    assert waiting and Ticket.objects.filter(state=Ticket.State.WAITING).count() <= 1  # two human tickets always pair
+
+
+def test_joining_again_returns_the_same_ticket_or_game(db):
+    study = study_make(human_witness_share=1.0)
+    a, = ready(study)
+    ticket = join(a)
+    assert isinstance(ticket, Ticket) and join(a, 1) == ticket  # a second tab takes no second ticket
+    b, = ready(study)
+    game = join(b, 2)
+    assert isinstance(game, Game) and join(a, 3) == game and join(b, 3) == game
+
+
+def test_a_restart_of_the_lobby_loses_no_one(db, settings):
+    """The lobby lives in the database: a fresh process (nothing in memory, a new channel layer) pairs
+    the waiting participant with the next arrival, or falls back when their wait is over."""
+    from channels.layers import channel_layers
+
+    study = study_make(human_witness_share=1.0, human_wait_s=30)
+    a, b, c = ready(study, 3)
+    join(a, 0)
+    channel_layers.backends.clear()  # "restart": no process state survives
+    game = join(b, 5)
+    assert {game.interrogator_id, game.human_witness_id} == {a.pk, b.pk}
+    join(c, 10)
+    channel_layers.backends.clear()
+    assert services.lobby_expire(study_id=study.pk, now=at(39)) == []
+    [fallback] = services.lobby_expire(study_id=study.pk, now=at(40))
+    assert fallback.interrogator_id == c.pk and fallback.fallback and fallback.condition is not None
+    assert not Ticket.objects.filter(state=Ticket.State.WAITING).exists()
+
+
+def test_no_fallback_cancels_the_wait(db):
+    study = study_make(human_witness_share=1.0, fallback="cancel")
+    a, = ready(study)
+    join(a)
+    assert services.lobby_expire(study_id=study.pk, now=at(31)) == []
+    assert Ticket.objects.get(participant=a).state == Ticket.State.CANCELLED
+
+
+def test_the_same_person_on_two_participants_is_never_their_own_partner(db):
+    study = study_make(human_witness_share=1.0)
+    a, b = ready(study, 2)
+    Participant.objects.filter(pk__in=[a.pk, b.pk]).update(device="same-browser")
+    a.refresh_from_db(), b.refresh_from_db()
+    join(a, 0)
+    assert isinstance(join(b, 1), Ticket)  # both wait: never paired with themself
+
+
+def test_partners_meet_once_unless_the_study_allows_it(db):
+    study = study_make(human_witness_share=1.0, games_per_participant=4)
+    a, b = ready(study, 2)
+    join(a, 0)
+    game = join(b, 1)
+    services.lobby_leave(participant_id=a.pk)
+    from arena import services as arena
+
+    arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+    services.game_verdict(game=game, participant=game.interrogator, choice="human", confidence=80)
+    join(a, 2)
+    assert isinstance(join(b, 3), Ticket)
+
+
+def test_caps_on_games_per_participant_and_per_day(db):
+    study = study_make(human_witness_share=0.0, games_per_participant=2, games_per_day=1)
+    a, = ready(study)
+    game = join(a)
+    from arena import services as arena
+
+    arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+    services.game_verdict(game=game, participant=a, choice="machine", confidence=90)
+    with pytest.raises(NotAllowed, match="today"):
+        join(a, 1)
+    assert Flag.objects.filter(kind=Flag.Kind.DAILY_CAP, participant=a).exists()
+    type(study).objects.filter(pk=study.pk).update(games_per_day=10)
+    second = join(a, 2)
+    arena.interrogation_end(interrogation_id=second.interrogation_id, reason="judge")
+    services.game_verdict(game=second, participant=a, choice="machine", confidence=90)
+    with pytest.raises(Closed, match="all 2 games"):
+        join(a, 3)
+
+
+def test_two_hundred_arrivals_through_the_services_keep_the_share_and_never_self_match(db):
+    study = study_make(human_witness_share=0.5, games_per_participant=1000)
+    people = ready(study, 40)
+    from arena import services as arena
+    import random
+
+    rng = random.Random(1)
+    for i in range(200):
+        person = rng.choice(people)
+        result = join(person, i)
+        if isinstance(result, Game):
+            arena.interrogation_end(interrogation_id=result.interrogation_id, reason="judge")
+    games = list(Game.objects.filter(study=study))
+    assert all(g.interrogator_id != g.human_witness_id for g in games)
+    human = sum(g.human_witness_id is not None for g in games)
+    assert 0.35 < human / len(games) < 0.65
+    per_condition = Counter(g.condition_id for g in games if g.condition_id)
+    assert max(per_condition.values()) - min(per_condition.values()) <= 6
+
+
+@pytest.fixture
+def running_game(db):
+    study = study_make(human_witness_share=1.0, max_message_chars=20)
+    a, b = ready(study, 2)
+    join(a, 0)
+    return join(b, 1)
+
+
+def test_strict_alternation_and_the_length_cap_are_enforced_on_the_server(running_game):
+    game = running_game
+    conversation = game.interrogation.conversations.get()
+    judge, witness = game.interrogator.player, game.human_witness.player
+
+    def post(role, text, user):
+        return services.game_message_post(game=game, conversation_id=conversation.pk, sender_role=role, text=text,
+                                          user=user)
+
+    with pytest.raises(InvalidInput, match="speaks first"):
+        post(Message.Role.WITNESS, "hello?", witness)  # never unprompted
+    post(Message.Role.INTERROGATOR, "hi there", judge)
+    with pytest.raises(InvalidInput, match="Wait for the witness"):
+        post(Message.Role.INTERROGATOR, "hello??", judge)
+    with pytest.raises(InvalidInput, match="at most 20"):
+        post(Message.Role.WITNESS, "x" * 21, witness)
+    post(Message.Role.WITNESS, "hey", witness)
+    with pytest.raises(InvalidInput, match="Wait for the interrogator"):
+        post(Message.Role.WITNESS, "you there?", witness)
+    assert conversation.messages.count() == 2
+
+
+def test_a_witness_naming_its_vendor_voids_the_game(running_game):
+    game = running_game
+    conversation = game.interrogation.conversations.get()
+    services.game_message_post(game=game, conversation_id=conversation.pk, sender_role="interrogator",
+                               text="are you a bot?", user=game.interrogator.player)
+    services.game_message_post(game=game, conversation_id=conversation.pk, sender_role="witness",
+                               text="I'm ChatGPT lol", user=game.human_witness.player)
+    from arena import services as arena
+
+    arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+    services.game_verdict(game=game, participant=game.interrogator, choice="machine", confidence=99)
+    game.refresh_from_db()
+    assert game.voided and "chatgpt" in game.void_reason
+    assert Flag.objects.filter(kind=Flag.Kind.IDENTITY_LEAK, game=game).exists()
+    assert selectors.study_analysis(study=game.study, replicates=100)["games_judged"] == 0
+
+
+def test_excluded_participants_play_on_but_are_left_out_of_the_analysis(db):
+    study = study_make(human_witness_share=0.0)
+    careless, = ready(study, attention="red")
+    assert careless.exclusions.filter(rule="attention_checks").exists()
+    game = join(careless)
+    from arena import services as arena
+
+    arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+    services.game_verdict(game=game, participant=careless, choice="machine", confidence=70)
+    analysis = selectors.study_analysis(study=study, replicates=100)
+    assert analysis["excluded"] == 1 and analysis["games_judged"] == 0
+    assert selectors.participant_history(participant=careless)["judged"] == 1
+
+
+def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
+    from studies.models import Condition
+    from studies.services.flags import study_outliers_flag
+    from arena import services as arena
+
+    study = study_make(human_witness_share=0.0, games_per_participant=40)
+    people = ready(study, 6)
+    eliza = Condition.objects.get(study=study, name="ELIZA")
+    contrarian = people[0]
+    for person in people:
+        for i in range(14):
+            game = services.game_create(study=study, interrogator=person, condition=eliza)
+            arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+            # everyone sees through ELIZA, except one who always calls it human
+            choice = "human" if person == contrarian else ("machine" if i % 7 else "human")
+            services.game_verdict(game=game, participant=person, choice=choice, confidence=90)
+    assert study_outliers_flag(study=study) == [contrarian.pk]
+    assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).get().participant == contrarian
+    study_outliers_flag(study=study)
+    assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).count() == 1  # flagged once

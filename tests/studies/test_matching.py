@@ -1,0 +1,165 @@
+"""The matcher's rules, pure and fast: 10,000 simulated arrivals keep the shares, the counterbalancing
+and the pairing rules; hypothesis varies the design."""
+import random
+from collections import Counter
+
+from hypothesis import given, settings, strategies as st
+
+from studies.rules.design import design_read
+from studies.rules.matching import HUMAN, Lobby, ticket_block, ticket_kind, turn_refusal
+
+
+def config(**overrides):
+    base = {"format": "two-party", "minutes": 5, "human_witness_share": 0.5, "games_per_participant": 4, "seed": 7,
+            "witnesses": [{"name": "GPT-persona", "engine": "simple", "settings": {}},
+                          {"name": "GPT-plain", "engine": "simple", "settings": {}},
+                          {"name": "ELIZA", "engine": "eliza", "settings": {}}]}
+    return design_read({**base, **overrides})
+
+
+def run(design, arrivals, people, *, gap=0.05, devices=None, seed=1):
+    """`arrivals` arrivals of `people` participants (each at most games_per_participant games)."""
+    rng = random.Random(seed)
+    lobby, matches, now = Lobby(design), [], 0.0
+    games = Counter()
+    for _ in range(arrivals):
+        now += rng.expovariate(1 / gap)
+        before = len(matches)
+        matches += lobby.expire(now)
+        for m in matches[before:]:
+            games[m.interrogator] += 1
+        waiting = {w.participant for w in lobby.waiting}
+        person = next((p for p in (rng.randrange(people) for _ in range(200))
+                       if games[p] < design.games_per_participant and p not in waiting), None)
+        if person is None:
+            break
+        identities = {f"device:{devices[person]}"} if devices else ()
+        counted = len(matches)
+        match = lobby.arrive(person, now, identities)
+        if match:
+            matches.append(match)
+        for m in matches[counted:]:
+            games[m.interrogator] += 1
+            if m.witness is not None:
+                games[m.witness] += 1
+    matches += lobby.expire(now + design.human_wait_s)
+    return lobby, matches
+
+
+def test_ten_thousand_arrivals_keep_shares_counterbalancing_and_pairing_rules():
+    design = config()
+    lobby, matches = run(design, 10_000, 3000)
+    assert len(matches) > 6000
+    assert all(m.interrogator != m.witness for m in matches)  # never their own witness
+    pairs = [frozenset((m.interrogator, m.witness)) for m in matches if m.witness is not None]
+    assert len(pairs) == len(set(pairs))  # never the same partner twice
+    human = sum(m.witness is not None for m in matches)
+    assert abs(human / len(matches) - 0.5) < 0.02, human / len(matches)
+    per_condition = Counter(m.condition for m in matches if m.witness is None)
+    assert len(per_condition) == 3 and max(per_condition.values()) - min(per_condition.values()) <= 0.03 * len(matches) / 3
+    # the tickets themselves are balanced exactly in every block
+    block = ticket_block(design)
+    dealt = [ticket_kind(design, n, block) for n in range(len(block) * 50)]
+    for start in range(0, len(dealt), len(block)):
+        assert Counter(dealt[start:start + len(block)]) == Counter(block)
+    assert sum(m.fallback for m in matches) < 0.01 * len(matches)
+
+
+def test_roles_are_balanced_between_partners():
+    design = config(human_witness_share=1.0)
+    _, matches = run(design, 4000, 800)
+    roles = Counter()
+    for m in matches:
+        roles[m.interrogator] += 1
+        roles[m.witness] -= 1
+    # every participant interrogates about as often as they are the witness
+    assert max(abs(balance) for balance in roles.values()) <= 2
+    assert sum(abs(b) for b in roles.values()) / len(roles) < 1.0
+
+
+def test_the_same_device_is_never_matched_with_itself():
+    design = config(human_witness_share=1.0)
+    devices = {p: p // 2 for p in range(400)}  # two participants per browser
+    _, matches = run(design, 2000, 400, devices=devices)
+    pairs = [m for m in matches if m.witness is not None]
+    assert pairs and all(devices[m.interrogator] != devices[m.witness] for m in pairs)
+
+
+def test_a_lonely_interrogator_falls_back_to_an_ai_witness_after_the_wait():
+    design = config(human_witness_share=1.0, human_wait_s=30)
+    lobby = Lobby(design)
+    assert lobby.arrive(1, 0.0) is None
+    assert lobby.arrive(1, 5.0) is None  # a second tab changes nothing
+    assert lobby.expire(29.9) == []
+    [match] = lobby.expire(30.0)
+    assert match.interrogator == 1 and match.witness is None and match.fallback and match.condition in (0, 1, 2)
+
+
+def test_no_fallback_means_the_wait_is_cancelled():
+    design = config(human_witness_share=1.0, fallback="cancel")
+    lobby = Lobby(design)
+    lobby.arrive(1, 0.0)
+    assert lobby.expire(100.0) == [] and lobby.waiting == []
+
+
+def test_repeat_partners_only_where_allowed():
+    for allowed in (False, True):
+        design = config(human_witness_share=1.0, repeat_partners=allowed)
+        lobby = Lobby(design)
+        lobby.arrive(1, 0.0)
+        assert lobby.arrive(2, 1.0).witness in (1, 2)
+        lobby.arrive(1, 2.0)
+        second = lobby.arrive(2, 3.0)
+        assert (second is not None) == allowed
+
+
+def test_role_switching_off_keeps_each_first_role():
+    design = config(human_witness_share=1.0, role_switching=False)
+    _, matches = run(design, 1500, 200)
+    first = {}
+    for m in matches:
+        for person, role in ((m.interrogator, "i"), (m.witness, "w")):
+            if person is not None:
+                assert first.setdefault(person, role) == role
+
+
+def test_the_same_seed_deals_the_same_study():
+    a = run(config(seed=11), 500, 100)[1]
+    b = run(config(seed=11), 500, 100)[1]
+    c = run(config(seed=12), 500, 100)[1]
+    assert a == b and a != c
+
+
+def test_three_party_games_always_pair_a_human_with_a_counterbalanced_ai():
+    design = config(format="three-party")
+    _, matches = run(design, 3000, 600)
+    pairs = [m for m in matches if not m.fallback]
+    assert all(m.witness is not None and m.condition is not None for m in pairs)
+    counts = Counter(m.condition for m in pairs)
+    assert max(counts.values()) - min(counts.values()) <= 1  # one counterbalanced stream
+
+
+def test_turn_taking():
+    assert turn_refusal(strict=False, sender_role="witness", last_role=None)  # never unprompted
+    assert turn_refusal(strict=True, sender_role="interrogator", last_role="interrogator")
+    assert turn_refusal(strict=True, sender_role="witness", last_role="witness")
+    assert turn_refusal(strict=True, sender_role="witness", last_role="interrogator") is None
+    assert turn_refusal(strict=False, sender_role="interrogator", last_role="interrogator") is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(share=st.sampled_from([0.0, 0.1, 0.25, 0.5, 2 / 3, 0.9, 1.0]), conditions=st.integers(1, 4),
+       seed=st.integers(0, 2**32), three=st.booleans())
+def test_any_design_deals_its_shares_every_block_and_never_self_matches(share, conditions, seed, three):
+    design = config(human_witness_share=share, seed=seed, format="three-party" if three else "two-party",
+                    witnesses=[{"name": f"W{i}", "engine": "simple"} for i in range(conditions)])
+    block = ticket_block(design)
+    humans = sum(kind == HUMAN for kind in block)
+    if not three:
+        ai = len(block) - humans
+        if ai and humans:
+            assert abs((humans / 2) / (humans / 2 + ai) - share) < 0.01  # human games : AI games = s : 1-s
+    for n in range(0, 3 * len(block), len(block)):
+        assert Counter(ticket_kind(design, k, block) for k in range(n, n + len(block))) == Counter(block)
+    _, matches = run(design, 300, 60, seed=seed)
+    assert all(m.interrogator != m.witness for m in matches)

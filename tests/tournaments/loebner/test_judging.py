@@ -1,0 +1,151 @@
+"""Judging and results: the arena verdict becomes the meeting's judgment through its stored sides; ranks
+are validated; the results page shows winner, totals, n and CIs and per-judge tables, and keeps the
+unjudged meetings blind; the organiser's board shows who is green and the breaker."""
+import pytest
+from django.utils import timezone
+
+from arena.models import EntryHealth
+from arena.services import verdict_submit
+from core.errors import Closed, InvalidInput, NotAllowed
+from tests.tournaments.loebner.helpers import finals_make
+from tournaments.loebner import selectors, services
+from tournaments.loebner.models import JudgeRank, Judgment, Meeting
+
+pytest.importorskip("tournaments.loebner.rules.scoring")
+pytestmark = pytest.mark.django_db
+
+
+def judge_round(round_, pick_entry):
+    """End the round's meetings and have each judge pick the entry as human when ``pick_entry(meeting)``."""
+    services.round_start(round_id=round_.pk)
+    services.round_finish(round_id=round_.pk)
+    for m in round_.meetings.select_related("judge__user"):
+        entry_side = "left" if m.left == "entry" else "right"
+        other = "right" if entry_side == "left" else "left"
+        verdict_submit(interrogation_id=m.interrogation_id, judge=m.judge.user,
+                       choice=entry_side if pick_entry(m) else other, confidence=70)
+
+
+def test_the_verdicts_side_becomes_entry_or_confederate_through_the_stored_left(cast):
+    contest = finals_make(cast)
+    round_ = contest.rounds.order_by("number").first()
+    judge_round(round_, lambda m: m.entry.label == "E2")
+    assert services.judgments_sync(contest_id=contest.pk) == round_.meetings.count()
+    for m in Meeting.objects.filter(round=round_).select_related("judgment", "entry"):
+        assert m.judgment.human == ("entry" if m.entry.label == "E2" else "confederate")
+    assert services.judgments_sync(contest_id=contest.pk) == 0  # once
+
+
+def test_ranks_are_refused_with_the_place_that_is_wrong(cast):
+    contest = finals_make(cast)
+    met = [p.label for p in selectors.judge_entries(contest=contest, judge=contest.participants.get(label="J1"))]
+    with pytest.raises(NotAllowed):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.oscar, ranks={"E1": 1})
+    with pytest.raises(InvalidInput, match="ranks.J1.E9: not one you rank"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E9": 1})
+    with pytest.raises(InvalidInput, match="each rank once"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={label: 1 for label in met})
+    with pytest.raises(InvalidInput, match="whole number"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={met[0]: 99})
+    with pytest.raises(InvalidInput, match="whole number"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={met[0]: True})
+    services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={label: i for i, label in enumerate(met, 1)})
+    assert JudgeRank.objects.filter(contest=contest).count() == len(met)
+
+
+def test_the_judge_ranks_through_a_page(cast, client):
+    contest = finals_make(cast)
+    client.force_login(cast.jude)
+    page = client.get(f"/contests/{contest.pk}/rank/").content.decode()
+    assert 'name="rank-E1"' in page
+    met = [p.label for p in selectors.judge_entries(contest=contest, judge=contest.participants.get(label="J1"))]
+    client.post(f"/contests/{contest.pk}/rank/", {f"rank-{label}": i for i, label in enumerate(met, 1)})
+    assert dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank")) == \
+        {label: i for i, label in enumerate(met, 1)}
+    client.force_login(cast.connie)
+    assert client.get(f"/contests/{contest.pk}/rank/").status_code == 404
+
+
+def test_2009_judges_rank_those_they_called_non_human_once_all_are_judged(cast, client):
+    contest = finals_make(cast, fmt="2009-rules")
+    with pytest.raises(Closed, match="verdict in all your meetings"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E1": 1})
+    j1 = contest.participants.get(label="J1")
+    mine = Meeting.objects.filter(round__contest=contest, judge=j1).select_related("round", "entry", "confederate")
+    called_non_human = set()
+    for k, m in enumerate(mine.order_by("round__number")):
+        Judgment.objects.create(meeting=m, human="entry" if k % 2 else "confederate", decided_at=timezone.now())
+        called_non_human.add(m.confederate.label if k % 2 else m.entry.label)
+    client.force_login(cast.jude)
+    page = client.get(f"/contests/{contest.pk}/rank/").content.decode()
+    assert f"{len(called_non_human)} = most human" in page
+    assert {label for label in called_non_human if f'name="rank-{label}"' in page} == called_non_human
+    labels = sorted(called_non_human)
+    with pytest.raises(InvalidInput, match="not one you rank"):
+        services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E9": 1})
+    services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={label: i for i, label in enumerate(labels, 1)})
+    assert set(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", flat=True)) == called_non_human
+
+
+def test_results_show_winner_totals_intervals_and_keep_unjudged_meetings_blind(cast, client):
+    contest = finals_make(cast)
+    first, second = contest.rounds.order_by("number")[:2]
+    judge_round(first, lambda m: m.entry.label == "E3")
+    services.round_start(round_id=second.pk)  # running: nobody has judged it
+    page = client.get(f"/contests/{contest.pk}/results/").content.decode()
+    results = selectors.contest_results(contest=contest)
+    e3 = next(row for row in results["entries"] if row["label"] == "E3")
+    assert e3["judged_human"] == 1 and e3["n"] == 1 and e3["ci_low"] < 1 and e3["ci_high"] == 1
+    assert "Finalist 3" in page and 'id="entries"' in page and page.count('class="table judge-table"') == 4
+    for judge in results["judges"]:
+        for row in judge["rows"]:
+            if row["round"] == second.number:
+                assert row["human"] is None
+    second_rows = [m for m in second.meetings.all()]
+    assert all(m.left in ("entry", "confederate") for m in second_rows)
+    # the page shows "–" for the left of an unjudged meeting: nothing tells a judge which side is the machine
+    unjudged = Meeting.objects.filter(round__contest=contest, interrogation__verdict__isnull=True).count()
+    assert unjudged == Meeting.objects.filter(round__contest=contest).count() - first.meetings.count()
+    assert page.count("<td>–</td><td>not yet</td>") == unjudged
+
+
+def test_the_board_shows_who_is_green_and_the_breaker(cast, client):
+    contest = finals_make(cast)
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    meeting = round_.meetings.select_related("entry__contest_entry__entry").first()
+    EntryHealth.objects.create(entry=meeting.entry.contest_entry.entry, consecutive_failures=3,
+                               unhealthy_since=timezone.now(), last_error="timed out")
+    client.force_login(cast.olivia)
+    data = client.get(f"/contests/{contest.pk}/board.json").json()
+    assert data["round"] == 1 and data["clock"]["phase"] == "talk" and len(data["meetings"]) == round_.meetings.count()
+    row = next(r for r in data["meetings"] if r["entry"]["label"] == meeting.entry.label)
+    assert row["entry"]["breaker"] == "open" and row["entry"]["green"] is False
+    assert row["judge"]["green"] is False  # has not typed yet
+    assert "timed out" in client.get(f"/contests/{contest.pk}/board/").content.decode()
+    client.force_login(cast.jude)
+    assert client.get(f"/contests/{contest.pk}/board/").status_code == 403
+
+
+def test_publishing_the_contest_publishes_its_transcripts_together(cast, client):
+    contest = finals_make(cast)
+    round_ = contest.rounds.order_by("number").first()
+    judge_round(round_, lambda m: False)
+    assert services.contest_publish(contest_id=contest.pk) == round_.meetings.count()
+    data = client.get(f"/contests/{contest.pk}/transcripts.json").json()
+    assert len(data["transcripts"]) == round_.meetings.count()
+    assert Judgment.objects.filter(meeting__round=round_).count() == round_.meetings.count()
+
+
+def test_contest_verdicts_reach_the_arena_results_as_loebner_not_three_party(cast):
+    from arena.results import ResultsQuery
+    from arena.results.sources import sources_registered
+
+    contest = finals_make(cast)
+    round_ = contest.rounds.order_by("number").first()
+    judge_round(round_, lambda m: m.entry.label == "E1")
+    outcomes = [o for source in sources_registered() for o in source.outcomes(ResultsQuery())]
+    assert {o.format for o in outcomes} == {"loebner"}
+    assert len(outcomes) == 2 * round_.meetings.count()
+    machine = [o for o in outcomes if o.witness_is_machine and o.judged_human]
+    assert [o.witness for o in machine] == ["Finalist 1"]

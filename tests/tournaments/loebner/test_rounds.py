@@ -1,0 +1,121 @@
+"""Rounds: the schedule realised as arena interrogations; start, the sequential halves, pause, resume,
+restart; every phase from stored timestamps."""
+import datetime as dt
+
+import pytest
+
+from arena.models import Interrogation, Message, Status
+from arena.services import message_post
+from core.errors import Closed
+from tests.tournaments.loebner.helpers import finals_make
+from tournaments.loebner import selectors, services
+from tournaments.loebner.models import Meeting, Round
+
+pytest.importorskip("tournaments.loebner.rules.schedule")
+pytestmark = pytest.mark.django_db
+
+
+def post(meeting, side, text="Hello there"):
+    conversation = meeting.interrogation.conversations.get(side=side)
+    return message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=text,
+                        user=meeting.judge.user)
+
+
+def rewind(round_, seconds):
+    """As if the round had started ``seconds`` earlier (its interrogations' deadlines too)."""
+    Round.objects.filter(pk=round_.pk).update(started_at=round_.started_at - dt.timedelta(seconds=seconds))
+    for meeting in round_.meetings.all():
+        Interrogation.objects.filter(pk=meeting.interrogation_id).update(
+            deadline=meeting.interrogation.deadline - dt.timedelta(seconds=seconds))
+    round_.refresh_from_db()
+
+
+def test_every_meeting_is_a_three_party_interrogation_with_the_schedules_sides(cast):
+    contest = finals_make(cast, fmt="aisb", keystroke_mode=True)
+    fmt = selectors.contest_format(contest=contest)
+    meetings = list(Meeting.objects.filter(round__contest=contest).select_related("interrogation", "entry__contest_entry"))
+    assert len(meetings) == fmt.rounds * fmt.judges and contest.rounds.count() == fmt.rounds
+    for m in meetings:
+        i = m.interrogation
+        assert i.kind == "three_party" and i.status == Status.SCHEDULED and i.keystroke_mode
+        assert i.judge == m.judge.user and i.time_limit_s == round(fmt.round_minutes * 60)
+        machine_side = i.conversations.get(witness_entry__isnull=False).side
+        assert (machine_side == "left") == (m.left == "entry")
+        assert i.conversations.get(witness_human__isnull=False).witness_human == m.confederate.user
+    assert {m.left for m in meetings} == {"entry", "confederate"}
+
+
+def test_a_round_starts_all_its_meetings_and_another_waits_for_its_break(cast):
+    contest = finals_make(cast, fmt="aisb")
+    first, second = contest.rounds.order_by("number")[:2]
+    services.round_start(round_id=first.pk)
+    assert set(Interrogation.objects.filter(loebner_meeting__round=first).values_list("status", flat=True)) == {"running"}
+    with pytest.raises(Closed):
+        services.round_start(round_id=second.pk)
+    fmt = selectors.contest_format(contest=contest)
+    rewind(Round.objects.get(pk=first.pk), selectors.talk_seconds(fmt) + fmt.review_minutes * 60 + 1)
+    services.round_start(round_id=second.pk)  # the first is in its break: over for the judges
+    assert Round.objects.get(pk=first.pk).status == Round.Status.ENDED
+
+
+def test_sequential_rounds_open_the_left_witness_then_the_right(cast):
+    contest = finals_make(cast, fmt="2009-rules")
+    fmt = selectors.contest_format(contest=contest)
+    assert fmt.mode == "sequential"
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    meeting = round_.meetings.select_related("interrogation", "judge__user").first()
+    post(meeting, "left")
+    with pytest.raises(Closed):
+        post(meeting, "right")
+    round_.refresh_from_db()
+    rewind(round_, fmt.round_minutes * 60 + 1)
+    assert services.round_tick(round_id=round_.pk)["side"] == "right"
+    post(meeting, "right")
+    with pytest.raises(Closed):
+        post(meeting, "left")
+
+
+def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(cast):
+    contest = finals_make(cast, fmt="aisb")
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    round_.refresh_from_db()
+    rewind(round_, 60)
+    services.round_pause(round_id=round_.pk)
+    meeting = round_.meetings.select_related("interrogation", "judge__user").first()
+    with pytest.raises(Closed):
+        post(meeting, "left")
+    round_.refresh_from_db()
+    ten = dt.timedelta(seconds=600)  # as if paused 10 minutes ago
+    Round.objects.filter(pk=round_.pk).update(paused_at=round_.paused_at - ten, started_at=round_.started_at - ten)
+    services.round_resume(round_id=round_.pk)
+    round_.refresh_from_db()
+    fmt = selectors.contest_format(contest=contest)
+    clock = selectors.round_clock(round_=round_, fmt=fmt)
+    assert 59 <= clock["elapsed_s"] <= 62 and round_.paused_s >= 600
+    deadline = Interrogation.objects.get(pk=meeting.interrogation_id).deadline
+    from django.utils import timezone
+
+    left = (deadline - timezone.now()).total_seconds()
+    assert abs(left - (fmt.round_minutes * 60 - 60)) < 3
+    post(meeting, "left")
+
+
+def test_restart_keeps_the_old_interrogations_and_makes_fresh_ones(cast):
+    contest = finals_make(cast, fmt="aisb")
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    meeting = round_.meetings.select_related("interrogation", "judge__user").first()
+    old = meeting.interrogation_id
+    post(meeting, "left")
+    services.round_restart(round_id=round_.pk)
+    meeting.refresh_from_db()
+    assert meeting.interrogation_id != old
+    assert Interrogation.objects.get(pk=old).end_reason == "restart"
+    assert Interrogation.objects.get(pk=old).conversations.get(side="left").messages.count() == 1
+    assert meeting.interrogation.status == Status.SCHEDULED
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.SCHEDULED and round_.restarts == 1
+    machine_side = meeting.interrogation.conversations.get(witness_entry__isnull=False).side
+    assert (machine_side == "left") == (meeting.left == "entry")

@@ -1,0 +1,295 @@
+"""Reads: the contest's effective format, its clock, qualifying scores and ranking, a round's clock,
+the results (scored by the rules' ``contest_score``) and the organiser's live board."""
+import dataclasses
+import datetime as dt
+import random
+
+from django.db.models import Count, Max, Sum
+from django.utils import timezone
+
+from arena.models import Interrogation, Message, Status
+from tournaments.loebner.models import (
+    Contest, JudgeRank, Meeting, Participant, PrizeRow, QualifyingAnswer, QualifyingSubject, Round,
+)
+
+ACTIVE_S = 120  # a judge or confederate who typed within this is "active" on the board
+ANSWER_WAIT_S = 30  # a witness that leaves a judge's message unanswered longer is "not answering"
+
+
+# --- the format and the clocks -------------------------------------------------------------------
+
+
+def contest_format(*, contest: Contest):
+    """The rules' Format for the contest, with the contest's round lengths overriding the format's."""
+    from tournaments.loebner.rules.formats import format_get
+
+    entries = contest.participants.filter(kind=Participant.Kind.ENTRY).count() or contest.finalists
+    fmt = format_get(contest.format_name, entries=entries if contest.format_name == "generic" else None)
+    overrides = {name: getattr(contest, name) for name in ("round_minutes", "review_minutes", "break_minutes")
+                 if getattr(contest, name) is not None}
+    return dataclasses.replace(fmt, **overrides) if overrides else fmt
+
+
+def talk_seconds(fmt) -> float:
+    """The talking part of a round: both witnesses in turn when sequential, at once when simultaneous."""
+    return fmt.round_minutes * 60 * (2 if fmt.mode == "sequential" else 1)
+
+
+def contest_clock(*, contest: Contest, at: dt.datetime, since: dt.datetime | None = None) -> dict:
+    """The contest clock at ``at``: the contest day's start plus the time since ``since`` (qualifying is
+    asked as if on the day, as the 2009 rules set the system clock), and which round it falls in."""
+    start = contest.contest_day
+    clock = start + (at - (since or at)) if start else at
+    fmt = None
+    try:
+        fmt = contest_format(contest=contest)
+    except (ValueError, ImportError):
+        pass
+    number = 1
+    if fmt is not None and start is not None:
+        length = talk_seconds(fmt) + (fmt.review_minutes + fmt.break_minutes) * 60
+        number = min(max(1, int((clock - start).total_seconds() // length) + 1), fmt.rounds) if length > 0 else 1
+    hour = clock.hour
+    part = "morning" if hour < 12 else ("noon" if hour == 12 else ("afternoon" if hour < 18 else "night"))
+    return {"at": clock, "time": clock.strftime("%H:%M"), "date": clock.strftime("%d %B %Y"),
+            "weekday": clock.strftime("%A"), "round": number, "part_of_day": part}
+
+
+def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
+    """Phase of a round from its stored timestamps: talk (and, sequential, which side), review, break,
+    over; seconds left in the phase. A paused round's clock stands still."""
+    now = now or timezone.now()
+    talk, review, pause = talk_seconds(fmt), fmt.review_minutes * 60, fmt.break_minutes * 60
+    if round_.started_at is None:
+        return {"phase": "scheduled", "elapsed_s": 0.0, "left_s": talk, "side": None, "talk_s": talk}
+    end = round_.paused_at or now
+    elapsed = max(0.0, (end - round_.started_at).total_seconds() - round_.paused_s)
+    for phase, until in (("talk", talk), ("review", talk + review), ("break", talk + review + pause)):
+        if elapsed < until:
+            break
+    else:
+        phase, until = "over", elapsed
+    side = None
+    if phase == "talk":
+        side = ("left" if elapsed < talk / 2 else "right") if fmt.mode == "sequential" else "both"
+    return {"phase": phase, "elapsed_s": elapsed, "left_s": max(0.0, until - elapsed), "side": side, "talk_s": talk,
+            "paused": round_.paused_at is not None}
+
+
+# --- prizes --------------------------------------------------------------------------------------
+
+
+def prize_ladder(*, contest: Contest) -> list[dict]:
+    """The contest's ladder; place 1 grows by every earlier contest's whole ladder that rolled into it
+    (no compliant entry: "the prize will be added to the next Competition")."""
+    rows = [{"place": p.place, "amount": p.amount, "currency": p.currency, "medal": p.medal, "rolled_over": 0}
+            for p in contest.prizes.all()]
+    rolled = PrizeRow.objects.filter(contest__rolls_into=contest, contest__status=Contest.Status.ROLLED_OVER)
+    extra = rolled.aggregate(total=Sum("amount"))["total"] or 0
+    if extra:
+        if not rows:
+            rows.append({"place": 1, "amount": 0, "currency": "USD", "medal": "", "rolled_over": 0})
+        rows[0]["amount"] += extra
+        rows[0]["rolled_over"] = extra
+    return rows
+
+
+# --- qualifying ----------------------------------------------------------------------------------
+
+
+def qualifying_scores(*, contest: Contest) -> dict[str, dict]:
+    """``{"S<subject id>": {subject_id, entry_id, name, control, score, answered, scored}}``: the sum of
+    the 0/1/2 scores, or of the audience's votes."""
+    rows = {}
+    subjects = QualifyingSubject.objects.filter(contest=contest).select_related("contest_entry__entry")
+    audience = contest.qualifying_scoring == Contest.Scoring.AUDIENCE
+    for subject in subjects.annotate(total=Sum("answers__score"), answered=Count("answers"),
+                                     votes=Count("answers__votes")):
+        scored = subject.answers.exclude(score=None).count()
+        rows[f"S{subject.pk}"] = {
+            "subject_id": subject.pk, "entry_id": subject.contest_entry_id, "name": str(subject),
+            "control": subject.is_control, "status": subject.status, "answered": subject.answered,
+            "scored": scored, "score": float(subject.votes if audience else (subject.total or 0)),
+        }
+    return rows
+
+
+def qualifying_table(*, contest: Contest) -> list[dict]:
+    """The ranking with shared ranks (the rules' ``qualifying_rank``), controls included."""
+    rows = qualifying_scores(contest=contest)
+    if not rows:
+        return []
+    from tournaments.loebner.rules.qualifying import qualifying_rank
+
+    return [{"rank": rank, **rows[key]} for rank, key, _score in qualifying_rank({k: r["score"] for k, r in rows.items()})]
+
+
+def audience_ballot(*, contest: Contest, question_id: int, voter_id: int) -> list[QualifyingAnswer]:
+    """One question's answers, anonymised, in an order random per voter (stable across reloads)."""
+    answers = list(QualifyingAnswer.objects.filter(subject__contest=contest, question_id=question_id, ok=True)
+                   .exclude(text="").order_by("pk"))
+    random.Random(f"{contest.pk}-{question_id}-{voter_id}").shuffle(answers)
+    return answers
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+def contest_meetings(*, contest: Contest):
+    return (Meeting.objects.filter(round__contest=contest)
+            .select_related("round", "judge__user", "entry__contest_entry__entry", "confederate__user", "judgment",
+                            "interrogation")
+            .order_by("round__number", "judge__label"))
+
+
+def _rules_input(contest: Contest, meetings):
+    from tournaments.loebner.rules.schedule import Meeting as RMeeting
+    from tournaments.loebner.rules.scoring import Judgment as RJudgment
+
+    planned = [RMeeting(round=m.round.number, judge=m.judge.label, entry=m.entry.label,
+                        confederate=m.confederate.label, left=m.left) for m in meetings]
+    judged = [RJudgment(round=m.round.number, judge=m.judge.label, entry=m.entry.label,
+                        confederate=m.confederate.label, human=m.judgment.human)
+              for m in meetings if hasattr(m, "judgment")]
+    ranks: dict[str, dict[str, int]] = {}
+    for r in JudgeRank.objects.filter(contest=contest).select_related("judge", "ranked"):
+        ranks.setdefault(r.judge.label, {})[r.ranked.label] = r.rank
+    return planned, judged, ranks or None
+
+
+def contest_scored(*, contest: Contest) -> tuple[dict | None, str]:
+    """The rules' ``contest_score`` of what is stored: (result, "") or (None, the refusal with its place)."""
+    meetings = list(contest_meetings(contest=contest))
+    if not meetings:
+        return None, ""
+    from tournaments.loebner.rules.scoring import ScoringError, contest_score
+
+    planned, judged, ranks = _rules_input(contest, meetings)
+    try:
+        return contest_score(contest_format(contest=contest), planned, judged, ranks), ""
+    except ScoringError as exc:
+        return None, str(exc)  # "where: what", e.g. "judgments: 8 meeting(s) not judged, …"
+
+
+def contest_results(*, contest: Contest) -> dict:
+    from arena.stats import proportion_estimate
+
+    meetings = list(contest_meetings(contest=contest))
+    score, problem = contest_scored(contest=contest)
+    entries = {p.label: p for p in contest.participants.filter(kind=Participant.Kind.ENTRY).select_related("contest_entry__entry")}
+    scored = {row["entry"]: row for row in (score or {}).get("entries", [])}
+    rows = []
+    for label, participant in entries.items():
+        judged = [m for m in meetings if m.entry_id == participant.pk and hasattr(m, "judgment")]
+        k = sum(m.judgment.human == "entry" for m in judged)
+        estimate = proportion_estimate(k, len(judged))
+        rows.append({"label": label, "name": participant.name, "judged_human": k, "n": len(judged),
+                     "rate": estimate.rate, "ci_low": estimate.ci_low, "ci_high": estimate.ci_high,
+                     "mean_rank": scored.get(label, {}).get("mean_rank"), "points": scored.get(label, {}).get("points")})
+    ranks = {(r.judge_id, r.ranked_id): r.rank for r in JudgeRank.objects.filter(contest=contest)}
+    judges = {}
+    for m in meetings:
+        judges.setdefault(m.judge.label, {"label": m.judge.label, "rows": []})["rows"].append({
+            "round": m.round.number, "entry": m.entry.label, "confederate": m.confederate.label, "left": m.left,
+            "human": m.judgment.human if hasattr(m, "judgment") else None, "rank": ranks.get((m.judge_id, m.entry_id)),
+            "interrogation": m.interrogation,
+        })
+    winner = (score or {}).get("winner")
+    return {"contest": contest, "score": score, "problem": problem, "entries": rows, "judges": list(judges.values()),
+            "winner": entries[winner].name if winner in entries else None, "winner_label": winner,
+            "prizes": prize_ladder(contest=contest),
+            "single": next((str(e.entry) for e in contest.entries.filter(finalist=True).select_related("entry")), None)
+            if contest.status == Contest.Status.SINGLE else None,
+            "transcripts": [m.interrogation for m in meetings if m.interrogation and m.interrogation.is_published]}
+
+
+# --- the organiser's board -----------------------------------------------------------------------
+
+
+def round_current(*, contest: Contest) -> Round | None:
+    live = contest.rounds.filter(status__in=[Round.Status.RUNNING, Round.Status.PAUSED]).order_by("number").first()
+    return live or contest.rounds.exclude(status=Round.Status.ENDED).order_by("number").first() \
+        or contest.rounds.order_by("-number").first()
+
+
+def _last_messages(interrogation: Interrogation) -> dict[tuple[int, str], dt.datetime]:
+    rows = (Message.objects.filter(conversation__interrogation=interrogation)
+            .values("conversation_id", "sender_role").annotate(last=Max("created_at")))
+    return {(r["conversation_id"], r["sender_role"]): r["last"] for r in rows}
+
+
+def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
+    """Every judge, confederate and entry of the current round: green or not, and the entry's breaker."""
+    from arena.models import EntryHealth
+
+    now = now or timezone.now()
+    round_ = round_current(contest=contest)
+    if round_ is None:
+        return {"round": None, "clock": None, "meetings": []}
+    fmt = contest_format(contest=contest)
+    rows = []
+    for m in round_.meetings.select_related("judge__user", "confederate__user", "entry__contest_entry__entry", "interrogation"):
+        interrogation = m.interrogation
+        running = interrogation is not None and interrogation.status == Status.RUNNING
+        last = _last_messages(interrogation) if interrogation else {}
+        conversations = {c.side: c for c in interrogation.conversations.all()} if interrogation else {}
+        by_witness = {("entry" if c.witness_entry_id else "confederate"): c for c in conversations.values()}
+
+        def answering(kind):
+            c = by_witness.get(kind)
+            if c is None:
+                return False
+            asked, answered = last.get((c.pk, "interrogator")), last.get((c.pk, "witness"))
+            return asked is None or (answered is not None and answered >= asked) or (now - asked).total_seconds() < ANSWER_WAIT_S
+
+        judge_last = max([t for (cid, role), t in last.items() if role == "interrogator"], default=None)
+        conf = by_witness.get("confederate")
+        conf_last = last.get((conf.pk, "witness")) if conf else None
+        entry = m.entry.contest_entry.entry
+        health = EntryHealth.objects.filter(entry=entry).first()
+        rows.append({
+            "meeting": m, "status": interrogation.status if interrogation else "none",
+            "judge": {"label": m.judge.label, "name": m.judge.name,
+                      "green": running and judge_last is not None and (now - judge_last).total_seconds() < ACTIVE_S},
+            "confederate": {"label": m.confederate.label, "name": m.confederate.name,
+                            "green": running and answering("confederate") and (
+                                conf_last is None or (now - conf_last).total_seconds() < ACTIVE_S or answering("confederate"))},
+            "entry": {"label": m.entry.label, "name": entry.display_name,
+                      "green": (health is None or health.healthy) and (not running or answering("entry")),
+                      "breaker": "open" if health and not health.healthy else "closed",
+                      "failures": health.consecutive_failures if health else 0,
+                      "last_error": health.last_error if health else ""},
+        })
+    return {"round": round_, "clock": round_clock(round_=round_, fmt=fmt, now=now), "meetings": rows, "format": fmt}
+
+
+def judge_rankable(*, contest: Contest, judge: Participant, ranking: str | None) -> tuple[list[Participant], int]:
+    """Whom the judge ranks under the format's ranking (see tournaments.loebner.rules.formats), by label,
+    and how many of the judge's meetings still lack a judgment (the 2009 ranking needs them: a judge ranks
+    the entities it called non-human)."""
+    if ranking is None:
+        return [], 0
+    meetings = list(Meeting.objects.filter(round__contest=contest, judge=judge).select_related("judgment", "entry", "confederate"))
+    chosen, unjudged = {}, 0
+    for m in meetings:
+        if ranking == "2009":
+            if not hasattr(m, "judgment"):
+                unjudged += 1
+                continue
+            other = m.confederate if m.judgment.human == "entry" else m.entry
+            chosen[other.pk] = other
+        elif ranking == "all-entities":
+            chosen.update({m.entry_id: m.entry, m.confederate_id: m.confederate})
+        else:
+            chosen[m.entry_id] = m.entry
+    return sorted(chosen.values(), key=lambda p: (p.label[0], int(p.label[1:]))), unjudged
+
+
+def judge_entries(*, contest: Contest, judge: Participant) -> list[Participant]:
+    """The entries a judge met, by label (E1…), never which side they were on."""
+    ids = Meeting.objects.filter(round__contest=contest, judge=judge).values_list("entry_id", flat=True)
+    return list(Participant.objects.filter(pk__in=list(ids)).order_by("label"))
+
+
+def judge_ranks(*, contest: Contest, judge: Participant) -> dict[str, int]:
+    return {r.ranked.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("ranked")}

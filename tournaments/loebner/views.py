@@ -1,0 +1,138 @@
+"""Thin pages: contests, results (public), the organiser's board, qualifying scoring, the audience's
+ballot, the judges' ranks. Parse, call a service or selector, render (Django escapes all text)."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from arena import roles
+from arena.selectors import transcript_export
+from core.errors import ArenaError
+from tournaments.loebner import selectors, services
+from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
+
+
+def _organiser(request):
+    if not (request.user.is_staff or roles.is_organiser(request.user)):
+        raise PermissionDenied("Organisers only.")
+
+
+def contest_list(request):
+    return render(request, "loebner/contests.html", {"contests": Contest.objects.exclude(status=Contest.Status.DRAFT)})
+
+
+def results(request, contest_id):
+    contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
+    services.judgments_sync(contest_id=contest.pk)
+    is_judge = request.user.is_authenticated and contest.participants.filter(
+        kind=Participant.Kind.JUDGE, user=request.user).exists()
+    return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest), "is_judge": is_judge})
+
+
+def transcripts_json(request, contest_id):
+    """Every published transcript of the contest, together (the arena's JSON of each, hash chains and seals)."""
+    contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
+    data = selectors.contest_results(contest=contest)
+    return JsonResponse({"contest": contest.name, "format": contest.format_name,
+                         "transcripts": [transcript_export(interrogation=i) for i in data["transcripts"]]})
+
+
+@login_required
+def board(request, contest_id):
+    _organiser(request)
+    contest = get_object_or_404(Contest, pk=contest_id)
+    state = selectors.board_state(contest=contest)
+    if state["round"] is not None:
+        services.round_tick(round_id=state["round"].pk)
+    return render(request, "loebner/board.html", {"contest": contest, "state": state})
+
+
+@login_required
+def board_json(request, contest_id):
+    _organiser(request)
+    state = selectors.board_state(contest=get_object_or_404(Contest, pk=contest_id))
+    rows = [{"round": row["meeting"].round.number, "status": row["status"],
+             **{kind: {k: v for k, v in row[kind].items()} for kind in ("judge", "confederate", "entry")}}
+            for row in state["meetings"]]
+    clock = state["clock"]
+    return JsonResponse({"round": state["round"].number if state["round"] else None,
+                         "round_status": state["round"].status if state["round"] else None,
+                         "clock": clock, "meetings": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def qualifying(request, contest_id):
+    """The organiser scores each answer 0, 1 or 2; the ranking with shared ranks beside."""
+    _organiser(request)
+    contest = get_object_or_404(Contest, pk=contest_id)
+    if request.method == "POST" and request.POST.get("control-name"):
+        answers = {int(key[8:]): value for key, value in request.POST.items()
+                   if key.startswith("control-") and key[8:].isdigit() and value.strip()}
+        try:
+            services.control_answers_record(contest_id=contest.pk, name=request.POST["control-name"], answers=answers)
+        except ArenaError as exc:
+            messages.error(request, str(exc))
+        return redirect("loebner:qualifying", contest_id=contest.pk)
+    if request.method == "POST":
+        for key, value in request.POST.items():
+            if key.startswith("score-") and value != "":
+                try:
+                    services.answer_score(answer_id=int(key[6:]), score=int(value), by=request.user)
+                except (ArenaError, ValueError, QualifyingAnswer.DoesNotExist) as exc:
+                    messages.error(request, f"{key}: {exc}")
+        return redirect("loebner:qualifying", contest_id=contest.pk)
+    answers = (QualifyingAnswer.objects.filter(subject__contest=contest)
+               .select_related("subject__contest_entry__entry", "question").order_by("subject_id", "question__order"))
+    questions = contest.question_set.questions.all() if contest.question_set_id else []
+    return render(request, "loebner/qualifying.html", {
+        "contest": contest, "answers": answers, "table": selectors.qualifying_table(contest=contest),
+        "questions": questions})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vote(request, contest_id, order):
+    """The audience's ballot: one question's answers, anonymised, in random order; one vote each."""
+    contest = get_object_or_404(Contest, pk=contest_id, qualifying_scoring=Contest.Scoring.AUDIENCE)
+    question = contest.question_set.questions.filter(order=order).first() if contest.question_set_id else None
+    if question is None:
+        raise Http404("No such question.")
+    if request.method == "POST":
+        try:
+            services.audience_vote(contest_id=contest.pk, question_id=question.pk,
+                                   answer_id=int(request.POST.get("answer", "0")), voter=request.user)
+            messages.success(request, "Thank you: your vote is counted.")
+        except (ArenaError, ValueError) as exc:
+            messages.error(request, str(exc))
+        return redirect("loebner:vote", contest_id=contest.pk, order=order)
+    answers = selectors.audience_ballot(contest=contest, question_id=question.pk, voter_id=request.user.pk)
+    return render(request, "loebner/vote.html", {"contest": contest, "question": question, "answers": answers})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rank(request, contest_id):
+    """A judge ranks whom the contest's format asks (entries met, or the entities called non-human)."""
+    contest = get_object_or_404(Contest, pk=contest_id)
+    me = Participant.objects.filter(contest=contest, kind=Participant.Kind.JUDGE, user=request.user).first()
+    if me is None:
+        raise Http404("You are not a judge of this contest.")
+    services.judgments_sync(contest_id=contest.pk)
+    fmt = selectors.contest_format(contest=contest)
+    rankable, unjudged = selectors.judge_rankable(contest=contest, judge=me, ranking=fmt.ranking)
+    if request.method == "POST":
+        try:
+            ranks = {p.label: int(request.POST.get(f"rank-{p.label}", "")) for p in rankable}
+            services.ranks_submit(contest_id=contest.pk, judge=request.user, ranks=ranks)
+            messages.success(request, "Your ranks are stored.")
+            return redirect("loebner:rank", contest_id=contest.pk)
+        except ValueError:
+            messages.error(request, "Give each one a whole number.")
+        except ArenaError as exc:
+            messages.error(request, str(exc))
+    return render(request, "loebner/rank.html", {
+        "contest": contest, "judge": me, "rankable": rankable, "unjudged": unjudged, "format": fmt,
+        "current": selectors.judge_ranks(contest=contest, judge=me)})

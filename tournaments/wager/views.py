@@ -1,0 +1,66 @@
+"""Thin pages: the sessions, a session (calendar, a judge's interviews and verdict form, results), the report."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from core.errors import ArenaError
+from tournaments.wager import selectors, services
+from tournaments.wager.models import Session, Trial
+
+MAX_FIELDS = 50
+
+
+def _session_for(request, pk) -> Session:
+    session = get_object_or_404(Session.objects.select_related("committee", "computer"), pk=pk)
+    user = request.user
+    if not (selectors.can_manage(user, session) or session.judges.filter(user_id=user.pk).exists()):
+        raise Http404("No such session of yours.")
+    return session
+
+
+@login_required
+def session_list(request):
+    return render(request, "wager/sessions.html", {"sessions": selectors.sessions_visible(user=request.user)})
+
+
+@login_required
+def session_detail(request, pk):
+    session = _session_for(request, pk)
+    manager = selectors.can_manage(request.user, session)
+    context = {"session": session, "manager": manager, "result": selectors.session_result(session=session),
+               "judge_trials": selectors.judge_trials(session=session, user=request.user)}
+    if manager:
+        context["calendar"] = selectors.calendar(session=session)
+    return render(request, "wager/session.html", context)
+
+
+@login_required
+@require_POST
+def trial_verdicts(request, pk):
+    trial = get_object_or_404(Trial.objects.select_related("session"), pk=pk)
+    if len(request.POST) > MAX_FIELDS:
+        messages.error(request, "Too many fields.")
+        return redirect("wager:session", pk=trial.session_id)
+    verdicts, ranks = {}, {}
+    for alias in trial.aliases.values():
+        verdicts[alias] = request.POST.get(f"verdict-{alias}", "")
+        rank = request.POST.get(f"rank-{alias}", "").strip()
+        ranks[alias] = int(rank) if rank.isdigit() and len(rank) < 4 else rank
+    try:
+        services.trial_verdicts_submit(trial_id=trial.pk, judge=request.user, verdicts=verdicts, ranks=ranks)
+    except ArenaError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Your verdicts for trial {trial.number} are recorded.")
+    return redirect("wager:session", pk=trial.session_id)
+
+
+def session_report(request, pk):
+    """Printable. Public once every trial's verdicts are in; before that, organisers and the committee only."""
+    session = get_object_or_404(Session.objects.select_related("committee", "computer"), pk=pk)
+    data = selectors.report(session=session)
+    if not (data["result"].complete or selectors.can_manage(request.user, session)):
+        raise Http404("This session's report is not public yet.")
+    return render(request, "wager/report.html", {"session": session, **data})
