@@ -77,7 +77,7 @@ window.Arena = (function () {
     if (!count) { if (row) row.remove(); return; }
     if (!row) {
       row = document.createElement("div");
-      row.className = "msg earlier";
+      row.className = "earlier";
       log.insertBefore(row, log.firstChild);
     }
     row.textContent = count + " earlier message" + (count === 1 ? "" : "s") + " — see the transcript";
