@@ -4,7 +4,8 @@ import dataclasses
 import re
 import uuid
 
-from django.db.models import Prefetch, Q
+from django.conf import settings
+from django.db.models import Q
 
 from arena import payloads, roles, signing
 from core import hashchain
@@ -30,14 +31,28 @@ def conversation_for_witness(*, public_id, user) -> Conversation:
     return conversation
 
 
+# the fields a console's message payload needs (arena.payloads.judge_message / witness_message), as rows
+_MESSAGE_FIELDS = ("seq", "sender_role", "text", "created_at")
+
+
+def recent_messages(*, conversation_id: int) -> tuple[list, int]:
+    """The conversation's last ARENA_STATE_MESSAGES messages as light rows (named tuples of the fields a
+    console shows), oldest first, and how many earlier ones they leave out.  A reloading page is sent
+    this, not the whole transcript as model instances: a long conversation's reload stays small."""
+    limit = settings.ARENA_STATE_MESSAGES
+    messages = Message.objects.filter(conversation_id=conversation_id)
+    rows = list(messages.order_by("-seq").values_list(*_MESSAGE_FIELDS, named=True)[:limit])
+    rows.reverse()
+    earlier = messages.count() - len(rows) if len(rows) == limit else 0
+    return rows, earlier
+
+
 def judge_state(*, interrogation: Interrogation) -> dict:
     """Everything the judge may see. The truth about the witnesses only once the verdict is in."""
     interrogation.refresh_from_db()
     conversations = list(
-        interrogation.conversations.select_related("witness_entry").prefetch_related(
-            Prefetch("messages", queryset=Message.objects.order_by("seq"))
-        )
-    )
+        interrogation.conversations.select_related("witness_entry"))
+    recent = {c.side: recent_messages(conversation_id=c.pk) for c in conversations}
     verdict = Verdict.objects.filter(interrogation=interrogation).first()
     return {
         "type": "state",
@@ -45,7 +60,8 @@ def judge_state(*, interrogation: Interrogation) -> dict:
         "title": interrogation.title,
         **payloads.clock(interrogation),
         "sides": sorted(c.side for c in conversations),
-        "messages": {c.side: [payloads.judge_message(m, c.side) for m in c.messages.all()] for c in conversations},
+        "messages": {side: [payloads.judge_message(m, side) for m in rows] for side, (rows, _) in recent.items()},
+        "earlier": {side: earlier for side, (_, earlier) in recent.items()},
         "composing": {c.side: composing_line(c, "witness") for c in conversations} if interrogation.keystroke_mode else {},
         "verdict": payloads.judge_verdict(verdict),
         "reveal": payloads.judge_reveal(conversations) if verdict else None,
@@ -56,10 +72,12 @@ def judge_state(*, interrogation: Interrogation) -> dict:
 
 def witness_state(*, conversation: Conversation) -> dict:
     interrogation = Interrogation.objects.get(pk=conversation.interrogation_id)
+    rows, earlier = recent_messages(conversation_id=conversation.pk)
     return {
         "type": "state",
         **payloads.clock(interrogation),
-        "messages": [payloads.witness_message(m) for m in conversation.messages.order_by("seq")],
+        "messages": [payloads.witness_message(m) for m in rows],
+        "earlier": earlier,
         "composing": composing_line(conversation, "interrogator") if interrogation.keystroke_mode else "",
     }
 

@@ -189,6 +189,9 @@ ARENA_REHEARSAL_PAUSE_S = env.float("ARENA_REHEARSAL_PAUSE_S", 2.0, minimum=0.0,
 
 # --- the platform's own knobs -----------------------------------------------------------------
 ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
+# A (re)connecting console is sent a conversation's most recent messages only, and how many earlier
+# ones there are (the page links the transcript for those): a long conversation's reload stays small.
+ARENA_STATE_MESSAGES = env.int("ARENA_STATE_MESSAGES", 500, minimum=1, maximum=100_000)
 ARENA_DEFAULT_TIME_LIMIT_S = env.int("ARENA_DEFAULT_TIME_LIMIT_S", 300, minimum=10)
 ARENA_BOT_REPLY_MAX_CHARS = env.int("ARENA_BOT_REPLY_MAX_CHARS", 1000, minimum=1)
 ARENA_BOT_RETRIES = env.int("ARENA_BOT_RETRIES", 2, minimum=0)

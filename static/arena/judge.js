@@ -106,7 +106,11 @@
         keystrokeMode = !!p.keystroke_mode;
         document.getElementById(p.kind === "three_party" ? "help-three" : "help-one").hidden = false;
         p.sides.forEach(pane);
-        p.sides.forEach((side) => (p.messages[side] || []).forEach(addMessage));
+        p.sides.forEach((side) => {
+          const shown = p.messages[side] || [];
+          shown.forEach(addMessage);
+          Arena.earlier(pane(side).log, (p.earlier || {})[side] || 0, shown.length ? shown[0].seq : undefined);
+        });
         if (resync && Object.keys(pending).length) {   // reconnected, and the server never stored it: send it again
           Object.keys(pending).forEach((side) => delete pending[side]);
           Arena.notice("Your last message was not delivered: press Enter to send it again.");

@@ -67,6 +67,22 @@ window.Arena = (function () {
     return row;
   }
 
+  // A state carries a conversation's most recent messages only (the first at seq `first`): the log's
+  // first row says how many earlier ones it does not show (a page that was open before a reconnection
+  // still shows those it had); none: no row.
+  function earlier(log, count, first) {
+    let row = log.querySelector(".earlier");
+    if (count && first !== undefined)
+      count -= Array.from(log.children).filter((r) => r.dataset.seq !== undefined && Number(r.dataset.seq) < first).length;
+    if (!count) { if (row) row.remove(); return; }
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "earlier";
+      log.insertBefore(row, log.firstChild);
+    }
+    row.textContent = count + " earlier message" + (count === 1 ? "" : "s") + " — see the transcript";
+  }
+
   function notice(text) {
     const el = document.getElementById("notice");
     if (el) el.textContent = text || "";
@@ -82,7 +98,7 @@ window.Arena = (function () {
     return function (...args) { const now = Date.now(); if (now - last > ms) { last = now; fn(...args); } };
   }
 
-  return { connect, Countdown, line, notice, statusText, throttle };
+  return { connect, Countdown, line, earlier, notice, statusText, throttle };
 })();
 
 /* Keystroke mode (LPP-style): every key goes to the server as it is typed; the other side's line being

@@ -32,7 +32,9 @@
   }
   function handle(p) {
     if (p.type === "state") {
-      keystrokeMode = !!p.keystroke_mode; p.messages.forEach(add); setComposing(p.composing || ""); clock(p);
+      keystrokeMode = !!p.keystroke_mode; p.messages.forEach(add);
+      Arena.earlier(log, p.earlier || 0, p.messages.length ? p.messages[0].seq : undefined);
+      setComposing(p.composing || ""); clock(p);
       if (resync && pending !== null) {   // reconnected, and the server never stored it: send it again
         pending = null;
         Arena.notice("Your last message was not delivered: press Enter to send it again.");

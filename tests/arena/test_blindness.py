@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # every key a judge payload may carry before the verdict
 JUDGE_KEYS = {
     "type", "kind", "title", "status", "deadline", "now", "time_limit_s", "end_reason", "sides", "messages",
-    "verdict", "reveal", "correct", "verdict_here", "keystroke_mode", "composing", "keys", "side", "seq", "from", "text", "at", "code", "message", "left", "right", "sole",
+    "verdict", "reveal", "correct", "verdict_here", "earlier", "keystroke_mode", "composing", "keys", "side", "seq", "from", "text", "at", "code", "message", "left", "right", "sole",
 }
 
 

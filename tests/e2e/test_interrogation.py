@@ -122,3 +122,38 @@ def test_keystroke_mode_shows_typing_character_by_character(browser, live_daphne
     assert keys[:5] == [("interrogator", k) for k in ["H", "e", "l", "o", "BackSpace"]]
     assert len(keys) == len("Helo") + 1 + len("lo the") + len("re") + 1 + len("hi <b>") + 1
     assert judge.js_errors == [] and witness.js_errors == []
+
+
+@pytest.fixture
+def state_window_of_3(monkeypatch):
+    """ARENA_STATE_MESSAGES=3 for the live daphne (requested before it: its process, spawned, reads the
+    settings from the environment afresh)."""
+    monkeypatch.setenv("ARENA_STATE_MESSAGES", "3")
+
+
+def test_a_long_conversation_reloads_its_last_messages_and_says_how_many_came_before(
+        browser, state_window_of_3, live_daphne, cast):
+    from arena import services
+
+    interrogation = three_party(cast)
+    judge_url, witness_url, human, machine = console_urls(live_daphne, interrogation)
+    for i in range(8):
+        role, user = ("interrogator", cast.jude) if i % 2 == 0 else ("witness", cast.connie)
+        services.message_post(conversation_id=human.pk, sender_role=role, text=f"line {i}", user=user)
+
+    judge = login(browser, live_daphne, "jude", "jude-pw")
+    judge.goto(judge_url)
+    expect(judge.locator(f"#pane-{human.side} .log .msg .text")).to_have_text(["line 5", "line 6", "line 7"])
+    expect(judge.locator(f"#pane-{human.side} .log .earlier")).to_have_text("5 earlier messages — see the transcript")
+    expect(judge.locator(f"#pane-{machine.side} .log .earlier")).to_have_count(0)
+    witness = login(browser, live_daphne, "connie", "connie-pw")
+    witness.goto(witness_url)
+    expect(witness.locator("#log .msg .text")).to_have_text(["line 5", "line 6", "line 7"])
+    expect(witness.locator("#log .earlier")).to_have_text("5 earlier messages — see the transcript")
+
+    # a new message keeps the note above it; the page's messages stay in order
+    witness.fill("#text", "line 8")
+    witness.press("#text", "Enter")
+    expect(judge.locator(f"#pane-{human.side} .log .msg .text")).to_have_text(["line 5", "line 6", "line 7", "line 8"])
+    expect(judge.locator(f"#pane-{human.side} .log > :first-child")).to_have_class("earlier")
+    assert judge.js_errors == [] and witness.js_errors == []
