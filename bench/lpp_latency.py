@@ -40,7 +40,7 @@ Progress on stderr, a summary on stdout, and the LAST line is one JSON object:
 {"p50_ms", "p99_ms", "baseline_p99_ms", "ratio", "keystrokes_per_s", "baseline_bytes_per_s",
  "baseline_lines_per_s", "lpp2_p50_ms", "lpp2_p99_ms", "lpp2_ratio", ...}.  Target: p99_ms <= 50.
 
-LPP2 lines (bench/lpp2_phase.py, --lpp2-lines, between the keys and the second half of the baseline): a
+LPP2 lines (bench/_lpp2_phase.py, --lpp2-lines, between the keys and the second half of the baseline): a
 judge's line from its socket.io client to its partner's, stored in the meeting's interrogation then
 relayed; target p99 <= 2x the baseline's plus the database commit.
 """
@@ -392,7 +392,7 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
     keys = await keys_phase(args, base, plan, directory, names)
     log(f"keys written in {keys['writing_s']:.1f} s")
     if args.lpp2_lines:
-        from bench.lpp2_phase import lpp2_phase
+        from bench._lpp2_phase import lpp2_phase
 
         log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
         keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, lambda: random.uniform(*pause), args.key_timeout)
