@@ -137,7 +137,9 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# var/vendor/: browser libraries fetched from npm at build time (`manage.py vendor fetch`), at /static/vendor/
+STATICFILES_DIRS = [BASE_DIR / "static"] + (
+    [("vendor", BASE_DIR / "var" / "vendor")] if (BASE_DIR / "var" / "vendor").is_dir() else [])
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # daphne serves /static/ itself unless a front server (nginx, a CDN) does it: SERVE_STATIC=false.
 SERVE_STATIC = env.bool("SERVE_STATIC", True)
