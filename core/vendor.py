@@ -65,5 +65,19 @@ def npm_fetch(package: NpmPackage, dest: Path) -> list[Path]:
 # The browser libraries the pages load, fetched into var/vendor/ (served at /static/vendor/) by
 # ``python manage.py vendor fetch``; `make run` and `make test` fetch what is missing. Pin the version and
 # npm's sha1 (``npm view PACKAGE@VERSION dist.shasum``).
+# uPlot draws live series (prices, progress); Vega-Lite (with vega and vega-embed, which adds the PNG/SVG
+# export menu) draws statistical plots (rates with CIs, ratings, score curves, heat maps); axe-core is what
+# the browser tests run for accessibility.
 STATIC_VENDOR: tuple[NpmPackage, ...] = (
+    NpmPackage("uplot@1.6.32", "c800a63b432bad692d6d746f44f0882aa73a49ae",
+               (("package/dist/uPlot.iife.min.js", "uplot/uPlot.iife.min.js"),
+                ("package/dist/uPlot.min.css", "uplot/uPlot.min.css"))),
+    NpmPackage("vega@6.4.0", "cc825bf22894d766ca8385342a2bb8ba942091cc",
+               (("package/build/vega.min.js", "vega/vega.min.js"),)),
+    NpmPackage("vega-lite@6.5.0", "8f43425ab09de895bbfa66928c6b797d5c4cdcd1",
+               (("package/build/vega-lite.min.js", "vega/vega-lite.min.js"),)),
+    NpmPackage("vega-embed@7.3.0", "ca629bb2cbd8ee64d7917c7e532f5b1a77243ff1",
+               (("package/build/vega-embed.min.js", "vega/vega-embed.min.js"),)),
+    NpmPackage("axe-core@4.14.1", "14d8a6f3f085afd126b8b5ca1e42e50e17fb1d99",
+               (("package/axe.min.js", "axe-core/axe.min.js"),)),
 )
