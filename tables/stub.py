@@ -5,9 +5,8 @@ text, or ``(status, text, delay_s)``, or a callable ``step(body) -> text`` (the 
 Every request is recorded (model, messages, body)."""
 import json
 import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from core.stubserver import LoopbackServer
 
 PROBE_MESSAGE = "Hello! How are you today?"  # arena.services.engines.PROBE_MESSAGE
 
@@ -22,41 +21,19 @@ def vote(target, reason):
     return json.dumps({"voteAgainst": target, "reason": reason})
 
 
-class ChatStub:
+class ChatStub(LoopbackServer):
     def __init__(self, scripts=None, default="I am a machine: I process tokens, not feelings."):
         self.scripts = {k: list(v) for k, v in (scripts or {}).items()}
         self.default = default
         self.requests, self.counts, self.probes = [], {}, 0
         self.lock = threading.Lock()
-        stub = self
+        super().__init__(self._respond)
+        self.url = f"{self.root}/v1"
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            wbufsize = -1  # the whole response in one write (headers and body apart meet the 40 ms delayed ACK)
-            disable_nagle_algorithm = True
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                status, text, delay = stub.step(body)
-                if delay:
-                    time.sleep(delay)
-                data = json.dumps(completion(text, body.get("model", "stub")) if status == 200 else {"error": "x"}).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
+    def _respond(self, path, headers, raw):
+        body = json.loads(raw or b"{}")
+        status, text, delay = self.step(body)
+        return status, completion(text, body.get("model", "stub")) if status == 200 else {"error": "x"}, delay
 
     def step(self, body):
         model = body.get("model", "")
@@ -80,14 +57,6 @@ class ChatStub:
 
     def of(self, model):
         return [r for r in self.requests if r["model"] == model]
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
 
     def config(self, names=("Alpha", "Beta", "Gamma"), judge=None, **extra):
         """A game configuration whose agent named N plays model N on this stub."""

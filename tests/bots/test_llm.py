@@ -1,9 +1,6 @@
 """The llm engine against a local stub chat-completions server (127.0.0.1, random port)."""
 
 import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -11,54 +8,26 @@ from bots.base import INTERROGATOR, WITNESS, EngineError, EngineSettingsError, R
 from bots.engines.llm import LLMEngine, OpenAIBackend, cap, system_prompt
 from bots.netpolicy import OutboundPolicy
 from bots.registry import get_engine
+from core.stubserver import LoopbackServer
 
 # The stub servers listen on loopback, which an engine's strict default policy refuses.
 LOOPBACK = OutboundPolicy.allowing("127.0.0.1/32")
 KEY = "sk-test-SECRET-0123456789"
 
 
-class StubServer:
-    """A threaded HTTP server on 127.0.0.1 that records requests and plays scripted responses.
-
-    ``script`` is a list of ``(status, body, delay_s)``; the last one repeats. ``body`` is bytes, or a
-    JSON-able object. Each request is recorded as ``{"path", "headers", "body"}``.
-    """
+class StubServer(LoopbackServer):
+    """Records requests and plays scripted responses. ``script`` is a list of ``(status, body, delay_s)``;
+    the last one repeats. ``body`` is bytes, or a JSON-able object. Each request is recorded as
+    ``{"path", "headers", "body"}``."""
 
     def __init__(self, script):
         self.script, self.requests = list(script), []
-        stub = self
+        super().__init__(self._respond)
+        self.url = self.root
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                stub.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
-                status, payload, delay = stub.script[min(len(stub.requests), len(stub.script)) - 1]
-                time.sleep(delay)
-                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+    def _respond(self, path, headers, body):
+        self.requests.append({"path": path, "headers": headers, "body": body})
+        return self.script[min(len(self.requests), len(self.script)) - 1]
 
     def json(self, index=-1):
         return json.loads(self.requests[index]["body"])
