@@ -110,7 +110,6 @@ def study_list(request):
 def study_detail(request, pk):
     _researcher(request)
     study = get_object_or_404(Study, pk=pk)
-    services.study_outliers_flag(study=study)  # idempotent: each interrogator is flagged once
     return render(request, "studies/study_detail.html", {
         "study": study, "analysis": selectors.study_analysis(study=study, replicates=2000, seed=study.seed),
         "live": selectors.study_live(study=study), "flags": study.flags.select_related("participant")[:50],

@@ -9,6 +9,7 @@ from arena import services as arena
 from arena.models import Conversation, Message, Verdict
 from core.errors import InvalidInput, NotAllowed
 from studies.models import Condition, Flag, Game, Participant, Study
+from studies.services.flags_schedule import study_flags_schedule
 from studies.rules.matching import INTERROGATOR, WITNESS, turn_refusal
 
 
@@ -55,6 +56,7 @@ def game_verdict(*, game: Game, participant: Participant, choice, confidence, re
     verdict = arena.verdict_submit(interrogation_id=game.interrogation_id, judge=participant.player, choice=choice,
                                    confidence=confidence, reason=reason)
     game_screen(game=game)
+    study_flags_schedule(study_id=game.study_id)
     return verdict
 
 

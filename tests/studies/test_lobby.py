@@ -1,4 +1,5 @@
 """The lobby and games on the database: matching, fallbacks, caps, restart safety, the study's rules."""
+import contextlib
 from collections import Counter
 
 import pytest
@@ -193,10 +194,11 @@ def test_excluded_participants_play_on_but_are_left_out_of_the_analysis(db):
     assert selectors.participant_history(participant=careless)["judged"] == 1
 
 
-def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
-    from studies.models import Condition
-    from studies.services.flags import study_outliers_flag
+def study_with_a_contrarian(around_verdict=contextlib.nullcontext):
+    """6 interrogators judge ELIZA 14 times each: everyone sees through it, except one who always calls it
+    human. Returns the study and that contrarian."""
     from arena import services as arena
+    from studies.models import Condition
 
     study = study_make(human_witness_share=0.0, games_per_participant=40)
     people = ready(study, 6)
@@ -206,10 +208,38 @@ def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
         for i in range(14):
             game = services.game_create(study=study, interrogator=person, condition=eliza)
             arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
-            # everyone sees through ELIZA, except one who always calls it human
             choice = "human" if person == contrarian else ("machine" if i % 7 else "human")
-            services.game_verdict(game=game, participant=person, choice=choice, confidence=90)
+            with around_verdict():
+                services.game_verdict(game=game, participant=person, choice=choice, confidence=90)
+    return study, contrarian
+
+
+def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
+    from studies.services.flags import study_outliers_flag
+
+    study, contrarian = study_with_a_contrarian()
     assert study_outliers_flag(study=study) == [contrarian.pk]
     assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).get().participant == contrarian
     study_outliers_flag(study=study)
     assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).count() == 1  # flagged once
+
+
+def test_verdicts_schedule_the_outlier_test_once_and_the_study_page_writes_nothing(
+        db, client, settings, monkeypatch, django_capture_on_commit_callbacks):
+    """The outlier test runs from a task after verdicts (debounced), never while a researcher reads."""
+    from django.core.cache import cache
+
+    from studies import tasks
+    from tests.conftest import make_user
+
+    cache.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(tasks.study_flags_refresh, "apply_async", lambda args, countdown: queued.append((args, countdown)))
+    study, contrarian = study_with_a_contrarian(lambda: django_capture_on_commit_callbacks(execute=True))
+    assert queued == [((study.pk,), 30.0)]  # 84 verdicts, one scheduled run
+    client.force_login(make_user("rita", staff=True))
+    assert client.get(f"/studies/{study.pk}/").status_code == 200
+    assert not Flag.objects.exists()  # reading the page flags nobody
+    assert tasks.study_flags_refresh(study.pk) == 1
+    assert Flag.objects.get(kind=Flag.Kind.OUTLIER).participant == contrarian
