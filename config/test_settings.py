@@ -3,6 +3,8 @@ from config.settings import *  # noqa: F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed, tests only
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# A live daphne of the suite runs no periodic sweeps of its own: tests drive them (core.embedded_beat.beat_tick)
+ARENA_EMBEDDED_BEAT = False
 
 # The suite's stub servers (webhook, LLM) listen on loopback; tests of the outbound policy empty this.
 ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32", "::1/128"]

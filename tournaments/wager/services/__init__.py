@@ -7,3 +7,4 @@ from tournaments.wager.services.sessions import (  # noqa: F401
     interview_move, session_aggregation_set, session_create, session_publish, trial_reschedule,
 )
 from tournaments.wager.services.verdicts import trial_verdicts_submit  # noqa: F401
+from tournaments.wager.services.starts import interviews_start_due  # noqa: F401

@@ -14,7 +14,7 @@ import time
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from arena.models import Entry, Message
+from arena.models import Entry, Message, Status
 from arena.services.engines import engine_standalone_reply
 from arena.services.interrogations import interrogation_end, interrogation_start
 from arena.services.messages import message_post
@@ -76,7 +76,12 @@ def interview_bots_run(interview: Interview, *, rng: random.Random, turns: int, 
     computer through its reply task) and, with `end`, ends it early."""
     interrogation = interview.interrogation
     judge = interview.judge
-    interrogation_start(interrogation_id=interrogation.pk, by=judge)
+    try:
+        interrogation_start(interrogation_id=interrogation.pk, by=judge)
+    except Closed:
+        interrogation.refresh_from_db()
+        if interrogation.status != Status.RUNNING:
+            raise  # not started on time by the sweep either: over, or aborted
     conversation = interrogation.conversations.get()
     try:
         for _ in range(turns):
