@@ -124,6 +124,26 @@ def qualifying_table(*, contest: Contest) -> list[dict]:
     return [{"rank": rank, **rows[key]} for rank, key, _score in qualifying_rank({k: r["score"] for k, r in rows.items()})]
 
 
+def finalists_tie(*, contest: Contest) -> dict | None:
+    """While in qualifying: the entries tied across the finalists' cut, which the organiser orders
+    (``{"places": how many of them go through, "tied": [{"entry_id", "name", "score"}]}``); None when
+    nothing ties across it."""
+    from tournaments.loebner.rules.qualifying import QualifyingTie, finalists
+
+    if contest.status != Contest.Status.QUALIFYING:
+        return None
+    rows = {key: row for key, row in qualifying_scores(contest=contest).items() if row["entry_id"]}
+    try:
+        finalists({key: row["score"] for key, row in rows.items()}, contest.finalists)
+    except QualifyingTie as tie:
+        return {"places": tie.places, "tied": [
+            {"entry_id": rows[key]["entry_id"], "name": rows[key]["name"], "score": rows[key]["score"]}
+            for key in tie.tied]}
+    except ValueError:
+        return None
+    return None
+
+
 def audience_ballot(*, contest: Contest, question_id: int, voter_id: int) -> list[QualifyingAnswer]:
     """One question's answers, anonymised, in an order random per voter (stable across reloads)."""
     answers = list(QualifyingAnswer.objects.filter(subject__contest=contest, question_id=question_id, ok=True)

@@ -76,6 +76,9 @@ def qualifying(request, contest_id):
         except ArenaError as exc:
             messages.error(request, str(exc))
         return redirect("loebner:qualifying", contest_id=contest.pk)
+    if request.method == "POST" and "pick" in request.POST:
+        _finalists_pick(request, contest)
+        return redirect("loebner:qualifying", contest_id=contest.pk)
     if request.method == "POST":
         for key, value in request.POST.items():
             if key.startswith("score-") and value != "":
@@ -89,7 +92,28 @@ def qualifying(request, contest_id):
     questions = contest.question_set.questions.all() if contest.question_set_id else []
     return render(request, "loebner/qualifying.html", {
         "contest": contest, "answers": answers, "table": selectors.qualifying_table(contest=contest),
-        "questions": questions})
+        "questions": questions, "tie": selectors.finalists_tie(contest=contest)})
+
+
+def _finalists_pick(request, contest) -> None:
+    """"Pick the finalists"; with a tie across the cut, the organiser's places for the tied entries
+    (``place-<contest entry id>``: 1 best, each place once) break it."""
+    places = {}
+    for key, value in request.POST.items():
+        if key.startswith("place-") and key[6:].isdigit():
+            if not value.isdigit():
+                messages.error(request, "Give every tied entry a place.")
+                return
+            places[int(key[6:])] = int(value)
+    if len(set(places.values())) != len(places):
+        messages.error(request, "Give each tied entry a different place.")
+        return
+    try:
+        picked = services.finalists_pick(contest_id=contest.pk, order=sorted(places, key=places.get) or None)
+    except ArenaError as exc:
+        messages.error(request, str(exc))
+        return
+    messages.success(request, "Finalists: " + ", ".join(str(item.entry) for item in picked) + ".")
 
 
 @login_required

@@ -135,7 +135,8 @@ def test_audience_votes_see_anonymised_answers_in_random_order_once_each(cast, c
     assert selectors.qualifying_scores(contest=contest)[f"S{target.subject_id}"]["score"] == 1.0
 
 
-def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(cast):
+def tied_contest(cast):
+    """Two finalist places; "Top" scores 2, "Tied A" and "Tied B" 1 each: a tie across the cut."""
     question_set = small_set("Q one?")
     contest = contest_make(question_set=question_set, finalists=2)
     for i, name in enumerate(["Top", "Tied A", "Tied B"]):
@@ -146,6 +147,11 @@ def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(c
     marks = {"Top": 2, "Tied A": 1, "Tied B": 1}
     for answer in QualifyingAnswer.objects.filter(subject__contest=contest).select_related("subject__contest_entry__entry"):
         services.answer_score(answer_id=answer.pk, score=marks[str(answer.subject)], by=cast.olivia)
+    return contest
+
+
+def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(cast):
+    contest = tied_contest(cast)
     with pytest.raises(InvalidInput, match="Tied A .*Tied B.* tie"):
         services.finalists_pick(contest_id=contest.pk)
     tied_a, tied_b = (contest.entries.get(entry__display_name=f"Tied {x}") for x in "AB")
@@ -156,6 +162,25 @@ def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(c
     assert list(contest.participants.values_list("label", "contest_entry__entry__display_name")) == [
         ("E1", "Top"), ("E2", "Tied B")]
     assert Contest.objects.get(pk=contest.pk).status == Contest.Status.FINALS
+
+
+def test_the_organiser_breaks_the_tie_on_the_qualifying_page(cast, client):
+    contest = tied_contest(cast)
+    tied_a, tied_b = (contest.entries.get(entry__display_name=f"Tied {x}") for x in "AB")
+    client.force_login(cast.olivia)
+    page = client.get(f"/contests/{contest.pk}/qualifying/").content.decode()
+    assert "tie across the cut for the last 1 finalist place:" in page
+    assert f'name="place-{tied_a.pk}"' in page and f'name="place-{tied_b.pk}"' in page
+    url = f"/contests/{contest.pk}/qualifying/"
+    page = client.post(url, {"pick": "1", f"place-{tied_a.pk}": "1", f"place-{tied_b.pk}": "1"}, follow=True)
+    assert "Give each tied entry a different place." in page.content.decode()
+    assert Contest.objects.get(pk=contest.pk).status == Contest.Status.QUALIFYING
+    page = client.post(url, {"pick": "1", f"place-{tied_a.pk}": "2", f"place-{tied_b.pk}": "1"}, follow=True)
+    assert "Finalists: Top, Tied B." in page.content.decode()
+    assert Contest.objects.get(pk=contest.pk).status == Contest.Status.FINALS
+    assert 'id="pick"' not in page.content.decode()  # in the finals: nothing left to pick
+    client.force_login(cast.jude)
+    assert client.post(url, {"pick": "1"}).status_code == 403
 
 
 def test_the_organiser_adds_a_human_control_and_scores_on_the_qualifying_page(cast, client):

@@ -14,6 +14,7 @@ class QualifyingTie(ValueError):
         super().__init__(f"{', '.join(tied)} tie for the last {places} finalist place(s): "
                          "the organiser breaks the tie (pass order=[...])")
         self.tied = tied
+        self.places = places
 
 
 def answers_score(marks: list[int]) -> int:
