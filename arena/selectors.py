@@ -35,11 +35,15 @@ def conversation_for_witness(*, public_id, user) -> Conversation:
 _MESSAGE_FIELDS = ("seq", "sender_role", "text", "created_at")
 
 
-def recent_messages(*, conversation_id: int) -> tuple[list, int]:
-    """The conversation's last ARENA_STATE_MESSAGES messages as light rows (named tuples of the fields a
-    console shows), oldest first, and how many earlier ones they leave out.  A reloading page is sent
-    this, not the whole transcript as model instances: a long conversation's reload stays small."""
-    limit = settings.ARENA_STATE_MESSAGES
+# the monitor shows this many of each conversation's last messages (50 interrogations on one page)
+MONITOR_MESSAGES = 30
+
+
+def recent_messages(*, conversation_id: int, limit: int | None = None) -> tuple[list, int]:
+    """The conversation's last ``limit`` (ARENA_STATE_MESSAGES) messages as light rows (named tuples of the
+    fields a console shows), oldest first, and how many earlier ones they leave out.  A reloading page is
+    sent this, not the whole transcript as model instances: a long conversation's reload stays small."""
+    limit = limit or settings.ARENA_STATE_MESSAGES
     messages = Message.objects.filter(conversation_id=conversation_id)
     rows = list(messages.order_by("-seq").values_list(*_MESSAGE_FIELDS, named=True)[:limit])
     rows.reverse()
@@ -91,15 +95,16 @@ def monitor_state() -> dict:
     interrogations = []
     for interrogation in live:
         item = payloads.monitor_interrogation(interrogation)
-        item["conversations"] = [
-            {
+        item["conversations"] = []
+        for c in interrogation.conversations.select_related("witness_entry", "witness_human"):
+            rows, earlier = recent_messages(conversation_id=c.pk, limit=MONITOR_MESSAGES)
+            item["conversations"].append({
                 "side": c.side,
                 "witness": c.witness_label,
                 "witness_kind": "machine" if c.witness_is_machine else "human",
-                "messages": [payloads.monitor_message(m, c) for m in c.messages.order_by("seq")],
-            }
-            for c in interrogation.conversations.select_related("witness_entry", "witness_human")
-        ]
+                "messages": [payloads.monitor_message(m, c) for m in rows],
+                "earlier": earlier,
+            })
         interrogations.append(item)
     return {"type": "state", "interrogations": interrogations}
 
