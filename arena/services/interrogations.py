@@ -128,7 +128,9 @@ def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interro
 
 def interrogation_close_if_due(*, interrogation_id: int) -> bool:
     """Close a running interrogation whose deadline has passed; True if it is (now) closed by time."""
-    interrogation = Interrogation.objects.only("status", "deadline").get(pk=interrogation_id)
+    interrogation = Interrogation.objects.only("status", "deadline").filter(pk=interrogation_id).first()
+    if interrogation is None:
+        return False  # deleted before its timer came (an organiser removed it)
     if interrogation.status != Status.RUNNING or interrogation.deadline > timezone.now():
         return False
     interrogation_end(interrogation_id=interrogation_id, reason="time")

@@ -103,7 +103,7 @@ def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live
         for _ in range(3):
             started = time.monotonic()
             assert client.get(f"{polls_url}?wait=0").json() == {"pending": []}
-            assert time.monotonic() - started < 1.0
+            assert time.monotonic() - started < 5.0  # not queued behind the polls' 20 s (1 s missed on a loaded machine)
 
         for sock in polls:  # the clients give up mid-poll
             sock.close()
