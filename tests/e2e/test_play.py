@@ -28,7 +28,7 @@ def join(browser, base):
 
 
 def test_three_browsers_play(browser, live_daphne, task_worker):
-    study = study_make(format="three-party", human_wait_s=3, minutes=2, seed=5,
+    study = study_make(format="three-party", human_wait_s=6, minutes=2, seed=5,
                        witnesses=[{"name": "Simple-PERSONA", "engine": "simple",
                                    "settings": {"think_s": 0.3, "per_char_s": 0, "jitter": 0}}])
     first = join(browser, live_daphne)
@@ -43,7 +43,7 @@ def test_three_browsers_play(browser, live_daphne, task_worker):
     # the third has nobody to pair with: after the study's wait the bot takes the human's place
     third = join(browser, live_daphne)
     expect(third.locator("#lobby-status")).to_contain_text("Looking for a partner")
-    third.wait_for_url("**/play/game/**", timeout=15000)
+    third.wait_for_url("**/play/game/**", timeout=20000)
     expect(third.locator("#pane-sole")).to_be_visible()
 
     game = Game.objects.get(study=study, human_witness__isnull=False)
