@@ -39,9 +39,11 @@
   function spec(figure) {
     const x = figure.categorical
       ? { field: "x", type: "nominal", title: figure.xlabel, sort: null, axis: { labelAngle: 0 } }
-      : { field: "x", type: "quantitative", title: figure.xlabel, scale: { zero: false } };
+      : { field: "x", type: "quantitative", title: figure.xlabel, scale: { zero: false },
+          axis: { tickMinStep: 1, format: "d" } };  // grid sizes, N and K(μ) are whole numbers
     const y = { field: "mean", type: "quantitative", title: figure.ylabel, scale: { zero: false } };
-    const color = { field: "series", type: "nominal", title: null };
+    // per type along a factor; the types plot pools every run in one series ("all runs"): no legend
+    const color = { field: "series", type: "nominal", title: null, legend: figure.categorical ? null : {} };
     const tooltip = [
       { field: "series", title: "series" }, { field: "x", title: figure.xlabel },
       { field: "mean", format: ".4f" }, { field: "ci_low", title: "95 % CI low", format: ".4f" },
