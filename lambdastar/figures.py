@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.cache import cache
+
 from lambdastar import plots, selectors
 from lambdastar.models import Aggregate, ChunkResult, Experiment, Run
 from lambdastar.summary import Summary, pool, summarise
@@ -114,6 +116,19 @@ def experiment_results(*, experiment) -> dict:
                     for name in figures_available(experiment=experiment)],
         "table": _finite(table_rows(summaries=summaries)),
     }
+
+
+#: How long a results snapshot (keyed by experiment, status and episodes stored) is shared by viewers.
+RESULTS_CACHE_S = 300
+
+
+def experiment_results_shared(*, experiment) -> dict:
+    """:func:`experiment_results`, computed once per state of the experiment (status, episodes stored)
+    however many pages ask: while it runs, each stored chunk would otherwise cost every open page a
+    read of every chunk."""
+    done = selectors.experiment_episodes_done(experiment=experiment)
+    key = f"lambdastar:results:{experiment.pk}:{experiment.status}:{done}"
+    return cache.get_or_set(key, lambda: experiment_results(experiment=experiment), RESULTS_CACHE_S)
 
 
 def _finite(rows: list[dict]) -> list[dict]:

@@ -25,7 +25,7 @@ def experiment_list(request):
 @login_required
 def experiment_detail(request, pk):
     experiment = _experiment(request, pk)
-    results = figures.experiment_results(experiment=experiment) if experiment.status != "draft" else None
+    results = figures.experiment_results_shared(experiment=experiment) if experiment.status != "draft" else None
     return render(request, "lambdastar/experiment.html", {
         "experiment": experiment, "results": results,
         "progress": selectors.experiment_progress(experiment=experiment),
@@ -36,7 +36,7 @@ def experiment_detail(request, pk):
 @login_required
 def experiment_results(request, pk):
     """The plots' rows and the results table so far (the page asks again as chunks are stored)."""
-    return JsonResponse(figures.experiment_results(experiment=_experiment(request, pk)))
+    return JsonResponse(figures.experiment_results_shared(experiment=_experiment(request, pk)))
 
 
 #: The page's actions: what each asks before it is done, and its service.

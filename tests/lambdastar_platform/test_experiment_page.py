@@ -234,3 +234,17 @@ def test_the_management_command_reports_every_bad_option(tmp_path, researcher):
         call_command("lambdastar", "run", str(path), "--owner", "rita")
     assert "colour: unknown configuration option" in str(caught.value) and "chunk_episodes" in str(caught.value)
 
+
+
+def test_open_pages_share_one_results_snapshot_per_stored_chunk(researcher, django_assert_num_queries):
+    experiment = services.experiment_create(owner=researcher, name="shared", configuration=tiny(), seed=4)
+    services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
+    (run, chunk), *_ = selectors.experiment_chunks(experiment=experiment)
+    services.chunk_execute(run_id=run.pk, agent_type=chunk.agent_type, index=chunk.index)
+    experiment.refresh_from_db()
+    first = figures.experiment_results_shared(experiment=experiment)
+    with django_assert_num_queries(1):  # the episodes stored: the rest is the snapshot
+        assert figures.experiment_results_shared(experiment=experiment) == first
+    (run, chunk) = selectors.experiment_chunks(experiment=experiment)[1]
+    services.chunk_execute(run_id=run.pk, agent_type=chunk.agent_type, index=chunk.index)
+    assert sum(r["n"] for r in figures.experiment_results_shared(experiment=experiment)["table"]) == 4
