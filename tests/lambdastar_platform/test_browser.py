@@ -62,6 +62,11 @@ def test_a_finished_experiment_shows_its_plots(browser, live_daphne, width, heig
     assert download.value.suggested_filename == "lambdastar-types.png"
     assert page.locator("#plot-types a.export-csv").get_attribute("href").endswith("/plots/types.csv")
     screenshot(page, f"lambdastar-finished-{width}x{height}")
+    page.add_script_tag(url="/static/vendor/axe-core/axe.min.js")
+    found = page.evaluate("""() => axe.run(document.querySelector("main"), {resultTypes: ["violations"]})
+        .then((r) => r.violations.filter((v) => ["serious", "critical"].includes(v.impact))
+        .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))""")
+    assert found == [], found  # the page's own content (the nav bar is base.html's)
     assert page.js_errors == []
 
 
