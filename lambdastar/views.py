@@ -55,22 +55,23 @@ def experiment_action(request, pk, action):
     experiment = _experiment(request, pk)
     if not selectors.experiment_can_manage(experiment=experiment, user=request.user):
         raise PermissionDenied("Only the experiment's owner or an organiser may do that.")
-    error, status = "", 200
-    if request.method == "POST":
+    allowed = action in selectors.experiment_actions(experiment=experiment, user=request.user)
+    errors, status = [], 200
+    if not allowed:
+        errors, status = [f"This experiment is {experiment.status}: “{action}” is not possible now."], 409
+    elif request.method == "POST":
         try:
             done = _act(action, experiment, request.user)
         except ValidationError as exc:
-            error, status = "; ".join(exc.messages), 400
-        except ArenaError as exc:
-            error, status = str(exc), 409
+            errors, status = exc.messages, 400  # every bad option, each on its line
+        except ArenaError as exc:  # the state changed meanwhile, the quota
+            errors, status = [str(exc)], 409
         else:
             return redirect("lambdastar:experiment_detail", done.pk)
-    elif action not in selectors.experiment_actions(experiment=experiment, user=request.user):
-        error, status = f"This experiment is {experiment.status}: “{action}” is not possible now.", 409
     question, explanation = ACTIONS[action]
     return render(request, "lambdastar/confirm.html", {
         "experiment": experiment, "action": action, "question": question, "explanation": explanation,
-        "error": error, "progress": selectors.experiment_progress(experiment=experiment),
+        "errors": errors, "allowed": allowed, "progress": selectors.experiment_progress(experiment=experiment),
     }, status=status)
 
 

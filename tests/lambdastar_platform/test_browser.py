@@ -122,3 +122,23 @@ def test_the_page_follows_a_running_experiment_live(browser, live_daphne, execut
     expect(page.locator("#plot-types svg")).to_be_visible(timeout=10000)  # reloaded once finished
     expect(page.locator("#done")).to_have_text("160")
     assert page.js_errors == []
+
+
+def test_the_owner_launches_a_draft_from_its_page_on_a_phone(browser, live_daphne, executor):  # noqa: F811
+    owner = make_user("rita")
+    experiment = services.experiment_create(owner=owner, name="from the page", configuration=tiny(), seed=2)
+    page = login(browser, live_daphne, "rita", "rita-pw")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_daphne}/lambdastar/experiments/{experiment.pk}/")
+    expect(page.locator("#total")).to_have_text("56")  # planned, not 0
+    expect(page.locator("#action-cancel")).to_have_count(0)
+    page.locator("#action-launch").click()
+    expect(page.locator("h1")).to_have_text("Launch this experiment?")
+    assert no_horizontal_overflow(page)
+    page.locator("#confirm").click()
+    page.wait_for_url(f"{live_daphne}/lambdastar/experiments/{experiment.pk}/")
+    wait_for_status(experiment, "finished")
+    expect(page.locator("#status")).to_have_text("finished", timeout=15000)
+    expect(page.locator("#plot-types .ls-chart svg")).to_be_visible()
+    check_layout(page)
+    assert page.js_errors == []

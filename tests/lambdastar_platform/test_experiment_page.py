@@ -99,7 +99,8 @@ def test_the_owner_launches_a_draft_from_its_page_after_confirming(world, settin
     draft.refresh_from_db()
     assert draft.status in ("queued", "running", "finished") and draft.total_episodes == 56
     again = client.post(f"/lambdastar/experiments/{draft.pk}/launch/", {"csrfmiddlewaretoken": str(token)})
-    assert again.status_code == 409 and "Only a draft can be launched" in again.content.decode()
+    assert again.status_code == 409 and "“launch” is not possible now" in again.content.decode()
+    assert 'id="confirm"' not in again.content.decode()
 
 
 def test_an_organiser_cancels_and_resumes_from_the_page(world):
@@ -112,7 +113,7 @@ def test_an_organiser_cancels_and_resumes_from_the_page(world):
     running.refresh_from_db()
     assert running.status == "cancelled"
     refused = client.post(f"/lambdastar/experiments/{running.pk}/resume/")
-    assert refused.status_code == 409 and "this one is cancelled" in refused.content.decode()
+    assert refused.status_code == 409 and "is cancelled: “resume” is not possible now" in refused.content.decode()
     clone = client.post(f"/lambdastar/experiments/{running.pk}/clone/")
     copy = Experiment.objects.get(cloned_from=running)
     assert clone["Location"] == f"/lambdastar/experiments/{copy.pk}/" and copy.owner == users["olivia"]
@@ -126,7 +127,7 @@ def test_a_refused_launch_names_every_bad_option_on_the_page(world):
     text = answer.content.decode()
     assert answer.status_code == 400
     assert "colour: unknown configuration option" in text and "rules: unknown rule set" in text
-    assert "episodes: must be ≥ 1" in text
+    assert "episodes: must be ≥ 1" in text and "3 problems:" in text
 
 
 # --- partial results ------------------------------------------------------------------------------
