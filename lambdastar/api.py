@@ -1,6 +1,7 @@
 """Read-only REST endpoints: experiments, runs, aggregates, per-episode results (paginated).
 
-Mounted at /api/lambdastar/. Each user sees their own experiments; staff see all.
+Mounted at /api/lambdastar/. Each user sees their own experiments and every finished one; staff see all
+(lambdastar.selectors.experiments_visible, as the pages).
 Filters: ``?experiment=<id>`` on runs, aggregates and episodes; ``?run=<id>`` on aggregates and episodes;
 ``?page_size=`` on episodes. A numeric parameter that is not a whole number within its bounds answers 400
 (:func:`core.params.number_param`).

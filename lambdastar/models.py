@@ -10,16 +10,21 @@ from django.db import models
 
 from lambdastar import sweep
 from lambdastar.engine import ConfigError
+from lambdastar.engine.errors import config_errors
 
 
 def configuration_errors(configuration, seed) -> dict | None:
-    """{field: message} naming the bad option, or None if the configuration runs."""
+    """{field: [messages]} naming every bad option (a seed problem on the seed field), or None if
+    the configuration runs."""
     try:
         sweep.run_configs(configuration, seed)
     except ConfigError as exc:
-        field = "seed" if exc.option == "seed" and isinstance(configuration, dict) and "seed" not in configuration \
-            else "configuration"
-        return {field: f"{exc.option}: {exc.message}"}
+        errors: dict[str, list[str]] = {}
+        seed_field = isinstance(configuration, dict) and "seed" not in configuration
+        for error in config_errors(exc):
+            field = "seed" if error.option == "seed" and seed_field else "configuration"
+            errors.setdefault(field, []).append(f"{error.option}: {error.message}")
+        return errors
     return None
 
 

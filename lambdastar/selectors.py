@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from django.db.models import F, Sum
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from core.errors import NotAllowed
 from lambdastar import payloads, sweep
-from lambdastar.engine import EngineConfig
+from lambdastar.engine import ConfigError, EngineConfig
 from lambdastar.models import ChunkResult, Experiment, Run
 
 EXPORT_FIELDS = ["experiment", "run", "agent_type", "episode", "seed", "rng", "rules", "score", "complexity",
@@ -17,17 +17,45 @@ EXPORT_FIELDS = ["experiment", "run", "agent_type", "episode", "seed", "rng", "r
 
 
 def experiments_visible(*, user):
+    """Who may read an experiment (list, page, plots, exports, API, live progress): its owner and
+    staff (organisers) any; everyone signed in the finished ones (published results). Drafts and
+    runs in progress stay with their owner and the organisers."""
     qs = Experiment.objects.select_related("owner")
+    if not user.is_authenticated:
+        return qs.none()
     if user.is_staff:
         return qs
-    return qs.filter(owner=user) if user.is_authenticated else qs.none()
+    return qs.filter(Q(owner=user) | Q(status=Experiment.Status.FINISHED))
 
 
 def experiment_for_user(*, experiment_id: int, user) -> Experiment:
     experiment = experiments_visible(user=user).filter(pk=experiment_id).first()
     if experiment is None:
-        raise NotAllowed("No such experiment of yours.")
+        raise NotAllowed("No such experiment, or not one you may see.")
     return experiment
+
+
+def experiment_can_manage(*, experiment, user) -> bool:
+    """Launch, cancel, resume, clone: the experiment's owner (a researcher) and organisers (staff)."""
+    return user.is_authenticated and (user.is_staff or experiment.owner_id == user.pk)
+
+
+#: What the experiment page offers, by status (each calls the service of that name).
+ACTIONS_BY_STATUS = {
+    Experiment.Status.DRAFT: ("launch", "clone"),
+    Experiment.Status.QUEUED: ("cancel", "resume", "clone"),
+    Experiment.Status.RUNNING: ("cancel", "resume", "clone"),
+    Experiment.Status.FAILED: ("resume", "clone"),
+    Experiment.Status.FINISHED: ("clone",),
+    Experiment.Status.CANCELLED: ("clone",),
+}
+
+
+def experiment_actions(*, experiment, user) -> tuple[str, ...]:
+    """The actions this user may take on the experiment in its present status."""
+    if not experiment_can_manage(experiment=experiment, user=user):
+        return ()
+    return ACTIONS_BY_STATUS.get(experiment.status, ())
 
 
 def experiment_episodes_done(*, experiment) -> int:
@@ -36,9 +64,43 @@ def experiment_episodes_done(*, experiment) -> int:
     return int(total or 0)
 
 
-def experiment_progress(*, experiment) -> payloads.Progress:
+def experiment_planned_total(*, experiment) -> int:
+    """Episodes × types × runs: stored at launch; a draft's from its configuration (0 if it does not run)."""
+    if experiment.status != Experiment.Status.DRAFT:
+        return experiment.total_episodes
+    try:
+        return sweep.workload([c for _, c in sweep.run_configs(experiment.configuration, experiment.seed)])
+    except ConfigError:
+        return 0
+
+
+def experiment_costs(*, experiment) -> tuple[int, float, float]:
+    """(episodes done, estimated engine seconds of the chunks stored, of the whole experiment): the
+    cost model that sizes and orders the chunks (sweep.episode_seconds), two reads."""
+    configs = {run_id: EngineConfig.from_dict(config)
+               for run_id, config in experiment.runs.values_list("pk", "engine_config")}
+    total_cost = sum(sweep.episode_seconds(c, t) * c.episodes for c in configs.values() for t in c.types)
+    span = F("stop_episode") - F("first_episode")
+    stored = (ChunkResult.objects.filter(run__experiment=experiment).values("run_id", "agent_type")
+              .annotate(done=Sum(span)).values_list("run_id", "agent_type", "done"))
+    done, done_cost = 0, 0.0
+    for run_id, agent_type, episodes in stored:
+        done += episodes
+        done_cost += sweep.episode_seconds(configs[run_id], agent_type) * episodes
+    return done, done_cost, total_cost
+
+
+def experiment_progress(*, experiment, now=None) -> payloads.Progress:
+    """Episodes done of the planned total, rate, and time left: the estimated engine time still to
+    run at the pace the stored chunks' estimated time took (costly chunks run first, so the
+    episode rate of the first minutes says little about the rest)."""
     experiment.refresh_from_db()
-    return payloads.progress(experiment, done=experiment_episodes_done(experiment=experiment), now=timezone.now())
+    if experiment.status == Experiment.Status.DRAFT:
+        done, done_cost, total_cost = 0, 0.0, 0.0
+    else:
+        done, done_cost, total_cost = experiment_costs(experiment=experiment)
+    return payloads.progress(experiment, done=done, total=experiment_planned_total(experiment=experiment),
+                             done_cost=done_cost, total_cost=total_cost, now=now or timezone.now())
 
 
 def run_chunk_sizes(*, run: Run) -> dict[str, int]:

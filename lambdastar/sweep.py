@@ -14,7 +14,8 @@ factors in ``sweep`` are lists and the runs are their Cartesian product, in a fi
 sets width and height; a complexity band is ``[min, max]`` (either may be null) or null.
 ``chunk_episodes`` is optional: without it each run and agent type is chunked by estimated cost
 (see :func:`chunk_sizes`); the sizes are stored with the runs at launch.
-Every problem raises :class:`ConfigError` naming the option.
+Every problem raises :class:`ConfigError` naming the option (:class:`ConfigErrors`, naming each, when
+there are several).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from lambdastar.engine import ConfigError, EngineConfig
+from lambdastar.engine.errors import ConfigErrors, config_errors
 from lambdastar.engine.config import LEARNING_TYPES
 
 FACTORS = ("grid", "iterations", "agents", "observation_range", "complexity", "coordination", "collision")
@@ -62,32 +64,49 @@ class Chunk:
 
 
 def parse(configuration: Any) -> tuple[dict, list[dict]]:
-    """Check a configuration; return (base engine options, one dict of factor values per run)."""
+    """Check a configuration's shape; return (base engine options, one dict of factor values per run).
+    Every bad option is reported at once (a :class:`ConfigErrors`)."""
+    base, points, errors = _parse(configuration)
+    ConfigErrors.raise_any(errors)
+    return base, points
+
+
+def _parse(configuration: Any) -> tuple[dict, list[dict], list[ConfigError]]:
+    """(base engine options, factor values per run, the shape's errors): a bad key or factor is left
+    out, so the runs can still be checked and every problem reported in one answer."""
     if not isinstance(configuration, dict):
         raise ConfigError("configuration", "must be a JSON object")
+    errors: list[ConfigError] = []
     for key in configuration:
         if key == "seed":
-            raise ConfigError("seed", "set the experiment's seed field, not a key of the configuration")
-        if key not in ENGINE_OPTIONS and key not in PLATFORM_OPTIONS:
-            raise ConfigError(str(key), "unknown configuration option")
-    chunk_episodes(configuration)
+            errors.append(ConfigError("seed", "set the experiment's seed field, not a key of the configuration"))
+        elif key not in ENGINE_OPTIONS and key not in PLATFORM_OPTIONS:
+            errors.append(ConfigError(str(key), "unknown configuration option"))
+    try:
+        chunk_episodes(configuration)
+    except ConfigError as exc:
+        errors.append(exc)
     base = {k: v for k, v in configuration.items() if k in ENGINE_OPTIONS}
     fixed = {k: configuration[k] for k in ("grid", "complexity") if k in configuration}
     sweep = configuration.get("sweep", {})
     if not isinstance(sweep, dict):
-        raise ConfigError("sweep", "must be an object of factor lists")
+        errors.append(ConfigError("sweep", "must be an object of factor lists"))
+        sweep = {}
+    factors = {}
     for name, values in sweep.items():
         if name not in FACTORS:
-            raise ConfigError(str(name), f"not a factor that can be swept (known: {', '.join(FACTORS)})")
-        if not isinstance(values, list) or not values:
-            raise ConfigError(name, "a swept factor is a non-empty list of values")
-        if name in configuration:
-            raise ConfigError(name, "given both at the top and in sweep")
-        if len(set(map(repr, values))) != len(values):
-            raise ConfigError(name, "the same value is listed twice")
-    names = list(sweep)
-    points = [{**fixed, **dict(zip(names, combo))} for combo in itertools.product(*(sweep[n] for n in names))]
-    return base, points
+            errors.append(ConfigError(str(name), f"not a factor that can be swept (known: {', '.join(FACTORS)})"))
+        elif not isinstance(values, list) or not values:
+            errors.append(ConfigError(name, "a swept factor is a non-empty list of values"))
+        elif name in configuration:
+            errors.append(ConfigError(name, "given both at the top and in sweep"))
+        elif len(set(map(repr, values))) != len(values):
+            errors.append(ConfigError(name, "the same value is listed twice"))
+        else:
+            factors[name] = values
+    names = list(factors)
+    points = [{**fixed, **dict(zip(names, combo))} for combo in itertools.product(*(factors[n] for n in names))]
+    return base, points, errors
 
 
 def engine_options(base: dict, point: dict, seed: int) -> dict:
@@ -106,18 +125,30 @@ def engine_options(base: dict, point: dict, seed: int) -> dict:
     return options
 
 
+#: Runs named after an error that only some runs have, at most (then "and N more").
+RUNS_NAMED = 3
+
+
 def run_configs(configuration: Any, seed: int) -> list[tuple[dict, EngineConfig]]:
-    """(factor values, validated EngineConfig) per run; a ConfigError names the option and the run."""
-    base, points = parse(configuration)
-    out = []
+    """(factor values, validated EngineConfig) per run. Every bad option is reported at once (a
+    :class:`ConfigErrors` when there are several), each once: an error of only some runs names them."""
+    base, points, errors = _parse(configuration)
+    out, where = [], {}  # where: (option, message) -> the runs that have it
     for i, point in enumerate(points):
         try:
             out.append((point, EngineConfig.create(**engine_options(base, point, seed))))
         except ConfigError as exc:
-            where = f" (run {i + 1}: {describe(point)})" if point else ""
-            raise ConfigError(exc.option, exc.message + where) from None
+            for error in config_errors(exc):
+                where.setdefault((error.option, error.message), []).append(i)
         except TypeError as exc:  # a value of the wrong kind deep inside the dataclass
-            raise ConfigError("configuration", str(exc)) from None
+            where.setdefault(("configuration", str(exc)), []).append(i)
+    for (option, message), runs in where.items():
+        if len(runs) < len(points) and points[runs[0]]:
+            named = "; ".join(f"run {i + 1}: {describe(points[i])}" for i in runs[:RUNS_NAMED])
+            more = f"; and {len(runs) - RUNS_NAMED} more" if len(runs) > RUNS_NAMED else ""
+            message = f"{message} ({named}{more})"
+        errors.append(ConfigError(option, message))
+    ConfigErrors.raise_any(errors)
     return out
 
 

@@ -20,7 +20,7 @@ from typing import Iterator
 import numpy as np
 
 from .config import AGENT_TYPES, RNGS, RULES, EngineConfig
-from .errors import ConfigError
+from .errors import ConfigError, config_errors
 from .stats import RunningStats
 
 FLAG_OF = {"width": "--width/--grid", "height": "--height/--grid", "grid": "--grid",
@@ -101,7 +101,7 @@ def config_from_args(args, parser) -> EngineConfig:
 
             paper_module().check_config(config)
     except ConfigError as exc:
-        parser.error(f"{_flag(exc.option)}: {exc.message}")
+        parser.error("; ".join(f"{_flag(e.option)}: {e.message}" for e in config_errors(exc)))
     return config
 
 

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .errors import ConfigError
+from .errors import ConfigError, ConfigErrors
 
 RULES = ("reference-2016", "paper")
 RNGS = ("glibc", "pcg64")
@@ -70,10 +70,15 @@ class EngineConfig:
     @classmethod
     def create(cls, **kwargs: Any) -> "EngineConfig":
         """Build, normalise ``types`` (``"all"``/comma list/iterable) and validate."""
+        errors = []
         if "types" in kwargs:
-            kwargs["types"] = parse_types(kwargs["types"])
+            try:
+                kwargs["types"] = parse_types(kwargs["types"])
+            except ConfigError as exc:  # reported with every other bad option
+                errors.append(exc)
+                del kwargs["types"]
         config = cls(**kwargs)
-        config.validate()
+        ConfigErrors.raise_any(errors + config.problems())
         return config
 
     @property
@@ -102,61 +107,82 @@ class EngineConfig:
 
     # ------------------------------------------------------------------------------------
     def validate(self) -> "EngineConfig":
-        """Raise :class:`ConfigError` naming the first bad option; return ``self`` if fine."""
+        """Raise :class:`ConfigError` naming the bad option (:class:`ConfigErrors` listing every
+        one when there are several); return ``self`` if fine."""
+        ConfigErrors.raise_any(self.problems())
+        return self
+
+    def problems(self) -> list[ConfigError]:
+        """Every bad option (a check that needs a valid option is skipped while that option is bad)."""
+        out: list[ConfigError] = []
+
+        def check(option: str, value: Any, minimum: int, message: str | None = None) -> bool:
+            try:
+                _int(option, value, minimum, message)
+            except ConfigError as exc:
+                out.append(exc)
+                return False
+            return True
+
         if self.rules not in RULES:
-            raise ConfigError("rules", f"unknown rule set {self.rules!r} (known: {', '.join(RULES)})")
+            out.append(ConfigError("rules", f"unknown rule set {self.rules!r} (known: {', '.join(RULES)})"))
         if self.rng not in RNGS:
-            raise ConfigError("rng", f"unknown generator {self.rng!r} (known: {', '.join(RNGS)})")
-        _int("seed", self.seed, 0)
-        if self.rng == "glibc" and self.seed > GLIBC_SEED_MAX:
-            raise ConfigError("seed", f"glibc srand() takes an unsigned 32-bit seed (≤ {GLIBC_SEED_MAX})")
-        _int("width", self.width, 3, "grid too small: width and height must be ≥ 3")
-        _int("height", self.height, 3, "grid too small: width and height must be ≥ 3")
-        _int("iterations", self.iterations, 1)
-        _int("agents", self.agents, 1)
-        _int("episodes", self.episodes, 1)
-        _int("observation_range", self.observation_range, 1)
+            out.append(ConfigError("rng", f"unknown generator {self.rng!r} (known: {', '.join(RNGS)})"))
+        if check("seed", self.seed, 0) and self.rng == "glibc" and self.seed > GLIBC_SEED_MAX:
+            out.append(ConfigError("seed", f"glibc srand() takes an unsigned 32-bit seed (≤ {GLIBC_SEED_MAX})"))
+        grid = all([check("width", self.width, 3, "grid too small: width and height must be ≥ 3"),
+                    check("height", self.height, 3, "grid too small: width and height must be ≥ 3")])
+        check("iterations", self.iterations, 1)
+        agents = check("agents", self.agents, 1)
+        check("episodes", self.episodes, 1)
+        k = check("observation_range", self.observation_range, 1)
         if not isinstance(self.types, tuple) or not self.types:
-            raise ConfigError("types", "must be a non-empty tuple of agent types")
-        for t in self.types:
-            if t not in AGENT_TYPES:
-                raise ConfigError("types", f"unknown agent type {t!r} (known: {', '.join(AGENT_TYPES)})")
-        if len(set(self.types)) != len(self.types):
-            raise ConfigError("types", "duplicate agent type")
+            out.append(ConfigError("types", "must be a non-empty tuple of agent types"))
+        else:
+            for t in self.types:
+                if t not in AGENT_TYPES:
+                    out.append(ConfigError("types", f"unknown agent type {t!r} (known: {', '.join(AGENT_TYPES)})"))
+            if len(set(self.types)) != len(self.types):
+                out.append(ConfigError("types", "duplicate agent type"))
         if not isinstance(self.coordination, bool):
-            raise ConfigError("coordination", "must be true or false")
+            out.append(ConfigError("coordination", "must be true or false"))
         if self.collision not in COLLISION_RULES:
-            raise ConfigError("collision", f"unknown collision rule {self.collision!r} "
-                              f"(known: {', '.join(COLLISION_RULES)})")
+            out.append(ConfigError("collision", f"unknown collision rule {self.collision!r} "
+                                   f"(known: {', '.join(COLLISION_RULES)})"))
+        band = True
         for name in ("complexity_min", "complexity_max"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0):
-                raise ConfigError("complexity", f"{name} must be a number ≥ 0")
-        if (self.complexity_min is not None and self.complexity_max is not None
+                out.append(ConfigError("complexity", f"{name} must be a number ≥ 0"))
+                band = False
+        if (band and self.complexity_min is not None and self.complexity_max is not None
                 and self.complexity_min > self.complexity_max):
-            raise ConfigError("complexity", "minimum is larger than maximum")
-
-        cells = self.cells
+            out.append(ConfigError("complexity", "minimum is larger than maximum"))
         if self.rules == "reference-2016":
-            if self.width != self.height:
-                raise ConfigError("grid", "reference-2016 only builds square grids (width == height)")
-            if self.agents > cells - 1:
-                # The original indexes the first start permutation from 1 (N ≤ S − 1).
-                raise ConfigError("agents", f"more agents than cells: at most {cells - 1} "
-                                  f"agents per type on a {self.width}x{self.height} grid")
-            if self.observation_range != 1:
-                raise ConfigError("observation_range", "reference-2016 has a fixed observation range of 1")
-            if self.complexity_min is not None or self.complexity_max is not None:
-                raise ConfigError("complexity", "the complexity band is a paper rule-set option")
-            if self.coordination:
-                raise ConfigError("coordination", "coordination is a paper rule-set option")
-        else:
-            if self.agents > cells:
-                raise ConfigError("agents", f"more agents than cells: at most {cells} agents "
-                                  f"per type on a {self.width}x{self.height} grid")
-            if 2 * self.observation_range + 1 > min(self.width, self.height):
-                raise ConfigError("observation_range", "the observation window (2k+1) must fit in the grid")
-        return self
+            out += self._reference_problems(grid, agents, k)
+        elif self.rules == "paper" and grid:
+            if agents and self.agents > self.cells:
+                out.append(ConfigError("agents", f"more agents than cells: at most {self.cells} agents "
+                                       f"per type on a {self.width}x{self.height} grid"))
+            if k and 2 * self.observation_range + 1 > min(self.width, self.height):
+                out.append(ConfigError("observation_range", "the observation window (2k+1) must fit in the grid"))
+        return out
+
+    def _reference_problems(self, grid: bool, agents: bool, k: bool) -> list[ConfigError]:
+        out = []
+        if grid and self.width != self.height:
+            out.append(ConfigError("grid", "reference-2016 only builds square grids (width == height)"))
+        if grid and agents and self.agents > self.cells - 1:
+            # The original indexes the first start permutation from 1 (N ≤ S − 1).
+            out.append(ConfigError("agents", f"more agents than cells: at most {self.cells - 1} "
+                                   f"agents per type on a {self.width}x{self.height} grid"))
+        if k and self.observation_range != 1:
+            out.append(ConfigError("observation_range", "reference-2016 has a fixed observation range of 1"))
+        if self.complexity_min is not None or self.complexity_max is not None:
+            out.append(ConfigError("complexity", "the complexity band is a paper rule-set option"))
+        if self.coordination:
+            out.append(ConfigError("coordination", "coordination is a paper rule-set option"))
+        return out
 
 
 def _int(option: str, value: Any, minimum: int, message: str | None = None) -> None:

@@ -6,7 +6,7 @@ from django.utils import timezone
 from core.dispatch import enqueue_on_commit
 from lambdastar import notify, sweep
 from lambdastar.errors import ExperimentError
-from lambdastar.models import Experiment, Run
+from lambdastar.models import Experiment, Run, configuration_errors
 from lambdastar.services.quota import quota_check
 
 Status = Experiment.Status
@@ -35,10 +35,10 @@ def experiment_launch(*, experiment_id: int, enqueue: bool = True) -> Experiment
         experiment = _locked(experiment_id)
         if experiment.status != Status.DRAFT:
             raise ExperimentError(f"Only a draft can be launched; this one is {experiment.status}.")
-        try:
-            configs = sweep.run_configs(experiment.configuration, experiment.seed)
-        except ValueError as exc:  # ConfigError
-            raise ValidationError({"configuration": str(exc)}) from None
+        errors = configuration_errors(experiment.configuration, experiment.seed)
+        if errors:
+            raise ValidationError(errors)
+        configs = sweep.run_configs(experiment.configuration, experiment.seed)
         total = sweep.workload([c for _, c in configs])
         quota_check(owner=experiment.owner, episodes=total, exclude_id=experiment.pk)
         sizes = sweep.chunk_sizes([c for _, c in configs], sweep.chunk_episodes(experiment.configuration))

@@ -94,6 +94,9 @@ GET  /tables/{tables_game}/export.jsonl              | 200   | 200      | 200   
 # --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
 GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /lambdastar/experiments/{experiment}/results.json | login | 404   | 404   | 404    | 404    | 404    | 200     | 404      | 200
+GET  /lambdastar/experiments/{experiment}/launch/    | login | 404      | 404   | 404    | 404    | 404    | 409     | 404      | 409
+POST /lambdastar/experiments/{experiment}/launch/    | login | 404      | 404   | 404    | 404    | 404    | 409     | 404      | 409
 GET  /lambdastar/experiments/{experiment}/plots/types.svg | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/plots/types.csv | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/episodes.csv    | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200

@@ -30,13 +30,17 @@ def test_the_owner_sees_every_plot_with_its_data(client, researcher, finished):
     client.force_login(researcher)
     page = client.get(f"/lambdastar/experiments/{finished.pk}/").content.decode()
     assert figures.figures_available(experiment=finished) == ["types", "grid", "agents", "complexity"]
+    results = client.get(f"/lambdastar/experiments/{finished.pk}/results.json").json()
+    assert [f["name"] for f in results["figures"]] == ["types", "grid", "agents", "complexity"]
     for name in ("types", "grid", "agents", "complexity"):
-        assert f'id="plot-{name}"' in page
+        assert f'plots/{name}.svg"' in page  # the plots without JavaScript
         rows = list(csv.DictReader(io.StringIO(body(client.get(f"/lambdastar/experiments/{finished.pk}/plots/{name}.csv")))))
         assert rows and set(rows[0]) == set(figures.CSV_FIELDS)
-    assert page.count("<svg") == 4 and "grid &lt;and&gt; N" in page and "woc (collective)" in page
+    assert "grid &lt;and&gt; N" in page and "<and>" not in page
+    assert any(r["series"] == "woc (collective)" for r in results["figures"][1]["rows"])
     types = {r["x"]: r for r in figures.figure_rows(experiment=finished, name="types")}
     assert set(types) == {"ls", "woc", "random"} and types["ls"]["n"] == 6 * 4
+    assert len(results["table"]) == 12 and page.count('<td class="ci">') == 12
     svg = client.get(f"/lambdastar/experiments/{finished.pk}/plots/types.svg")
     assert svg["Content-Type"] == "image/svg+xml" and body(svg).startswith("<svg")
 
@@ -51,11 +55,16 @@ def test_every_episode_downloads_as_csv_and_json_lines(client, researcher, finis
     assert float(rows[0]["score"]) == first["score"]
 
 
-def test_others_see_nothing(client, finished):
+def test_others_see_nothing_of_a_draft_or_a_running_experiment(client, researcher):
+    draft = services.experiment_create(owner=researcher, name="secret-draft", configuration=tiny(), seed=3)
+    queued = services.experiment_create(owner=researcher, name="secret-queued", configuration=tiny(), seed=3)
+    services.experiment_launch(experiment_id=queued.pk, enqueue=False)
     client.force_login(make_user("oscar"))
-    for suffix in ("", "episodes.csv", "plots/types.csv"):
-        assert client.get(f"/lambdastar/experiments/{finished.pk}/{suffix}").status_code == 404
+    for experiment in (draft, queued):
+        for suffix in ("", "results.json", "episodes.csv", "plots/types.csv", "launch/"):
+            assert client.get(f"/lambdastar/experiments/{experiment.pk}/{suffix}").status_code == 404
     assert client.get("/api/lambdastar/episodes/").json()["count"] == 0
+    assert "secret-" not in client.get("/lambdastar/experiments/").content.decode()
 
 
 def test_the_api_lists_experiments_runs_aggregates_and_paginated_episodes(client, researcher, finished):
