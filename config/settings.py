@@ -78,6 +78,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "builtins": ["core.templatetags.times"],  # {{ value|when }}: times in the reader's time zone
         },
     },
 ]
@@ -214,6 +215,9 @@ ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
 # A (re)connecting console is sent a conversation's most recent messages only, and how many earlier
 # ones there are (the page links the transcript for those): a long conversation's reload stays small.
 ARENA_STATE_MESSAGES = env.int("ARENA_STATE_MESSAGES", 500, minimum=1, maximum=100_000)
+# A transcript page replays a conversation key by key from at most this many stored keystrokes (about
+# 20 bytes each in the page); one with more replays message by message.
+ARENA_REPLAY_MAX_KEYS = env.int("ARENA_REPLAY_MAX_KEYS", 20_000, minimum=0, maximum=1_000_000)
 ARENA_DEFAULT_TIME_LIMIT_S = env.int("ARENA_DEFAULT_TIME_LIMIT_S", 300, minimum=10)
 ARENA_BOT_REPLY_MAX_CHARS = env.int("ARENA_BOT_REPLY_MAX_CHARS", 1000, minimum=1)
 ARENA_BOT_RETRIES = env.int("ARENA_BOT_RETRIES", 2, minimum=0)
