@@ -52,25 +52,25 @@
       else track.buffers[e.role] += e.text;
     }
   }
-  function draw(track) {
+  function draw(track, follow) {
     track.rows.forEach((row, i) => { row.hidden = i >= track.shown; });
     ["i", "w"].forEach((role) => {
       const c = track.composing[role], text = track.buffers[role];
       c.row.hidden = !text;
       c.text.textContent = text;
     });
-    if (playing) track.log.scrollTop = track.log.scrollHeight;
+    if (follow) track.log.scrollTop = track.log.scrollHeight; // the latest line in view
   }
   function mmss(ms) {
     const s = Math.floor(ms / 1000);
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
-  function seek(t) {
+  function seek(t, follow) {
     t = Math.max(0, Math.min(duration, t));
     tracks.forEach((track) => {
       if (t < position || track.next === 0) reset(track);
       advance(track, t);
-      draw(track);
+      draw(track, follow);
     });
     position = t;
     slider.value = String(Math.round(t));
@@ -87,7 +87,7 @@
   }
   function frame(now) {
     if (!playing) return;
-    if (last !== null) seek(position + (now - last) * Number(speed.value));
+    if (last !== null) seek(position + (now - last) * Number(speed.value), true);
     last = now;
     if (position >= duration) { setPlaying(false); return; }
     requestAnimationFrame(frame);
@@ -95,11 +95,11 @@
 
   play.addEventListener("click", () => {
     if (playing) { setPlaying(false); return; }
-    if (position >= duration) { tracks.forEach(reset); position = 0; seek(0); }
+    if (position >= duration) { tracks.forEach(reset); position = 0; seek(0, true); }
     setPlaying(true);
   });
-  slider.addEventListener("input", () => seek(Number(slider.value)));
-  tracks.forEach((track) => { advance(track, duration); draw(track); });
+  slider.addEventListener("input", () => seek(Number(slider.value), true));
+  tracks.forEach((track) => { advance(track, duration); draw(track, false); });
   seek(duration);
   root.hidden = false;
 })();
