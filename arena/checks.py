@@ -8,8 +8,9 @@ def insecure_key_without_debug(app_configs, **kwargs):
     if not settings.DEBUG and settings.SECRET_KEY == settings.INSECURE_DEFAULT_SECRET_KEY:
         return [
             Error(
-                "DEBUG is off but SECRET_KEY is the insecure development default.",
-                hint="Set SECRET_KEY in the environment to a long random value.",
+                "Services mode with DEBUG off, and SECRET_KEY is the insecure development default.",
+                hint="Set SECRET_KEY in the environment to a long random value, the same for every daphne and "
+                     "Celery process (the embedded default generates one into ARENA_DATA_DIR).",
                 id="arena.E001",
             )
         ]
@@ -43,7 +44,8 @@ def transcript_signing_key(app_configs, **kwargs):
     if not settings.ARENA_SIGNING_KEY and not settings.ARENA_SIGNING_KEY_FILE:
         return [
             Error(
-                "DEBUG is off and no ARENA_SIGNING_KEY is set: ended interrogations could not seal their transcripts.",
+                "Services mode with DEBUG off, and no ARENA_SIGNING_KEY is set: ended interrogations could not seal their "
+                "transcripts.",
                 hint="Set ARENA_SIGNING_KEY to an Ed25519 private key, base64 of its 32 bytes or PEM (`python -m "
                      "core.signing` prints a new one). Keep it secret and stable; when you replace it, list the old "
                      "key's public key in ARENA_SIGNING_RETIRED_KEYS so that its seals still verify.",

@@ -83,12 +83,14 @@ def witness_status(interrogation) -> dict:
 
 
 # --- organiser's live view -------------------------------------------------------------------
+KIND_LABELS = {"three_party": "Three-party", "one_to_one": "One-to-one"}  # as an organiser reads them
 def monitor_interrogation(interrogation) -> dict:
     return {
         "id": interrogation.pk,
         "title": str(interrogation),
         "judge": interrogation.judge.get_username(),
         "kind": interrogation.kind,
+        "kind_label": KIND_LABELS.get(interrogation.kind, interrogation.kind),
         **clock(interrogation),
     }
 

@@ -25,6 +25,17 @@ def bot_deliver(conversation_id: int, trigger_seq: int, text: str) -> int | None
     return message.seq if message else None
 
 
+@shared_task(name="arena.tasks.bot_typing")
+def bot_typing(conversation_id: int, trigger_seq: int, remaining_s: float) -> None:
+    """A machine witness is seen typing (after reading the judge's message), again every few seconds."""
+    from core.dispatch import enqueue_now
+    from arena.services.witnesses import bot_typing_signal
+
+    again = bot_typing_signal(conversation_id=conversation_id, trigger_seq=trigger_seq, remaining_s=remaining_s)
+    if again is not None:
+        enqueue_now(bot_typing, conversation_id, trigger_seq, remaining_s - again, countdown=again)
+
+
 @shared_task(name="arena.tasks.bot_type", acks_late=True)
 def bot_type(conversation_id: int, trigger_seq: int, text: str, typed: int, per_char_s: float) -> bool:
     """Keystroke mode: one batch of a machine witness's keys; schedules the next batch."""

@@ -6,6 +6,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from arena import roles, selectors, signing
+from arena.replay import transcript_replay
 from core.errors import NotAllowed
 
 
@@ -54,7 +55,8 @@ def transcript_detail(request, public_id):
     if interrogation is None:
         raise Http404("No such published transcript.")
     data = selectors.transcript_export(interrogation=interrogation)
-    return render(request, "arena/transcript.html", {"interrogation": interrogation, "data": data})
+    replay = transcript_replay(interrogation=interrogation)
+    return render(request, "arena/transcript.html", {"interrogation": interrogation, "data": data, "replay": replay})
 
 
 def transcript_json(request, public_id):

@@ -1,8 +1,13 @@
 """The one human-like typing model: the wait before a bot's whole reply, or the rhythm of its keys.
 
-A whole reply (:meth:`TypingModel.delay`, every engine's reply in the arena):
+A whole reply (:meth:`TypingModel.delay`):
 delay = (think_s + per_char_s * len(text) + word_pause_s * pauses) * (1 + U(-jitter, +jitter)), clipped to
 [0, max_s], where ``pauses`` counts the characters typed after a space or punctuation.
+
+A reply to a message (:meth:`TypingModel.schedule`, every machine witness's reply in the arena), counted
+from the judge's message: first the witness reads it and thinks, ``read_per_char_s * len(message) +
+think_s``, and only then starts typing (the typing indicator appears); the reply is shown when typed, as
+above. One jitter factor scales both; both are capped at ``max_s``.
 
 Key by key (:meth:`TypingModel.delays`, the LPP tools, which type into a communications directory): before
 the first key the typist thinks ``think_s``; each key takes ``per_char_s``, plus ``word_pause_s`` after a
@@ -30,6 +35,7 @@ class TypingModel:
     jitter: float = 0.25  # multiplicative noise: factor drawn uniformly from [1 - jitter, 1 + jitter]
     max_s: float = 30.0  # cap on the whole delay
     word_pause_s: float = 0.0  # extra time for a character typed after a space or punctuation
+    read_per_char_s: float = 0.04  # reading the judge's message before typing (0.04 s: ~300 words a minute)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -41,19 +47,36 @@ class TypingModel:
     @classmethod
     def fast(cls) -> TypingModel:
         """Next to no delay: for tests and for relaying text already typed."""
-        return cls(think_s=0.0, per_char_s=0.002, jitter=0.0, word_pause_s=0.0)
+        return cls(think_s=0.0, per_char_s=0.002, jitter=0.0, word_pause_s=0.0, read_per_char_s=0.0)
 
     def _pause(self, previous: str) -> float:
         return self.word_pause_s if previous in PAUSE_AFTER else 0.0
 
-    def delay(self, text: str, rng: random.Random | None = None) -> float:
-        """Seconds to wait before sending ``text``; grows with ``len(text)``, never above ``max_s``."""
-        base = self.think_s + self.per_char_s * len(text)
+    def _typing_s(self, text: str) -> float:
+        base = self.per_char_s * len(text)
         if self.word_pause_s:
             base += sum(self._pause(previous) for previous in text[:-1])
-        if self.jitter:
-            base *= 1.0 + (rng or random).uniform(-self.jitter, self.jitter)
+        return base
+
+    def _factor(self, rng: random.Random | None) -> float:
+        return 1.0 + (rng or random).uniform(-self.jitter, self.jitter) if self.jitter else 1.0
+
+    def delay(self, text: str, rng: random.Random | None = None) -> float:
+        """Seconds to wait before sending ``text``; grows with ``len(text)``, never above ``max_s``."""
+        base = (self.think_s + self._typing_s(text)) * self._factor(rng)
         return min(max(base, 0.0), self.max_s)
+
+    def reading_s(self, message: str) -> float:
+        """Seconds to read ``message`` and think, before typing starts (no jitter, no cap)."""
+        return self.think_s + self.read_per_char_s * len(message)
+
+    def schedule(self, message: str, reply: str, rng: random.Random | None = None) -> tuple[float, float]:
+        """(typing starts, reply shown): seconds after ``message`` arrived, for a witness that reads it,
+        thinks, then types ``reply``. The first is never 0 unless the model has no reading or thinking
+        time: nobody starts answering a message before reading it."""
+        factor = self._factor(rng)
+        shown = min((self.reading_s(message) + self._typing_s(reply)) * factor, self.max_s)
+        return min(self.reading_s(message) * factor, shown), shown
 
     def delays(self, chars: Sequence[str], rng: random.Random | None = None) -> list[float]:
         """Seconds to wait before each of ``chars`` (the first includes thinking); not capped by ``max_s``."""
@@ -79,6 +102,7 @@ _BOUNDS = {
     "jitter": (1.0, "multiplicative noise on the delay, 0 (none) to 1"),
     "max_s": (300.0, "longest delay in seconds, up to 300"),
     "word_pause_s": (5.0, "extra seconds for each character typed after a space or punctuation, up to 5"),
+    "read_per_char_s": (1.0, "seconds of reading per character of the judge's message before typing starts, up to 1"),
 }
 
 TYPING_SETTINGS: dict[str, Setting] = {

@@ -5,12 +5,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from django.conf import settings  # noqa: E402
-
-if settings.SERVE_STATIC:
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
+# /static/: WhiteNoise, a middleware (core.staticfiles) when SERVE_STATIC is on
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

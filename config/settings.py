@@ -10,13 +10,22 @@ Read with django-environ through config.env, which fails loudly on a value it ca
 from pathlib import Path
 
 from config.env import env
+from core.keyfiles import secret_key_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env.str("ARENA_DATA_DIR", str(BASE_DIR / "var")))
 
+# Off unless DEBUG=1: the embedded default (`make run`) serves as deployed, with friendly error pages.
+DEBUG = env.bool("DEBUG", False)
+DATABASE_URL = env.str("DATABASE_URL")
+# Keys the platform may generate for itself, once, into ARENA_DATA_DIR (mode 0600) when none is set: in
+# the embedded default (one process on one machine) or with DEBUG on. In services mode with DEBUG off
+# (daphne and Celery processes on several machines, which must share them) SECRET_KEY and
+# ARENA_SIGNING_KEY must be set: system checks arena.E001 and arena.E004 refuse to start without them.
+LOCAL_KEYS = DEBUG or not DATABASE_URL
 INSECURE_DEFAULT_SECRET_KEY = "django-insecure-turing-arena-development-key-do-not-deploy"
-SECRET_KEY = env.str("SECRET_KEY", INSECURE_DEFAULT_SECRET_KEY)
-DEBUG = env.bool("DEBUG", True)
+SECRET_KEY = env.str("SECRET_KEY") or (
+    secret_key_file(DATA_DIR / "secret-key") if LOCAL_KEYS else INSECURE_DEFAULT_SECRET_KEY)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
 
@@ -69,12 +78,12 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "builtins": ["core.templatetags.times"],  # {{ value|when }}: times in the reader's time zone
         },
     },
 ]
 
 # --- database -------------------------------------------------------------------------------
-DATABASE_URL = env.str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url("DATABASE_URL")}  # django-environ's parser, strict (config.env)
 else:
@@ -145,8 +154,20 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"] + (
     [("vendor", BASE_DIR / "var" / "vendor")] if (BASE_DIR / "var" / "vendor").is_dir() else [])
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# daphne serves /static/ itself unless a front server (nginx, a CDN) does it: SERVE_STATIC=false.
+# The platform serves /static/ itself (WhiteNoise, DEBUG on or off) unless a front server (nginx, a CDN)
+# does it: SERVE_STATIC=false. WhiteNoise finds the files where they lie (the apps' static/, static/,
+# var/vendor/), indexed once at start (with DEBUG, looked up on every request: edits show at once); no
+# collectstatic step. Cache-Control max-age 60 s (the names carry no hash). `collectstatic` still writes
+# STATIC_ROOT, gzip- and Brotli-compressed, for a front server.
 SERVE_STATIC = env.bool("SERVE_STATIC", True)
+WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+if SERVE_STATIC:
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "core.staticfiles.StaticFilesMiddleware")
 
 REST_FRAMEWORK = {
     # a token first: a request without credentials answers 401 with `WWW-Authenticate: Token` (the first
@@ -198,6 +219,9 @@ ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
 # A (re)connecting console is sent a conversation's most recent messages only, and how many earlier
 # ones there are (the page links the transcript for those): a long conversation's reload stays small.
 ARENA_STATE_MESSAGES = env.int("ARENA_STATE_MESSAGES", 500, minimum=1, maximum=100_000)
+# A transcript page replays a conversation key by key from at most this many stored keystrokes (about
+# 20 bytes each in the page); one with more replays message by message.
+ARENA_REPLAY_MAX_KEYS = env.int("ARENA_REPLAY_MAX_KEYS", 20_000, minimum=0, maximum=1_000_000)
 ARENA_DEFAULT_TIME_LIMIT_S = env.int("ARENA_DEFAULT_TIME_LIMIT_S", 300, minimum=10)
 ARENA_BOT_REPLY_MAX_CHARS = env.int("ARENA_BOT_REPLY_MAX_CHARS", 1000, minimum=1)
 ARENA_BOT_RETRIES = env.int("ARENA_BOT_RETRIES", 2, minimum=0)
@@ -223,10 +247,10 @@ LAMBDASTAR_QUOTA_EPISODES = env.int("LAMBDASTAR_QUOTA_EPISODES", 5_000_000, mini
 
 # --- transcript seals (arena.ConversationSeal, core.hashchain) -------------------------------------
 # The Ed25519 key that signs each conversation's seal when its interrogation ends: base64 of its 32
-# bytes, or PEM. Without one, DEBUG generates a key once into ARENA_DATA_DIR (mode 0600), so `make run`
-# needs nothing; with DEBUG off, system check arena.E004 refuses to start.
+# bytes, or PEM. Without one, the embedded default (or DEBUG) generates a key once into ARENA_DATA_DIR
+# (mode 0600), so `make run` needs nothing; services mode with DEBUG off refuses to start (arena.E004).
 ARENA_SIGNING_KEY = env.ed25519_private_key("ARENA_SIGNING_KEY")
-ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem" if DEBUG and not ARENA_SIGNING_KEY else None
+ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem" if LOCAL_KEYS and not ARENA_SIGNING_KEY else None
 # Public keys of earlier signing keys (comma-separated base64), still published so that their seals verify.
 ARENA_SIGNING_RETIRED_KEYS = env.ed25519_public_keys("ARENA_SIGNING_RETIRED_KEYS")
 

@@ -6,6 +6,11 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # A live daphne of the suite runs no periodic sweeps of its own: tests drive them (core.embedded_beat.beat_tick)
 ARENA_EMBEDDED_BEAT = False
 
+# Services mode with DEBUG off (the default) asks a deployment for its signing key (arena.E004); the
+# suite, and the servers it starts, share one generated into the data dir.
+if not ARENA_SIGNING_KEY and not ARENA_SIGNING_KEY_FILE:  # noqa: F405
+    ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem"  # noqa: F405
+
 # The suite's stub servers (webhook, LLM) listen on loopback; tests of the outbound policy empty this.
 ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32", "::1/128"]
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import os
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from core.hashchain import Seal, key_from_text, key_id, public_key_text
+from core.keyfiles import file_once
 
 
 def private_key_load(text: str) -> Ed25519PrivateKey:
@@ -33,28 +33,8 @@ def private_key_text(key: Ed25519PrivateKey) -> str:
 
 
 def private_key_file(path: Path) -> Ed25519PrivateKey:
-    """The key kept in `path`; generated and written there first if there is none (mode 0600).
-
-    Written to a temporary file and linked into place, so two processes starting at once agree on one
-    key and none ever reads half a file."""
-    path = Path(path)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.fchmod(fd, 0o600)
-            os.write(fd, private_key_pem(Ed25519PrivateKey.generate()))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(draft, path)
-        except FileExistsError:
-            pass  # another process was first: its key is the key
-        finally:
-            draft.unlink()
-    return private_key_load(path.read_text())
+    """The key kept in `path`; generated and written there first if there is none (mode 0600)."""
+    return private_key_load(file_once(path, lambda: private_key_pem(Ed25519PrivateKey.generate())).decode())
 
 
 def seal_sign(seal: Seal, key: Ed25519PrivateKey) -> Seal:

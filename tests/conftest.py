@@ -21,7 +21,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 multiprocessing.set_start_method("spawn", force=True)
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
-FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
+FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0, "read_per_char_s": 0}
 
 
 @dataclass

@@ -12,7 +12,8 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
   never raises, logs nothing (the ``talk`` command uses it as is);
 - :func:`engine_reply`: the guarded reply path of every app (interrogation witnesses, the Turing Trade
   target): circuit breaker, :class:`~arena.models.EngineCall` log, retries with backoff, cleaning, the
-  typing delay;
+  reading and typing delays (:meth:`bots.typing_delay.TypingModel.schedule`: the typing indicator only
+  after the witness could have read the judge's message);
 - :func:`engine_chat`: the same guards (breaker, call log, retries) for a caller that owns the whole
   prompt and wants the raw reply, latency and token counts (Turing the Tables);
 - :func:`entry_probe`: one logged call outside any conversation (the admin's health probe);
@@ -172,8 +173,9 @@ def engine_ask(*, entry: Entry, context: ReplyContext, max_chars: int | None = N
 @dataclass(frozen=True)
 class EngineReply:
     text: str  # cleaned
-    delay_s: float  # the human-like typing delay before it is shown (thinking plus typing)
+    delay_s: float  # seconds after the judge's message when it is shown (reading, thinking, typing)
     typing: TypingModel  # the entry's typing model (keystroke mode types the reply itself)
+    typing_after_s: float = 0.0  # seconds after the judge's message when typing starts (reading, thinking)
 
 
 def retry_countdown(*, attempt: int) -> float | None:
@@ -209,7 +211,8 @@ def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversat
             retry(countdown)
         return None
     model = typing_model_load(entry=entry)
-    return EngineReply(result.text, model.delay(result.text, random.Random()), model)
+    typing_after_s, delay_s = model.schedule(context.message, result.text, random.Random())
+    return EngineReply(result.text, delay_s, model, typing_after_s)
 
 
 _chat_engines = threading.local()

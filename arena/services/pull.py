@@ -144,8 +144,9 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
     breaker_record(entry, result)
     model = typing_model_load(entry=entry)
     elapsed_s = (timezone.now() - trigger.created_at).total_seconds()
+    typing_after_s, delay_s = model.schedule(trigger.text, cleaned, random.Random())
     countdown = bot_reply_schedule(conversation=conversation, trigger_seq=trigger.seq, text=cleaned, typing=model,
-                                   delay_s=model.delay(cleaned, random.Random()), elapsed_s=elapsed_s)
+                                   delay_s=delay_s, typing_after_s=typing_after_s, elapsed_s=elapsed_s)
     return HeldReply(reply_to=trigger.seq, text=cleaned, deliver_at=timezone.now() + timedelta(seconds=countdown))
 
 

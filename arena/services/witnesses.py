@@ -1,6 +1,5 @@
 """Machine witnesses: ask the entry's engine for a reply, then deliver it after a typing delay."""
 import logging
-import random
 
 from django.db import transaction
 from django.utils import timezone
@@ -65,29 +64,49 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
                          attempt=attempt, retry=retry)
     if reply is None:
         return False
+    elapsed_s = (timezone.now() - trigger.created_at).total_seconds()  # the engine's own time counts as reading
     bot_reply_schedule(conversation=conversation, trigger_seq=trigger_seq, text=reply.text, typing=reply.typing,
-                       delay_s=reply.delay_s)
+                       delay_s=reply.delay_s, typing_after_s=reply.typing_after_s, elapsed_s=elapsed_s)
     return True
 
 
 def bot_reply_schedule(*, conversation: Conversation, trigger_seq: int, text: str, typing, delay_s: float,
-                       elapsed_s: float = 0.0) -> float:
-    """Deliver a machine's reply ``text`` to message ``trigger_seq`` as its typing model allows: after
-    ``delay_s`` (``typing.delay(text)``), less the ``elapsed_s`` already spent since it counts (a pull
-    entry's reply counts from the judge's message); in keystroke mode, thinking and then key by key.
+                       typing_after_s: float = 0.0, elapsed_s: float = 0.0) -> float:
+    """Deliver a machine's reply ``text`` to message ``trigger_seq`` as its typing model allows
+    (``typing.schedule(message, text)``), counted from the judge's message, ``elapsed_s`` ago: the
+    witness is shown typing from ``typing_after_s`` (it has read the message and thought), never before,
+    and the reply arrives at ``delay_s``; in keystroke mode, its keys from ``typing_after_s``, one by one.
     ``conversation`` comes with its interrogation. Returns the seconds until the whole reply is shown."""
-    from arena.tasks import bot_deliver
+    from arena.tasks import bot_deliver, bot_typing
 
+    start = max(0.0, typing_after_s - elapsed_s)
     if conversation.interrogation.keystroke_mode:  # typed key by key, live, as the Loebner protocol did
         from arena.tasks import bot_type
 
-        think = typing.delay("", random.Random())
-        interval = key_interval(typing, text, think)
-        enqueue_now(bot_type, conversation.pk, trigger_seq, text, 0, interval, countdown=think - elapsed_s)
-        return max(0.0, think - elapsed_s) + interval * len(text)
+        interval = key_interval(typing, text, typing_after_s)
+        enqueue_now(bot_type, conversation.pk, trigger_seq, text, 0, interval, countdown=start)
+        return start + interval * len(text)
+    shown = max(start, delay_s - elapsed_s)
+    if shown - start > 0.2:  # typing for a moment at least: else the reply itself is the first sign
+        enqueue_now(bot_typing, conversation.pk, trigger_seq, shown - start, countdown=start)
+    enqueue_now(bot_deliver, conversation.pk, trigger_seq, text, countdown=shown)
+    return shown
+
+
+TYPING_REPEAT_S = 4.0  # a page hides "is typing" 6 s after the last signal: a long reply's is repeated
+
+
+def bot_typing_signal(*, conversation_id: int, trigger_seq: int, remaining_s: float) -> float | None:
+    """Show the machine witness typing its reply to ``trigger_seq``, unless that reply is shown already,
+    the judge wrote again or the conversation is over. Returns the seconds until the signal is to be
+    repeated (the reply is still ``remaining_s`` away), or None."""
+    conversation = Conversation.objects.select_related("interrogation").filter(pk=conversation_id).first()
+    if conversation is None or conversation.interrogation.status != Status.RUNNING:
+        return None
+    if _superseded(conversation, trigger_seq):
+        return None
     notify.typing(conversation, by_role="witness")
-    enqueue_now(bot_deliver, conversation.pk, trigger_seq, text, countdown=delay_s - elapsed_s)
-    return max(0.0, delay_s - elapsed_s)
+    return TYPING_REPEAT_S if remaining_s > TYPING_REPEAT_S + 0.5 else None
 
 
 TYPE_STEP_S = 0.25  # keystroke mode: a machine's keys are stored and pushed in batches this far apart

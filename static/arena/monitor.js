@@ -5,6 +5,7 @@
   const status = document.getElementById("status");
   const socket = Arena.connect(root.dataset.ws, handle, (open) => { status.textContent = open ? "live" : "reconnecting…"; });
 
+  const STATUS = { scheduled: "Scheduled", running: "Running", ended: "Ended, awaiting the verdict" };
   function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 
   function card(i) {
@@ -13,12 +14,18 @@
       const node = el("section", "card monitor-card");
       node.id = "interrogation-" + i.id;
       const head = el("h2"), meta = el("p", "meta"), convs = el("div", "panes"), verdict = el("p", "verdict-line");
+      const facts = el("span"), ends = el("span", "ends"), left = el("span", "countdown");
+      meta.append(facts, ends, left);
       node.append(head, meta, convs, verdict);
       box.prepend(node);
-      c = cards[i.id] = { node, head, meta, convs, verdict, logs: {} };
+      c = cards[i.id] = { node, head, meta, facts, ends, convs, verdict, logs: {}, countdown: Arena.Countdown(left) };
     }
     c.head.textContent = i.title;
-    c.meta.textContent = "judge " + i.judge + " · " + i.kind + " · " + i.status + (i.deadline ? " · deadline " + i.deadline : "");
+    c.facts.textContent = (i.kind_label || i.kind) + " · judge " + i.judge + " · " + (STATUS[i.status] || i.status);
+    c.ends.textContent = "";
+    if (i.deadline && i.status === "running") c.ends.append(" · ends at ", ArenaTime.element(i.deadline, "time"), " · left");
+    c.countdown.set(i);
+    c.meta.querySelector(".countdown").hidden = !(i.deadline && i.status === "running");
     return c;
   }
   function convo(c, side, witness, kind) {
@@ -36,7 +43,8 @@
     const l = convo(c, m.side, m.witness, m.witness_kind);
     if (l.seen.has(m.seq)) return;
     l.seen.add(m.seq);
-    Arena.line(l.log, m.from, m.text, m.from === "interrogator" ? "you" : "witness", m.seq);
+    const row = Arena.line(l.log, m.from, m.text, m.from === "interrogator" ? "you" : "witness", m.seq);
+    if (m.at) row.append(" ", ArenaTime.element(m.at, "time"));
   }
   function handle(p) {
     if (p.type === "state") {

@@ -24,7 +24,7 @@ def manage(*args, **environ):
 BOOLEANS = ["DEBUG", "CELERY_TASK_ALWAYS_EAGER", "SERVE_STATIC"]
 INTEGERS = {"ARENA_MAX_MESSAGE_CHARS": 1, "ARENA_DEFAULT_TIME_LIMIT_S": 10, "ARENA_BOT_REPLY_MAX_CHARS": 1,
             "ARENA_BOT_RETRIES": 0, "ARENA_BOT_BREAKER_FAILURES": 1, "ARENA_BOT_BREAKER_COOLDOWN_S": 1,
-            "LAMBDASTAR_QUOTA_EPISODES": 1, "ARENA_STATE_MESSAGES": 1}
+            "LAMBDASTAR_QUOTA_EPISODES": 1, "ARENA_STATE_MESSAGES": 1, "ARENA_REPLAY_MAX_KEYS": 0}
 FLOATS = {"ARENA_BOT_RETRY_BASE_S": 0.0, "ARENA_PULL_MAX_WAIT_S": 0.0}
 LISTS = ["ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"]
 BAD_VALUES = (
@@ -100,15 +100,33 @@ def test_a_bad_environment_stops_the_platform_at_start_up():
     assert result.returncode != 0 and "DEBUG='perhaps'" in result.stderr
 
 
-def test_debug_off_with_the_default_key_is_refused():
-    result = manage("check", DEBUG="false", ALLOWED_HOSTS="arena.example")
+SERVICES = {"DATABASE_URL": "postgres://root@127.0.0.1:5432/arena", "ALLOWED_HOSTS": "arena.example"}
+
+
+def test_the_embedded_default_runs_with_debug_off_on_keys_it_generates_once(tmp_path):
+    show = ("from django.conf import settings; from arena.signing import signing_key; from core.hashchain import key_id; "
+            "print(settings.DEBUG, settings.SECRET_KEY, key_id(signing_key().public_key()))")
+    first = manage("shell", "-c", show, ARENA_DATA_DIR=str(tmp_path))
+    debug, secret, key = first.stdout.split()[-3:]  # after the shell's "N objects imported"
+    assert first.returncode == 0 and debug == "False", first.stderr
+    assert len(secret) >= 50 and "insecure" not in secret
+    assert (tmp_path / "secret-key").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "transcript-signing-key.pem").stat().st_mode & 0o777 == 0o600
+    again = manage("shell", "-c", show, ARENA_DATA_DIR=str(tmp_path), DEBUG="1")
+    assert again.stdout.split()[-3:] == ["True", secret, key]  # sessions and seals outlive a restart
+    assert manage("check", ARENA_DATA_DIR=str(tmp_path)).returncode == 0
+
+
+def test_services_mode_with_debug_off_and_the_default_key_is_refused():
+    result = manage("check", **SERVICES)
     assert result.returncode != 0 and "arena.E001" in result.stderr
-    fine = manage("check", DEBUG="false", ALLOWED_HOSTS="arena.example", SECRET_KEY="x" * 50, ARENA_SIGNING_KEY=SIGNING_KEY)
+    fine = manage("check", **SERVICES, SECRET_KEY="x" * 50, ARENA_SIGNING_KEY=SIGNING_KEY)
     assert fine.returncode == 0, fine.stderr
+    assert manage("check", **SERVICES, DEBUG="true").returncode == 0  # a developer's services mode: keys of its own
 
 
-def test_debug_off_without_a_transcript_signing_key_is_refused():
-    production = {"DEBUG": "false", "ALLOWED_HOSTS": "arena.example", "SECRET_KEY": "x" * 50}
+def test_services_mode_with_debug_off_and_no_transcript_signing_key_is_refused():
+    production = {**SERVICES, "SECRET_KEY": "x" * 50}
     result = manage("check", **production)
     assert result.returncode != 0 and "arena.E004" in result.stderr and "ARENA_SIGNING_KEY" in result.stderr
     secret = "c2VjcmV0IGJ1dCBub3QgYSBrZXk="

@@ -4,6 +4,7 @@ import pytest
 
 from bots.base import ReplyContext, Turn
 from bots.engines.eliza import DOCTOR, Eliza, ElizaEngine
+from bots.engines.eliza.casing import sentence_case
 from bots.engines.eliza.script import Memory, Script, keyword, rule
 from bots.registry import get_engine
 
@@ -126,25 +127,25 @@ def test_engine_replays_history_to_rebuild_state():
     engine = get_engine("eliza")
     assert isinstance(engine, ElizaEngine)
     played = [(q, a) for q, a in SAMPLE_1966]
-    # each reply, computed by a fresh engine from history alone, equals the live interpreter's
+    # each reply, computed by a fresh engine from history alone, equals the live interpreter's, in sentence case
     for i, (question, answer) in enumerate(SAMPLE_1966):
-        assert engine.reply(context(played[:i], question)) == answer
-    assert get_engine("eliza").reply(context(played, "Bullies.")) == BULLIES_OURS
+        assert engine.reply(context(played[:i], question)) == sentence_case(answer)
+    assert get_engine("eliza").reply(context(played, "Bullies.")) == sentence_case(BULLIES_OURS)
 
 
 def test_replay_ignores_witness_text_and_is_deterministic():
     lines = [("My car is broken.", "whatever a human wrote"), ("I want a new car", "")]
     a = ElizaEngine().reply(context(lines, "Hmm.", key="a"))
     b = ElizaEngine().reply(context(lines, "Hmm.", key="b"))
-    assert a == b == "BUT YOUR CAR IS BROKEN"
-    assert ElizaEngine().reply(context(lines, "I want a new car")) == "WHY DO YOU WANT A NEW CAR"
+    assert a == b == "But your car is broken."
+    assert ElizaEngine().reply(context(lines, "I want a new car")) == "Why do you want a new car?"
 
 
 def test_persona_name_is_accepted_and_ignored():
     engine = get_engine("eliza", {"persona": {"name": "Joan", "age": 34}, "think_s": 0.5})
     assert engine.settings["persona"] == {"name": "Joan", "age": "34"}
-    assert engine.reply(context([], "Men are all alike.")) == "IN WHAT WAY"
-    assert engine.reply(context([], "What is your name?")) == "I AM NOT INTERESTED IN NAMES"
+    assert engine.reply(context([], "Men are all alike.")) == "In what way?"
+    assert engine.reply(context([], "What is your name?")) == "I am not interested in names."
 
 
 def test_script_check_finds_dangling_links_and_bad_part_numbers():
@@ -174,3 +175,20 @@ def test_very_long_input_is_cut_and_answered_quickly():
     reply = Eliza(DOCTOR).respond("I " * 5000)  # many YOUs: the worst case for patterns like 0 YOU 0 I 0
     assert time.perf_counter() - started < 1.0
     assert reply.startswith("YOU SAY YOU") and len(reply.split()) == 2 + MAX_TOKENS
+
+
+@pytest.mark.parametrize("said, reply", [
+    ("Men are all alike.", "In what way?"),
+    ("He says I'm depressed much of the time.", "I am sorry to hear you are depressed."),
+    ("You don't argue with me.", "Why do you think I don't argue with you?"),
+    ("I dreamed about Paris with Anna", "Really, about Paris with Anna."),  # the judge's capitals are names
+    ("I REMEMBER LONDON", "Do you often think of london?"),  # shouting names nothing
+    ("Sprechen Sie deutsch?", "I am sorry, I speak only English."),
+])
+def test_the_engine_answers_in_sentence_case_as_people_write(said, reply):
+    assert ElizaEngine().reply(context([], said)) == reply
+
+
+def test_names_from_earlier_turns_come_back_capitalised():
+    earlier = [("My sister Maria lives in Rome.", "")]
+    assert ElizaEngine().reply(context(earlier, "Hmm.")) == ("Does that have anything to do with the fact that your sister Maria lives in Rome?")

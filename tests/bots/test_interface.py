@@ -204,3 +204,15 @@ def test_clean_reply_raises_when_nothing_is_left(raw):
     with pytest.raises(EngineError) as info:
         clean_reply(raw, max_chars=100)
     assert info.value.transient is False
+
+
+def test_a_witness_starts_typing_only_after_reading_the_message():
+    model = TypingModel(think_s=0.5, read_per_char_s=0.05, per_char_s=0.1, jitter=0, max_s=30)
+    assert model.schedule("x" * 20, "y" * 10) == pytest.approx((1.5, 2.5))  # read and think, then type
+    longer = model.schedule("x" * 40, "y" * 10)
+    assert longer[0] > 1.5 and longer[1] - longer[0] == pytest.approx(1.0)  # a longer message takes longer to read
+    capped = TypingModel(think_s=1, read_per_char_s=1, per_char_s=1, jitter=0, max_s=5).schedule("x" * 20, "y")
+    assert capped == (5, 5)  # never past max_s
+    jittery = TypingModel(think_s=1, read_per_char_s=0.05, jitter=0.5)
+    assert all(0.5 * 2 <= jittery.schedule("x" * 20, "y")[0] <= 1.5 * 2 for _ in range(50))
+    assert TypingModel.fast().schedule("x" * 100, "y")[0] == 0.0  # relaying text already typed: no reading

@@ -2,12 +2,14 @@
 
 The conversation's state (each decomposition's rotation, the MEMORY queue) is rebuilt on every call
 by replaying the interrogator's earlier turns from ``context.history`` through a fresh interpreter,
-so any worker can answer any conversation and a restart loses nothing.
+so any worker can answer any conversation and a restart loses nothing. The reply goes out in sentence
+case (``casing``), with the names the interrogator capitalised.
 """
 
 from __future__ import annotations
 
 from ...base import Engine, ReplyContext
+from .casing import proper_nouns, sentence_case
 from .doctor import DOCTOR
 from .interpreter import Eliza
 
@@ -27,4 +29,5 @@ class ElizaEngine(Engine):
         return eliza
 
     def reply(self, context: ReplyContext) -> str:
-        return self.conversation(context).respond(context.message)
+        reply = self.conversation(context).respond(context.message)
+        return sentence_case(reply, proper_nouns([*context.interrogator_turns(), context.message]))
