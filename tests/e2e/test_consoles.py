@@ -172,7 +172,7 @@ def test_desktop_shows_both_witnesses_side_by_side_and_the_sound_toggle_is_remem
     assert judge.js_errors == []
 
 
-def test_the_nav_bar_is_one_line_on_a_phone_with_a_keyboard_menu(browser, live_daphne, cast):
+def test_the_nav_bar_is_one_line_on_a_phone_with_a_keyboard_menu(browser, live_daphne, cast, shots):
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{live_daphne}/")
@@ -183,6 +183,7 @@ def test_the_nav_bar_is_one_line_on_a_phone_with_a_keyboard_menu(browser, live_d
     page.keyboard.press("Enter")
     expect(page.locator(".nav-toggle")).to_have_attribute("aria-expanded", "true")
     expect(page.get_by_role("link", name="Transcripts")).to_be_visible()
+    page.screenshot(path=shots / "nav-menu-open-phone.png")
     page.keyboard.press("Escape")
     expect(page.locator("#site-nav")).to_be_hidden()
     expect(page.locator(".nav-toggle")).to_be_focused()
