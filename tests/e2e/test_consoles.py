@@ -78,6 +78,11 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     judge = open_as(browser, live_daphne, "jude", f"{live_daphne}/judge/{interrogation.public_id}/", viewport)
     witness = open_as(browser, live_daphne, "connie", f"{live_daphne}/witness/{human.public_id}/", viewport)
 
+    if viewport is DESKTOP:   # both witnesses side by side, no tabs
+        left, right = judge.locator("#pane-left").bounding_box(), judge.locator("#pane-right").bounding_box()
+        assert abs(left["y"] - right["y"]) < 2 and left["x"] + left["width"] <= right["x"]
+        expect(judge.locator("#pane-tabs")).to_be_hidden()
+
     # bubbles with times: the judge's own on the right, the witness's on the left
     if viewport is PHONE:
         judge.click(f"#tab-{human.side}")
@@ -104,6 +109,12 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     expect(judge).to_have_title(title)
     expect(judge.locator("link[rel=icon]")).to_have_attribute("href", re.compile(r"favicon.*\.svg$"))
 
+    # the sound is off until the user turns it on, and stays on after a reload
+    expect(witness.locator("#sound")).not_to_be_checked()
+    witness.check("#sound")
+    witness.reload()
+    expect(witness.locator("#sound")).to_be_checked()
+
     # the judge ends it: no input left anywhere, an end screen for each
     judge.once("dialog", lambda dialog: dialog.accept())
     judge.click("#end")
@@ -125,7 +136,7 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     assert judge.js_errors == [] and witness.js_errors == []
 
 
-def test_on_a_phone_the_witnesses_are_tabs_with_unread_badges(browser, live_daphne, cast, shots):
+def test_on_a_phone_the_witnesses_are_tabs_with_unread_badges_and_the_nav_is_a_menu(browser, live_daphne, cast, shots):
     interrogation = three_party(cast, time_limit_s=600)
     human, machine = sides(interrogation)
     long_conversation(cast, human)
@@ -157,27 +168,10 @@ def test_on_a_phone_the_witnesses_are_tabs_with_unread_badges(browser, live_daph
     assert in_viewport(judge, "#countdown")
     assert judge.js_errors == [] and witness.js_errors == []
 
-
-def test_desktop_shows_both_witnesses_side_by_side_and_the_sound_toggle_is_remembered(browser, live_daphne, cast):
-    interrogation = three_party(cast, time_limit_s=600)
-    judge = open_as(browser, live_daphne, "jude", f"{live_daphne}/judge/{interrogation.public_id}/", DESKTOP)
-    left, right = judge.locator("#pane-left").bounding_box(), judge.locator("#pane-right").bounding_box()
-    assert abs(left["y"] - right["y"]) < 2 and left["x"] + left["width"] <= right["x"]
-    expect(judge.locator("#pane-tabs")).to_be_hidden()
-
-    expect(judge.locator("#sound")).not_to_be_checked()   # off until the user turns it on
-    judge.check("#sound")
-    judge.reload()
-    expect(judge.locator("#sound")).to_be_checked()
-    assert judge.js_errors == []
-
-
-def test_the_nav_bar_is_one_line_on_a_phone_with_a_keyboard_menu(browser, live_daphne, cast, shots):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    # the nav bar: one line on a phone, its links behind a menu button the keyboard opens and closes
+    page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{live_daphne}/")
-    header = page.locator("header.top").bounding_box()
-    assert header["height"] < 60 and page.evaluate(OVERFLOW) <= 0
+    assert page.locator("header.top").bounding_box()["height"] < 60 and page.evaluate(OVERFLOW) <= 0
     expect(page.locator("#site-nav")).to_be_hidden()
     page.focus(".nav-toggle")
     page.keyboard.press("Enter")
@@ -187,7 +181,6 @@ def test_the_nav_bar_is_one_line_on_a_phone_with_a_keyboard_menu(browser, live_d
     page.keyboard.press("Escape")
     expect(page.locator("#site-nav")).to_be_hidden()
     expect(page.locator(".nav-toggle")).to_be_focused()
-
     # no 404 for the icon browsers ask for on their own
     response = page.request.get(f"{live_daphne}/favicon.ico")
     assert response.ok and response.headers["content-type"].startswith("image/svg")
