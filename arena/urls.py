@@ -24,5 +24,6 @@ urlpatterns = [
     path("results/judges/judges.json", results_views.judges_json, name="results_judges_json"),
     path("results/judges/judges.csv", results_views.judges_csv, name="results_judges_csv"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("entrant/", include("arena.entrant_urls")),
 ]

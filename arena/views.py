@@ -2,8 +2,9 @@
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 
 from arena import roles, selectors, signing
 from arena.replay import transcript_replay
@@ -79,3 +80,10 @@ def healthz(request):
 
     report = health_report()
     return JsonResponse(report, status=200 if report["ok"] else 503)
+
+
+def favicon(request):
+    """/favicon.ico, which browsers ask for whatever the page links: the SVG icon (a day's cache)."""
+    response = HttpResponseRedirect(static("favicon.svg"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

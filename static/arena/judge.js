@@ -3,6 +3,8 @@
   const root = document.getElementById("judge");
   const panes = {}, seen = {}, typingTimers = {}, pending = {};
   let state = null, keystrokeMode = false, resync = false;   // resync: the next state follows a reconnection
+  let loaded = false;   // after the first state, a message not seen before is news (alerts, unread badges)
+  const tabs = Arena.console.Tabs(document.getElementById("pane-tabs"), document.getElementById("panes"));
   const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
     if (!open) { resync = true; Arena.notice(code === 4403 ? "You may not judge this interrogation." : "Reconnecting…"); }
@@ -16,6 +18,7 @@
     node.id = "pane-" + side;
     node.querySelector(".pane-title").textContent = label[side];
     const form = node.querySelector("form"), input = form.querySelector("input");
+    input.setAttribute("aria-label", "Your question to the " + label[side].toLowerCase());
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       if (keystrokeMode) return;
@@ -29,13 +32,14 @@
     input.addEventListener("input", Arena.throttle(() => { if (!keystrokeMode) socket.send({ type: "typing", side }); }, 1500));
     Arena.keys.capture(input, () => keystrokeMode, (keys) => socket.send({ type: "keys", side, keys }));
     document.getElementById("panes").appendChild(node);
+    tabs.add(side, label[side], node);
     panes[side] = { node, log: node.querySelector(".log"), typing: node.querySelector(".typing"), input,
                     composing: node.querySelector(".composing"), composingText: "" };
     seen[side] = new Set();
     return panes[side];
   }
 
-  function addMessage(m) {
+  function addMessage(m, live) {
     const p = pane(m.side);
     if (m.from === "you" && pending[m.side] === m.text) {
       delete pending[m.side];
@@ -43,8 +47,10 @@
     }
     if (seen[m.side].has(m.seq)) return;
     seen[m.side].add(m.seq);
-    Arena.line(p.log, m.from === "you" ? "You" : "Witness", m.text, m.from, m.seq);
-    if (m.from === "witness") p.typing.hidden = true;
+    Arena.line(p.log, m.from === "you" ? "You" : label[m.side], m.text, m.from, m.seq, m.at);
+    if (m.from !== "witness") return;
+    p.typing.hidden = true;
+    if (live) { Arena.console.incoming(label[m.side], m.text); tabs.unread(m.side); }
   }
 
   function setComposing(side, text) {
@@ -65,6 +71,19 @@
     const form = document.getElementById("verdict");
     form.hidden = !(clock.status === "ended" && state && !state.verdict && state.verdict_here !== false);
     if (clock.status === "ended" && state && state.verdict_here === false) Arena.notice("This interview is over: your verdict is given on the contest's page.");
+    showEnd(clock.status === "ended");
+  }
+
+  // the end screen: no inputs left, and what happens now (the verdict to give, given, or given elsewhere)
+  function showEnd(over) {
+    const screen = document.getElementById("ended"), ending = over && loaded && screen.hidden;
+    root.classList.toggle("over", over);
+    screen.hidden = !over;
+    document.getElementById("countdown").hidden = over;
+    if (ending) Arena.reveal(screen);
+    if (!over) return;
+    const which = state && state.verdict_here === false ? "elsewhere" : state && state.verdict ? "recorded" : "verdict";
+    screen.querySelectorAll("[data-end]").forEach((part) => { part.hidden = part.dataset.end !== which; });
   }
 
   function buildChoices(kind, sides) {
@@ -108,7 +127,7 @@
         p.sides.forEach(pane);
         p.sides.forEach((side) => {
           const shown = p.messages[side] || [];
-          shown.forEach(addMessage);
+          shown.forEach((m) => addMessage(m, loaded));
           Arena.earlier(pane(side).log, (p.earlier || {})[side] || 0, shown.length ? shown[0].seq : undefined);
         });
         if (resync && Object.keys(pending).length) {   // reconnected, and the server never stored it: send it again
@@ -120,8 +139,9 @@
         buildChoices(p.kind, p.sides);
         applyClock(p);
         showReveal(p);
+        loaded = true;
         break;
-      case "message": addMessage(p); break;
+      case "message": addMessage(p, true); break;
       case "keys": setComposing(p.side, Arena.keys.apply(pane(p.side).composingText, p.keys)); break;
       case "status":
         if (state) Object.assign(state, p);

@@ -47,9 +47,24 @@ window.Arena = (function () {
     };
   }
 
+  // A message's time as people read it: hh:mm in the viewer's time zone, the full date and time (with
+  // the zone) in its tooltip; null for a missing or unreadable timestamp.
+  const hhmm = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+  const full = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
+  function stamp(iso) {
+    const when = iso ? new Date(iso) : null;
+    if (!when || isNaN(when.getTime())) return null;
+    const element = document.createElement("time");
+    element.dateTime = iso;
+    element.textContent = hhmm.format(when);
+    element.title = full.format(when);
+    return element;
+  }
+
   // seq (optional): the message's place in its conversation; a row that arrives after a later one
-  // (two pushes racing) still lands in order.
-  function line(log, who, text, cls, seq) {
+  // (two pushes racing) still lands in order. at (optional): its ISO time, shown as stamp() says.
+  // The log follows new rows only while its reader is at the bottom (not while reading back).
+  function line(log, who, text, cls, seq, at) {
     const row = document.createElement("div");
     row.className = "msg " + cls;
     if (seq !== undefined) row.dataset.seq = seq;
@@ -60,10 +75,13 @@ window.Arena = (function () {
     body.className = "text";
     body.textContent = text;
     row.append(label, " ", body);
+    const time = stamp(at);
+    if (time) row.append(time);
     const later = seq === undefined ? null
       : Array.from(log.children).find((other) => other.dataset.seq !== undefined && Number(other.dataset.seq) > seq);
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
     log.insertBefore(row, later || null);
-    log.scrollTop = log.scrollHeight;
+    if (atBottom || cls === "you") log.scrollTop = log.scrollHeight;
     return row;
   }
 
@@ -83,6 +101,13 @@ window.Arena = (function () {
     row.textContent = count + " earlier message" + (count === 1 ? "" : "s") + " — see the transcript";
   }
 
+  // An end screen comes into view when the conversation ends while the page is open (not on a reload
+  // of an ended one): whoever was reading back in the log sees it at once.
+  function reveal(element) {
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    element.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+  }
+
   function notice(text) {
     const el = document.getElementById("notice");
     if (el) el.textContent = text || "";
@@ -98,7 +123,7 @@ window.Arena = (function () {
     return function (...args) { const now = Date.now(); if (now - last > ms) { last = now; fn(...args); } };
   }
 
-  return { connect, Countdown, line, earlier, notice, statusText, throttle };
+  return { connect, Countdown, stamp, line, earlier, reveal, notice, statusText, throttle };
 })();
 
 /* Keystroke mode (LPP-style): every key goes to the server as it is typed; the other side's line being

@@ -5,6 +5,7 @@
   const input = document.getElementById("text"), seen = new Set();
   let pending = null;   // sent, not yet shown back stored: it stays in the box until then
   let typingTimer = null, keystrokeMode = false, resync = false;   // resync: the next state follows a reconnection
+  let loaded = false;   // after the first state, a message not seen before is news (alerts)
   const composing = document.getElementById("composing");
   function setComposing(text) { composing.textContent = text; composing.hidden = !text; }
   const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
@@ -13,15 +14,17 @@
     Arena.notice(open ? "" : code === 4403 ? "This is not your conversation." : "Reconnecting…");
   });
 
-  function add(m) {
+  function add(m, live) {
     if (m.from === "you" && pending === m.text) {
       pending = null;
       if (input.value.trim() === m.text) input.value = "";
     }
     if (seen.has(m.seq)) return;
     seen.add(m.seq);
-    Arena.line(log, m.from === "you" ? "You" : "Judge", m.text, m.from === "you" ? "you" : "judge", m.seq);
-    if (m.from === "judge") typing.hidden = true;
+    Arena.line(log, m.from === "you" ? "You" : "Judge", m.text, m.from === "you" ? "you" : "judge", m.seq, m.at);
+    if (m.from !== "judge") return;
+    typing.hidden = true;
+    if (live) Arena.console.incoming("The judge", m.text);
   }
   function clock(c) {
     const el = document.getElementById("status");
@@ -29,10 +32,16 @@
     el.className = "status " + c.status;
     input.disabled = c.status !== "running";
     countdown.set(c);
+    // the end screen: the thanks and what happens next instead of a dead input
+    const over = c.status === "ended", screen = document.getElementById("ended"), ending = over && loaded && screen.hidden;
+    root.classList.toggle("over", over);
+    screen.hidden = !over;
+    document.getElementById("countdown").hidden = over;
+    if (ending) Arena.reveal(screen);
   }
   function handle(p) {
     if (p.type === "state") {
-      keystrokeMode = !!p.keystroke_mode; p.messages.forEach(add);
+      keystrokeMode = !!p.keystroke_mode; p.messages.forEach((m) => add(m, loaded));
       Arena.earlier(log, p.earlier || 0, p.messages.length ? p.messages[0].seq : undefined);
       setComposing(p.composing || ""); clock(p);
       if (resync && pending !== null) {   // reconnected, and the server never stored it: send it again
@@ -40,9 +49,10 @@
         Arena.notice("Your last message was not delivered: press Enter to send it again.");
       }
       resync = false;
+      loaded = true;
     }
     else if (p.type === "keys") setComposing(Arena.keys.apply(composing.textContent, p.keys));
-    else if (p.type === "message") add(p);
+    else if (p.type === "message") add(p, true);
     else if (p.type === "status") clock(p);
     else if (p.type === "typing") {
       typing.hidden = false; clearTimeout(typingTimer);
