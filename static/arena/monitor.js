@@ -43,14 +43,14 @@
     const l = convo(c, m.side, m.witness, m.witness_kind);
     if (l.seen.has(m.seq)) return;
     l.seen.add(m.seq);
-    const row = Arena.line(l.log, m.from, m.text, m.from === "interrogator" ? "you" : "witness", m.seq);
-    if (m.at) row.append(" ", ArenaTime.element(m.at, "time"));
+    Arena.line(l.log, m.from, m.text, m.from === "interrogator" ? "you" : "witness", m.seq, m.at);
   }
   function handle(p) {
     if (p.type === "state") {
       p.interrogations.forEach((i) => {
         const c = card(i);
-        i.conversations.forEach((conv) => { convo(c, conv.side, conv.witness, conv.witness_kind); conv.messages.forEach((m) => msg(c, m)); });
+        i.conversations.forEach((conv) => { convo(c, conv.side, conv.witness, conv.witness_kind); conv.messages.forEach((m) => msg(c, m));
+          if (conv.messages.length) Arena.earlier(c.logs[conv.side].log, conv.earlier, conv.messages[0].seq); });
       });
     } else if (p.type === "status") card(p.interrogation);
     else if (p.type === "message") {

@@ -30,4 +30,10 @@ def test_the_monitor_reads_as_words_and_local_times(live_daphne, browser, cast):
     colours = page.evaluate("""() => [getComputedStyle(document.querySelector('#site-name a')).color,
                                       getComputedStyle(document.querySelector('#header')).backgroundColor]""")
     assert colours[0] != colours[1] and colours[0] == "rgb(245, 221, 93)", colours  # the admin's yellow
+
+    for i in range(31):  # 32 in all: the monitor shows each conversation's last 30, and says so
+        services.message_post(conversation_id=human.pk, sender_role="interrogator", text=f"q{i}", user=cast.jude)
+    page.reload()
+    expect(card.locator(".earlier")).to_have_text("2 earlier messages — see the transcript")
+    expect(card.locator(".msg")).to_have_count(30)
     assert not page.js_errors
