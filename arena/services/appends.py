@@ -4,7 +4,8 @@ portable way of doing it.
 The decisions, in order, under the conversation's row lock: the conversation exists; the sender may
 write as that role (`check_sender`); the conversation is running; its deadline has not passed; then,
 for people's messages, the interrogation's message policy (`turn_refusal`, the length cap), which
-needs the chain's last link; finally the message is numbered, chained and inserted. The outcome is
+needs the chain's last link; finally the message is numbered, timed (the caller's clock, read before
+the lock, but never before the message it follows), chained and inserted. The outcome is
 one word ("ok" or why not), and `messages.message_post` turns a refusal into its error.
 
 Two implementations make the same decisions: on PostgreSQL (in read committed) one statement, the
@@ -65,8 +66,8 @@ def _lock_sql(vendor: str) -> str:
 @cache
 def _last_link_sql(vendor: str) -> str:
     return (
-        f"SELECT {_column(Message, 'seq', 'm')}, {_column(Message, 'hash', 'm')}, {_column(Message, 'sender_role', 'm')}"
-        f" FROM {_table(Message, 'm')}"
+        f"SELECT {_column(Message, 'seq', 'm')}, {_column(Message, 'hash', 'm')}, {_column(Message, 'sender_role', 'm')},"
+        f" {_column(Message, 'created_at', 'm')} FROM {_table(Message, 'm')}"
         f" WHERE {_column(Message, 'conversation', 'm')} = %s ORDER BY {_column(Message, 'seq', 'm')} DESC LIMIT 1"
     )
 
@@ -181,6 +182,7 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
             if found.outcome != "ok":
                 return found
         seq = last[0] + 1 if last else 1
+        now = max(now, _aware(last[3])) if last else now  # the caller's clock, never before the predecessor
         prev_hash = last[1] if last else hashchain.genesis_hash(conversation.public_id)
         digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
         fields = dict(conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=now,

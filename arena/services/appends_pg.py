@@ -40,7 +40,7 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
     with connection.cursor() as cursor:
         cursor.execute(_CALL, [conversation_id, sender_role, user.pk if user is not None else None, text, now, policy])
         (outcome, pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, label, cap,
-         last_role, message_pk, seq, prev_hash, digest) = cursor.fetchone()
+         last_role, message_pk, seq, prev_hash, digest, created_at) = cursor.fetchone()
     if outcome == "missing":
         return appends.Appended(outcome)
     conversation = appends.conversation_loaded(
@@ -49,6 +49,6 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
     found = appends.Appended(outcome, conversation, status, label, cap, last_role)
     if outcome == "ok":
         found.message = appends.message_loaded(
-            id=message_pk, conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=now,
+            id=message_pk, conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=created_at,
             prev_hash=prev_hash, hash=digest)
     return found

@@ -1,8 +1,8 @@
 -- arena_message_append, version 1 (migration 0009).
 -- One chat message appended in one statement, so in one round trip: lock the conversation row, check
 -- the sender, the status, the deadline and the interrogation's message policy (length cap and turn
--- rule, for people only), read the chain's last link, number the message, chain its SHA-256 hash
--- exactly as core.hashchain.message_hash does, insert it, and return what the push needs. Called
+-- rule, for people only), read the chain's last link, number and time the message (the caller's
+-- clock, never before its predecessor), chain its SHA-256 hash exactly as core.hashchain.message_hash does, insert it, and return what the push needs. Called
 -- outside a transaction the statement is its own transaction: the message is committed when it
 -- returns. A refusal writes nothing and says why in `outcome`; arena/services/messages.py raises it.
 -- The Python path that SQLite takes (arena/services/appends.py) makes the same decisions in the same
@@ -15,7 +15,8 @@ CREATE OR REPLACE FUNCTION arena_message_append(
     OUT outcome text, OUT conversation_id bigint, OUT public_id uuid, OUT side text,
     OUT interrogator_id bigint, OUT witness_human_id bigint, OUT witness_entry_id bigint,
     OUT interrogation_id bigint, OUT status text, OUT witness_label text, OUT cap integer,
-    OUT last_role text, OUT message_id bigint, OUT seq integer, OUT prev_hash text, OUT hash text
+    OUT last_role text, OUT message_id bigint, OUT seq integer, OUT prev_hash text, OUT hash text,
+    OUT created_at timestamptz
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -50,7 +51,7 @@ BEGIN
     IF c.status <> 'running' THEN outcome := 'closed'; RETURN; END IF;
     IF c.deadline IS NOT NULL AND p_now >= c.deadline THEN outcome := 'time_up'; RETURN; END IF;
     -- a new statement, so a fresh snapshot taken under the lock
-    SELECT m.seq, m.hash, m.sender_role INTO last
+    SELECT m.seq, m.hash, m.sender_role, m.created_at INTO last
       FROM arena_message m WHERE m.conversation_id = p_conversation ORDER BY m.seq DESC LIMIT 1;
     last_role := last.sender_role;
     IF p_policy THEN
@@ -63,13 +64,15 @@ BEGIN
         END IF;
     END IF;
     seq := COALESCE(last.seq, 0) + 1;
+    -- the caller's clock, read before the lock: never before the message it follows (GREATEST skips NULL)
+    created_at := GREATEST(p_now, last.created_at);
     prev_hash := COALESCE(last.hash, encode(sha256(convert_to('conversation:' || c.public_id::text, 'UTF8')), 'hex'));
     -- json.dumps([seq, sender_role, text, stamp(created_at)], ensure_ascii=False, separators=(",", ":"))
     body := '[' || seq::text || ',' || to_json(p_role)::text || ',' || to_json(p_text)::text || ','
-            || to_json(to_char(p_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'))::text || ']';
+            || to_json(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'))::text || ']';
     hash := encode(sha256(convert_to(prev_hash || E'\n' || body, 'UTF8')), 'hex');
     INSERT INTO arena_message (conversation_id, seq, sender_role, text, created_at, prev_hash, hash)
-         VALUES (p_conversation, seq, p_role, p_text, p_now, prev_hash, hash)
+         VALUES (p_conversation, seq, p_role, p_text, created_at, prev_hash, hash)
       RETURNING id INTO message_id;
     outcome := 'ok';
 END

@@ -276,3 +276,21 @@ def test_the_one_statement_append_needs_read_committed():
         assert not appends_pg.usable()
     finally:
         del options["isolation_level"]
+
+
+def test_a_message_is_never_timed_before_the_one_it_follows(human, cast):
+    """A writer reads the clock before it waits for the lock: a message stored after a later-timed one
+    takes that one's time (both paths), and its hash covers the time stored."""
+    later = timezone.now() + dt.timedelta(seconds=5)
+    for append, role, user in ((appends_pg.message_append, "interrogator", cast.jude),
+                               (appends.message_append, "witness", cast.connie)):
+        services.message_post(conversation_id=human.pk, sender_role="interrogator", text="ahead", user=cast.jude)
+        Message.objects.filter(conversation=human).update(created_at=later)  # (the chain is mended below)
+        found = append(conversation_id=human.pk, sender_role=role, user=user, text="behind", now=timezone.now(),
+                       policy=True)
+        assert found.message.created_at == later
+        stored = Message.objects.get(pk=found.message.pk)
+        assert stored.created_at == later and stored.hash == found.message.hash == hashchain.message_hash(
+            prev_hash=stored.prev_hash, seq=stored.seq, sender_role=stored.sender_role, text=stored.text,
+            created_at=later)
+        Message.objects.filter(conversation=human).delete()
