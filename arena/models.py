@@ -48,6 +48,11 @@ class Interrogation(models.Model):
         THREE_PARTY = "three_party", "three-party (two witnesses, one human, one machine)"
         ONE_TO_ONE = "one_to_one", "one-to-one (one witness)"
 
+    class TurnRule(models.TextChoices):
+        FREE = "free", "free: anyone writes any time"
+        INTERROGATOR_FIRST = "interrogator_first", "the interrogator writes first, then free"
+        ALTERNATE = "alternate", "the interrogator writes first, then strict alternation"
+
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     title = models.CharField(max_length=200, blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.THREE_PARTY)
@@ -67,6 +72,12 @@ class Interrogation(models.Model):
     rehearsal = models.BooleanField(
         default=False, db_index=True,
         help_text="An entrant's practice run: kept out of every result and never published.")
+    # the message policy, checked under the append's lock for people's messages (a study's rules)
+    turn_rule = models.CharField(
+        max_length=20, choices=TurnRule.choices, default=TurnRule.FREE,
+        help_text="Who may write next (people only; machine witnesses answer each question once).")
+    max_message_chars = models.PositiveIntegerField(
+        null=True, blank=True, help_text="People's messages are at most this long (the platform's own cap otherwise).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,24 +1,30 @@
-"""The SQL of a message append, the hot path of every chat message (see `messages.message_post`).
+"""A message append (see `messages.message_post`): what it decides, in which order, and the
+portable way of doing it.
 
-Three statements through Django's cursor, built once per database vendor from the models' own table
-and column names: lock a conversation (with what the checks need), read the last link of its hash
-chain, insert the new message. Building the same queries with the ORM cost about four times the CPU.
-Values come back as the ORM would give them (aware datetimes, UUIDs), on PostgreSQL and SQLite alike.
+The decisions, in order, under the conversation's row lock: the conversation exists; the sender may
+write as that role (`check_sender`); the conversation is running; its deadline has not passed; then,
+for people's messages, the interrogation's message policy (`turn_refusal`, the length cap), which
+needs the chain's last link; finally the message is numbered, timed (the caller's clock, read before
+the lock, but never before the message it follows), chained and inserted. The outcome is
+one word ("ok" or why not), and `messages.message_post` turns a refusal into its error.
 
-An append's transaction has one interface and two implementations, chosen by
-`appends_pg.append_open`: `AtomicAppend` here, Django's atomic block around the three statements
-(SQLite, or inside a caller's transaction), and on PostgreSQL outside any transaction
-`appends_pg.TwoTripAppend`, two round trips (lock and last link in one, INSERT and COMMIT in the
-other).
+Two implementations make the same decisions: on PostgreSQL (in read committed) one statement, the
+SQL function `arena_message_append` (`appends_pg`); elsewhere `message_append` here, three
+statements through Django's cursor inside an atomic block, built once per database vendor from the
+models' own table and column names (building the same queries with the ORM cost about four times the
+CPU). Values come back as the ORM would give them (aware datetimes, UUIDs).
 """
 import datetime as dt
 import uuid
+from dataclasses import dataclass
 from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from arena.models import Conversation, Entry, Interrogation, Message
+from arena.models import Conversation, Entry, Interrogation, Message, Status
+from core import hashchain
+from core.errors import InvalidInput, NotAllowed
 
 LOCK_FIELDS = ("id", "public_id", "side", "interrogator", "witness_human", "witness_entry", "interrogation")
 
@@ -40,6 +46,7 @@ def _lock_sql(vendor: str) -> str:
         # not the rows joined to it) and is refused instead of landing after the transcript's seal.
         _column(Conversation, "status", "c"), _column(Interrogation, "deadline", "i"),
         _column(Entry, "display_name", "e"), _column(user, user.USERNAME_FIELD, "u"),
+        _column(Interrogation, "turn_rule", "i"), _column(Interrogation, "max_message_chars", "i"),
     ]
     sql = (
         f"SELECT {', '.join(columns)} FROM {_table(Conversation, 'c')}"
@@ -59,7 +66,8 @@ def _lock_sql(vendor: str) -> str:
 @cache
 def _last_link_sql(vendor: str) -> str:
     return (
-        f"SELECT {_column(Message, 'seq', 'm')}, {_column(Message, 'hash', 'm')} FROM {_table(Message, 'm')}"
+        f"SELECT {_column(Message, 'seq', 'm')}, {_column(Message, 'hash', 'm')}, {_column(Message, 'sender_role', 'm')},"
+        f" {_column(Message, 'created_at', 'm')} FROM {_table(Message, 'm')}"
         f" WHERE {_column(Message, 'conversation', 'm')} = %s ORDER BY {_column(Message, 'seq', 'm')} DESC LIMIT 1"
     )
 
@@ -77,95 +85,128 @@ def _insert_sql(vendor: str) -> str:
     return sql
 
 
-def lock_sql() -> str:
-    return _lock_sql(connection.vendor)
-
-
-def last_link_sql() -> str:
-    return _last_link_sql(connection.vendor)
-
-
-def insert_statement_sql() -> str:
-    return _insert_sql(connection.vendor)
-
-
 def _aware(value) -> dt.datetime | None:
     if value is None or isinstance(value, dt.datetime):
         return value if value is None or value.tzinfo else value.replace(tzinfo=dt.UTC)
     return dt.datetime.fromisoformat(value).replace(tzinfo=dt.UTC)  # SQLite: naive UTC text
 
 
-def conversation_lock(conversation_id: int):
-    """Lock the conversation row until the transaction ends. Returns (conversation, its status
-    (the interrogation's, mirrored on the locked row), deadline, witness label), or None when there is no such conversation."""
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [conversation_id])
-        return locked_from_row(cursor.fetchone())
+@dataclass
+class Appended:
+    """An append's answer: `outcome` "ok" (then `message` is stored) or why not ("missing", "sender",
+    "closed", "time_up", "too_long", "not_your_turn"), with what the push or the refusal needs."""
+
+    outcome: str
+    conversation: Conversation | None = None
+    status: str = ""
+    witness_label: str = ""
+    cap: int | None = None
+    last_role: str | None = None
+    message: Message | None = None
 
 
-def locked_from_row(row):
-    """`conversation_lock`'s answer from the lock statement's row."""
-    if row is None:
+def check_sender(conversation: Conversation, *, sender_role: str, user) -> None:
+    """user=None means the platform itself (a bot reply delivered by a task)."""
+    if sender_role == Message.Role.INTERROGATOR:
+        if user is None or user.pk != conversation.interrogator_id:
+            raise NotAllowed("Only this conversation's interrogator can write as interrogator.")
+    elif sender_role == Message.Role.WITNESS:
+        if conversation.witness_human_id:
+            if user is None or user.pk != conversation.witness_human_id:
+                raise NotAllowed("Only this conversation's witness can write as witness.")
+        elif user is not None:
+            raise NotAllowed("A machine witness's replies come from its engine only.")
+    else:
+        raise InvalidInput(f"Unknown sender role {sender_role!r}.")
+
+
+def turn_refusal(*, rule: str, sender_role: str, last_role: str | None) -> str | None:
+    """Why a person may not write now under the interrogation's turn rule (None: they may). Under
+    both rules but "free" the interrogator speaks first, so no witness posts unprompted; under
+    "alternate" nobody speaks twice in a row."""
+    if rule == Interrogation.TurnRule.FREE:
         return None
-    pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, deadline, entry_name, username = row
-    conversation = Conversation(
-        id=pk, public_id=public_id if isinstance(public_id, uuid.UUID) else uuid.UUID(public_id), side=side,
-        interrogator_id=interrogator_id, witness_human_id=human_id, witness_entry_id=entry_id,
-        interrogation_id=interrogation_id,
-    )
+    if sender_role == Message.Role.WITNESS and last_role is None:
+        return "The interrogator speaks first: wait for their message."
+    if rule == Interrogation.TurnRule.ALTERNATE and last_role == sender_role:
+        return ("Wait for the witness's answer before you write again." if sender_role == Message.Role.INTERROGATOR
+                else "Wait for the interrogator's next message before you write again.")
+    return None
+
+
+def policy_outcome(*, rule: str, cap: int | None, sender_role: str, text: str, last_role: str | None) -> str:
+    """The message policy's word on a person's message: "too_long", "not_your_turn" or "ok"."""
+    if cap is not None and len(text) > cap:
+        return "too_long"
+    if turn_refusal(rule=rule, sender_role=sender_role, last_role=last_role):
+        return "not_your_turn"
+    return "ok"
+
+
+def message_append(*, conversation_id: int, sender_role: str, user, text: str, now: dt.datetime,
+                   policy: bool) -> Appended:
+    """The portable append: lock, checks, last link, insert, in Django's atomic block (five round
+    trips on PostgreSQL counting BEGIN and COMMIT; SQLite locks the whole database)."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(_lock_sql(connection.vendor), [conversation_id])
+            row = cursor.fetchone()
+        if row is None:
+            return Appended("missing")
+        (pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, deadline, entry_name,
+         username, rule, cap) = row
+        conversation = conversation_loaded(
+            id=pk, public_id=public_id if isinstance(public_id, uuid.UUID) else uuid.UUID(public_id), side=side,
+            interrogator_id=interrogator_id, witness_human_id=human_id, witness_entry_id=entry_id,
+            interrogation_id=interrogation_id)
+        found = Appended("ok", conversation, status, entry_name if entry_id else username, cap)
+        try:
+            check_sender(conversation, sender_role=sender_role, user=user)
+        except (NotAllowed, InvalidInput):
+            found.outcome = "sender"
+            return found
+        deadline = _aware(deadline)
+        if status != Status.RUNNING:
+            found.outcome = "closed"
+        elif deadline is not None and now >= deadline:
+            found.outcome = "time_up"
+        if found.outcome != "ok":
+            return found
+        with connection.cursor() as cursor:
+            cursor.execute(_last_link_sql(connection.vendor), [conversation_id])
+            last = cursor.fetchone()
+        found.last_role = last[2] if last else None
+        if policy:
+            found.outcome = policy_outcome(rule=rule, cap=cap, sender_role=sender_role, text=text,
+                                           last_role=found.last_role)
+            if found.outcome != "ok":
+                return found
+        seq = last[0] + 1 if last else 1
+        now = max(now, _aware(last[3])) if last else now  # the caller's clock, never before the predecessor
+        prev_hash = last[1] if last else hashchain.genesis_hash(conversation.public_id)
+        digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
+        fields = dict(conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=now,
+                      prev_hash=prev_hash, hash=digest)
+        with connection.cursor() as cursor:
+            cursor.execute(_insert_sql(connection.vendor), [
+                pk, seq, sender_role, text, connection.ops.adapt_datetimefield_value(now), prev_hash, digest])
+            if connection.features.can_return_columns_from_insert:
+                message_pk = cursor.fetchone()[0]
+            else:
+                message_pk = connection.ops.last_insert_id(cursor, Message._meta.db_table, Message._meta.pk.column)
+        found.message = message_loaded(id=message_pk, **fields)
+    return found
+
+
+def conversation_loaded(**fields) -> Conversation:
+    """A conversation as the ORM would load it (the fields an append reads)."""
+    conversation = Conversation(**fields)
     conversation._state.adding, conversation._state.db = False, connection.alias
-    return conversation, status, _aware(deadline), entry_name if entry_id else username
+    return conversation
 
 
-def last_link(conversation_id: int) -> tuple[int, str] | None:
-    """(seq, hash) of the conversation's last message, read after the lock (it sees every commit)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_last_link_sql(connection.vendor), [conversation_id])
-        return cursor.fetchone()
-
-
-def insert_statement(*, conversation_id: int, seq: int, sender_role: str, text: str, created_at: dt.datetime,
-                     prev_hash: str, digest: str) -> tuple[str, list]:
-    """The INSERT of a message and its parameters (on PostgreSQL it returns the new id)."""
-    params = [conversation_id, seq, sender_role, text, connection.ops.adapt_datetimefield_value(created_at),
-              prev_hash, digest]
-    return _insert_sql(connection.vendor), params
-
-
-def message_insert(**fields) -> Message:
-    sql, params = insert_statement(**fields)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if connection.features.can_return_columns_from_insert:
-            pk = cursor.fetchone()[0]
-        else:
-            pk = connection.ops.last_insert_id(cursor, Message._meta.db_table, Message._meta.pk.column)
-    return message_from_insert(pk, **fields)
-
-
-def message_from_insert(pk: int, *, conversation_id: int, seq: int, sender_role: str, text: str,
-                        created_at: dt.datetime, prev_hash: str, digest: str) -> Message:
+def message_loaded(**fields) -> Message:
     """The stored message as the ORM would load it."""
-    message = Message(id=pk, conversation_id=conversation_id, seq=seq, sender_role=sender_role, text=text,
-                      created_at=created_at, prev_hash=prev_hash, hash=digest)
+    message = Message(**fields)
     message._state.adding, message._state.db = False, connection.alias
     return message
-
-
-class AtomicAppend:
-    """The portable append: Django's atomic block around the three statements (five round trips on
-    PostgreSQL, counting BEGIN and COMMIT); callbacks run when the outermost block commits."""
-
-    def __init__(self, conversation_id: int):
-        self.conversation_id = conversation_id
-        self.locked = conversation_lock(conversation_id)
-
-    def last_link(self) -> tuple[int, str] | None:
-        return last_link(self.conversation_id)
-
-    def insert(self, **fields) -> Message:
-        return message_insert(**fields)
-
-    def on_commit(self, callback) -> None:
-        transaction.on_commit(callback)
-

@@ -23,8 +23,13 @@ def interrogation_create(
     scheduled_at: dt.datetime | None = None,
     keystroke_mode: bool = False,
     sides: tuple[str, str] | None = None,
+    turn_rule: str = Interrogation.TurnRule.FREE,
+    max_message_chars: int | None = None,
 ) -> Interrogation:
     """witnesses: one (one-to-one) or two (three-party) Entry objects or confederate users.
+
+    ``turn_rule`` and ``max_message_chars``: the message policy people's messages meet, checked under
+    the append's lock (a study's rules; see ``appends.turn_refusal``).
 
     In the three-party form the two witnesses are placed left/right at random (or as ``sides`` says,
     e.g. ``("right", "left")``: a contest's seeded schedule), and their conversations are created in
@@ -34,6 +39,10 @@ def interrogation_create(
         raise InvalidInput("An interrogation has one witness or two.")
     if time_limit_s < 10:
         raise InvalidInput("time_limit_s must be at least 10 seconds.")
+    if turn_rule not in Interrogation.TurnRule.values:
+        raise InvalidInput(f"turn_rule must be one of {', '.join(Interrogation.TurnRule.values)}.")
+    if max_message_chars is not None and not (isinstance(max_message_chars, int) and max_message_chars >= 1):
+        raise InvalidInput("max_message_chars must be a whole number of at least 1.")
     for witness in witnesses:
         if isinstance(witness, Entry):
             if not witness.active:
@@ -54,7 +63,7 @@ def interrogation_create(
     with transaction.atomic():
         interrogation = Interrogation.objects.create(
             judge=judge, kind=kind, time_limit_s=time_limit_s, title=title, scheduled_at=scheduled_at,
-            keystroke_mode=keystroke_mode,
+            keystroke_mode=keystroke_mode, turn_rule=turn_rule, max_message_chars=max_message_chars,
         )
         for side, witness in placed:
             is_entry = isinstance(witness, Entry)

@@ -1,12 +1,13 @@
 import unicodedata
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
 from arena.models import Conversation, Interrogation, Message, Status
-from arena.services import appends_pg
-from core import hashchain
+from arena.services import appends, appends_pg
+from arena.services.appends import check_sender, turn_refusal  # noqa: F401  (check_sender: keystrokes' too)
 from core.dispatch import enqueue_now
 from core.errors import Closed, InvalidInput, NotAllowed
 
@@ -28,67 +29,50 @@ def clean_text(text, *, max_chars: int | None = None, what: str = "message") -> 
     return text
 
 
-def check_sender(conversation: Conversation, *, sender_role: str, user) -> None:
-    """user=None means the platform itself (a bot reply delivered by a task)."""
-    if sender_role == Message.Role.INTERROGATOR:
-        if user is None or user.pk != conversation.interrogator_id:
-            raise NotAllowed("Only this conversation's interrogator can write as interrogator.")
-    elif sender_role == Message.Role.WITNESS:
-        if conversation.witness_human_id:
-            if user is None or user.pk != conversation.witness_human_id:
-                raise NotAllowed("Only this conversation's witness can write as witness.")
-        elif user is not None:
-            raise NotAllowed("A machine witness's replies come from its engine only.")
-    else:
-        raise InvalidInput(f"Unknown sender role {sender_role!r}.")
-
-
 def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> Message:
     """Validate and store one message, linked into the hash chain, then notify on commit.
 
-    The hot path of every chat message, so it speaks SQL through Django's cursor instead of building
-    ORM queries, which cost four times as much CPU: lock the conversation, read the chain's last link,
-    insert, commit. On PostgreSQL outside a caller's transaction that is two round trips (lock and
-    last link, then insert and commit: `appends_pg`), elsewhere Django's atomic block around them.
-    Portable: PostgreSQL locks the row, SQLite the whole database.
+    The hot path of every chat message: under the conversation's row lock, check the sender, that
+    the conversation runs, and for people (``user`` given) the interrogation's message policy (turn
+    rule, length cap: a study's rules), then number, chain and insert the message (`appends`). On
+    PostgreSQL that is one statement, so one round trip (`appends_pg`), inside a caller's transaction
+    or not; elsewhere Django's atomic block around three. Portable: PostgreSQL locks the row, SQLite
+    the whole database.
     """
+    text = clean_text(text)
+    append = appends_pg.message_append if appends_pg.usable() else appends.message_append
+    found = append(conversation_id=conversation_id, sender_role=sender_role, user=user, text=text,
+                   now=timezone.now(), policy=user is not None)
+    if found.outcome != "ok":
+        _refuse(found, sender_role=sender_role, user=user)
+    message, conversation = found.message, found.conversation
+    transaction.on_commit(lambda: notify.message_stored(message, conversation, witness_label=found.witness_label))
+    if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
+        from arena.tasks import bot_reply
+
+        transaction.on_commit(lambda: enqueue_now(bot_reply, conversation.pk, message.seq))
+    return message
+
+
+def _refuse(found: appends.Appended, *, sender_role: str, user) -> None:
+    """Raise the error that names why the append stored nothing."""
     from arena.services.interrogations import interrogation_close_if_due
 
-    text = clean_text(text)
-    with appends_pg.append_open(conversation_id) as append:
-        if append.locked is None:
-            raise NotAllowed("No such conversation.")
-        conversation, status, deadline, witness_label = append.locked
-        check_sender(conversation, sender_role=sender_role, user=user)
-        if status != Status.RUNNING:
-            raise Closed(f"The conversation is {status}, not running.")
-        now = timezone.now()
-        if deadline is not None and now >= deadline:
-            message = None
-        else:
-            message = _append(append, conversation, sender_role=sender_role, text=text, now=now,
-                              witness_label=witness_label)
-    if message is None:
-        interrogation_close_if_due(interrogation_id=conversation.interrogation_id)
+    if found.outcome == "missing":
+        raise NotAllowed("No such conversation.")
+    if found.outcome == "sender":
+        check_sender(found.conversation, sender_role=sender_role, user=user)
+    if found.outcome == "closed":
+        raise Closed(f"The conversation is {found.status}, not running.")
+    if found.outcome == "time_up":
+        interrogation_close_if_due(interrogation_id=found.conversation.interrogation_id)
         raise Closed("Time is up: the conversation has ended.")
-    return message
-
-
-def _append(append, conversation: Conversation, *, sender_role: str, text: str, now, witness_label: str) -> Message:
-    from arena.tasks import bot_reply
-
-    last = append.last_link()
-    seq = last[0] + 1 if last else 1
-    prev_hash = last[1] if last else hashchain.genesis_hash(conversation.public_id)
-    digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
-    message = append.insert(
-        conversation_id=conversation.pk, seq=seq, sender_role=sender_role, text=text, created_at=now,
-        prev_hash=prev_hash, digest=digest,
-    )
-    append.on_commit(lambda: notify.message_stored(message, conversation, witness_label=witness_label))
-    if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
-        append.on_commit(lambda: enqueue_now(bot_reply, conversation.pk, seq))
-    return message
+    if found.outcome == "too_long":
+        raise InvalidInput(f"Messages here are at most {found.cap} characters.", code="too_long")
+    if found.outcome == "not_your_turn":  # a witness first (any rule but free) or twice in a row (alternate)
+        why = turn_refusal(rule=Interrogation.TurnRule.ALTERNATE, sender_role=sender_role, last_role=found.last_role)
+        raise InvalidInput(why or "Not your turn.", code="not_your_turn")
+    raise NotAllowed(f"The message was refused ({found.outcome}).")
 
 
 def typing_signal(*, conversation: Conversation, sender_role: str, user) -> None:

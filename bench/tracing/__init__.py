@@ -87,7 +87,7 @@ _current = threading.local()  # the text of the message this database thread is 
 
 def install_trace(path: str) -> None:
     from arena import consumers, notify, services
-    from arena.services import appends
+    from arena.services import appends, appends_pg
     from core import consumers as core_consumers
     from core import notify as core_notify
 
@@ -97,16 +97,8 @@ def install_trace(path: str) -> None:
 
     current = lambda args, kwargs: getattr(_current, "text", None)  # noqa: E731
     _wrap_sync(services, "message_post", "post", "post_done", post_text)
-    _wrap_sync(appends, "conversation_lock", None, "locked", current)
-    _wrap_sync(appends, "last_link", None, "linked", current)
-    _wrap_sync(appends, "message_insert", None, "inserted", current)
-    try:  # the two-trip append on PostgreSQL: lock and last link, then insert and commit
-        from arena.services import appends_pg
-    except ImportError:
-        appends_pg = None
-    if appends_pg is not None:
-        _wrap_sync(appends_pg.TwoTripAppend, "begin", None, "linked", current)
-        _wrap_sync(appends_pg.TwoTripAppend, "insert", None, "inserted", current)
+    for module in (appends, appends_pg):
+        _wrap_sync(module, "message_append", None, "inserted", current)
     for name in ("message_stored", "message_stored_many"):
         if hasattr(notify, name):
             _wrap_sync(notify, name, "committed", "queued", lambda args, kwargs: args[0].text if args else None)

@@ -26,6 +26,10 @@ class Outcome:
 
 
 def lpp2_event(*, event: str, data, sid: str) -> Outcome:
+    if event == "message":
+        accepted = _line_cached(data)
+        if accepted is not None:
+            return accepted
     out = Outcome()
     try:
         payload = wire.parse(data)
@@ -45,6 +49,29 @@ def lpp2_event(*, event: str, data, sid: str) -> Outcome:
     except (ArenaError, wire.PayloadError) as error:
         return _refuse(out, event, identity.name, str(error))
     return out
+
+
+def _line_cached(data) -> Outcome | None:
+    """A line through the cached contest, round and seats: the append's one statement and nothing
+    else. None when anything refuses it: the line is then decided again from fresh reads, which
+    answer (and log) the refusal."""
+    try:
+        payload = wire.parse(data)
+    except wire.PayloadError:
+        return None
+    lpp2, number = selectors.line_target_cached()
+    if lpp2 is None or number < 0:
+        return None
+    identity = selectors.identity_cached(lpp2=lpp2, name=payload["id"], secret=payload["secret"])
+    if identity is None:
+        return None
+    try:
+        services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"), content=payload.get("content"),
+                                   number=number)
+    except ArenaError:
+        selectors.line_target_forget()
+        return None
+    return Outcome(lpp2_id=lpp2.pk)
 
 
 def _refuse(out: Outcome, event: str, name: str, why: str) -> Outcome:
@@ -91,6 +118,7 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str) -
 
 
 def _controller(out: Outcome, lpp2, status) -> None:
+    selectors.line_target_forget()  # the round may change: this process's lines read it afresh
     if status == "statusUpdate":
         out.replies.append(("statusUpdate", wire.dumps(selectors.status_update(lpp2=lpp2))))
     elif status == "newRound":

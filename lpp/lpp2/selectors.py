@@ -192,6 +192,34 @@ def contest_static(*, lpp2: Lpp2Contest) -> dict:
     return data
 
 
+LINE_TTL_S = 2.0
+_line_target: dict[str, tuple[float, Lpp2Contest | None, int]] = {}
+
+
+def line_target_cached() -> tuple[Lpp2Contest | None, int]:
+    """(the served contest, its current round number) as a line's hot path sees them, cached LINE_TTL_S
+    seconds per process, so a line costs the append's one statement and nothing else.
+
+    A line accepted through a stale answer is still right: the append stores it only into a running
+    conversation, and while a round runs no other round becomes current (newRound refuses). Whatever
+    refuses a line is decided again from fresh reads (``events.lpp2_event``), and this process's
+    panel events forget the cache at once."""
+    import time
+
+    now = time.monotonic()
+    hit = _line_target.get("served")
+    if hit and now - hit[0] < LINE_TTL_S:
+        return hit[1], hit[2]
+    lpp2 = lpp2_active()
+    number = round_current(lpp2=lpp2, load=False)[0] if lpp2 is not None else -1
+    _line_target["served"] = (now, lpp2, number)
+    return lpp2, number
+
+
+def line_target_forget() -> None:
+    _line_target.clear()
+
+
 def identity_cached(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:
     identity = contest_static(lpp2=lpp2)["identities"].get(name)
     return identity if identity is not None and identity.secret_matches(secret) else None

@@ -154,14 +154,17 @@ def _meeting_of(lpp2: Lpp2Contest, identity: Lpp2Identity) -> tuple[int, Meeting
     return number, meeting
 
 
-def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content) -> Message:
-    """One line from an LPP2 client into its meeting's conversation with ``to`` (the hot path: the seats
-    come from ``selectors.contest_static``; arena's ``message_post`` checks that the conversation runs)."""
+def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content, number: int | None = None) -> Message:
+    """One line from an LPP2 client into its meeting's conversation with ``to`` in round ``number`` (the
+    current one when not given). The hot path: the seats come from ``selectors.contest_static``, the
+    round from ``selectors.line_target_cached``; arena's ``message_post`` checks that the conversation
+    runs, in one statement on PostgreSQL."""
     if identity.participant_id is None:
         raise NotAllowed(f"{identity.name} does not chat.")
     if not isinstance(to, str) or not to:
         raise InvalidInput("to must name a partner.")
-    number, round_ = selectors.round_current(lpp2=lpp2, load=False)
+    if number is None:
+        number, _ = selectors.round_current(lpp2=lpp2, load=False)
     if number < 0:
         raise Closed("No round has begun (roundNumber -1).")
     seat = selectors.contest_static(lpp2=lpp2)["seats"].get((number, identity.name))

@@ -3,11 +3,9 @@
 Migrations are history: a file that a migration loads is never edited; a new version of a function
 is a new file (`trade_place_v2.sql` beside `trade_place_v1.sql`) loaded by a new migration.
 """
-from functools import cache
-from importlib.resources import files
+from core.pgsql import sql_load
 
 
-@cache
 def load(name: str) -> str:
     """The text of `markets/sql/<name>`, exactly as written (comments included)."""
-    return files(__name__).joinpath(name).read_text(encoding="utf-8")
+    return sql_load(__name__, name)

@@ -197,14 +197,3 @@ def fallback_decide(design: Design, waiter: Waiter, fallbacks: int) -> Match | N
     if design.fallback != FALLBACK_AI or waiter.fixed_role == WITNESS:
         return None
     return Match(waiter.participant, None, condition_pick(design, "fallback", fallbacks), fallback=True)
-
-
-def turn_refusal(*, strict: bool, sender_role: str, last_role: str | None) -> str | None:
-    """Why a message may not be sent now (None: it may). The interrogator always speaks first, so no
-    witness posts unprompted; with strict alternation nobody speaks twice in a row."""
-    if sender_role == WITNESS and last_role is None:
-        return "The interrogator speaks first: wait for their message."
-    if strict and last_role == sender_role:
-        return ("Wait for the witness's answer before you write again." if sender_role == INTERROGATOR
-                else "Wait for the interrogator's next message before you write again.")
-    return None

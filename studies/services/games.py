@@ -1,16 +1,15 @@
 """Games: each an ordinary arena interrogation (one-to-one, or three-party with a human and an AI
-witness), with the study's rules on top: the message-length cap and turn-taking, enforced here on the
-server; the game length is the interrogation's own deadline. Verdicts are the arena's."""
+witness), with the study's rules on top: the message-length cap and turn-taking, stored on the
+interrogation as its message policy and enforced by the arena's append on the server; the game length
+is the interrogation's own deadline. Verdicts are the arena's."""
 import re
 
-from django.db import transaction
-
 from arena import services as arena
-from arena.models import Conversation, Message, Verdict
+from arena.models import Interrogation, Message, Verdict
 from core.errors import InvalidInput, NotAllowed
 from studies.models import Condition, Flag, Game, Participant, Study
 from studies.services.flags_schedule import study_flags_schedule
-from studies.rules.matching import INTERROGATOR, WITNESS, turn_refusal
+from studies.rules.matching import INTERROGATOR, WITNESS
 
 
 def game_create(*, study: Study, interrogator: Participant, witness: Participant | None = None,
@@ -19,8 +18,9 @@ def game_create(*, study: Study, interrogator: Participant, witness: Participant
     if witness is not None and witness.pk == interrogator.pk:
         raise InvalidInput("A participant cannot be their own witness.")
     witnesses = ([witness.player] if witness is not None else []) + ([condition.entry] if condition is not None else [])
-    interrogation = arena.interrogation_create(judge=interrogator.player, witnesses=witnesses,
-                                               time_limit_s=study.design.time_limit_s, title=study.title)
+    interrogation = arena.interrogation_create(
+        judge=interrogator.player, witnesses=witnesses, time_limit_s=study.design.time_limit_s, title=study.title,
+        turn_rule=game_turn_rule(study), max_message_chars=study.max_message_chars)
     game = Game.objects.create(study=study, interrogation=interrogation, interrogator=interrogator,
                                human_witness=witness, condition=condition, fallback=fallback)
     if not study.design.role_switching:
@@ -31,22 +31,17 @@ def game_create(*, study: Study, interrogator: Participant, witness: Participant
     return game
 
 
+def game_turn_rule(study: Study) -> str:
+    """The interrogator always speaks first, so no witness posts unprompted; with strict alternation
+    nobody speaks twice in a row."""
+    return Interrogation.TurnRule.ALTERNATE if study.strict_alternation else Interrogation.TurnRule.INTERROGATOR_FIRST
+
+
 def game_message_post(*, game: Game, conversation_id: int, sender_role: str, text, user) -> Message:
     """A player's message, refused (InvalidInput, nothing stored) when longer than the study's cap or
-    out of turn: the interrogator speaks first, and with strict alternation nobody twice in a row."""
-    study = game.study
-    if not isinstance(text, str):
-        raise InvalidInput("The message text must be a string.")
-    if len(text.strip()) > study.max_message_chars:
-        raise InvalidInput(f"Messages in this study are at most {study.max_message_chars} characters.", code="too_long")
-    with transaction.atomic():
-        Conversation.objects.select_for_update().filter(pk=conversation_id).values_list("pk").first()
-        last_role = (Message.objects.filter(conversation_id=conversation_id).order_by("-seq")
-                     .values_list("sender_role", flat=True).first())
-        refusal = turn_refusal(strict=study.strict_alternation, sender_role=sender_role, last_role=last_role)
-        if refusal:
-            raise InvalidInput(refusal, code="not_your_turn")
-        return arena.message_post(conversation_id=conversation_id, sender_role=sender_role, text=text, user=user)
+    out of turn: the game's interrogation carries the study's rules (`game_create`), and the arena's
+    append checks them under the conversation's lock, in one round trip on PostgreSQL."""
+    return arena.message_post(conversation_id=conversation_id, sender_role=sender_role, text=text, user=user)
 
 
 def game_verdict(*, game: Game, participant: Participant, choice, confidence, reason="") -> Verdict:

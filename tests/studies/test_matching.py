@@ -6,7 +6,7 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 
 from studies.rules.design import design_read
-from studies.rules.matching import HUMAN, Lobby, ticket_block, ticket_kind, turn_refusal
+from studies.rules.matching import HUMAN, Lobby, ticket_block, ticket_kind
 
 
 def config(**overrides):
@@ -137,14 +137,6 @@ def test_three_party_games_always_pair_a_human_with_a_counterbalanced_ai():
     assert all(m.witness is not None and m.condition is not None for m in pairs)
     counts = Counter(m.condition for m in pairs)
     assert max(counts.values()) - min(counts.values()) <= 1  # one counterbalanced stream
-
-
-def test_turn_taking():
-    assert turn_refusal(strict=False, sender_role="witness", last_role=None)  # never unprompted
-    assert turn_refusal(strict=True, sender_role="interrogator", last_role="interrogator")
-    assert turn_refusal(strict=True, sender_role="witness", last_role="witness")
-    assert turn_refusal(strict=True, sender_role="witness", last_role="interrogator") is None
-    assert turn_refusal(strict=False, sender_role="interrogator", last_role="interrogator") is None
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,0 +1,60 @@
+"""What one LPP2 line costs the database (a count load does not change): the append's one statement
+on PostgreSQL, and nothing else once the contest's seats are cached."""
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from arena.models import Message
+from lpp.lpp2 import events
+from lpp.lpp2.services import lpp2_contest_setup, lpp2_round_new, lpp2_round_start
+from tournaments.loebner.models import Meeting
+
+SECRET = "s3cret"
+
+
+def line(name: str, to: str, content: str):
+    return events.lpp2_event(event="message", data=json.dumps({"id": name, "secret": SECRET, "to": to,
+                                                                "content": content}), sid="sid")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_lpp2_line_is_one_statement_on_postgresql():
+    lpp2 = lpp2_contest_setup(name="LPP2 cost", secret=SECRET)
+    lpp2_round_new(lpp2_id=lpp2.pk)
+    lpp2_round_start(lpp2_id=lpp2.pk)
+    meeting = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    ai = f"ai{int(meeting.entry.label[1:]) - 1}"
+    assert line("judge0", ai, "warm the seats").replies == []
+    with CaptureQueriesContext(connection) as queries:
+        out = line("judge0", ai, "Hello machine?")
+        assert out.replies == [] and line(ai, "judge0", "Hi judge.").replies == []
+    statements = [q["sql"] for q in queries]
+    if connection.vendor == "postgresql":
+        assert len(statements) == 2 and all("arena_message_append" in sql for sql in statements), statements
+    assert list(Message.objects.filter(conversation__interrogation=meeting.interrogation, text__startswith="H")
+                .order_by("seq").values_list("sender_role", "text")) == [("interrogator", "Hello machine?"),
+                                                                        ("witness", "Hi judge.")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_line_refused_through_a_stale_round_is_decided_again_afresh():
+    """Another process moved the panel on (this one's cached round is the old one): the line goes to the
+    new round's partner; a line the fresh state refuses is answered with why."""
+    from lpp.lpp2.services import lpp2_round_end
+
+    lpp2 = lpp2_contest_setup(name="LPP2 stale", secret=SECRET)
+    lpp2_round_new(lpp2_id=lpp2.pk)
+    lpp2_round_start(lpp2_id=lpp2.pk)
+    first = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    assert line("judge0", f"ai{int(first.entry.label[1:]) - 1}", "round one").replies == []  # cached: round 0
+    lpp2_round_end(lpp2_id=lpp2.pk)
+    lpp2_round_new(lpp2_id=lpp2.pk)
+    second = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=2, judge__label="J1")
+    ai = f"ai{int(second.entry.label[1:]) - 1}"
+    refused = line("judge0", ai, "too early")
+    assert [event for event, _ in refused.replies] == ["TargetError"] and "Not Started" in refused.replies[0][1]
+    lpp2_round_start(lpp2_id=lpp2.pk)
+    assert line("judge0", ai, "round two").replies == []
+    assert Message.objects.filter(conversation__interrogation=second.interrogation, text="round two").exists()
