@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "libraries": {"charts": "core.chart_tags"},  # the shared charts: {% load charts %}
         },
     },
 ]
