@@ -10,6 +10,7 @@ from django.db.models import Sum
 from arena import stats
 from core.errors import NotAllowed
 from markets import payloads
+from markets.charts import OPENING_PRICE
 from markets.makers import quotes
 from markets.models import Account, Game, LedgerEntry, Participant, Question, Trade
 from markets.services.ledger import trade_legs
@@ -70,6 +71,7 @@ def _market(game: Game) -> dict:
         "maker": game.market_maker,
         "quotes": quotes(market_maker(game), market_state(market)),
         "history": _history(game),
+        "opened": payloads.price_point_row(0, OPENING_PRICE, game.started_at) if game.started_at else None,
     }
 
 

@@ -23,7 +23,13 @@
     if (p.type === "queued") { (state.queue = state.queue || []).push(p.question); return renderQueue(); }
     if (p.type === "answer") return onAnswer(p.answer);
     if (p.type === "me") { state.me = p.me; return renderMarket(); }
-    if (p.type === "price") { history.push(p.point); if (history.length > 1000) history.shift(); state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket(); }
+    if (p.type === "price") {
+      if (history.length && p.point.seq <= history[history.length - 1].seq) return;   // already shown
+      history.push(p.point); if (history.length > 1000) history.shift();
+      const chart = window.Charts && Charts.get("price-chart");
+      if (chart) chart.append(p.point);
+      state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket();
+    }
   }
 
   function onAnswer(a) {
@@ -41,6 +47,8 @@
 
   function render(s) {
     state = s; history = (s.market && s.market.history) || [];
+    const chart = window.Charts && Charts.get("price-chart");
+    if (chart && s.market) chart.set(s.market.opened && (!history.length || history[0].seq === 1) ? [s.market.opened].concat(history) : history);
     $("status").textContent = s.status; $("status").className = "status " + s.status;
     countdown.set(s);
     renderQA(); renderQueue(); renderMarket();
@@ -53,6 +61,10 @@
 
   function renderQA() {
     const log = $("qa"); log.replaceChildren();
+    if (!state.answered.length && !state.current) {
+      const empty = document.createElement("p"); empty.className = "empty"; empty.textContent = "No question yet.";
+      log.append(empty);
+    }
     for (const q of state.answered) {
       Arena.line(log, "Bettor " + q.asker + " asked", q.text, "interrogator");
       const a = q.answer;
@@ -71,9 +83,6 @@
   function renderMarket() {
     if (!state.market || !$("price")) return;
     $("price").textContent = state.market.price;
-    const pts = [50].concat(history.map((h) => h.price));
-    const step = 400 / Math.max(1, pts.length - 1);
-    $("chart-line").setAttribute("points", pts.map((p, i) => (i * step).toFixed(1) + "," + (160 - p * 1.6).toFixed(1)).join(" "));
     document.querySelectorAll("[data-q]").forEach((el) => {
       const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
       el.textContent = v === null ? "—" : v;
