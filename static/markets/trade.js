@@ -54,6 +54,7 @@
     renderQA(); renderQueue(); renderMarket();
     const reveal = $("reveal");
     if (reveal && s.reveal) { reveal.hidden = false; reveal.textContent = "The target was " + s.reveal.name + " (" + s.reveal.kind + ")."; }
+    renderSettlement(s.settlement);
     const running = s.status === "running";
     document.querySelectorAll("#ask button, #ask input, #answer button, #answer input").forEach((el) => { el.disabled = !running; });
     if ($("answer")) $("answer").querySelector("button").disabled = !running || !s.current;
@@ -73,6 +74,25 @@
     }
     if (state.current) Arena.line(log, "Current question (bettor " + state.current.asker + ")", state.current.text, "current");
     if ($("answer")) $("answer").querySelector("button").disabled = state.status !== "running" || !state.current;
+  }
+
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+
+  function renderSettlement(result) {
+    const box = $("settlement"); if (!box) return;
+    box.hidden = !result; if (!result) return;
+    const total = $("settlement-total"); total.replaceChildren();
+    const strong = (text) => { const b = document.createElement("strong"); b.textContent = text; return b; };
+    total.append("Payout at the reveal: ", strong(result.payout), " points. Profit: ", strong(signed(result.profit)),
+      " points (you started with " + result.starting_points + " and end with " + result.points + ").");
+    $("settlement-rows").replaceChildren(...result.securities.map((r) => {
+      const tr = document.createElement("tr"); tr.dataset.security = r.security;
+      const th = document.createElement("th"); th.scope = "row"; th.textContent = r.name; tr.append(th);
+      for (const v of [r.bought, r.sold, r.spent, r.received, r.held, r.payout, signed(r.profit)]) {
+        const td = document.createElement("td"); td.textContent = v; tr.append(td);
+      }
+      return tr;
+    }));
   }
 
   function renderQueue() {

@@ -50,6 +50,8 @@ def test_two_bettors_and_a_bot_target(browser, live_daphne, cast, task_worker):
         page.reload()  # embedded default: this process's push cannot reach daphne's in-memory layer
         expect(page.locator("#reveal")).to_contain_text("Simple Bot")
     expect(june.locator("#points")).to_have_text(str(1000 - 50 + 100))
+    expect(june.locator("#settlement-total")).to_contain_text("Payout at the reveal: 100 points. Profit: +50 points")
+    expect(june.locator("#settlement-rows tr[data-security=C] td").last).to_have_text("+50")
     log = jude.context.new_page()
     log.goto(f"{live_daphne}/markets/{game.public_id}/log/")
     expect(log.locator("h1")).to_contain_text("Browser game")

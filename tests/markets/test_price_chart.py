@@ -65,7 +65,3 @@ def test_the_price_chart_draws_with_a_time_axis_and_grows_on_each_trade(browser,
     assert state["prices"] == [50, 51, 52] and all(TIME.match(label) for label in state["labels"])
     assert "bettor 1 buys human" in state["csv"]
     assert jude.js_errors == []
-    import os
-    if os.environ.get("SHOTS"):
-        for n, p in (("log", log), ("watch", watch), ("bettor", jude)):
-            p.set_viewport_size({"width": 1280, "height": 800}); p.reload(); p.wait_for_timeout(800); p.screenshot(path=f"/tmp/shots/{n}.png", full_page=True)
