@@ -46,3 +46,32 @@ def rates_chart(block: dict) -> dict:
                       spec=spec_intervals(category="name", estimate="rate", low="ci_low", high="ci_high",
                                           title="Judged human", category_title="Witness", percent=True,
                                           domain=(0, 1), reference=0.5, colour="kind", colour_title=""))
+
+
+def _interval_columns(label: str) -> list[Column]:
+    return [Column("name", label, "text"), Column("k", "Judged human" if label == "Witness" else "Right"),
+            Column("n", "n"), Column("rate", "Rate", "percent", 1),
+            Column("ci_low", "CI low", "percent", 1), Column("ci_high", "CI high", "percent", 1)]
+
+
+def entry_chart(entry: str, formats: list[dict]) -> dict:
+    """One entry's pass rate in each format it played beside the human baseline of that format."""
+    rows = [{"name": f"{f['label']}: {entry if side == 'entry' else BASELINE}", "kind": kind, "k": r["judged_human"],
+             "n": r["n"], "rate": r["rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+            for f in formats for side, kind in (("entry", entry), ("human", "human baseline"))
+            for r in [f[side]] if r["n"]]
+    return chart_plot(id="entry-plot", title=f"{entry}: judged human by format, with 95 % CIs", rows=rows,
+                      columns=_interval_columns("Witness"),
+                      spec=spec_intervals(category="name", estimate="rate", low="ci_low", high="ci_high",
+                                          title="Judged human", percent=True, domain=(0, 1), reference=0.5,
+                                          colour="kind"))
+
+
+def judges_chart(judges: list[dict]) -> dict:
+    """Each judge's share of right decisions with its interval; the dashed rule is guessing (50 %)."""
+    rows = [{"name": j["judge"], "k": j["correct"], "n": j["n"], "rate": j["rate"], "ci_low": j["ci_low"],
+             "ci_high": j["ci_high"]} for j in judges if j["n"]]
+    return chart_plot(id="judges-plot", title="Judges' accuracy with 95 % CIs", rows=rows,
+                      columns=_interval_columns("Judge"),
+                      spec=spec_intervals(category="name", estimate="rate", low="ci_low", high="ci_high",
+                                          title="Decisions right", percent=True, domain=(0, 1), reference=0.5))

@@ -97,7 +97,8 @@ def results_csv(request, form, table):
 def entry_page(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
     data = selectors.results_entry(entry=entry, query=form.query()) if form.is_valid() else None
-    return _render(request, "arena/results_entry.html", form, {"entry": entry, "data": data})
+    chart = charts.entry_chart(entry.display_name, data["formats"]) if data and data["formats"] else None
+    return _render(request, "arena/results_entry.html", form, {"entry": entry, "data": data, "chart": chart})
 
 
 @_filtered("json")
@@ -118,7 +119,8 @@ def entry_csv(request, form, pk):
 @_filtered("page")
 def judges_page(request, form):
     rows = selectors.results_judges(query=form.query()) if form.is_valid() else None
-    return _render(request, "arena/results_judges.html", form, {"judges": rows})
+    return _render(request, "arena/results_judges.html", form,
+                   {"judges": rows, "chart": charts.judges_chart(rows) if rows else None})
 
 
 @_organisers

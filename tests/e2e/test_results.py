@@ -87,11 +87,11 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         # the leaderboard: one CI mark per witness, the heat map's cells, a rating interval in the table
         names = page.locator("#ratings tbody tr").count()
         assert names == 5  # human, Simple Bot, ELIZA, the hostile and the long one
-        expect(page.locator("#ci-plot svg .mark-symbol path")).to_have_count(names)  # Vega-Lite's SVG
+        expect(page.locator("#ci-plot svg .mark-symbol.role-mark path")).to_have_count(names)  # Vega-Lite's SVG
         assert page.locator("#ci-plot svg .mark-rule line").count() >= names  # the intervals (and the mean)
-        expect(page.locator("#heat-map svg .mark-rect path")).not_to_have_count(0)
-        assert page.locator("#heat-map svg .mark-rect path").count() >= 8
-        expect(page.locator("#rates-three-party svg .mark-symbol path")).not_to_have_count(0)
+        expect(page.locator("#heat-map svg .mark-rect.role-mark path")).not_to_have_count(0)
+        assert page.locator("#heat-map svg .mark-rect.role-mark path").count() >= 8
+        expect(page.locator("#rates-three-party svg .mark-symbol.role-mark path")).not_to_have_count(0)
         assert page.locator("#ci-plot svg").bounding_box()["width"] > size[0] * 0.5
         if size == SIZES[0]:
             ratings_match_their_csv(page, names)
@@ -142,6 +142,7 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         expect(page.locator("#entry-rates tr[data-format='two-party']")).to_have_count(2)
         expect(page.locator("#rating")).to_contain_text("95 % CI")
         assert re.fullmatch(r"\d+ – \d+ %", page.locator("#entry-rates td.ci").first.inner_text())
+        expect(page.locator("#entry-plot svg .mark-symbol.role-mark path")).to_have_count(4)  # 2 formats × (ELIZA, humans)
         entry_json = page.request.get(page.locator("#downloads a", has_text="JSON").get_attribute("href")).json()
         assert entry_json["entry"] == "ELIZA" and len(entry_json["formats"]) == 2
         assert_fits(page)
@@ -157,10 +158,23 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         assert organiser.goto(f"{live_daphne}/results/judges/").status == 200
         expect(organiser.locator("#judges tbody tr")).to_have_count(2)
         expect(organiser.locator("#judges")).to_contain_text("jude")
+        expect(organiser.locator("#judges-plot svg .mark-symbol.role-mark path")).to_have_count(2)
         judges_csv = organiser.request.get(organiser.locator("#downloads a", has_text="CSV").get_attribute("href"))
         assert judges_csv.ok and judges_csv.text().startswith("judge,correct,n,rate")
         assert_fits(organiser)
         organiser.context.close()
+
+    # without the chart libraries (a checkout without `manage.py vendor fetch`): every chart is its table
+    page = page_at(browser, SIZES[0], live_daphne)
+    page.route("**/static/vendor/**", lambda route: route.abort())
+    page.goto(f"{live_daphne}/results/")
+    for chart in ("#ci-plot", "#heat-map", "#rates-three-party"):
+        expect(page.locator(f"{chart}[data-fallback] details.chart-data[open] table")).to_be_visible()
+        expect(page.locator(f"{chart} svg")).to_have_count(0)
+    expect(page.locator("#ci-plot table.chart-table tbody tr")).to_have_count(5)
+    assert page.evaluate("() => Charts.get('ci-plot').csv()").splitlines()[0] == "Witness,Rating,CI low,CI high,Battles"
+    assert page.js_errors == []
+    page.context.close()
 
     if services_mode:
         # the cache is Redis, shared by this process and the server's: a verdict committed here bumps the

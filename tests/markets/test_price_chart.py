@@ -65,3 +65,10 @@ def test_the_price_chart_draws_with_a_time_axis_and_grows_on_each_trade(browser,
     assert state["prices"] == [50, 51, 52] and all(TIME.match(label) for label in state["labels"])
     assert "bettor 1 buys human" in state["csv"]
     assert jude.js_errors == []
+
+    bare = browser.new_context().new_page()  # no chart library (a checkout without `manage.py vendor fetch`)
+    bare.route("**/static/vendor/**", lambda route: route.abort())
+    bare.goto(f"{live_daphne}/markets/{game.public_id}/log/")
+    expect(bare.locator("#price-chart[data-fallback] details.chart-data[open] tbody tr")).to_have_count(3)
+    expect(bare.locator("#price-chart canvas")).to_have_count(0)
+    expect(bare.locator("#price-chart button[data-format=csv]")).to_be_visible()
