@@ -131,7 +131,10 @@ window.Charts = (function () {
     const u = new uPlot({
       width: width(), height: cfg.height,
       scales: {
-        x: { time: true, range: (self, min, max) => (min === max || min === null ? [(min || Date.now() / 1000) - 60, (max || Date.now() / 1000) + 60] : [min, max]) },
+        x: { time: true, range: (self, min, max) => {   // at least a minute: labels even for a burst of trades
+          if (min === null) { min = Date.now() / 1000; max = min; }
+          return [min, Math.max(max, min + 60)];
+        } },
         y: cfg.y_range ? { range: () => cfg.y_range } : {},
       },
       axes: [
