@@ -40,8 +40,8 @@ def _chart(*, id: str, kind: str, title: str, columns: list[Column], rows: list[
 def chart_series(*, id: str, title: str, columns: list[Column], rows: list[dict], x: str, y: list[str],
                  y_range: tuple[float, float] | None = None, y_label: str = "", stepped: bool = False,
                  height: int = 240) -> dict:
-    """A time series (uPlot): `x` names the time column (ISO 8601 strings), `y` the value columns drawn;
-    a page appends points with `Charts.get(id).append(row)`."""
+    """A series (uPlot): `x` names the x column, a "time" column (ISO 8601 strings: a time axis) or a number
+    (episodes, steps), `y` the value columns drawn; a page appends points with `Charts.get(id).append(row)`."""
     return _chart(id=id, kind="series", title=title, columns=columns, rows=rows, x=x, y=list(y),
                   y_range=list(y_range) if y_range else None, y_label=y_label, stepped=stepped, height=height)
 

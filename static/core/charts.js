@@ -1,6 +1,6 @@
 /* The charts every page shares. {% chart %} (core/chart_tags.py) renders a <figure data-chart> holding the
    chart's configuration (JSON) and its data as a table; this draws it: "series" with uPlot (a live time
-   series: a real time axis, resizing with its container, points appended by the page), "plot" with
+   series: a real time axis, or a numeric one, resizing with its container, points appended by the page), "plot" with
    Vega-Lite through vega-embed (rates with CIs, ratings, heat maps, bars). Each chart gets downloads: PNG,
    SVG (plots), and CSV, which is its data table (the data shown, raw values). Without the libraries (a
    checkout without `manage.py vendor fetch`) the open table is the chart.
@@ -117,8 +117,9 @@ window.Charts = (function () {
     const byKey = Object.fromEntries(cfg.columns.map((c) => [c.key, c]));
     const keep = cfg.max_points || 1000;
     let data = [[], ...cfg.y.map(() => [])], xLabels = [];
+    const timeX = byKey[cfg.x].format === "time";   // else a number (episodes, steps)
     const push = (row) => {
-      data[0].push(Date.parse(row[cfg.x]) / 1000);
+      data[0].push(timeX ? Date.parse(row[cfg.x]) / 1000 : Number(row[cfg.x]));
       cfg.y.forEach((k, i) => data[i + 1].push(row[k] === null || row[k] === undefined ? null : Number(row[k])));
       if (data[0].length > keep) data = data.map((s) => s.slice(-keep));
     };
@@ -131,22 +132,22 @@ window.Charts = (function () {
     const u = new uPlot({
       width: width(), height: cfg.height,
       scales: {
-        x: { time: true, range: (self, min, max) => {   // at least a minute: labels even for a burst of trades
+        x: timeX ? { time: true, range: (self, min, max) => {   // at least a minute: labels even for a burst of trades
           if (min === null) { min = Date.now() / 1000; max = min; }
           return [min, Math.max(max, min + 60)];
-        } },
+        } } : { time: false },
         y: cfg.y_range ? { range: () => cfg.y_range } : {},
       },
       axes: [
-        { ...axis, space: 70, incrs: TIME_STEPS, values: (self, splits, i, space, incr) => {
+        timeX ? { ...axis, space: 70, incrs: TIME_STEPS, values: (self, splits, i, space, incr) => {
           const span = splits.length ? splits[splits.length - 1] - splits[0] : 0;
           xLabels = splits.map((s) => timeLabel(s, incr, span));
           return xLabels;
-        } },
+        } } : { ...axis, label: byKey[cfg.x].label, values: (self, splits) => (xLabels = splits.map(String)) },
         { ...axis, label: cfg.y_label || undefined, size: 52 },
       ],
       series: [
-        { label: byKey[cfg.x].label, value: (self, v) => (v === null ? "–" : timeLabel(v, 1, 0)) },
+        { label: byKey[cfg.x].label, value: (self, v) => (v === null ? "–" : timeX ? timeLabel(v, 1, 0) : String(v)) },
         ...cfg.y.map((k, i) => ({
           label: byKey[k].label, stroke: palette[i % palette.length], width: 2,
           value: (self, v) => (v === null || v === undefined ? "–" : v.toFixed(byKey[k].digits)),
