@@ -64,6 +64,10 @@ def test_the_price_chart_draws_with_a_time_axis_and_grows_on_each_trade(browser,
     state = chart_state(log)
     assert state["prices"] == [50, 51, 52] and all(TIME.match(label) for label in state["labels"])
     assert "bettor 1 buys human" in state["csv"]
+    with log.expect_download() as download:
+        log.click("#price-chart button[data-format=png]")
+    assert download.value.suggested_filename == "price-chart.png"
+    assert open(download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     assert jude.js_errors == []
 
     bare = browser.new_context().new_page()  # no chart library (a checkout without `manage.py vendor fetch`)
