@@ -1,68 +1,77 @@
-"""Geometry of the results pages' server-rendered SVG charts (no Django): the templates draw it, and escape
-every name, so nothing here builds markup."""
+"""The results pages' charts (core.charts, drawn by Vega-Lite): ratings with their intervals, the pairwise
+win fractions as a heat map, each format's pass rates with their intervals beside the human baseline. Each
+chart's rows are the data its table and CSV show."""
 from __future__ import annotations
 
-import math
+from core.charts import Column, chart_plot, spec_heatmap, spec_intervals
 
-LABEL_W = 170  # px for the names on the left
-PLOT_W = 420
-ROW_H = 22
+BASELINE = "humans (baseline)"
 
 
-def _nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    span = max(high - low, 1e-9)
-    raw = span / count
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    first = math.ceil(low / step) * step
-    return [round(first + k * step, 6) for k in range(int((high - first) // step) + 1)]
+def ratings_chart(ratings: list[dict]) -> dict:
+    """Bradley–Terry ratings, best first, each with its bootstrap interval (None where it has none)."""
+    rows = [{"name": r["name"], "rating": round(r["rating"], 1),
+             "ci_low": None if r["ci_low"] is None else round(r["ci_low"], 1),
+             "ci_high": None if r["ci_high"] is None else round(r["ci_high"], 1), "battles": r["battles"]}
+            for r in ratings]
+    return chart_plot(id="ci-plot", title="Ratings with 95 % confidence intervals", rows=rows,
+                      columns=[Column("name", "Witness", "text"), Column("rating", "Rating"),
+                               Column("ci_low", "CI low"), Column("ci_high", "CI high"), Column("battles", "Battles")],
+                      spec=spec_intervals(category="name", estimate="rating", low="ci_low", high="ci_high",
+                                          title="Rating (mean 1000)", category_title="Witness", reference=1000))
 
 
-def ci_plot(rows: list[dict]) -> dict:
-    """Ratings with their intervals as horizontal bars: rows of {"name", "rating", "ci_low", "ci_high"}
-    (intervals may be None).  Returns the SVG's size, one mark per row, and the axis ticks."""
-    values = [r["rating"] for r in rows] + [v for r in rows for v in (r["ci_low"], r["ci_high"]) if v is not None]
-    if not values:
-        return {"width": LABEL_W + PLOT_W + 20, "height": 40, "rows": [], "ticks": []}
-    low, high = min(values), max(values)
-    pad = max((high - low) * 0.05, 10.0)
-    low, high = low - pad, high + pad
-
-    def x(value):
-        return round(LABEL_W + (value - low) / (high - low) * PLOT_W, 2)
-
-    marks = []
-    for k, r in enumerate(rows):
-        y = 10 + k * ROW_H + ROW_H / 2
-        marks.append({"name": r["name"], "y": y, "x": x(r["rating"]), "rating": r["rating"],
-                      "x_low": x(r["ci_low"]) if r["ci_low"] is not None else None,
-                      "x_high": x(r["ci_high"]) if r["ci_high"] is not None else None})
-    height = 10 + len(rows) * ROW_H + 30
-    ticks = [{"x": x(t), "label": f"{t:g}"} for t in _nice_ticks(low, high)]
-    return {"width": LABEL_W + PLOT_W + 20, "height": height, "axis_y": height - 26, "rows": marks, "ticks": ticks}
+def matrix_chart(names: list[str], fraction, count) -> dict:
+    """The share of battles each row's witness won against each column's (ties half), where they met."""
+    rows = [{"witness": a, "opponent": b, "win_fraction": round(float(fraction[i][j]), 4), "battles": int(count[i][j])}
+            for i, a in enumerate(names) for j, b in enumerate(names)
+            if i != j and count[i][j] and fraction[i][j] is not None]
+    return chart_plot(id="heat-map", title="Win fractions between witnesses", rows=rows,
+                      columns=[Column("witness", "Witness", "text"), Column("opponent", "Against", "text"),
+                               Column("win_fraction", "Won", "percent"), Column("battles", "Battles")],
+                      spec=spec_heatmap(row="witness", column="opponent", value="win_fraction", count="battles",
+                                        title="Won", order=list(names), row_title="Witness", column_title="Against"))
 
 
-def _colour(fraction: float) -> str:
-    """0 → red (#d7301f), ½ → white, 1 → blue (#2166ac)."""
-    lo, mid, hi = (215, 48, 31), (247, 247, 247), (33, 102, 172)
-    t = min(max(fraction, 0.0), 1.0)
-    a, b, u = (lo, mid, t * 2) if t < 0.5 else (mid, hi, t * 2 - 1)
-    return "#%02x%02x%02x" % tuple(round(a[i] + (b[i] - a[i]) * u) for i in range(3))
+def rates_chart(block: dict) -> dict:
+    """One format's pass rates (arena.results.compute.rates_by_format's block) with their Wilson intervals;
+    the human baseline first, in its own colour; a dashed rule at 50 %."""
+    rows = [{"name": BASELINE if r["baseline"] else r["name"], "kind": "human baseline" if r["baseline"] else "witness",
+             "judged_human": r["judged_human"], "n": r["n"], "rate": r["rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+            for r in block["rows"] if r["n"]]
+    return chart_plot(id=f"rates-{block['format']}", title=f"{block['label']}: judged human, with 95 % CIs", rows=rows,
+                      columns=[Column("name", "Witness", "text"), Column("judged_human", "Judged human"),
+                               Column("n", "n"), Column("rate", "Rate", "percent", 1),
+                               Column("ci_low", "CI low", "percent", 1), Column("ci_high", "CI high", "percent", 1)],
+                      spec=spec_intervals(category="name", estimate="rate", low="ci_low", high="ci_high",
+                                          title="Judged human", category_title="Witness", percent=True,
+                                          domain=(0, 1), reference=0.5, colour="kind", colour_title=""))
 
 
-def heat_map(names: list[str], fraction, count, cell: int = 34) -> dict:
-    """Win fractions (row's score against column / battles) as coloured cells, battle counts inside."""
-    left, top = LABEL_W, 24
-    cells = []
-    for i, _ in enumerate(names):
-        for j, _ in enumerate(names):
-            n = int(count[i][j])
-            if i == j or n == 0:
-                continue
-            f = float(fraction[i][j])
-            cells.append({"x": left + j * cell, "y": top + i * cell, "fill": _colour(f), "fraction": f"{f:.2f}",
-                          "n": n, "tx": left + j * cell + cell / 2, "ty": top + i * cell + cell / 2 + 4})
-    return {"width": left + len(names) * cell + 10, "height": top + len(names) * cell + 10, "cell": cell,
-            "rows": [{"name": n, "y": top + k * cell + cell / 2 + 4} for k, n in enumerate(names)],
-            "columns": [{"index": k + 1, "x": left + k * cell + cell / 2} for k in range(len(names))],
-            "cells": cells, "top": top}
+def _interval_columns(label: str) -> list[Column]:
+    return [Column("name", label, "text"), Column("k", "Judged human" if label == "Witness" else "Right"),
+            Column("n", "n"), Column("rate", "Rate", "percent", 1),
+            Column("ci_low", "CI low", "percent", 1), Column("ci_high", "CI high", "percent", 1)]
+
+
+def entry_chart(entry: str, formats: list[dict]) -> dict:
+    """One entry's pass rate in each format it played beside the human baseline of that format."""
+    rows = [{"name": f"{f['label']}: {entry if side == 'entry' else BASELINE}", "kind": kind, "k": r["judged_human"],
+             "n": r["n"], "rate": r["rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+            for f in formats for side, kind in (("entry", entry), ("human", "human baseline"))
+            for r in [f[side]] if r["n"]]
+    return chart_plot(id="entry-plot", title=f"{entry}: judged human by format, with 95 % CIs", rows=rows,
+                      columns=_interval_columns("Witness"),
+                      spec=spec_intervals(category="name", estimate="rate", low="ci_low", high="ci_high",
+                                          title="Judged human", percent=True, domain=(0, 1), reference=0.5,
+                                          colour="kind"))
+
+
+def judges_chart(judges: list[dict]) -> dict:
+    """Each judge's share of right decisions with its interval; the dashed rule is guessing (50 %)."""
+    rows = [{"name": j["judge"], "k": j["correct"], "n": j["n"], "rate": j["rate"], "ci_low": j["ci_low"],
+             "ci_high": j["ci_high"]} for j in judges if j["n"]]
+    return chart_plot(id="judges-plot", title="Judges' accuracy with 95 % CIs", rows=rows,
+                      columns=_interval_columns("Judge"),
+                      spec=spec_intervals(category="name", estimate="rate", low="ci_low", high="ci_high",
+                                          title="Decisions right", percent=True, domain=(0, 1), reference=0.5))

@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             "builtins": ["core.templatetags.times"],  # {{ value|when }}: times in the reader's time zone
+            "libraries": {"charts": "core.chart_tags"},  # the shared charts: {% load charts %}
         },
     },
 ]

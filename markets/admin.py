@@ -1,4 +1,10 @@
+from urllib.parse import urlencode
+
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 
 from core.errors import ArenaError
 from markets import services
@@ -49,9 +55,30 @@ class GameAdmin(admin.ModelAdmin):
     def start_games(self, request, queryset):
         self._each(request, queryset, services.game_start)
 
-    @admin.action(description="End now, reveal and settle")
+    @admin.action(description="End now, reveal and settle…")
     def end_games(self, request, queryset):
-        self._each(request, queryset, services.game_settle, reason="organiser", force=True)
+        """Nothing ends here: the confirmation page lists the games and asks (its POST ends them)."""
+        ids = ",".join(str(pk) for pk in queryset.values_list("pk", flat=True))
+        return HttpResponseRedirect(f"{reverse('admin:markets_game_end')}?{urlencode({'ids': ids})}")
+
+    def get_urls(self):
+        return [path("end/", self.admin_site.admin_view(self.end_view), name="markets_game_end"), *super().get_urls()]
+
+    def end_view(self, request):
+        """GET: which running games would end, and what that does; POST (the button): end them."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        source = request.POST if request.method == "POST" else request.GET
+        ids = [int(k) for k in source.get("ids", "").split(",") if k.strip().isdigit()][:200]
+        games = list(Game.objects.filter(pk__in=ids, status=Game.Status.RUNNING).select_related("market"))
+        if request.method == "POST" and games:
+            self._each(request, Game.objects.filter(pk__in=[g.pk for g in games]), services.game_settle,
+                       reason="organiser", force=True)
+            self.message_user(request, f"Ended, revealed and settled: {', '.join(str(g) for g in games)}.")
+            return HttpResponseRedirect(reverse("admin:markets_game_changelist"))
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "games": games,
+                   "ids": ",".join(str(g.pk) for g in games), "title": "End now, reveal and settle?"}
+        return TemplateResponse(request, "admin/markets/game/end_confirm.html", context)
 
     @admin.action(description="Void and refund")
     def void_games(self, request, queryset):

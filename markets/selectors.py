@@ -10,8 +10,9 @@ from django.db.models import Sum
 from arena import stats
 from core.errors import NotAllowed
 from markets import payloads
+from markets.charts import OPENING_PRICE
 from markets.makers import quotes
-from markets.models import Account, Game, LedgerEntry, Participant, Question, Trade
+from markets.models import Account, Game, LedgerEntry, LedgerTxn, Participant, Question, Trade
 from markets.services.ledger import trade_legs
 from markets.services.trading import market_maker, market_state
 from markets.visibility import answer_visible
@@ -35,6 +36,14 @@ def participant_for(*, game: Game, user) -> Participant | None:
 
 def is_target(*, game: Game, user) -> bool:
     return user.is_authenticated and game.target_human_id == user.pk
+
+
+def games_as_target(*, user) -> list[Game]:
+    """The open and running games whose human target is this user (only they may be told)."""
+    if not user.is_authenticated:
+        return []
+    live = [Game.Status.OPEN, Game.Status.RUNNING]
+    return list(Game.objects.filter(target_human=user, status__in=live).order_by("-created_at")[:20])
 
 
 def _fresh(game: Game) -> Game:
@@ -70,6 +79,7 @@ def _market(game: Game) -> dict:
         "maker": game.market_maker,
         "quotes": quotes(market_maker(game), market_state(market)),
         "history": _history(game),
+        "opened": payloads.price_point_row(0, OPENING_PRICE, game.started_at) if game.started_at else None,
     }
 
 
@@ -93,7 +103,34 @@ def bettor_state(*, game: Game, participant: Participant | None) -> dict:
         participant.account.refresh_from_db()
         state["me"] = payloads.me(participant, participant.account.balance)
         state["queue"] = [payloads.queued(q) for q in participant.questions.filter(status=QS.QUEUED).order_by("asked_at", "id")]
+        state["settlement"] = settlement(game=game, participant=participant)
     return state
+
+
+SECURITY_NAMES = {"H": "human", "C": "computer"}
+
+
+def settlement(*, game: Game, participant: Participant) -> dict | None:
+    """A bettor's result once the game is settled (None before): per security, what its trades cost and
+    brought, what it paid at the reveal (100 per winning security held) and the profit; the totals. The
+    payout is the ledger's; the total profit is the account's balance less the starting points."""
+    if game.status != Game.Status.SETTLED:
+        return None
+    payout = LedgerEntry.objects.filter(txn__game=game, txn__kind=LedgerTxn.Kind.PAYOUT, txn__participant=participant,
+                                        account=participant.account).aggregate(total=Sum("amount"))["total"] or 0
+    trades = list(participant.trades.values_list("security", "action", "cost"))
+    rows = []
+    for code, name in SECURITY_NAMES.items():
+        costs = [(action, cost) for security, action, cost in trades if security == code]
+        paid = payout if participant.security == code else 0
+        spent = sum(c for _, c in costs if c > 0)
+        received = -sum(c for _, c in costs if c < 0)
+        rows.append({"security": code, "name": name, "bought": sum(a == "buy" for a, _ in costs),
+                     "sold": sum(a == "sell" for a, _ in costs), "spent": spent, "received": received,
+                     "held": participant.quantity if participant.security == code else 0, "payout": paid,
+                     "profit": received + paid - spent})
+    return {"securities": rows, "payout": payout, "points": participant.account.balance,
+            "starting_points": game.starting_points, "profit": participant.account.balance - game.starting_points}
 
 
 def target_state(*, game: Game) -> dict:

@@ -6,6 +6,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ArenaError, NotAllowed
 from markets import selectors, services
+from markets.charts import OPENING_PRICE, price_chart
 from markets.models import Game
 
 
@@ -32,6 +33,10 @@ def game_join(request, public_id):
     return redirect("markets:bettor", public_id=game.public_id)
 
 
+def _price_chart(state: dict) -> dict:
+    return price_chart(opened=state["market"]["opened"], history=state["market"]["history"])
+
+
 @login_required
 def bettor_console(request, public_id):
     game = _game(public_id)
@@ -39,7 +44,7 @@ def bettor_console(request, public_id):
     if participant is None:
         raise Http404("You are not a bettor of this game.")
     state = selectors.bettor_state(game=game, participant=participant)
-    return render(request, "markets/bettor.html", {"game": game, "state": state})
+    return render(request, "markets/bettor.html", {"game": game, "state": state, "price_chart": _price_chart(state)})
 
 
 @login_required
@@ -52,7 +57,8 @@ def target_console(request, public_id):
 
 def spectator(request, public_id):
     game = _game(public_id)
-    return render(request, "markets/watch.html", {"game": game, "state": selectors.bettor_state(game=game, participant=None)})
+    state = selectors.bettor_state(game=game, participant=None)
+    return render(request, "markets/watch.html", {"game": game, "state": state, "price_chart": _price_chart(state)})
 
 
 def state_api(request, public_id):
@@ -72,7 +78,10 @@ def game_log(request, public_id):
         raise Http404("The log is public once the game has ended.") from None
     if request.GET.get("format") == "json":
         return JsonResponse(data, json_dumps_params={"indent": 2})
-    return render(request, "markets/log.html", {"game": game, "data": data})
+    history = [{"seq": t["seq"], "price": t["price_after"], "at": t["at"]} for t in data["trades"]]
+    opened = {"seq": 0, "price": OPENING_PRICE, "at": data["started_at"]} if data["started_at"] else None
+    chart = price_chart(opened=opened, history=history, trades=data["trades"])
+    return render(request, "markets/log.html", {"game": game, "data": data, "price_chart": chart})
 
 
 def leaderboard(request):

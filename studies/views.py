@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from arena import selectors as arena_selectors
 from core.errors import ArenaError
-from studies import exports, selectors, services
+from studies import charts, exports, selectors, services
 from studies.models import Game, Participant, Study, SurveyAnswer
 
 from studies.selectors import SESSION_KEY, session_participant
@@ -110,10 +110,11 @@ def study_list(request):
 def study_detail(request, pk):
     _researcher(request)
     study = get_object_or_404(Study, pk=pk)
+    analysis = selectors.study_analysis(study=study, replicates=2000, seed=study.seed)
     return render(request, "studies/study_detail.html", {
-        "study": study, "analysis": selectors.study_analysis(study=study, replicates=2000, seed=study.seed),
-        "live": selectors.study_live(study=study), "flags": study.flags.select_related("participant")[:50],
-        "tables": exports.TABLES, "formats": exports.FORMATS})
+        "study": study, "analysis": analysis, "live": selectors.study_live(study=study),
+        "pass_rates_chart": charts.pass_rates_chart(analysis["witnesses"]) if analysis["witnesses"] else None,
+        "flags": study.flags.select_related("participant")[:50], "tables": exports.TABLES, "formats": exports.FORMATS})
 
 
 @login_required

@@ -1,22 +1,17 @@
-"""Server-drawn SVG bar charts (votes against, penalties): numbers and escaped names only."""
-from django.utils.html import escape
+"""The game page's charts (core.charts, drawn by Vega-Lite): votes received against each agent, with the
+number that ends the game, and penalties per agent."""
+from core.charts import Column, chart_plot, spec_bars
 
-WIDTH, BAR_H, GAP, LABEL_W = 360, 18, 6, 90
+
+def votes_chart(*, against: dict[str, int], end_votes: int) -> dict:
+    rows = [{"agent": name, "votes": int(n)} for name, n in against.items()]
+    return chart_plot(id="votes-chart", title=f"Votes against each agent (the game ends at {end_votes})", rows=rows,
+                      columns=[Column("agent", "Agent", "text"), Column("votes", "Votes against")],
+                      spec=spec_bars(category="agent", value="votes", title="votes against", limit=end_votes))
 
 
-def bars_svg(*, title: str, values: dict[str, int], limit: int | None = None, css: str = "") -> str:
-    top = max([limit or 0, *values.values(), 1])
-    rows = []
-    for i, (name, value) in enumerate(values.items()):
-        y = i * (BAR_H + GAP)
-        w = (WIDTH - LABEL_W - 30) * value / top
-        rows.append(
-            f'<text x="0" y="{y + 13}" class="label">{escape(name)}</text>'
-            f'<rect x="{LABEL_W}" y="{y}" width="{w:.1f}" height="{BAR_H}" class="bar {css}"/>'
-            f'<text x="{LABEL_W + w + 4:.1f}" y="{y + 13}" class="value">{int(value)}</text>')
-    if limit:
-        x = LABEL_W + (WIDTH - LABEL_W - 30) * limit / top
-        rows.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{len(values) * (BAR_H + GAP)}" class="limit"/>')
-    height = max(1, len(values)) * (BAR_H + GAP)
-    return (f'<svg class="tables-chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(title)}">'
-            f'<title>{escape(title)}</title>{"".join(rows)}</svg>')
+def penalty_chart(*, penalties: dict[str, int]) -> dict:
+    rows = [{"agent": name, "penalties": int(n)} for name, n in penalties.items()]
+    return chart_plot(id="penalty-chart", title="Penalties per agent", rows=rows,
+                      columns=[Column("agent", "Agent", "text"), Column("penalties", "Penalties")],
+                      spec=spec_bars(category="agent", value="penalties", title="penalties", colour="#b3261e"))

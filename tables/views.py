@@ -5,7 +5,6 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseForbidden, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils.safestring import mark_safe
 
 from arena import roles
 from core.errors import ArenaError
@@ -36,8 +35,8 @@ def _context(game: Game) -> dict:
     against = {a["name"]: a["votes_against"] for a in state["agents"]}
     penalties = {a["name"]: a["penalties"] for a in state["agents"]}
     return {"game": game, "state": state,
-            "votes_chart": mark_safe(charts.bars_svg(title="Votes against", values=against, limit=game.end_votes)),
-            "penalty_chart": mark_safe(charts.bars_svg(title="Penalties", values=penalties, css="penalty"))}
+            "votes_chart": charts.votes_chart(against=against, end_votes=game.end_votes),
+            "penalty_chart": charts.penalty_chart(penalties=penalties)}
 
 
 def game_page(request, game_id):

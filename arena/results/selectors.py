@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from arena import charts, stats
+from arena import stats
 from arena.models import Entry
 from arena.results import compute
 from arena.results.cache import results_cached
@@ -47,9 +47,7 @@ def results_public(*, query: ResultsQuery = ResultsQuery()) -> dict:
         board = compute.leaderboard(stats.ratings_compute(battles, replicates=RESULTS_REPLICATES, seed=RESULTS_SEED))
         rates = compute.rates_by_format(collected.outcomes, formats_registered())
         names = {r["name"] for block in rates for r in block["rows"]} | set(board["names"])
-        return {**board, "rates": rates, "entries": _entry_ids(names), "outcomes": len(collected.outcomes),
-                "ci_plot": charts.ci_plot(board["ratings"]),
-                "heat_map": charts.heat_map(board["names"], board["win_fraction"], board["battle_count"])}
+        return {**board, "rates": rates, "entries": _entry_ids(names), "outcomes": len(collected.outcomes)}
     return results_cached("public", query.key(), build)
 
 

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
+from arena import charts
 from arena.models import Entry
 from arena.results import exports, selectors
 from arena.results.filters import results_filter
@@ -65,9 +66,16 @@ def _csv(text: str, filename: str) -> HttpResponse:
     return response
 
 
+def _charted(data: dict) -> dict:
+    """The public results with their charts: the ratings, the heat map, each format's pass rates."""
+    return {**data, "ratings_chart": charts.ratings_chart(data["ratings"]),
+            "matrix_chart": charts.matrix_chart(data["names"], data["win_fraction"], data["battle_count"]),
+            "rates": [{**b, "chart": charts.rates_chart(b)} for b in data["rates"]]}
+
+
 @_filtered("page")
 def results_page(request, form):
-    data = _linked(selectors.results_public(query=form.query())) if form.is_valid() else None
+    data = _charted(_linked(selectors.results_public(query=form.query()))) if form.is_valid() else None
     return _render(request, "arena/results.html", form, {"results": data})
 
 
@@ -89,7 +97,8 @@ def results_csv(request, form, table):
 def entry_page(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
     data = selectors.results_entry(entry=entry, query=form.query()) if form.is_valid() else None
-    return _render(request, "arena/results_entry.html", form, {"entry": entry, "data": data})
+    chart = charts.entry_chart(entry.display_name, data["formats"]) if data and data["formats"] else None
+    return _render(request, "arena/results_entry.html", form, {"entry": entry, "data": data, "chart": chart})
 
 
 @_filtered("json")
@@ -110,7 +119,8 @@ def entry_csv(request, form, pk):
 @_filtered("page")
 def judges_page(request, form):
     rows = selectors.results_judges(query=form.query()) if form.is_valid() else None
-    return _render(request, "arena/results_judges.html", form, {"judges": rows})
+    return _render(request, "arena/results_judges.html", form,
+                   {"judges": rows, "chart": charts.judges_chart(rows) if rows else None})
 
 
 @_organisers

@@ -23,7 +23,13 @@
     if (p.type === "queued") { (state.queue = state.queue || []).push(p.question); return renderQueue(); }
     if (p.type === "answer") return onAnswer(p.answer);
     if (p.type === "me") { state.me = p.me; return renderMarket(); }
-    if (p.type === "price") { history.push(p.point); if (history.length > 1000) history.shift(); state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket(); }
+    if (p.type === "price") {
+      if (history.length && p.point.seq <= history[history.length - 1].seq) return;   // already shown
+      history.push(p.point); if (history.length > 1000) history.shift();
+      const chart = window.Charts && Charts.get("price-chart");
+      if (chart) chart.append(p.point);
+      state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket();
+    }
   }
 
   function onAnswer(a) {
@@ -41,11 +47,14 @@
 
   function render(s) {
     state = s; history = (s.market && s.market.history) || [];
+    const chart = window.Charts && Charts.get("price-chart");
+    if (chart && s.market) chart.set(s.market.opened && (!history.length || history[0].seq === 1) ? [s.market.opened].concat(history) : history);
     $("status").textContent = s.status; $("status").className = "status " + s.status;
     countdown.set(s);
     renderQA(); renderQueue(); renderMarket();
     const reveal = $("reveal");
     if (reveal && s.reveal) { reveal.hidden = false; reveal.textContent = "The target was " + s.reveal.name + " (" + s.reveal.kind + ")."; }
+    renderSettlement(s.settlement);
     const running = s.status === "running";
     document.querySelectorAll("#ask button, #ask input, #answer button, #answer input").forEach((el) => { el.disabled = !running; });
     if ($("answer")) $("answer").querySelector("button").disabled = !running || !s.current;
@@ -53,6 +62,10 @@
 
   function renderQA() {
     const log = $("qa"); log.replaceChildren();
+    if (!state.answered.length && !state.current) {
+      const empty = document.createElement("p"); empty.className = "empty"; empty.textContent = "No question yet.";
+      log.append(empty);
+    }
     for (const q of state.answered) {
       Arena.line(log, "Bettor " + q.asker + " asked", q.text, "interrogator");
       const a = q.answer;
@@ -63,6 +76,25 @@
     if ($("answer")) $("answer").querySelector("button").disabled = state.status !== "running" || !state.current;
   }
 
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+
+  function renderSettlement(result) {
+    const box = $("settlement"); if (!box) return;
+    box.hidden = !result; if (!result) return;
+    const total = $("settlement-total"); total.replaceChildren();
+    const strong = (text) => { const b = document.createElement("strong"); b.textContent = text; return b; };
+    total.append("Payout at the reveal: ", strong(result.payout), " points. Profit: ", strong(signed(result.profit)),
+      " points (you started with " + result.starting_points + " and end with " + result.points + ").");
+    $("settlement-rows").replaceChildren(...result.securities.map((r) => {
+      const tr = document.createElement("tr"); tr.dataset.security = r.security;
+      const th = document.createElement("th"); th.scope = "row"; th.textContent = r.name; tr.append(th);
+      for (const v of [r.bought, r.sold, r.spent, r.received, r.held, r.payout, signed(r.profit)]) {
+        const td = document.createElement("td"); td.textContent = v; tr.append(td);
+      }
+      return tr;
+    }));
+  }
+
   function renderQueue() {
     const list = $("queue"); if (!list) return;
     list.replaceChildren(...(state.queue || []).map((q) => { const li = document.createElement("li"); li.textContent = q.text; return li; }));
@@ -71,9 +103,6 @@
   function renderMarket() {
     if (!state.market || !$("price")) return;
     $("price").textContent = state.market.price;
-    const pts = [50].concat(history.map((h) => h.price));
-    const step = 400 / Math.max(1, pts.length - 1);
-    $("chart-line").setAttribute("points", pts.map((p, i) => (i * step).toFixed(1) + "," + (160 - p * 1.6).toFixed(1)).join(" "));
     document.querySelectorAll("[data-q]").forEach((el) => {
       const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
       el.textContent = v === null ? "—" : v;

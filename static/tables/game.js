@@ -16,7 +16,10 @@
     loading = true;
     try {
       const response = await fetch(root.dataset.live, { headers: { "X-Requested-With": "fetch" } });
-      if (response.ok) live.innerHTML = await response.text();   // server-rendered, every text escaped
+      if (response.ok) {
+        live.innerHTML = await response.text();   // server-rendered, every text escaped
+        if (window.Charts) Charts.scan(live);      // its charts are new figures: draw them
+      }
     } catch (e) { console.error(e); }
     loading = false;
     if (again) { again = false; reload(); }

@@ -4,6 +4,7 @@ screen, and the judges' page refused to anyone but an organiser.
 
 One test on one daphne (a server start is the costly part).  In services mode it also shows the results
 cache shared across processes: a verdict committed in this process makes the server recompute."""
+import csv
 import json
 import re
 
@@ -53,8 +54,28 @@ def page_at(browser, size, base_url, user=None):
 def assert_fits(page):
     width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"{page.url}: the page is {width[0]} px wide on a {width[1]} px screen"
-    for box in page.locator("svg.chart").evaluate_all("els => els.map(e => e.getBoundingClientRect().right)"):
+    for box in page.locator(".chart-figure svg").evaluate_all("els => els.map(e => e.getBoundingClientRect().right)"):
         assert box <= width[1] + 0.5
+
+
+def ratings_match_their_csv(page, names):
+    """The CI plot's CSV download is the leaderboard table's figures, row for row."""
+    with page.expect_download() as download:
+        page.click("#ci-plot button[data-format=csv]")
+    lines = open(download.value.path(), encoding="utf-8", newline="").read().strip().split("\r\n")
+    assert lines[0] == "Witness,Rating,CI low,CI high,Battles" and len(lines) == names + 1
+    table = page.locator("#ratings tbody tr")
+    for k, line in enumerate(csv.reader(lines[1:])):
+        cells = [table.nth(k).locator("td").nth(j).inner_text() for j in range(5)]
+        name, rating, low, high, battles = line
+        assert name == cells[1] and f"{float(rating):.0f}" == cells[2] and battles == cells[4]
+        assert cells[3] == (f"{float(low):.0f} – {float(high):.0f}" if low else "–")
+    with page.expect_download() as download:
+        page.click("#ci-plot button[data-format=svg]")
+    assert open(download.value.path(), encoding="utf-8").read().lstrip().startswith("<svg")
+    with page.expect_download() as download:
+        page.click("#ci-plot button[data-format=png]")
+    assert open(download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 
 
 def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, services_mode):
@@ -66,10 +87,14 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         # the leaderboard: one CI mark per witness, the heat map's cells, a rating interval in the table
         names = page.locator("#ratings tbody tr").count()
         assert names == 5  # human, Simple Bot, ELIZA, the hostile and the long one
-        expect(page.locator("#ci-plot")).to_be_visible()
-        assert page.locator("#ci-plot circle").count() == names and page.locator("#ci-plot line[stroke='#2166ac']").count() == names
-        expect(page.locator("#heat-map")).to_be_visible()
-        assert page.locator("#heat-map rect").count() >= 8
+        expect(page.locator("#ci-plot svg .mark-symbol.role-mark path")).to_have_count(names)  # Vega-Lite's SVG
+        assert page.locator("#ci-plot svg .mark-rule line").count() >= names  # the intervals (and the mean)
+        expect(page.locator("#heat-map svg .mark-rect.role-mark path")).not_to_have_count(0)
+        assert page.locator("#heat-map svg .mark-rect.role-mark path").count() >= 8
+        expect(page.locator("#rates-three-party svg .mark-symbol.role-mark path")).not_to_have_count(0)
+        assert page.locator("#ci-plot svg").bounding_box()["width"] > size[0] * 0.5
+        if size == SIZES[0]:
+            ratings_match_their_csv(page, names)
         expect(page.locator("#ratings tbody tr").first.locator("td").nth(3)).to_have_text(re.compile(r"\d+ – \d+"))
         # every rate with n and its interval, beside the human baseline
         for table in ("three-party", "two-party"):
@@ -117,6 +142,7 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         expect(page.locator("#entry-rates tr[data-format='two-party']")).to_have_count(2)
         expect(page.locator("#rating")).to_contain_text("95 % CI")
         assert re.fullmatch(r"\d+ – \d+ %", page.locator("#entry-rates td.ci").first.inner_text())
+        expect(page.locator("#entry-plot svg .mark-symbol.role-mark path")).to_have_count(4)  # 2 formats × (ELIZA, humans)
         entry_json = page.request.get(page.locator("#downloads a", has_text="JSON").get_attribute("href")).json()
         assert entry_json["entry"] == "ELIZA" and len(entry_json["formats"]) == 2
         assert_fits(page)
@@ -132,10 +158,23 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         assert organiser.goto(f"{live_daphne}/results/judges/").status == 200
         expect(organiser.locator("#judges tbody tr")).to_have_count(2)
         expect(organiser.locator("#judges")).to_contain_text("jude")
+        expect(organiser.locator("#judges-plot svg .mark-symbol.role-mark path")).to_have_count(2)
         judges_csv = organiser.request.get(organiser.locator("#downloads a", has_text="CSV").get_attribute("href"))
         assert judges_csv.ok and judges_csv.text().startswith("judge,correct,n,rate")
         assert_fits(organiser)
         organiser.context.close()
+
+    # without the chart libraries (a checkout without `manage.py vendor fetch`): every chart is its table
+    page = page_at(browser, SIZES[0], live_daphne)
+    page.route("**/static/vendor/**", lambda route: route.abort())
+    page.goto(f"{live_daphne}/results/")
+    for chart in ("#ci-plot", "#heat-map", "#rates-three-party"):
+        expect(page.locator(f"{chart}[data-fallback] details.chart-data[open] table")).to_be_visible()
+        expect(page.locator(f"{chart} svg")).to_have_count(0)
+    expect(page.locator("#ci-plot table.chart-table tbody tr")).to_have_count(5)
+    assert page.evaluate("() => Charts.get('ci-plot').csv()").splitlines()[0] == "Witness,Rating,CI low,CI high,Battles"
+    assert page.js_errors == []
+    page.context.close()
 
     if services_mode:
         # the cache is Redis, shared by this process and the server's: a verdict committed here bumps the

@@ -39,7 +39,10 @@ def test_an_organiser_starts_a_game_and_watches_it_live(outbound, browser, live_
         expect(page.locator("#outcome")).to_contain_text("was declared human", timeout=30000)
     expect(page.locator("#outcome")).to_contain_text("Alpha")
     expect(page.locator(".note.penalty")).to_contain_text("Beta is penalised (no_self_vote)")
-    expect(page.locator(".tables-chart")).to_have_count(2)
+    expect(page.locator("#votes-chart svg .mark-rect.role-mark path")).to_have_count(3)  # Vega-Lite's bars, one per agent
+    expect(page.locator("#penalty-chart svg .mark-rect.role-mark path")).to_have_count(3)
+    csv = page.evaluate("() => Charts.get('votes-chart').csv()")
+    assert csv.splitlines()[0] == "Agent,Votes against" and "Alpha,2" in csv.splitlines()
     expect(page.locator(".call.opening .text").first).to_have_text("Beep: I am silicon.")  # markup stripped, never run
     assert page.locator(".tables-live b").count() == 0
     assert page.js_errors == []

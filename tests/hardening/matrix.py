@@ -70,6 +70,7 @@ GET  /entrant/rehearsals/{rehearsal}/                | login | 404      | 404   
 # --- the admin, as a group: its index and one changelist --------------------------------------------------------------------------------
 GET  /admin/                                         | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
 GET  /admin/arena/interrogation/                     | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
+GET  /admin/markets/game/end/                        | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
 # --- Turing Trade pages -----------------------------------------------------------------------------------------------------------------
 GET  /markets/                                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/leaderboard/                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200

@@ -43,13 +43,15 @@ def test_two_bettors_and_a_bot_target(browser, live_daphne, cast, task_worker):
     expect(jude.locator("#price")).to_have_text("50")
     jude.click("button.trade[data-action=buy][data-security=C]")
     expect(jude.locator("#notice")).to_contain_text("sell it first")
-    assert jude.locator("#chart-line").get_attribute("points").count(",") == 3
+    expect(jude.locator("#price-chart table.chart-table tbody tr")).to_have_count(3)  # the opening price, 2 trades
 
     services.game_settle(game_id=game.pk, force=True)  # the organiser ends it (from this process)
     for page in (jude, june):
         page.reload()  # embedded default: this process's push cannot reach daphne's in-memory layer
         expect(page.locator("#reveal")).to_contain_text("Simple Bot")
     expect(june.locator("#points")).to_have_text(str(1000 - 50 + 100))
+    expect(june.locator("#settlement-total")).to_contain_text("Payout at the reveal: 100 points. Profit: +50 points")
+    expect(june.locator("#settlement-rows tr[data-security=C] td").last).to_have_text("+50")
     log = jude.context.new_page()
     log.goto(f"{live_daphne}/markets/{game.public_id}/log/")
     expect(log.locator("h1")).to_contain_text("Browser game")

@@ -154,6 +154,7 @@ def test_the_researcher_sees_results_and_downloads_them_anonymised(client, cast)
     client.force_login(cast.olivia)
     page = client.get(f"/studies/{study.pk}/").content.decode()
     assert "95 % bootstrap CI" in page and "&lt;b&gt;robotic&lt;/b&gt;" in page and "<b>robotic" not in page
+    assert 'id="study-pass-rates" data-chart="plot"' in page  # the pass rates drawn with their CIs, and as a table
     csv_text = client.get(f"/studies/{study.pk}/export/verdicts.csv").content.decode()
     assert csv_text.splitlines()[0].startswith("game,interrogator,choice") and participant.anon_id in csv_text
     out = StringIO()

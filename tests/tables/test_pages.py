@@ -36,7 +36,8 @@ def test_game_page_shows_turns_verdicts_penalties_charts_and_metrics(demo):
     assert "Gamma</strong> was declared human" in page
     assert "Beta is penalised (no_plagiarism)" in page
     assert "functional:" in page and "LLM judge" in page and "garbage" in page
-    assert page.count("<svg class=\"tables-chart\"") == 2
+    assert 'id="votes-chart" data-chart="plot"' in page and 'id="penalty-chart" data-chart="plot"' in page
+    assert '<td data-value="Gamma">Gamma</td><td data-value="3">3</td>' in page  # the votes against, as a table too
     for metric in ("coherence", "consistency", "relevancy", "obedience"):
         assert metric in page
     assert "correction prompt" in page
