@@ -103,3 +103,22 @@ def test_page_fits_and_passes_axe(spec, size, browser, contexts, sweep_site, axe
     if violations:
         problems.append(describe(violations))
     assert not problems, f"{spec.name} at {size} ({shot}):\n" + "\n".join(problems)
+
+
+def test_a_live_page_reloads_itself_until_paused(contexts, sweep_site):
+    """The contest board follows the round by reloading every 5 s (no <meta refresh>, which can't be
+    paused); "Pause refreshing" stops it, and the pause outlasts a manual reload."""
+    _, ids, _ = sweep_site
+    page = contexts("olivia").new_page()
+    try:
+        page.goto(f"/contests/{ids['contest']}/board/")
+        with page.expect_navigation(timeout=15000):  # the page reloads by itself
+            pass
+        page.get_by_role("button", name="Pause refreshing").click()
+        page.evaluate("window.stillHere = true")
+        page.wait_for_timeout(6000)
+        assert page.evaluate("window.stillHere === true"), "the page reloaded while paused"
+        page.reload()
+        expect(page.get_by_role("button", name="Resume refreshing")).to_be_visible()
+    finally:
+        page.close()
