@@ -10,6 +10,14 @@ from .pages import OWNED_ELSEWHERE, PAGES, SIZES
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SEVERE = ("serious", "critical")
+# Pages that reload themselves (static/arena/autorefresh.js) hold still while they are examined.
+HOLD_STILL = "sessionStorage.setItem(`arena-refresh-paused:${location.pathname}`, '1')"
+AXE_RUN = """async () => {
+  const run = axe.run(document, {resultTypes: ['violations']});
+  const late = new Promise((_, fail) => setTimeout(() => fail(new Error('axe took over 30 s')), 30000));
+  return (await Promise.race([run, late])).violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => n.target.join(' ') + '  ' + n.html.slice(0, 120))}));
+}"""
 
 
 def _params():
@@ -52,16 +60,6 @@ def open_page(spec, contexts, browser, base_url, ids):
     response = page.goto(spec.path.format(**ids))
     assert response.status == 200, f"{page.url}: {response.status}"
     return page, None
-
-
-# Pages that reload themselves (static/arena/autorefresh.js) hold still while they are examined.
-HOLD_STILL = "sessionStorage.setItem(`arena-refresh-paused:${location.pathname}`, '1')"
-AXE_RUN = """async () => {
-  const run = axe.run(document, {resultTypes: ['violations']});
-  const late = new Promise((_, fail) => setTimeout(() => fail(new Error('axe took over 30 s')), 30000));
-  return (await Promise.race([run, late])).violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.map(n => n.target.join(' ') + '  ' + n.html.slice(0, 120))}));
-}"""
 
 
 def settle(page):
