@@ -2,7 +2,7 @@
 
 ``path`` takes the placeholders of tests/hardening/matrix.py (built by ``build_world``); ``user`` is a
 cast member's username (None: not logged in; "player": a fresh visitor walked through /play/ to ``path``'s
-step). ``owner`` is who fixes the page's markup, for the xfails of pages being reworked elsewhere."""
+step). OWNED_ELSEWHERE names the pages whose violations another piece of work is mending (their xfails)."""
 from dataclasses import dataclass
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
