@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import socket
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
@@ -51,6 +52,11 @@ def make_user(username, *role_names, staff=False):
 
 @pytest.fixture
 def cast(db):
+    return cast_make()
+
+
+def cast_make():
+    """The named cast (see Cast), for fixtures of wider scope than ``cast``'s."""
     from arena import roles
     from arena.models import Entry
     from arena.setup import ensure_role_groups
@@ -135,6 +141,13 @@ def _use_test_database(name, cache_prefix=None):
 def live_daphne(transactional_db, end_stray_sessions):
     """A real daphne process serving the project on 127.0.0.1 (websockets included), on the test's database
     and the test's cache key space (in services mode a results version bumped by the test reaches it)."""
+    with daphne_serving() as base_url:
+        yield base_url
+
+
+@contextmanager
+def daphne_serving():
+    """live_daphne's server, for fixtures of wider scope: on the current test database and cache key space."""
     from daphne.testing import DaphneProcess
     from django.conf import settings
     from django.db import connections
@@ -147,9 +160,11 @@ def live_daphne(transactional_db, end_stray_sessions):
     if not process.ready.wait(20):
         process.terminate()
         raise RuntimeError("daphne did not start within 20 s")
-    yield f"http://127.0.0.1:{process.port.value}"
-    process.terminate()
-    process.join(10)
+    try:
+        yield f"http://127.0.0.1:{process.port.value}"
+    finally:
+        process.terminate()
+        process.join(10)
 
 
 def _drop_other_sessions():
