@@ -50,21 +50,22 @@
       { field: "ci_high", title: "95 % CI high", format: ".4f" }, { field: "n", title: "episodes" },
     ];
     const layer = [
-      { mark: { type: "errorbar", ticks: { size: 10 }, thickness: 2 },
+      { mark: { type: "errorbar", ticks: { size: 10, aria: false }, rule: { aria: false }, thickness: 2, aria: false },
         encoding: { y: { field: "ci_low", type: "quantitative", title: figure.ylabel }, y2: { field: "ci_high" } } },
-      { mark: { type: "point", filled: true, size: 70, opacity: 1 }, encoding: { y, tooltip } },
+      { mark: { type: "point", filled: true, size: 70, opacity: 1, aria: false }, encoding: { y, tooltip } },
     ];
     if (!figure.categorical) {
       layer.unshift(
-        { mark: { type: "errorband", opacity: 0.18 },
+        { mark: { type: "errorband", opacity: 0.18, aria: false },
           encoding: { y: { field: "ci_low", type: "quantitative", title: figure.ylabel }, y2: { field: "ci_high" } } },
-        { mark: { type: "line", strokeWidth: 2 }, encoding: { y } });
+        { mark: { type: "line", strokeWidth: 2, aria: false }, encoding: { y } });
     }
+    // the figure is named and its data is a table beside it: the marks are hidden from screen readers
     return {
       $schema: "https://vega.github.io/schema/vega-lite/v6.json",
       width: "container", height: 300, autosize: { type: "fit-x", contains: "padding" },
       data: { name: "rows" }, encoding: { x, color }, layer,
-      config: { legend: { orient: "bottom", labelLimit: 240 }, axis: { labelFontSize: 12, titleFontSize: 12 } },
+      config: { aria: false, legend: { orient: "bottom", labelLimit: 240 }, axis: { labelFontSize: 12, titleFontSize: 12 } },
     };
   }
 

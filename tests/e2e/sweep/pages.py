@@ -66,6 +66,4 @@ PAGES = [
 # A "name@size" key holds for that size only.
 OWNED_ELSEWHERE = {
     "monitor": "plumbing: the admin header's link colour on the monitor (contrast, link-in-text-block)",
-    "trade-log@phone": "charts: the Turing Trade log's trades table scrolls but can't be focused",
-    "lambdastar-experiment@phone": "lambdaux: the experiment's table scrolls but can't be focused",
 }
