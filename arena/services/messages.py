@@ -6,6 +6,7 @@ from django.utils import timezone
 from arena import notify
 from arena.models import Conversation, Interrogation, Message, Status
 from arena.services import appends_pg
+from arena.services.spectators import message_release_schedule
 from core import hashchain
 from core.dispatch import enqueue_now
 from core.errors import Closed, InvalidInput, NotAllowed
@@ -86,6 +87,7 @@ def _append(append, conversation: Conversation, *, sender_role: str, text: str, 
         prev_hash=prev_hash, digest=digest,
     )
     append.on_commit(lambda: notify.message_stored(message, conversation, witness_label=witness_label))
+    append.on_commit(lambda: message_release_schedule(message, conversation))
     if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
         append.on_commit(lambda: enqueue_now(bot_reply, conversation.pk, seq))
     return message
