@@ -1,0 +1,81 @@
+/* A spectator's page of a conversation market: the delayed transcript (the server releases each
+   message only after the organiser's delay; this page shows what it is sent, nothing else), the market,
+   trades. Every text goes through textContent. */
+"use strict";
+(function () {
+  const root = document.getElementById("xm");
+  const $ = (id) => document.getElementById(id);
+  let state = JSON.parse($("xm-state").textContent), history = [];
+  const seen = new Map();   // "side:seq" -> message (pushes and states may repeat or race)
+  const countdown = Arena.Countdown($("countdown"), () => socket.send({ type: "state" }));
+  const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
+    Arena.notice(open ? "" : code === 4403 ? "This market is not open to you." : "Reconnecting…");
+  });
+  render(state);
+  setInterval(() => socket.send({ type: "state" }), 20000);   // status changes (start, end, reveal)
+
+  function handle(p) {
+    if (p.type === "state") return render(p);
+    if (p.type === "error") return Arena.notice(p.message);
+    if (p.type === "message") { remember(p); return renderTranscript(); }
+    if (p.type === "status") { state.transcript.status = p.status; return; }
+    if (p.type === "me") { state.me = p.me; return renderMarket(); }
+    if (p.type === "price") {
+      history.push(p.point); if (history.length > 1000) history.shift();
+      state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket();
+    }
+  }
+
+  function remember(m) { seen.set(m.side + ":" + m.seq, m); }
+
+  function render(s) {
+    state = s; history = s.market.history || [];
+    s.transcript.messages.forEach(remember);
+    $("status").textContent = s.status; $("status").className = "status " + s.status;
+    countdown.set(s);
+    const refusal = $("refusal");
+    if (s.refusal) { refusal.hidden = false; refusal.firstChild.textContent = s.refusal + " "; } else refusal.hidden = true;
+    const reveal = $("reveal");
+    if (s.reveal) {
+      reveal.hidden = false;
+      const judge = s.reveal.judge ? " The judge picked " + s.reveal.judge.pick + (s.reveal.judge.confidence !== null ? " (" + s.reveal.judge.confidence + " % sure)" : "") + "." : "";
+      reveal.textContent = "The " + (s.side === "left" ? "left witness" : "candidate") + " was " + (s.reveal.human ? "human" : "a machine") +
+        ". The crowd's final price: " + s.reveal.final_price + "." + judge;
+    }
+    renderTranscript(); renderMarket();
+  }
+
+  function renderTranscript() {
+    const log = $("transcript"); log.replaceChildren();
+    const rows = Array.from(seen.values()).sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq);
+    for (const m of rows) {
+      const who = m.from === "judge" ? "Judge → " + m.witness : "Witness " + m.witness;
+      Arena.line(log, who, m.text, m.from === "judge" ? "interrogator" : "witness");
+    }
+    if (!rows.length) Arena.line(log, "", "Nothing yet: messages appear " + Math.round(state.transcript.delay_s) + " s after they are sent.", "pending");
+  }
+
+  function renderMarket() {
+    $("price").textContent = state.market.price;
+    const pts = [50].concat(history.map((h) => h.price));
+    const step = 400 / Math.max(1, pts.length - 1);
+    $("chart-line").setAttribute("points", pts.map((p, i) => (i * step).toFixed(1) + "," + (160 - p * 1.6).toFixed(1)).join(" "));
+    document.querySelectorAll("[data-q]").forEach((el) => {
+      const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
+      el.textContent = v === null ? "—" : v;
+    });
+    if (state.me) {
+      $("points").textContent = state.me.points;
+      $("holding").textContent = state.me.quantity ? state.me.quantity + " " + (state.me.security === "H" ? "human" : "computer") : "nothing";
+    }
+    document.querySelectorAll("button.trade").forEach((b) => {
+      const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
+      b.disabled = state.status !== "running" || v === null || !!state.refusal;
+    });
+  }
+
+  function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
+  document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
+    socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
+  }));
+})();
