@@ -57,5 +57,5 @@ def xmarkets_listed(*, limit: int = 50) -> dict:
 
 def xmarket_links(*, interrogation_ids) -> dict[int, ConversationMarket]:
     """{interrogation id: its market} for a format's board or round page (one query)."""
-    return {cm.interrogation_id: cm for cm in ConversationMarket.objects.select_related("game")
+    return {cm.interrogation_id: cm for cm in ConversationMarket.objects.select_related("game", "game__market", "interrogation")
             .filter(interrogation_id__in=list(interrogation_ids))}

@@ -17,5 +17,6 @@ from markets.services.xmarkets import (  # noqa: F401
     xmarket_open,
     xmarket_sync,
     xmarket_trade,
+    xmarkets_ensure,
     xmarkets_sweep,
 )

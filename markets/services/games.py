@@ -171,10 +171,8 @@ def game_void(*, game_id: int, reason: str = "void") -> Game:
 
 
 def games_sweep() -> int:
-    """Settle every running game past its deadline (after a restart, or a lost timer); bring every
-    conversation market in line with its interrogation (opened, closed, settled or void)."""
-    from markets.services.xmarkets import xmarkets_sweep
-
+    """Settle every running Turing Trade game past its deadline (after a restart, or a lost timer);
+    conversation markets follow their interrogations instead (`xmarkets_sweep`, the same task)."""
     due = Game.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now(),
                               conversation_market__isnull=True).values_list("pk", flat=True)
-    return sum(game_settle(game_id=pk).status == Status.SETTLED for pk in list(due)) + xmarkets_sweep()
+    return sum(game_settle(game_id=pk).status == Status.SETTLED for pk in list(due))

@@ -141,6 +141,28 @@ def xmarket_trade(*, market_id: int, user, action, security, key):
 
 
 def xmarkets_sweep() -> int:
-    """Sync every conversation market not yet settled or void; the number that settled or were voided."""
+    """Open the markets the formats ask for, sync every conversation market not yet settled or void;
+    the number that settled or were voided."""
+    xmarkets_ensure()
     live = ConversationMarket.objects.filter(game__status__in=[GameStatus.OPEN, GameStatus.RUNNING]).values_list("pk", flat=True)
     return sum(xmarket_sync(market_id=pk).is_finished for pk in list(live))
+
+
+ENSURE_WINDOW = 500  # the sweep looks at the most recent interrogations without a market
+
+
+def xmarkets_ensure(*, interrogation_ids=None) -> list[ConversationMarket]:
+    """Open the markets the formats' policies ask for (markets.policies), on interrogations scheduled
+    or running that have none yet: those given, or (the sweep) the most recent ones."""
+    from markets.policies import xmarket_policy
+
+    pending = Interrogation.objects.filter(status__in=[Status.SCHEDULED, Status.RUNNING], rehearsal=False,
+                                           markets__isnull=True)
+    if interrogation_ids is not None:
+        pending = pending.filter(pk__in=list(interrogation_ids))
+    opened = []
+    for interrogation in pending.order_by("-pk")[:ENSURE_WINDOW]:
+        options = xmarket_policy(interrogation)
+        if options is not None:
+            opened.append(xmarket_open(interrogation_id=interrogation.pk, **options))
+    return opened

@@ -81,7 +81,7 @@ def test_the_sweep_settles_what_nobody_looked_at(cast, crowd):
     arena_services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
     arena_services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice="right", confidence=60)
     assert Game.objects.get(pk=market.game_id).status == Game.Status.RUNNING
-    assert services.games_sweep() == 1
+    assert services.xmarkets_sweep() == 1
     game = Game.objects.get(pk=market.game_id)
     assert game.status == Game.Status.SETTLED and selectors.ledger_audit(game=game) == []
 

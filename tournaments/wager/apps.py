@@ -22,6 +22,14 @@ def _interview_judge_call(interrogation_id: int, side: str):
                      source="wager")
 
 
+def _interview_market(interrogation):
+    """Every interview gets a crowd market on "this candidate is human"."""
+    from markets.policies import default_delay_s
+    from tournaments.wager.models import Interview
+
+    return {"delay_s": default_delay_s()} if Interview.objects.filter(interrogation=interrogation).exists() else None
+
+
 class WagerConfig(AppConfig):
     name = "tournaments.wager"
     label = "wager"
@@ -39,6 +47,8 @@ class WagerConfig(AppConfig):
 
         source_register(WagerResults())  # the trials' verdicts on the arena's results pages, as "wager"
 
+        from markets.policies import xmarket_policy_register
         from markets.reveals import reveal_source_register
 
         reveal_source_register(_interview_judge_call)  # crowd markets on interviews settle at its verdict
+        xmarket_policy_register(_interview_market)
