@@ -18,11 +18,13 @@ Nobody in a conversation, or able to influence it, may trade on it (`trade_refus
 witnesses, the owners of its entries, organisers and staff. The rule is checked here, on every trade,
 so the JSON API, the websocket and the page refuse alike with the same message.
 """
+import time
+
 from django.db import transaction
 from django.utils import timezone
 
 from arena import roles
-from arena.models import Interrogation, Status
+from arena.models import Conversation, Interrogation, Status
 from arena.services.spectators import spectator_feed_open
 from core.errors import Closed, InvalidInput, NotAllowed
 from markets import notify
@@ -66,31 +68,66 @@ def xmarket_open(*, interrogation_id: int, delay_s=60.0, market_maker: str = Gam
     return market
 
 
+PEOPLE_TTL_S = 30.0
+_people_cache: dict = {}
+
+
+def conversation_people(interrogation: Interrogation) -> frozenset:
+    """The user ids of everyone in an interrogation or able to influence it through it: its judge, its
+    interrogators, its human witnesses and the owners of its entries. Kept in memory for PEOPLE_TTL_S
+    (a trade reads it every time; the people of an interrogation are fixed when it is created, only an
+    entry's owner could change, in the admin)."""
+    now, interrogation_id = time.monotonic(), interrogation.pk
+    key = interrogation.public_id  # never reused (an id can be, after a delete on SQLite)
+    cached = _people_cache.get(key)
+    if cached and now - cached[0] < PEOPLE_TTL_S:
+        return cached[1]
+    people = set(Interrogation.objects.filter(pk=interrogation_id).values_list("judge_id", flat=True))
+    for row in Conversation.objects.filter(interrogation_id=interrogation_id).values_list(
+            "interrogator_id", "witness_human_id", "witness_entry__owner_id"):
+        people.update(pk for pk in row if pk is not None)
+    if len(_people_cache) > 4096:
+        _people_cache.clear()
+    _people_cache[key] = (now, frozenset(people))
+    return _people_cache[key][1]
+
+
 def trade_refusal(market: ConversationMarket, user) -> str | None:
     """Why `user` may not trade on this market (None: they may). One message for every conflict: it
     must not tell an entry's owner (or anyone) which side their entry is on."""
     if not user.is_authenticated:
         return "Log in to trade."
-    if user.is_staff or user.is_superuser or roles.is_organiser(user):
+    if user.pk in conversation_people(market.interrogation):
         return CONFLICT
-    interrogation = market.interrogation
-    if interrogation.judge_id == user.pk:
+    if user.is_staff or user.is_superuser or _organiser(user):
         return CONFLICT
-    for conversation in interrogation.conversations.select_related("witness_entry"):
-        if user.pk in (conversation.interrogator_id, conversation.witness_human_id):
-            return CONFLICT
-        if conversation.witness_entry_id and conversation.witness_entry.owner_id == user.pk:
-            return CONFLICT
     return None
+
+
+def _organiser(user) -> bool:
+    """The organiser role, read once per user object (a websocket's user lives as long as its
+    connection: a role given or taken counts from the next connection or page)."""
+    known = getattr(user, "_xmarkets_organiser", None)
+    if known is None:
+        known = roles.is_organiser(user)
+        try:
+            user._xmarkets_organiser = known
+        except AttributeError:  # a user object that takes no attributes: ask every time
+            pass
+    return known
 
 
 def _refusal_for_join(market: ConversationMarket):
     return lambda game, user: trade_refusal(market, user)
 
 
-def xmarket_sync(*, market_id: int) -> Game:
-    """Bring the market's game in line with its interrogation (see the module docstring). Idempotent."""
-    market = ConversationMarket.objects.select_related("interrogation").get(pk=market_id)
+def xmarket_sync(*, market_id: int, market: ConversationMarket | None = None) -> Game:
+    """Bring the market's game in line with its interrogation (see the module docstring). Idempotent.
+    `market`: the row already loaded with its game and interrogation (a trade's: one query fewer).
+    Takes the game's locks only when something changes (a running market of a running conversation,
+    the state of nearly every trade, is read and left alone)."""
+    if market is None:
+        market = ConversationMarket.objects.select_related("interrogation", "game").get(pk=market_id)
     game = market.game
     if game.is_finished:
         return game
@@ -99,6 +136,8 @@ def xmarket_sync(*, market_id: int) -> Game:
     if status == Status.ABORTED:
         return game_void(game_id=game.pk, reason="aborted")
     if status == Status.SCHEDULED:
+        return game
+    if status == Status.RUNNING and game.status == GameStatus.RUNNING and game.deadline == interrogation.deadline:
         return game
     call = judge_call(interrogation_id=interrogation.pk, side=market.side) if status == Status.ENDED else None
     with transaction.atomic():
@@ -132,11 +171,15 @@ def xmarket_trade(*, market_id: int, user, action, security, key):
     reason = trade_refusal(market, user)
     if reason:
         raise NotAllowed(reason, code="conflict_of_interest" if reason == CONFLICT else None)
-    game = xmarket_sync(market_id=market.pk)
+    game = xmarket_sync(market_id=market.pk, market=market)
     if game.status != GameStatus.RUNNING or (game.deadline and timezone.now() >= game.deadline):
         raise Closed("Trading is closed: the conversation is not running.")
-    if not Participant.objects.filter(game_id=game.pk, user_id=user.pk).exists():
-        game_join(game_id=game.pk, user=user, refusal=_refusal_for_join(market))
+    try:
+        return trade_place(game_id=game.pk, user=user, action=action, security=security, key=key)
+    except NotAllowed as exc:  # not a bettor yet: the first trade joins (one query fewer on every other)
+        if Participant.objects.filter(game_id=game.pk, user_id=user.pk).exists():
+            raise exc
+    game_join(game_id=game.pk, user=user, refusal=_refusal_for_join(market))
     return trade_place(game_id=game.pk, user=user, action=action, security=security, key=key)
 
 
