@@ -101,6 +101,23 @@ def _join(markets, users) -> float:
     return (time.perf_counter() - started) * 1000 / max(1, len(users))
 
 
+def _serial(market, user, n: int = 100) -> tuple[float, float, float]:
+    """One spectator alone, in this process: wall ms, CPU ms and database round trips per trade."""
+    from django.db import connection
+
+    from core import notify
+    from markets import services
+
+    trips = []
+    with connection.execute_wrapper(lambda execute, sql, params, many, context: (trips.append(1), execute(sql, params, many, context))[1]):
+        wall, cpu = time.perf_counter(), time.process_time()
+        for i in range(n):
+            services.xmarket_trade(market_id=market.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H",
+                                   key=f"serial-{i}")
+        notify.flush()
+    return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n, len(trips) / n
+
+
 def _settle(markets) -> None:
     """End and judge every conversation (sealed with a throwaway key: the run's own), settle its market."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -205,6 +222,8 @@ def measure(args, services_) -> dict:
     rates = tt.run_phases(phases, workers, processes, args.seconds, args.rounds)
     watchers.drain()
     watchers.stop()
+    serial_ms, serial_cpu_ms, trips = _serial(markets[0], spectators[0])
+    tt_serial_ms, tt_serial_cpu_ms = tt.serial("sql")
     _settle(markets)
     games = [m.game for m in markets] + eight
     violations = sum(len(ledger_audit(game=g)) for g in games)
@@ -216,13 +235,18 @@ def measure(args, services_) -> dict:
           f"{joined} spectators joined; violations {violations}")
     print(f"push latency, conversation markets: {fmt(push)}")
     print(f"push latency, Turing Trade (same run): {fmt(tt_push)}")
+    print(f"one spectator alone: {serial_ms:.2f} ms ({serial_cpu_ms:.2f} ms CPU, {trips:.1f} round trips) per trade; "
+          f"a Turing Trade bettor alone: {tt_serial_ms:.2f} ms ({tt_serial_cpu_ms:.2f} ms CPU, 1 round trip)")
     print(harness.load_line())
     return {"trades_per_s": round(x_tps, 1), "baseline_tps": round(base_tps, 1), "tt_8_games_tps": round(tt_tps, 1),
             "ratio": round(x_tps / base_tps, 3), "ratio_to_tt": round(x_tps / tt_tps, 3),
             "push_p50_ms": round(push["p50"], 2), "push_p99_ms": round(push["p99"], 2), "pushes": push["n"],
             "tt_push_p50_ms": round(tt_push["p50"], 2), "tt_push_p99_ms": round(tt_push["p99"], 2),
             "tt_pushes": tt_push["n"], "violations": violations, "refused": sum(r for _, r in rates.values()),
-            "spectators_joined": joined, "join_ms": round(join_ms, 2), "spectators": args.spectators, "conversations": args.conversations,
+            "spectators_joined": joined, "join_ms": round(join_ms, 2),
+            "serial_trade_ms": round(serial_ms, 2), "serial_trade_cpu_ms": round(serial_cpu_ms, 2),
+            "round_trips_per_trade": round(trips, 2), "tt_serial_trade_ms": round(tt_serial_ms, 2),
+            "tt_serial_trade_cpu_ms": round(tt_serial_cpu_ms, 2), "spectators": args.spectators, "conversations": args.conversations,
             "workers": args.workers, "processes": processes, "watchers": len(paths), "seconds": args.seconds,
             "rounds": args.rounds, "cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1)}
 
