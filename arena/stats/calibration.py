@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.stats.rates import wilson_interval
+from arena.stats.rates import forecast_arrays, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,7 @@ def calibration_bins(forecasts, outcomes, *, bins: int = 5, level: float = 0.95)
     """One CalibrationBin per bin (empty bins included: n 0, interval [0, 1])."""
     if bins < 1:
         raise ValueError("bins must be at least 1")
-    f = np.asarray(forecasts, dtype=np.float64).ravel()
-    o = np.asarray(outcomes, dtype=np.float64).ravel()
-    if f.shape != o.shape:
-        raise ValueError("one outcome per forecast")
-    if f.size and (np.any((f < 0) | (f > 1)) or not np.all(np.isin(o, (0.0, 1.0)))):
-        raise ValueError("forecasts must lie in [0, 1] and outcomes be 0 or 1")
+    f, o = forecast_arrays(forecasts, outcomes)
     index = np.minimum((f * bins).astype(int), bins - 1)
     table = []
     for b in range(bins):

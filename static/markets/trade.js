@@ -68,31 +68,9 @@
     list.replaceChildren(...(state.queue || []).map((q) => { const li = document.createElement("li"); li.textContent = q.text; return li; }));
   }
 
-  function renderMarket() {
-    if (!state.market || !$("price")) return;
-    $("price").textContent = state.market.price;
-    const pts = [50].concat(history.map((h) => h.price));
-    const step = 400 / Math.max(1, pts.length - 1);
-    $("chart-line").setAttribute("points", pts.map((p, i) => (i * step).toFixed(1) + "," + (160 - p * 1.6).toFixed(1)).join(" "));
-    document.querySelectorAll("[data-q]").forEach((el) => {
-      const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
-      el.textContent = v === null ? "—" : v;
-    });
-    if (state.me) {
-      $("points").textContent = state.me.points;
-      $("holding").textContent = state.me.quantity ? state.me.quantity + " " + (state.me.security === "H" ? "human" : "computer") : "nothing";
-    }
-    document.querySelectorAll("button.trade").forEach((b) => {
-      const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
-      b.disabled = state.status !== "running" || v === null;
-    });
-  }
+  function renderMarket() { Market.render(state, history, false); }
 
-  function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
-
-  document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
-    socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
-  }));
+  Market.bind(socket);
   const ask = $("ask");
   if (ask) ask.addEventListener("submit", (e) => {
     e.preventDefault(); const input = $("ask-text"); const text = input.value.trim();

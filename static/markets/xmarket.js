@@ -55,27 +55,7 @@
     if (!rows.length) Arena.line(log, "", "Nothing yet: messages appear " + Math.round(state.transcript.delay_s) + " s after they are sent.", "pending");
   }
 
-  function renderMarket() {
-    $("price").textContent = state.market.price;
-    const pts = [50].concat(history.map((h) => h.price));
-    const step = 400 / Math.max(1, pts.length - 1);
-    $("chart-line").setAttribute("points", pts.map((p, i) => (i * step).toFixed(1) + "," + (160 - p * 1.6).toFixed(1)).join(" "));
-    document.querySelectorAll("[data-q]").forEach((el) => {
-      const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
-      el.textContent = v === null ? "—" : v;
-    });
-    if (state.me) {
-      $("points").textContent = state.me.points;
-      $("holding").textContent = state.me.quantity ? state.me.quantity + " " + (state.me.security === "H" ? "human" : "computer") : "nothing";
-    }
-    document.querySelectorAll("button.trade").forEach((b) => {
-      const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
-      b.disabled = state.status !== "running" || v === null || !!state.refusal;
-    });
-  }
+  function renderMarket() { Market.render(state, history, state.refusal); }
 
-  function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
-  document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
-    socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
-  }));
+  Market.bind(socket);
 })();
