@@ -75,9 +75,10 @@ class ConversationMarketConsumer(BaseConsumer):
     actions = {"state": "on_state", "trade": "on_trade"}
 
     def authorise(self):
-        from markets.xselectors import xmarket_by_public_id
+        from markets.xselectors import xmarket_by_public_id, xmarket_viewer_check
 
         self.cm = xmarket_by_public_id(public_id=self.scope["url_route"]["kwargs"]["public_id"])
+        xmarket_viewer_check(cm=self.cm, user=self.scope["user"])
 
     def groups_to_join(self):
         from arena import groups as arena_groups

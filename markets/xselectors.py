@@ -13,7 +13,7 @@ from markets.models import ConversationMarket, Game
 from markets.reveals import judge_call
 from markets.selectors import _history, participant_for
 from markets.services.trading import market_maker, market_state
-from markets.services.xmarkets import trade_refusal, xmarket_sync
+from markets.services.xmarkets import conversation_people, trade_refusal, xmarket_sync
 
 LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
 
@@ -24,6 +24,20 @@ def xmarket_by_public_id(*, public_id) -> ConversationMarket:
     if cm is None:
         raise NotAllowed("No such market.")
     return cm
+
+
+WITNESS_WAIT = "You take part in this conversation: its spectator page opens for you once it has ended."
+
+
+def xmarket_viewer_check(*, cm: ConversationMarket, user) -> None:
+    """A witness of the conversation (or an entry's owner: a pull-mode program reads its own side)
+    may not watch the other side while it runs; its judge sees both sides anyway."""
+    from arena.models import Status
+
+    if not user.is_authenticated or cm.interrogation.status not in (Status.SCHEDULED, Status.RUNNING):
+        return
+    if user.pk != cm.interrogation.judge_id and user.pk in conversation_people(cm.interrogation):
+        raise NotAllowed(WITNESS_WAIT)
 
 
 def _market(game: Game) -> dict:
@@ -38,6 +52,7 @@ def xmarket_state(*, cm: ConversationMarket, user, now=None) -> dict:
     whether they may trade (and why not), and the reveal once settled."""
     game = xmarket_sync(market_id=cm.pk)
     cm.interrogation.refresh_from_db()
+    xmarket_viewer_check(cm=cm, user=user)
     state = {"type": "state", **payloads.xmarket(cm, game, _market(game)),
              "transcript": spectator_state(interrogation=cm.interrogation, now=now)}
     participant = participant_for(game=game, user=user)

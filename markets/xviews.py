@@ -29,12 +29,18 @@ def xmarket_list(request):
 
 def xmarket_watch(request, public_id):
     cm = _cm(public_id)
-    state = xselectors.xmarket_state(cm=cm, user=request.user)
+    try:
+        state = xselectors.xmarket_state(cm=cm, user=request.user)
+    except NotAllowed as exc:
+        return render(request, "markets/xmarkets.html", {**xselectors.xmarkets_listed(), "error": str(exc)}, status=403)
     return render(request, "markets/xwatch.html", {"cm": cm, "state": state})
 
 
 def xmarket_state_api(request, public_id):
-    return JsonResponse(xselectors.xmarket_state(cm=_cm(public_id), user=request.user))
+    try:
+        return JsonResponse(xselectors.xmarket_state(cm=_cm(public_id), user=request.user))
+    except NotAllowed as exc:
+        return JsonResponse(error(exc.code, str(exc)), status=403)
 
 
 @require_POST

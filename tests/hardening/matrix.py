@@ -81,15 +81,15 @@ GET  /markets/{game}/watch/                          | 200   | 200      | 200   
 GET  /markets/{game}/state.json                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/{game}/log/                            | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /markets/{finished_game}/log/                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-# conversation markets: public pages; trading refused to everyone in {interrogation} (its judge, its witness, the
-# owner of its entry) and to organisers, with the same 403 (and to the anonymous: log in)
+# conversation markets: public pages, except to {interrogation}'s witness and its entry's owner while it runs (they
+# would read the other side); trading refused to everyone in it (its judge too) and to organisers, with one 403
 GET  /markets/conversations/                         | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/conversations/results/                 | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/conversations/results.json             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/conversations/results.csv              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/conversations/trades.csv               | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /markets/conversations/{xmarket}/               | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /markets/conversations/{xmarket}/state.json     | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/conversations/{xmarket}/               | 200   | 200      | 200   | 200    | 403    | 200    | 403     | 200      | 200
+GET  /markets/conversations/{xmarket}/state.json     | 200   | 200      | 200   | 200    | 403    | 200    | 403     | 200      | 200
 GET  /markets/conversations/{xmarket}/trade/         | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
 POST /markets/conversations/{xmarket}/trade/         | 403   | 200      | 403   | 200    | 403    | 200    | 403     | 200      | 403
 GET  /markets/bettors/betty/                         | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
@@ -169,7 +169,7 @@ WS   /ws/monitor/                                    | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
-WS   /ws/markets/conversations/{xmarket}/            | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/markets/conversations/{xmarket}/            | ws    | ws       | ws    | ws     | 4403   | ws     | 4403    | ws       | ws
 WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
 WS   /ws/play/{study}/lobby/                         | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/play/judge/{study_game}/                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403

@@ -115,3 +115,16 @@ def test_turing_trade_pages_do_not_reach_a_conversation_market(cast):
     market = xmarket(cast)
     with pytest.raises(NotAllowed):
         selectors.game_by_public_id(public_id=market.game.public_id)
+
+
+def test_a_witness_cannot_watch_the_other_side_while_the_conversation_runs(client, cast):
+    market = xmarket(cast)
+    url = f"/markets/conversations/{market.game.public_id}/state.json"
+    client.force_login(cast.connie)
+    refused = client.get(url)
+    assert refused.status_code == 403 and "once it has ended" in refused.json()["message"]
+    client.force_login(cast.jude)  # the judge sees both sides anyway
+    assert client.get(url).status_code == 200
+    arena_services.interrogation_end(interrogation_id=market.interrogation_id, reason="judge")
+    client.force_login(cast.connie)
+    assert client.get(url).status_code == 200
