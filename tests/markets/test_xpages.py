@@ -69,3 +69,15 @@ def test_a_bettors_profile_shows_their_record_across_markets(client, settled):
 def test_the_list_shows_live_and_ended_markets(client, cast, settled):
     page = client.get("/markets/conversations/").content.decode()
     assert "Recently ended" in page and str(settled.game.public_id) in page
+
+
+def test_an_organiser_opens_a_market_on_any_interrogation_in_the_admin(client, cast):
+    from markets.models import ConversationMarket
+
+    interrogation = arena_services.interrogation_create(judge=cast.jude, witnesses=[cast.simple], title="one-to-one")
+    client.force_login(cast.olivia)
+    assert client.get("/admin/markets/conversationmarket/").status_code == 200
+    response = client.post("/admin/markets/conversationmarket/add/", {"interrogation": interrogation.pk})
+    assert response.status_code == 302
+    market = ConversationMarket.objects.get(interrogation=interrogation)
+    assert market.side == "sole" and market.game.status == "open" and interrogation.spectator_feed.delay_s == 60
