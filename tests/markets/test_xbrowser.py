@@ -16,7 +16,7 @@ DELAY_S = 3
 QUESTION = "<b>What</b> did you dream last night?"
 
 
-def test_a_spectator_trades_on_the_delayed_page(browser, live_daphne, cast):
+def test_a_spectator_trades_on_the_delayed_page(browser, live_daphne, cast, task_worker):
     market = xmarket(cast, delay_s=DELAY_S)
     url = f"{live_daphne}/markets/conversations/{market.game.public_id}/"
     oscar = login(browser, live_daphne, "oscar", "oscar-pw")

@@ -70,7 +70,7 @@ def test_a_spectator_feed_never_shortens_its_delay(cast):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_websocket_push_comes_no_earlier_than_the_delay(cast):
+async def test_the_websocket_push_comes_no_earlier_than_the_delay(cast, task_worker):
     delay = 0.8
     market = await sync_to_async(xmarket)(cast, delay_s=delay)
     socket, connected, _ = await connect(f"/ws/markets/conversations/{market.game.public_id}/")
