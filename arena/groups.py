@@ -18,3 +18,9 @@ def conversation_group(conversation_id: int) -> str:
 
 def monitor_group() -> str:
     return group_name("arena", "monitor")
+
+
+def spectators_group(interrogation_id: int) -> str:
+    """The public watching an interrogation through its spectator feed: messages only once released
+    (their stored time + the feed's delay), witnesses by side only."""
+    return group_name("arena", "spectators", interrogation_id)

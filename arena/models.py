@@ -390,3 +390,25 @@ class ApiKey(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+# --- spectators: the delayed public view of a live interrogation -----------------------------------
+
+
+class SpectatorFeed(models.Model):
+    """An interrogation the public may watch, `delay_s` behind its judge (a crowd market on it, a
+    contest's spectator page). Every read and every push of its messages waits until the message's
+    stored `created_at` + `delay_s` (arena.spectators), so spectators never know more than the judge
+    did `delay_s` seconds earlier and cannot feed them anything fresh."""
+
+    interrogation = models.OneToOneField(Interrogation, on_delete=models.CASCADE, related_name="spectator_feed")
+    delay_s = models.FloatField(default=60.0, help_text="Seconds spectators see the conversation behind its judge.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(delay_s__gte=0, delay_s__lte=3600), name="spectator_feed_delay_0_3600"),
+        ]
+
+    def __str__(self):
+        return f"{self.interrogation}: {self.delay_s:g} s behind"

@@ -122,3 +122,25 @@ def monitor_verdict(verdict) -> dict:
         "correct": verdict.correct,
         "reason": verdict.reason,
     }
+
+
+# --- spectators (the delayed feed): sides only, never a witness's name or kind before the reveal ---
+SPECTATOR_LABELS = {"left": "left", "right": "right", "sole": "candidate"}
+
+
+def spectator_message(message, side: str) -> dict:
+    return {
+        "type": "message",
+        "side": side,
+        "witness": SPECTATOR_LABELS.get(side, side),
+        "seq": message.seq,
+        "from": "judge" if message.sender_role == "interrogator" else "witness",
+        "text": message.text,
+        "at": iso(message.created_at),
+    }
+
+
+def spectator_status(interrogation, delay_s: float) -> dict:
+    return {"type": "status", "status": interrogation.status, "delay_s": delay_s,
+            "started_at": iso(interrogation.started_at), "deadline": iso(interrogation.deadline),
+            "now": iso(timezone.now())}

@@ -83,3 +83,10 @@ def rehearsal_judge(interrogation_id: int) -> bool:
         return True
     enqueue_now(rehearsal_judge, interrogation_id, countdown=following)
     return False
+
+
+@shared_task(name="arena.tasks.spectator_release", acks_late=True)
+def spectator_release(message_id: int) -> bool:
+    from arena.services.spectators import spectator_release as release
+
+    return release(message_id=message_id)

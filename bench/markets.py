@@ -36,6 +36,7 @@ average. The LAST line is JSON:
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -43,6 +44,8 @@ import time
 from bench import harness
 
 BASELINES = ("baseline", "baseline_atomic")
+# trading phases of other benchmarks run by `run_phases` (kind -> "module:function(assignment, index, made, stop_at)")
+EXTERNAL_PHASES = {"xmarkets": "bench.conversation_markets:trade_until"}
 COUNTER = "UPDATE bench_counter SET n = n + 1 WHERE id = 1"
 log = harness.logger("markets")
 
@@ -96,6 +99,9 @@ def _trade_until(kind, games, user, index, made, stop_at) -> tuple[int, int]:
 
     from markets import services
 
+    if kind in EXTERNAL_PHASES:  # another benchmark's trading phase, on these same workers
+        module, name = EXTERNAL_PHASES[kind].split(":")
+        return getattr(importlib.import_module(module), name)(games[kind], index, made, stop_at)
     done = refused = 0
     while time.time() < stop_at.value:
         if kind == "baseline":

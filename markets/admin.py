@@ -8,7 +8,7 @@ from django.urls import path, reverse
 
 from core.errors import ArenaError
 from markets import services
-from markets.models import Game, Participant, Trade
+from markets.models import ConversationMarket, Game, Participant, Trade
 
 
 class ParticipantInline(admin.TabularInline):
@@ -95,3 +95,32 @@ class TradeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(ConversationMarket)
+class ConversationMarketAdmin(admin.ModelAdmin):
+    """Crowd markets on conversations: opened by the formats' policies (or here, on any interrogation);
+    they follow their interrogations (the markets sweep), so there is nothing to start or end by hand."""
+
+    list_display = ["__str__", "side", "game", "created_at"]
+    list_select_related = ["game", "interrogation"]
+    raw_id_fields = ["interrogation"]
+    fields = ["interrogation", "side", "game"]
+    readonly_fields = ["side", "game"]
+    actions = ["sync_markets"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        try:
+            opened = services.xmarket_open(interrogation_id=obj.interrogation_id)
+        except ArenaError as exc:
+            self.message_user(request, str(exc), messages.ERROR)
+            return
+        obj.pk, obj.game_id, obj.side = opened.pk, opened.game_id, opened.side
+
+    @admin.action(description="Bring the selected markets in line with their interrogations")
+    def sync_markets(self, request, queryset):
+        for market in queryset:
+            services.xmarket_sync(market_id=market.pk)

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from core.consumers import BaseConsumer
 from core.errors import NotAllowed
-from markets import groups, selectors, services
+from markets import groups, payloads, selectors, services
 
 
 class GameConsumer(BaseConsumer):
@@ -66,3 +66,35 @@ class SpectatorConsumer(GameConsumer):
 
     def state(self):
         return selectors.bettor_state(game=self.game, participant=None)
+
+
+class ConversationMarketConsumer(BaseConsumer):
+    """A spectator of a conversation market: the arena's delayed feed (released messages only), the
+    market's prices, and trades (refused in the service for anyone in the conversation)."""
+
+    actions = {"state": "on_state", "trade": "on_trade"}
+
+    def authorise(self):
+        from markets.xselectors import xmarket_by_public_id, xmarket_viewer_check
+
+        self.cm = xmarket_by_public_id(public_id=self.scope["url_route"]["kwargs"]["public_id"])
+        xmarket_viewer_check(cm=self.cm, user=self.scope["user"])
+
+    def groups_to_join(self):
+        from arena import groups as arena_groups
+
+        return [arena_groups.spectators_group(self.cm.interrogation_id), groups.spectators_group(self.cm.game_id)]
+
+    def state(self):
+        from markets.xselectors import xmarket_state
+
+        return xmarket_state(cm=self.cm, user=self.scope["user"])
+
+    def trade(self, frame) -> dict:
+        trade = services.xmarket_trade(market_id=self.cm.pk, user=self.scope["user"], action=frame.get("action"),
+                                       security=frame.get("security"), key=frame.get("key"))
+        participant = trade.participant
+        return payloads.me_event(participant, participant.account.balance)
+
+    async def on_trade(self, frame):
+        await self.send_json(await database_sync_to_async(self.trade)(frame))

@@ -225,3 +225,32 @@ class Trade(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="trade_seq_unique"),
             models.UniqueConstraint(fields=["participant", "idempotency_key"], name="trade_idempotent_click"),
         ]
+
+
+class ConversationMarket(models.Model):
+    """A crowd market on someone else's arena interrogation: "the left witness is human" (three-party)
+    or "this candidate is human" (one-to-one). Its Game holds the maker, the accounts, the bettors and
+    the trades of Turing Trade, unchanged; the interrogation's schedule opens and closes it
+    (markets.services.xmarkets), its reveal settles it (the game's target is set to the witness on
+    `side` only then), an abort voids it. Spectators watch through the interrogation's arena
+    SpectatorFeed, a delay behind the judge."""
+
+    class Side(models.TextChoices):
+        LEFT = "left", "the left witness is human"
+        SOLE = "sole", "this candidate is human"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="conversation_market")
+    interrogation = models.ForeignKey("arena.Interrogation", on_delete=models.PROTECT, related_name="markets")
+    side = models.CharField(max_length=5, choices=Side.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["interrogation", "side"], name="xmarket_one_per_side")]
+
+    def __str__(self):
+        return f"{self.get_side_display()}: {self.interrogation}"
+
+    @property
+    def question(self) -> str:
+        return self.get_side_display()

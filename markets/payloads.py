@@ -98,3 +98,21 @@ def me_event(participant, balance: int) -> dict:
 
 def refresh() -> dict:
     return {"type": "refresh"}
+
+
+# --- conversation markets -----------------------------------------------------------------------
+def xmarket(cm, game, market: dict) -> dict:
+    """A conversation market's public face: its question, its game's clock and its market (no witness
+    name or kind: the transcript beside it names witnesses by side only)."""
+    return {"id": str(game.public_id), "question": cm.question, "side": cm.side, "status": game.status,
+            "deadline": iso(game.deadline), "now": iso(timezone.now()), "market": market,
+            "starting_points": game.starting_points}
+
+
+def xreveal(game, call) -> dict | None:
+    """After settlement only: what the witness on the market's side was, and the judge's decision."""
+    if game.status != "settled" or game.target_is_human is None:
+        return None
+    return {"human": bool(game.target_is_human), "final_price": game.market.human_price,
+            "judge": None if call is None else {"pick": call.pick, "confidence": call.confidence,
+                                                "p_event": round(call.p_event, 4), "source": call.source}}

@@ -22,7 +22,9 @@ HISTORY_POINTS = 1000  # price points in a console's state: the chart's last 100
 
 
 def game_by_public_id(*, public_id) -> Game:
-    game = Game.objects.select_related("market", "target_entry").filter(public_id=public_id).first()
+    # a conversation market's game is reached through its own pages (markets.xselectors), never these
+    game = (Game.objects.select_related("market", "target_entry")
+            .filter(public_id=public_id, conversation_market__isnull=True).first())
     if game is None:
         raise NotAllowed("No such game.")
     return game
@@ -193,7 +195,8 @@ def market_forecasts(*, replicates: int = 2000, seed: int = 0) -> dict:
     scored by arena.stats.brier_score (mean Brier with a bootstrap interval) against the reference that
     knows only the game's prior P(human target); and the mean forecast when the target was human and
     when it was a machine (a market that cannot tell them apart forecasts the same for both)."""
-    games = list(Game.objects.filter(status=Game.Status.SETTLED).select_related("market").order_by("ended_at", "pk"))
+    games = list(Game.objects.filter(status=Game.Status.SETTLED, conversation_market__isnull=True)
+                 .select_related("market").order_by("ended_at", "pk"))
     forecasts = [g.market.human_price / 100 for g in games]
     outcomes = [1.0 if g.target_is_human else 0.0 for g in games]
     summary = stats.brier_score(forecasts, outcomes, reference=[g.p_human for g in games], replicates=replicates,

@@ -39,6 +39,8 @@ def game_close(game_id: int) -> bool:
 
 @shared_task(name="markets.tasks.games_sweep")
 def games_sweep() -> int:
+    """Turing Trade games past their deadline, and conversation markets in step with their interrogations."""
     from markets.services import games_sweep as sweep
+    from markets.services import xmarkets_sweep
 
-    return sweep()
+    return sweep() + xmarkets_sweep()

@@ -18,7 +18,7 @@ def _game(public_id) -> Game:
 
 
 def game_list(request):
-    games = Game.objects.exclude(status=Game.Status.DRAFT).order_by("-created_at")[:50]
+    games = Game.objects.exclude(status=Game.Status.DRAFT).filter(conversation_market__isnull=True).order_by("-created_at")[:50]
     return render(request, "markets/games.html", {"games": games})
 
 

@@ -10,6 +10,8 @@ from django.views.decorators.http import require_POST
 
 from arena import selectors as arena_selectors
 from core.errors import ArenaError
+from markets import services as market_services
+from markets import xselectors
 from studies import charts, exports, selectors, services
 from studies.models import Game, Participant, Study, SurveyAnswer
 
@@ -160,3 +162,19 @@ def play_transcript_judge(request, public_id):
         return render(request, "studies/play_transcript.html", {
             "study": study, "game": game, "transcript": transcript_view(game=game), "error": str(exc)}, status=400)
     return redirect("play_transcripts")
+
+
+WATCH_GAMES = 50
+
+
+def play_watch(request):
+    """The public watch page: the latest games of every study whose configuration allows spectators
+    (`spectator_markets: true`), each with its crowd market (a delay behind the interrogator)."""
+    studies = [s for s in Study.objects.order_by("-created_at") if s.config.get("spectator_markets") is True]
+    games = list(Game.objects.filter(study__in=studies).select_related("study", "interrogation")
+                 .order_by("-interrogation__created_at")[:WATCH_GAMES])
+    ids = [g.interrogation_id for g in games]
+    market_services.xmarkets_ensure(interrogation_ids=ids)
+    markets = xselectors.xmarket_links(interrogation_ids=ids)
+    rows = [(g, markets[g.interrogation_id]) for g in games if g.interrogation_id in markets]
+    return render(request, "studies/play_watch.html", {"rows": rows, "studies": studies})

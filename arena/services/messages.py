@@ -8,6 +8,7 @@ from arena import notify
 from arena.models import Conversation, Interrogation, Message, Status
 from arena.services import appends, appends_pg
 from arena.services.appends import check_sender, turn_refusal  # noqa: F401  (check_sender: keystrokes' too)
+from arena.services.spectators import message_release_schedule
 from core.dispatch import enqueue_now
 from core.errors import Closed, InvalidInput, NotAllowed
 
@@ -47,6 +48,7 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
         _refuse(found, sender_role=sender_role, user=user)
     message, conversation = found.message, found.conversation
     transaction.on_commit(lambda: notify.message_stored(message, conversation, witness_label=found.witness_label))
+    transaction.on_commit(lambda: message_release_schedule(message, conversation))
     if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
         from arena.tasks import bot_reply
 

@@ -50,6 +50,9 @@ Forecasts (`brier_score`: Turing Trade's markets as forecasters of "the target i
     B = (1/n) Σ (fₜ − oₜ)² with a percentile bootstrap interval, and the skill 1 − B/B_ref against a
     reference forecast (the base rate, or each game's prior P(human)).
 
+Calibration (`calibration_bins`): forecasts in equal-width bins, each bin's observed frequency with its Wilson
+    interval (judges' and crowds' reliability diagrams on the conversation-market results page).
+
 Vote caps (`votes_cap`, Chatbot Arena's `limit_user_votes`): at most `cap` votes per judge and period.
 
 Outlier judges (`judge_outliers`, after FastChat's `outlier_detect`)
@@ -67,12 +70,13 @@ from arena.stats.battles import (WINNERS, BattleCells, BattleError, Battles, bat
                                  votes_cap)
 from arena.stats.bradley_terry import (CENTRE, SCALE, Fit, Rating, RatingTable, bradley_terry_bootstrap,
                                        bradley_terry_fit, ratings_compute, theta_to_rating)
+from arena.stats.calibration import CalibrationBin, calibration_bins
 from arena.stats.judges import JudgeTest, judge_outliers
 from arena.stats.rates import (BrierScore, Proportion, binomial_test, bootstrap_interval, brier_score,
                                proportion_estimate, wilson_interval)
 from arena.stats.solver import DEFAULT_PRIOR
 
-__all__ = ["BattleCells", "BattleError", "Battles", "BrierScore", "CENTRE", "DEFAULT_PRIOR", "Fit", "JudgeTest",
+__all__ = ["BattleCells", "BattleError", "Battles", "BrierScore", "CENTRE", "CalibrationBin", "calibration_bins", "DEFAULT_PRIOR", "Fit", "JudgeTest",
            "Proportion", "Rating", "RatingTable", "SCALE", "WINNERS", "battle_cells", "battles_from_records",
            "binomial_test", "bootstrap_interval", "bradley_terry_bootstrap", "bradley_terry_fit", "brier_score",
            "judge_outliers", "proportion_estimate", "ratings_compute", "theta_to_rating", "votes_cap",

@@ -112,6 +112,17 @@ class BrierScore:
                 "reference_brier": self.reference, "skill": self.skill, "level": self.level}
 
 
+def forecast_arrays(forecasts, outcomes) -> tuple[np.ndarray, np.ndarray]:
+    """Forecasts in [0, 1] and their 0/1 outcomes as two float arrays of one shape (ValueError if not)."""
+    f = np.asarray(forecasts, dtype=np.float64).ravel()
+    o = np.asarray(outcomes, dtype=np.float64).ravel()
+    if f.shape != o.shape:
+        raise ValueError("one outcome per forecast")
+    if f.size and (np.any((f < 0) | (f > 1)) or not np.all(np.isin(o, (0.0, 1.0)))):
+        raise ValueError("forecasts must lie in [0, 1] and outcomes be 0 or 1")
+    return f, o
+
+
 def brier_score(forecasts, outcomes, *, reference=None, level: float = 0.95, replicates: int = 2000,
                 seed=None) -> BrierScore:
     """B = (1/n) Σ (fₜ − oₜ)², fₜ ∈ [0, 1] the forecast probability of the event, oₜ ∈ {0, 1} what happened
@@ -120,12 +131,7 @@ def brier_score(forecasts, outcomes, *, reference=None, level: float = 0.95, rep
     B_ref = (1/n) Σ (rₜ − oₜ)², skill = 1 − B/B_ref (> 0: better than the reference; None when B_ref = 0).
     No forecasts: every figure None."""
     _z(level)
-    f = np.asarray(forecasts, dtype=np.float64).ravel()
-    o = np.asarray(outcomes, dtype=np.float64).ravel()
-    if f.shape != o.shape:
-        raise ValueError("one outcome per forecast")
-    if f.size and (np.any((f < 0) | (f > 1)) or not np.all(np.isin(o, (0.0, 1.0)))):
-        raise ValueError("forecasts must lie in [0, 1] and outcomes be 0 or 1")
+    f, o = forecast_arrays(forecasts, outcomes)
     if f.size == 0:
         return BrierScore(n=0, score=None, ci_low=None, ci_high=None, reference=None, skill=None, level=level)
     errors = (f - o) ** 2

@@ -12,3 +12,11 @@ from markets.services.ledger import InsufficientPoints, ledger_post  # noqa: F40
 from markets.services.questions import answer_release, answer_submit, question_ask  # noqa: F401
 from markets.services.target import target_reply_compose, target_reply_deliver  # noqa: F401
 from markets.services.trading import trade_place  # noqa: F401
+from markets.services.xmarkets import (  # noqa: F401
+    trade_refusal,
+    xmarket_open,
+    xmarket_sync,
+    xmarket_trade,
+    xmarkets_ensure,
+    xmarkets_sweep,
+)

@@ -62,7 +62,18 @@ def _could_be_the_target(game: Game, user) -> bool:
     return game.human_pool.filter(pk=user.pk).exists() or game.entry_pool.filter(owner=user).exists()
 
 
-def game_join(*, game_id: int, user) -> Participant:
+def turing_trade_refusal(game: Game, user) -> str | None:
+    """Who may not bet in a Turing Trade game: anyone without the bettor role, and every candidate of
+    its draw (the same message for both: it must not say who the target is)."""
+    if not roles.has_role(user, roles.BETTOR) or _could_be_the_target(game, user):
+        return NOT_A_BETTOR
+    return None
+
+
+def game_join(*, game_id: int, user, refusal=turing_trade_refusal) -> Participant:
+    """Join as a bettor with the game's starting points. `refusal(game, user)` says why a user may
+    not (None: they may): Turing Trade's rule by default, a conversation market's its own
+    (markets.services.xmarkets)."""
     if not user.is_authenticated:
         raise NotAllowed("Log in to join a game.")
     with transaction.atomic():
@@ -72,8 +83,9 @@ def game_join(*, game_id: int, user) -> Participant:
             return existing
         if game.status not in (Status.OPEN, Status.RUNNING) or _past_deadline(game):
             raise Closed("This game is not open for bettors.")
-        if not roles.has_role(user, roles.BETTOR) or _could_be_the_target(game, user):
-            raise NotAllowed(NOT_A_BETTOR)
+        reason = refusal(game, user)
+        if reason:
+            raise NotAllowed(reason)
         count = game.participants.count()
         if count >= game.max_bettors:
             raise Closed("This game is full.")
@@ -115,10 +127,11 @@ def _past_deadline(game: Game, now=None) -> bool:
 
 def game_settle(*, game_id: int, reason: str = "time", force: bool = False) -> Game:
     """End a running game and pay 100 per winning security. Idempotent: a settled game is returned
-    unchanged. Without `force`, only a game past its deadline is settled."""
+    unchanged. Without `force`, only a game past its deadline is settled; never one whose truth is not
+    known yet (a conversation market's target is set at its interrogation's reveal)."""
     with transaction.atomic():
         game = locked_game(game_id)
-        if game.status != Status.RUNNING or not (force or _past_deadline(game)):
+        if game.status != Status.RUNNING or not (force or _past_deadline(game)) or game.target_is_human is None:
             return game
         now = timezone.now()
         game.ended_at = min(now, game.deadline) if game.deadline else now
@@ -158,6 +171,8 @@ def game_void(*, game_id: int, reason: str = "void") -> Game:
 
 
 def games_sweep() -> int:
-    """Settle every running game past its deadline (after a restart, or a lost timer)."""
-    due = Game.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now()).values_list("pk", flat=True)
+    """Settle every running Turing Trade game past its deadline (after a restart, or a lost timer);
+    conversation markets follow their interrogations instead (`xmarkets_sweep`, the same task)."""
+    due = Game.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now(),
+                              conversation_market__isnull=True).values_list("pk", flat=True)
     return sum(game_settle(game_id=pk).status == Status.SETTLED for pk in list(due))

@@ -26,8 +26,7 @@
     if (p.type === "price") {
       if (history.length && p.point.seq <= history[history.length - 1].seq) return;   // already shown
       history.push(p.point); if (history.length > 1000) history.shift();
-      const chart = window.Charts && Charts.get("price-chart");
-      if (chart) chart.append(p.point);
+      Market.point(p.point);
       state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket();
     }
   }
@@ -47,8 +46,7 @@
 
   function render(s) {
     state = s; history = (s.market && s.market.history) || [];
-    const chart = window.Charts && Charts.get("price-chart");
-    if (chart && s.market) chart.set(s.market.opened && (!history.length || history[0].seq === 1) ? [s.market.opened].concat(history) : history);
+    Market.chart(s.market, history);
     $("status").textContent = s.status; $("status").className = "status " + s.status;
     countdown.set(s);
     renderQA(); renderQueue(); renderMarket();
@@ -100,28 +98,9 @@
     list.replaceChildren(...(state.queue || []).map((q) => { const li = document.createElement("li"); li.textContent = q.text; return li; }));
   }
 
-  function renderMarket() {
-    if (!state.market || !$("price")) return;
-    $("price").textContent = state.market.price;
-    document.querySelectorAll("[data-q]").forEach((el) => {
-      const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
-      el.textContent = v === null ? "—" : v;
-    });
-    if (state.me) {
-      $("points").textContent = state.me.points;
-      $("holding").textContent = state.me.quantity ? state.me.quantity + " " + (state.me.security === "H" ? "human" : "computer") : "nothing";
-    }
-    document.querySelectorAll("button.trade").forEach((b) => {
-      const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
-      b.disabled = state.status !== "running" || v === null;
-    });
-  }
+  function renderMarket() { Market.render(state, history, false); }
 
-  function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
-
-  document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
-    socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
-  }));
+  Market.bind(socket);
   const ask = $("ask");
   if (ask) ask.addEventListener("submit", (e) => {
     e.preventDefault(); const input = $("ask-text"); const text = input.value.trim();

@@ -68,6 +68,8 @@ class Design:
     max_failed_attention_checks: int = 0
     identity_words: tuple[str, ...] = DEFAULT_IDENTITY_WORDS
     one_participation_per_device: bool = False
+    spectator_markets: bool = False  # the public may watch games (spectator_delay_s behind) and bet on them
+    spectator_delay_s: float = 60.0
     extra: dict = field(default_factory=dict)  # keys the platform does not read, kept with the study
 
     @property
@@ -181,7 +183,8 @@ KNOWN_KEYS = {
     "format", "minutes", "witnesses", "human_witness_share", "games_per_participant", "seed", "title",
     "max_message_chars", "turn_taking", "role_switching", "repeat_partners", "human_wait_s", "fallback",
     "games_per_day", "consent_text", "demographics", "exit_questions", "attention_checks",
-    "max_failed_attention_checks", "identity_words", "one_participation_per_device",
+    "max_failed_attention_checks", "identity_words", "one_participation_per_device", "spectator_markets",
+    "spectator_delay_s",
 }
 
 
@@ -221,6 +224,8 @@ def design_read(config) -> Design:
         max_failed_attention_checks=_number(config, "max_failed_attention_checks", 0, low=0, high=30, integer=True),
         identity_words=tuple(w.strip().lower() for w in identity),
         one_participation_per_device=_flag(config, "one_participation_per_device", False),
+        spectator_markets=_flag(config, "spectator_markets", False),
+        spectator_delay_s=_number(config, "spectator_delay_s", 60, low=0, high=3600),
         extra={k: v for k, v in config.items() if k not in KNOWN_KEYS},
     )
 

@@ -5,7 +5,7 @@ import sys
 
 from tests.bench.conftest import ROOT
 
-BENCHMARKS = ["chat_latency", "lpp_latency", "markets", "lambdastar_celery", "lambdastar_speed", "bots", "ratings",
+BENCHMARKS = ["chat_latency", "lpp_latency", "markets", "conversation_markets", "lambdastar_celery", "lambdastar_speed", "bots", "ratings",
               "soak", "tables", "studies", "loebner_qualifying"]
 
 

@@ -15,6 +15,7 @@ Read a row as "METHOD path | what each role gets". Placeholders in paths are obj
   {apikey}          one of ada's API keys
   {wager_session}   a wager rehearsal session judged by jude, connie its foil; {wager_trial} its one trial
   {contest}         a Loebner contest open for entries (format 2009-rules), jude its judge J1
+  {xmarket}         the crowd market on {interrogation} ("the left witness is human"), trading
 
 Roles (columns): anon = not logged in; outsider = oscar (no role); judge = jude (this interrogation's);
 judge2 = june (a judge, not of this interrogation); confed = connie (the witness, and the game's
@@ -82,6 +83,18 @@ GET  /markets/{game}/watch/                          | 200   | 200      | 200   
 GET  /markets/{game}/state.json                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/{game}/log/                            | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /markets/{finished_game}/log/                   | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+# conversation markets: public pages, except to {interrogation}'s witness and its entry's owner while it runs (they
+# would read the other side); trading refused to everyone in it (its judge too) and to organisers, with one 403
+GET  /markets/conversations/                         | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/conversations/results/                 | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/conversations/results.json             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/conversations/results.csv              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/conversations/trades.csv               | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /markets/conversations/{xmarket}/               | 200   | 200      | 200   | 200    | 403    | 200    | 403     | 200      | 200
+GET  /markets/conversations/{xmarket}/state.json     | 200   | 200      | 200   | 200    | 403    | 200    | 403     | 200      | 200
+GET  /markets/conversations/{xmarket}/trade/         | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
+POST /markets/conversations/{xmarket}/trade/         | 403   | 200      | 403   | 200    | 403    | 200    | 403     | 200      | 403
+GET  /markets/bettors/betty/                         | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- Long Now wager sessions (the report is public once every trial's verdicts are in; organisers and the committee before) ----------
 GET  /wager/                                         | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /wager/sessions/{wager_session}/                | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 200
@@ -105,6 +118,7 @@ GET  /lambdastar/experiments/{experiment}/episodes.csv    | login | 404 | 404   
 GET  /lambdastar/experiments/{experiment}/episodes.jsonl  | login | 404 | 404   | 404    | 404    | 404    | 200     | 404      | 200
 # --- studies: /play/ is public (a session is the player: no role opens another's game); results are organisers' ---
 GET  /play/                                          | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /play/watch/                                    | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /play/consent/                                  | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
 POST /play/consent/                                  | 400   | 400      | 400   | 400    | 400    | 400    | 400     | 400      | 400
 POST /play/answers/demographics/                     | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
@@ -160,6 +174,7 @@ WS   /ws/monitor/                                    | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
+WS   /ws/markets/conversations/{xmarket}/            | ws    | ws       | ws    | ws     | 4403   | ws     | 4403    | ws       | ws
 WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
 WS   /ws/play/{study}/lobby/                         | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/play/judge/{study_game}/                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
@@ -186,6 +201,7 @@ BODIES = {
     "POST /api/v1/entries/{entry}/typing/": {"conversation": "{pull_conversation}"},
     "POST /api/v1/entries/{entry}/replies/": {"conversation": "{pull_conversation}", "text": "I am here."},
     "POST /api/v1/entries/{entry}/rehearse/": {"judge": "self"},
+    "POST /markets/conversations/{xmarket}/trade/": {"action": "buy", "security": "H", "key": "matrix-{role}"},
     "POST /contests/api/{contest}/entries/": {"entry": "{entry}", "people": ["{role}"], "rights_statement": True},
 }
 QUERIES = {"GET /api/v1/entries/{entry}/pending/": {"wait": "0"}}

@@ -51,6 +51,7 @@ SAMPLE = {  # any value of the right shape, to resolve a row's path without buil
     "rehearsal": "00000000-0000-4000-8000-000000000009", "apikey": "1",
     "study": "1", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
     "wager_session": "1", "wager_trial": "1", "contest": "1", "tables_game": "1",
+    "xmarket": "00000000-0000-4000-8000-00000000000a",
 }
 
 
@@ -143,6 +144,7 @@ def build_world(cast):
     finished = game(humans=[cast.connie], join=[betty])
     markets.game_settle(game_id=finished.pk, force=True)
     open_game = game(entries=[cast.simple], start=False)
+    xmarket = markets.xmarket_open(interrogation_id=interrogation.pk, delay_s=60)
 
     configuration = {"rules": "paper", "rng": "pcg64", "episodes": 4, "types": ["ls", "random"], "iterations": 10,
                      "grid": 5, "chunk_episodes": 2}
@@ -172,6 +174,7 @@ def build_world(cast):
            "interrogation": interrogation.public_id, "conversation": conversation.public_id,
            "pull_conversation": pull_conversation.public_id, "published": published.public_id,
            "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
+           "xmarket": xmarket.game.public_id,
            "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
            "wager_session": wager.pk, "wager_trial": wager.trials.get().pk,
            "tables_game": demo_seed()[0].pk,

@@ -10,6 +10,8 @@ from django.views.decorators.http import require_http_methods
 from arena import roles
 from arena.selectors import transcript_export
 from core.errors import ArenaError
+from markets import services as market_services
+from markets import xselectors
 from tournaments.loebner import selectors, services
 from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
 
@@ -19,8 +21,19 @@ def _organiser(request):
         raise PermissionDenied("Organisers only.")
 
 
+def _crowd_markets(interrogation_ids) -> dict:
+    """{interrogation id: its crowd market}, opening the ones due (every meeting has one)."""
+    market_services.xmarkets_ensure(interrogation_ids=interrogation_ids)
+    return xselectors.xmarket_links(interrogation_ids=interrogation_ids)
+
+
 def contest_list(request):
-    return render(request, "loebner/contests.html", {"contests": Contest.objects.exclude(status=Contest.Status.DRAFT)})
+    contests = list(Contest.objects.exclude(status=Contest.Status.DRAFT))
+    for contest in contests:  # the public's way in: the current round's conversations, a delay behind
+        round_ = selectors.round_current(contest=contest)
+        ids = [i for i in round_.meetings.values_list("interrogation_id", flat=True) if i] if round_ else []
+        contest.crowd_markets = list(_crowd_markets(ids).values())
+    return render(request, "loebner/contests.html", {"contests": contests})
 
 
 def results(request, contest_id):
@@ -46,6 +59,9 @@ def board(request, contest_id):
     state = selectors.board_state(contest=contest)
     if state["round"] is not None:
         services.round_tick(round_id=state["round"].pk)
+    markets = _crowd_markets([row["meeting"].interrogation_id for row in state["meetings"] if row["meeting"].interrogation_id])
+    for row in state["meetings"]:
+        row["xmarket"] = markets.get(row["meeting"].interrogation_id)
     return render(request, "loebner/board.html", {"contest": contest, "state": state})
 
 

@@ -8,6 +8,28 @@ def _interview_verdict_elsewhere(interrogation_id: int) -> bool:
     return Interview.objects.filter(interrogation_id=interrogation_id).exists()
 
 
+def _interview_judge_call(interrogation_id: int, side: str):
+    """A conversation market's reveal: the interview's judge has given their verdict on its candidate."""
+    from markets.reveals import JudgeCall
+    from tournaments.wager.models import Interview, TrialVerdict
+
+    interview = Interview.objects.filter(interrogation_id=interrogation_id).first()
+    verdict = interview and TrialVerdict.objects.filter(
+        trial_id=interview.trial_id, judge_id=interview.judge_id, candidate=interview.candidate).first()
+    if not verdict:
+        return None
+    return JudgeCall(pick=verdict.verdict, p_event=1.0 if verdict.verdict == "human" else 0.0, confidence=None,
+                     source="wager")
+
+
+def _interview_market(interrogation):
+    """Every interview gets a crowd market on "this candidate is human"."""
+    from markets.policies import default_delay_s
+    from tournaments.wager.models import Interview
+
+    return {"delay_s": default_delay_s()} if Interview.objects.filter(interrogation=interrogation).exists() else None
+
+
 class WagerConfig(AppConfig):
     name = "tournaments.wager"
     label = "wager"
@@ -24,3 +46,9 @@ class WagerConfig(AppConfig):
         from tournaments.wager.results import WagerResults
 
         source_register(WagerResults())  # the trials' verdicts on the arena's results pages, as "wager"
+
+        from markets.policies import xmarket_policy_register
+        from markets.reveals import reveal_source_register
+
+        reveal_source_register(_interview_judge_call)  # crowd markets on interviews settle at its verdict
+        xmarket_policy_register(_interview_market)

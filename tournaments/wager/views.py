@@ -6,6 +6,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from core.errors import ArenaError
+from markets import services as market_services
+from markets import xselectors
 from tournaments.wager import selectors, services
 from tournaments.wager.models import Session, Trial
 
@@ -32,7 +34,12 @@ def session_detail(request, pk):
     context = {"session": session, "manager": manager, "result": selectors.session_result(session=session),
                "judge_trials": selectors.judge_trials(session=session, user=request.user)}
     if manager:
-        context["calendar"] = selectors.calendar(session=session)
+        context["calendar"] = calendar = selectors.calendar(session=session)
+        ids = [i.interrogation_id for i in calendar]
+        market_services.xmarkets_ensure(interrogation_ids=ids)  # the crowd market of each interview
+        markets = xselectors.xmarket_links(interrogation_ids=ids)
+        for interview in calendar:
+            interview.xmarket = markets.get(interview.interrogation_id)
     return render(request, "wager/session.html", context)
 
 

@@ -21,6 +21,7 @@ class Command(BaseCommand):
     def handle(self, *args, game=None, settle_due=False, **options):
         if settle_due:
             self.stdout.write(f"settled {services.games_sweep()} game(s) past their deadline")
+            self.stdout.write(f"settled or voided {services.xmarkets_sweep()} conversation market(s)")
         games = Game.objects.filter(public_id=game) if game else Game.objects.all()
         problems = 0
         for g in games.select_related("market"):

@@ -1,0 +1,78 @@
+"""Conversation markets (reads): a spectator's page state, lists, links for the formats' pages.
+
+A page state is read (and the market synced with its interrogation) on every page load, websocket
+(re)connect and JSON read; its transcript comes from the arena's delayed spectator feed
+(`arena.spectator_selectors.spectator_state`), so none of those paths shows a message before the
+feed's delay has passed since the message's stored time.
+"""
+from arena.spectator_selectors import spectator_state
+from core.errors import NotAllowed
+from markets import payloads
+from markets.charts import OPENING_PRICE
+from markets.makers import quotes
+from markets.models import ConversationMarket, Game
+from markets.reveals import judge_call
+from markets.selectors import _history, participant_for
+from markets.services.trading import market_maker, market_state
+from markets.services.xmarkets import conversation_people, trade_refusal, xmarket_sync
+
+LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
+
+
+def xmarket_by_public_id(*, public_id) -> ConversationMarket:
+    cm = (ConversationMarket.objects.select_related("game", "game__market", "interrogation")
+          .filter(game__public_id=public_id).first())
+    if cm is None:
+        raise NotAllowed("No such market.")
+    return cm
+
+
+WITNESS_WAIT = "You take part in this conversation: its spectator page opens for you once it has ended."
+
+
+def xmarket_viewer_check(*, cm: ConversationMarket, user) -> None:
+    """A witness of the conversation (or an entry's owner: a pull-mode program reads its own side)
+    may not watch the other side while it runs; its judge sees both sides anyway."""
+    from arena.models import Status
+
+    if not user.is_authenticated or cm.interrogation.status not in (Status.SCHEDULED, Status.RUNNING):
+        return
+    if user.pk != cm.interrogation.judge_id and user.pk in conversation_people(cm.interrogation):
+        raise NotAllowed(WITNESS_WAIT)
+
+
+def _market(game: Game) -> dict:
+    market = game.market
+    market.refresh_from_db()
+    return {"price": market.human_price, "seq": market.seq, "maker": game.market_maker,
+            "quotes": quotes(market_maker(game), market_state(market)), "history": _history(game),
+            "opened": payloads.price_point_row(0, OPENING_PRICE, game.started_at) if game.started_at else None}
+
+
+def xmarket_state(*, cm: ConversationMarket, user, now=None) -> dict:
+    """Everything a spectator's page shows: the delayed transcript, the market, their own position,
+    whether they may trade (and why not), and the reveal once settled."""
+    game = xmarket_sync(market_id=cm.pk)
+    cm.interrogation.refresh_from_db()
+    xmarket_viewer_check(cm=cm, user=user)
+    state = {"type": "state", **payloads.xmarket(cm, game, _market(game)),
+             "transcript": spectator_state(interrogation=cm.interrogation, now=now)}
+    participant = participant_for(game=game, user=user)
+    state["me"] = payloads.me(participant, participant.account.balance) if participant else None
+    state["refusal"] = trade_refusal(cm, user)
+    state["reveal"] = payloads.xreveal(game, judge_call(interrogation_id=cm.interrogation_id, side=cm.side)
+                                        if game.status == Game.Status.SETTLED else None)
+    return state
+
+
+def xmarkets_listed(*, limit: int = 50) -> dict:
+    """Live markets (open or running) and recently finished ones."""
+    rows = ConversationMarket.objects.select_related("game", "game__market", "interrogation").exclude(game__status=Game.Status.DRAFT)
+    return {"live": list(rows.filter(game__status__in=LIVE).order_by("-created_at")[:limit]),
+            "ended": list(rows.exclude(game__status__in=LIVE).order_by("-game__ended_at", "-pk")[:limit])}
+
+
+def xmarket_links(*, interrogation_ids) -> dict[int, ConversationMarket]:
+    """{interrogation id: its market} for a format's board or round page (one query)."""
+    return {cm.interrogation_id: cm for cm in ConversationMarket.objects.select_related("game", "game__market", "interrogation")
+            .filter(interrogation_id__in=list(interrogation_ids))}

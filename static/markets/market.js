@@ -1,0 +1,45 @@
+/* The market pane shared by Turing Trade's consoles and the conversation markets' page: the price,
+   its chart (core.charts), the quotes, the trader's position, the trade buttons. Every text goes through textContent. */
+"use strict";
+window.Market = (function () {
+  const $ = (id) => document.getElementById(id);
+
+  // blocked: no trading from this page (a spectator in the conversation, a refusal)
+  function render(state, history, blocked) {  // eslint-disable-line no-unused-vars
+    if (!state.market || !$("price")) return;
+    $("price").textContent = state.market.price;
+    document.querySelectorAll("[data-q]").forEach((el) => {
+      const [sec, side] = el.dataset.q.split("-"); const v = state.market.quotes[sec][side];
+      el.textContent = v === null ? "—" : v;
+    });
+    if (state.me) {
+      $("points").textContent = state.me.points;
+      $("holding").textContent = state.me.quantity ? state.me.quantity + " " + (state.me.security === "H" ? "human" : "computer") : "nothing";
+    }
+    document.querySelectorAll("button.trade").forEach((b) => {
+      const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
+      b.disabled = state.status !== "running" || v === null || !!blocked;
+    });
+  }
+
+  // the price chart (core.charts, uPlot): the opening price, then a point after every trade
+  function chart(market, history) {
+    const c = window.Charts && Charts.get("price-chart");
+    if (c && market) c.set(market.opened && (!history.length || history[0].seq === 1) ? [market.opened].concat(history) : history);
+  }
+  function point(p) {
+    const c = window.Charts && Charts.get("price-chart");
+    if (c) c.append(p);
+  }
+
+  function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
+
+  // each trade button sends one trade frame with a fresh idempotency key
+  function bind(socket) {
+    document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
+      socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
+    }));
+  }
+
+  return { render, bind, chart, point };
+})();
