@@ -5,6 +5,8 @@ interrogation, or its organiser did not allow spectators), else the keyword argu
 `xmarket_open` (`delay_s`, `market_maker`, ...). `markets.services.xmarkets.xmarkets_ensure` asks
 them for interrogations that have no market yet (the markets sweep, and the formats' pages).
 """
+import time
+
 from django.conf import settings
 
 _POLICIES: list = []
@@ -25,3 +27,33 @@ def xmarket_policy(interrogation) -> dict | None:
         if options is not None:
             return options
     return None
+
+
+# A format's insiders: people who may neither watch nor trade on any of its conversations while the
+# contest is on (a Loebner contest's judges and confederates, a wager session's judges and foils): a
+# judge who watched another meeting would learn its entry's manner, and so which side is the machine in
+# their own. `insiders(interrogation) -> set of user ids` (empty when not its interrogation, or once over).
+_INSIDERS: list = []
+
+
+def xmarket_insiders_register(insiders) -> None:
+    if insiders not in _INSIDERS:
+        _INSIDERS.append(insiders)
+
+
+_insiders_cache: dict = {}
+INSIDERS_TTL_S = 30.0  # a trade asks every time; a contest's people change rarely (the admin)
+
+
+def xmarket_insiders(interrogation) -> frozenset:
+    now, key = time.monotonic(), interrogation.public_id
+    cached = _insiders_cache.get(key)
+    if cached and now - cached[0] < INSIDERS_TTL_S:
+        return cached[1]
+    found = set()
+    for insiders in _INSIDERS:
+        found.update(insiders(interrogation))
+    if len(_insiders_cache) > 4096:
+        _insiders_cache.clear()
+    _insiders_cache[key] = (now, frozenset(found))
+    return _insiders_cache[key][1]

@@ -11,6 +11,7 @@ from markets import payloads
 from markets.charts import OPENING_PRICE
 from markets.makers import quotes
 from markets.models import ConversationMarket, Game
+from markets.policies import xmarket_insiders
 from markets.reveals import judge_call
 from markets.selectors import _history, participant_for
 from markets.services.trading import market_maker, market_state
@@ -27,6 +28,7 @@ def xmarket_by_public_id(*, public_id) -> ConversationMarket:
     return cm
 
 
+INSIDER_WAIT = "You judge or witness in this contest: its spectator pages open for you once it is over."
 WITNESS_WAIT = "You take part in this conversation: its spectator page opens for you once it has ended."
 
 
@@ -39,6 +41,8 @@ def xmarket_viewer_check(*, cm: ConversationMarket, user) -> None:
         return
     if user.pk != cm.interrogation.judge_id and user.pk in conversation_people(cm.interrogation):
         raise NotAllowed(WITNESS_WAIT)
+    if user.pk != cm.interrogation.judge_id and user.pk in xmarket_insiders(cm.interrogation):
+        raise NotAllowed(INSIDER_WAIT)
 
 
 def _market(game: Game) -> dict:

@@ -29,6 +29,7 @@ from arena.services.spectators import spectator_feed_open
 from core.errors import Closed, InvalidInput, NotAllowed
 from markets import notify
 from markets.models import ConversationMarket, Game, Participant
+from markets.policies import xmarket_insiders
 from markets.reveals import judge_call
 from markets.services.games import game_create, game_join, game_settle, game_void, locked_game
 from markets.services.trading import trade_place
@@ -97,7 +98,7 @@ def trade_refusal(market: ConversationMarket, user) -> str | None:
     must not tell an entry's owner (or anyone) which side their entry is on."""
     if not user.is_authenticated:
         return "Log in to trade."
-    if user.pk in conversation_people(market.interrogation):
+    if user.pk in conversation_people(market.interrogation) or user.pk in xmarket_insiders(market.interrogation):
         return CONFLICT
     if user.is_staff or user.is_superuser or _organiser(user):
         return CONFLICT

@@ -42,3 +42,33 @@ def test_the_study_configuration_refuses_a_bad_delay():
         design_read(config)
     assert design_read({**config, "spectator_delay_s": 90}).spectator_delay_s == 90
     assert design_read({**config, "spectator_delay_s": 90}).spectator_markets is False
+
+
+def test_a_contests_judges_and_confederates_watch_none_of_its_meetings_until_it_is_over(client, cast):
+    """A judge who watched another meeting would learn its entry's manner (and so which side is the
+    machine in their own): every judge and confederate of the contest is an insider until it is done."""
+    from markets import services
+    from markets.services.xmarkets import CONFLICT, trade_refusal
+    from tests.conftest import make_user
+    from tests.tournaments.loebner.helpers import finals_make
+    from tournaments.loebner.models import Contest, Meeting
+
+    contest = finals_make(cast)
+    others = Meeting.objects.filter(round__contest=contest).exclude(judge__user=cast.jude).exclude(
+        confederate__user=cast.connie).select_related("interrogation").first()
+    market = services.xmarket_open(interrogation_id=others.interrogation_id, delay_s=30)
+    url = f"/markets/conversations/{market.game.public_id}/state.json"
+    for insider in (cast.jude, cast.connie):  # in the contest, not in this meeting
+        client.force_login(insider)
+        refused = client.get(url)
+        assert refused.status_code == 403 and "once it is over" in refused.json()["message"]
+        assert trade_refusal(market, insider) == CONFLICT
+    outsider = make_user("paula")
+    client.force_login(outsider)
+    assert client.get(url).status_code == 200 and trade_refusal(market, outsider) is None
+    from markets.policies import _insiders_cache
+
+    _insiders_cache.clear()
+    Contest.objects.filter(pk=contest.pk).update(status=Contest.Status.DONE)
+    client.force_login(cast.jude)
+    assert client.get(url).status_code == 200

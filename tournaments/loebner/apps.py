@@ -10,6 +10,17 @@ def _meeting_market(interrogation):
     return {"delay_s": default_delay_s()} if Meeting.objects.filter(interrogation=interrogation).exists() else None
 
 
+def _contest_insiders(interrogation) -> set:
+    """Until its results are published, a contest's judges and confederates watch none of its meetings."""
+    from tournaments.loebner.models import Contest, Meeting, Participant
+
+    contest_id = (Meeting.objects.filter(interrogation=interrogation).exclude(round__contest__status=Contest.Status.DONE)
+                  .values_list("round__contest_id", flat=True).first())
+    if contest_id is None:
+        return set()
+    return set(Participant.objects.filter(contest_id=contest_id, user__isnull=False).values_list("user_id", flat=True))
+
+
 class LoebnerConfig(AppConfig):
     name = "tournaments.loebner"
     label = "loebner"
@@ -21,6 +32,7 @@ class LoebnerConfig(AppConfig):
 
         source_register(LoebnerResults())  # the contests' verdicts on the arena's results pages, as "loebner"
 
-        from markets.policies import xmarket_policy_register
+        from markets.policies import xmarket_insiders_register, xmarket_policy_register
 
         xmarket_policy_register(_meeting_market)
+        xmarket_insiders_register(_contest_insiders)

@@ -30,6 +30,19 @@ def _interview_market(interrogation):
     return {"delay_s": default_delay_s()} if Interview.objects.filter(interrogation=interrogation).exists() else None
 
 
+def _session_insiders(interrogation) -> set:
+    """Until every trial is judged, a session's judges and foils watch none of its interviews."""
+    from tournaments.wager.models import Interview, SessionFoil, SessionJudge
+    from tournaments.wager.selectors import session_result
+
+    interview = Interview.objects.filter(interrogation=interrogation).select_related("trial__session").first()
+    if interview is None or session_result(session=interview.trial.session).complete:
+        return set()
+    session_id = interview.trial.session_id
+    return (set(SessionJudge.objects.filter(session_id=session_id).values_list("user_id", flat=True))
+            | set(SessionFoil.objects.filter(session_id=session_id).values_list("user_id", flat=True)))
+
+
 class WagerConfig(AppConfig):
     name = "tournaments.wager"
     label = "wager"
@@ -47,8 +60,9 @@ class WagerConfig(AppConfig):
 
         source_register(WagerResults())  # the trials' verdicts on the arena's results pages, as "wager"
 
-        from markets.policies import xmarket_policy_register
+        from markets.policies import xmarket_insiders_register, xmarket_policy_register
         from markets.reveals import reveal_source_register
 
         reveal_source_register(_interview_judge_call)  # crowd markets on interviews settle at its verdict
         xmarket_policy_register(_interview_market)
+        xmarket_insiders_register(_session_insiders)
