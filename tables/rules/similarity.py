@@ -109,6 +109,7 @@ def copies_find(*, text: str, author: str, earlier: "Earlier | Iterable[tuple[st
             partial = 0.0
         if i == copied_whole or partial * 100 >= thresholds.partial:
             who = earlier.authors[i]
-            return Match(REPETITION if who == author else PLAGIARISM, max(whole[i], partial), who, str(earlier.texts[i]))
+            rule = REPETITION if who == author else PLAGIARISM
+            return Match(rule, max(whole[i], partial), who, str(earlier.texts[i]))
         best = max(best, partial)
     return Match("", best)

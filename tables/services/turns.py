@@ -68,7 +68,8 @@ def _claim(game_id: int, number: int, table: Table | None) -> tuple[Table, Turn]
         # a turn left half-played by a dead worker (its task comes again, or the next delivery): played anew;
         # a task delivered twice while its turn plays: the turn row exists, IntegrityError
         stale = timezone.now() - timedelta(seconds=STALE_TURN_S)
-        if not Turn.objects.filter(game=game, number=number, status=Turn.Status.RUNNING, started_at__lt=stale).delete()[0]:
+        left = Turn.objects.filter(game=game, number=number, status=Turn.Status.RUNNING, started_at__lt=stale)
+        if not left.delete()[0]:
             raise
         turn = Turn(game=game, number=number, agent=agent, phase=phase)
         _insert(turn)
@@ -123,7 +124,8 @@ def game_play(*, game_id: int, chat=engine_chat) -> Game:
     return Game.objects.get(pk=game_id)
 
 
-def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, chat) -> tuple[Turn | None, Table | None]:
+def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool,
+               chat) -> tuple[Turn | None, Table | None]:
     start, waited = time.perf_counter(), 0.0
     try:
         claimed = _claim(game_id, number, table)
@@ -187,7 +189,8 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
         else:
             if again.ok:
                 again.penalised = True
-            rule, reason = (second.rule, second.reason) if second else (decision.rule, f"{decision.reason}; the correction got no reply")
+            rule, reason = ((second.rule, second.reason) if second else
+                            (decision.rule, f"{decision.reason}; the correction got no reply"))
             return None, waited, Penalty(turn=turn, agent=agent, rule=rule, reason=reason)
     call, verdict = accepted
     target = table.agents[verdict.vote.target]
@@ -231,7 +234,8 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
         turn.error = (error or "")[:2000]
         turn.ended_at = timezone.now()
-        turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)  # all but this statement and the commit
+        # the platform's own time: all but the calls, this statement and the commit
+        turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
         if not Turn.objects.filter(pk=turn.pk, status=Turn.Status.RUNNING).update(
                 status=turn.status, error=turn.error, platform_ms=turn.platform_ms, ended_at=turn.ended_at):
             raise TurnLost
