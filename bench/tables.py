@@ -16,7 +16,11 @@ Figures, each beside its same-run baseline:
   the same client outside the platform;
 - ``--games`` games of 3 agents started at once (``--turns`` turns each, no early end) on 1 Celery
   worker, then on 2 (two ``celery worker -c 1`` nodes): wall time from the start of the first game to
-  the end of the last, and the speed-up of 2 workers over 1 (target ≥ 1.7×).
+  the end of the last, and the speed-up of 2 workers over 1 (target ≥ 1.7×);
+- figures that the machine's load barely moves: SQL statements per turn in-process (transaction
+  control aside, the gateway's included; the tables of each game read once included), and CPU time
+  per turn: of this process in-process (the stub's threads included) and of the one worker (its
+  pool's process included).
 Last line: {"platform_ms_p95": …, "speedup_2_workers": …, …}.
 """
 import argparse
@@ -24,6 +28,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 from bench import harness
 from bench.harness import BenchError, percentile
@@ -86,16 +91,45 @@ def on_workers(stub, count, turns, seed0):
     return ended.timestamp() - wall_started, ids
 
 
+class Statements:
+    """Counts the SQL statements run through Django's connection (BEGIN, COMMIT and savepoints aside)."""
+
+    CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += not sql.startswith(self.CONTROL)
+        return execute(sql, params, many, context)
+
+
 def in_process(stub, count, turns, seed0):
+    """Seconds, game ids, SQL statements and this process's CPU seconds of the games' play."""
+    from django.db import connection
+
     from tables.services import game_create, game_play, game_start
 
-    ids, started = [], time.perf_counter()
+    ids, statements, cpu_s, started = [], Statements(), 0.0, time.perf_counter()
     for i in range(count):
         game = game_create(config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100})
         game_start(game_id=game.pk, run=False)
-        game_play(game_id=game.pk)
+        cpu = time.process_time()
+        with connection.execute_wrapper(statements):
+            game_play(game_id=game.pk)
+        cpu_s += time.process_time() - cpu
         ids.append(game.pk)
-    return time.perf_counter() - started, ids
+    return time.perf_counter() - started, ids, statements.count, cpu_s
+
+
+def tree_cpu_s(pid):
+    """CPU seconds (user + system) of a process and its live descendants (a worker and its pool)."""
+    total = harness.process_cpu_s(pid) or 0.0
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        kids = []
+    return total + sum(tree_cpu_s(int(kid)) for kid in kids)
 
 
 def turn_figures(ids):
@@ -164,10 +198,12 @@ def measure(args, services, stub, load_before) -> dict:
 
     n, turns = args.games, args.turns
     in_process(stub, 1, 6, 8000)  # imports, connections
-    inline_s, inline_ids = in_process(stub, n, turns, 1)
+    inline_s, inline_ids, statements, inline_cpu_s = in_process(stub, n, turns, 1)
     first = up("tables1")
     warm(stub, turns)
+    cpu = tree_cpu_s(first.process.pid)
     one_s, one_ids = on_workers(stub, n, turns, 1)
+    worker_cpu_s = tree_cpu_s(first.process.pid) - cpu
     up("tables2")
     warm(stub, turns)
     two_s, two_ids = on_workers(stub, n, turns, 1)
@@ -185,6 +221,9 @@ def measure(args, services, stub, load_before) -> dict:
     print(f"in-process, one game after another: {inline_s:6.2f} s ({inline_s / total * 1000:.1f} ms per turn, whole)")
     print(f"1 worker:  {one_s:6.2f} s for {n} games started at once ({total / one_s:.1f} turns/s)")
     print(f"2 workers: {two_s:6.2f} s ({total / two_s:.1f} turns/s): speed-up {one_s / two_s:.2f}× over 1 worker")
+    print(f"SQL statements per turn, in-process: {statements / total:.2f} (BEGIN, COMMIT and savepoints aside)")
+    print(f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "
+          f"1 worker {worker_cpu_s / total * 1000:.2f} ms (the worker and its pool)")
     print(f"every turn done: {s_inline | s_workers == {'done'}} ({sorted(s_inline | s_workers)})")
     first.process.poll()
     return {
@@ -196,6 +235,9 @@ def measure(args, services, stub, load_before) -> dict:
         "bare_call_ms_p50": round(percentile(bare, 50), 3),
         "in_process_s": round(inline_s, 3), "one_worker_s": round(one_s, 3), "two_workers_s": round(two_s, 3),
         "speedup_2_workers": round(one_s / two_s, 3), "games": n, "turns": total,
+        "statements_per_turn": round(statements / total, 2),
+        "cpu_ms_per_turn_in_process": round(inline_cpu_s / total * 1000, 3),
+        "cpu_ms_per_turn_worker": round(worker_cpu_s / total * 1000, 3),
         "all_done": s_inline | s_workers == {"done"}, "cpus": os.cpu_count(),
         "load": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
     }

@@ -7,6 +7,7 @@ through the engine gateway and its call log. Each :class:`Turn` keeps every :cla
 :class:`Verdict` of each judge on each reply, and at most one :class:`Vote` or one :class:`Penalty`."""
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from arena.models import Entry
 
@@ -121,7 +122,8 @@ class Call(models.Model):
     tokens_in = models.PositiveIntegerField(null=True, blank=True)
     tokens_out = models.PositiveIntegerField(null=True, blank=True)
     penalised = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # when the reply came (a turn writes its calls together at its end)
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["turn", "seq"]

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import transaction
 
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
@@ -288,8 +289,9 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
             error, outcome = f"{type(exc).__name__}: {exc}", EngineCall.Outcome.ERROR
         latency_ms = int((time.perf_counter() - start) * 1000)
         result = CallResult(outcome, reply[0] if reply else "", latency_ms, error[:ERROR_CHARS], transient)
-        engine_call_log(entry, result, subject=subject, attempt=attempt)
-        breaker_record(entry, result)
+        with transaction.atomic():  # the call's log and the breaker together: one commit (one WAL flush), not two
+            engine_call_log(entry, result, subject=subject, attempt=attempt)
+            breaker_record(entry, result)
         if reply is not None:
             return ChatReply(True, reply[0], reply[1], latency_ms, reply[2], reply[3], attempts=attempt + 1)
         countdown = retry_countdown(attempt=attempt) if transient else None

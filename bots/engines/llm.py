@@ -109,7 +109,10 @@ class OpenAIBackend:
 
         from ..outbound_httpx import vetted_client
 
+        from openai.types.chat import ChatCompletion
+
         self._openai = openai
+        self._completion = ChatCompletion
         self.base_url = base_url
         self.policy = policy
         self._client = openai.OpenAI(
@@ -137,10 +140,12 @@ class OpenAIBackend:
         openai = self._openai
         self.check()
         extra = {"response_format": {"type": "json_object"}} if json_mode else {}
+        body = dict(model=model, messages=list(messages), temperature=temperature, max_tokens=max_tokens, **extra)
         try:
-            response = self._client.chat.completions.create(
-                model=model, messages=list(messages), temperature=temperature, max_tokens=max_tokens, **extra
-            )
+            # the same request as ``chat.completions.create``, whose walk of the typed parameters (the
+            # SDK's ``maybe_transform``) costs ~6 ms of CPU for a 30-message prompt and changes nothing in a
+            # body of plain text messages: posted as is, parsed into the same ChatCompletion
+            response = self._client.post("/chat/completions", body=body, cast_to=self._completion)
         except EngineError:  # the policy refused an address (a redirect, a name that changed)
             raise
         except openai.APITimeoutError:

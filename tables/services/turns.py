@@ -1,14 +1,22 @@
-"""Playing one turn, and a whole game.
+"""Playing turns, and a whole game.
 
-A turn is claimed in a short transaction (the game row locked: the game must be running and the turn
-the next one; the turn row is unique, so a task delivered twice plays once); the calls run outside any
-transaction; the outcome (vote or penalty, the end) is written in another. Nothing is accepted after
-the end. A reply that never comes (after the gateway's retries) is recorded on the turn, which counts
-towards the cap, so a game always ends."""
+A turn is claimed by inserting its row (unique per game and number, so a task delivered twice plays
+it once); the calls run outside any transaction and their rows are kept in memory; the outcome (the
+turn's calls and verdicts, its vote or penalty, the counter it moves, the end) is written in one
+transaction that moves the game on only from this very turn, so nothing is accepted after the end and
+a turn taken over by another worker (after it went stale) is not written twice. A reply that never
+comes (after the gateway's retries) is recorded on the turn, which counts towards the cap, so a game
+always ends.
+
+A task plays its game's turns one after another for up to :data:`TASK_SLICE_S` (at least one turn),
+keeping the game's :class:`~tables.services.context.Table` in memory, then enqueues the next turn, so
+that many games share the workers; a fresh task reads its table once. In a running turn nothing of
+the history is read again: a warm turn's own statements are its claim, the gateway's per call and the
+outcome's transaction."""
 import time
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -16,159 +24,239 @@ from arena.services import results_version_bump
 from arena.services.engines import engine_chat
 from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
-from tables.models import Agent, Call, Game, Penalty, Turn, Vote
+from tables.models import Agent, Call, Game, Penalty, Turn, Verdict, Vote
 from tables.rules import prompts
 from tables.rules.metrics import grounded
 from tables.services import context
-from tables.services.judging import reply_judge, rule_text
+from tables.services.context import Table, table_load, turn_items
+from tables.services.judging import call_build, reply_judge, rule_text
 
 # A turn still "running" after this long was left by a dead worker (Celery kills a task at 300 s).
 STALE_TURN_S = 330
+# A task plays turns of its game for this long (at least one), then hands the game back to the queue.
+TASK_SLICE_S = 1.0
 
 
-def tally_of(game, agents: dict[str, Agent]) -> dict[str, int]:
-    """Votes against each agent (peer votes and penalties), in turn order, from its counters."""
-    return {name: agents[name].received_count + agents[name].penalties_count for name in game.order}
+class TurnLost(Exception):
+    """The turn was taken over (it went stale and another worker played it): nothing of it is written."""
 
 
-def _claim(game_id: int, number: int) -> tuple[Game, Turn, dict[str, Agent]] | None:
-    with transaction.atomic():
-        game = Game.objects.select_for_update(of=("self",)).select_related("judge").get(pk=game_id)
-        if game.status != Game.Status.RUNNING or number != game.turns_played:
+def _insert(turn: Turn) -> None:
+    """INSERT the turn's row; inside a caller's transaction (a test's) in a savepoint, which a duplicate
+    leaves usable; in autocommit (a task) one statement."""
+    if connection.in_atomic_block:
+        with transaction.atomic():
+            turn.save(force_insert=True)
+    else:
+        turn.save(force_insert=True)
+
+
+def _claim(game_id: int, number: int, table: Table | None) -> tuple[Table, Turn] | None:
+    """The table (read once per task) and the new running turn; None when it is not this turn's time.
+    Raises IntegrityError while the turn is in play elsewhere."""
+    if table is None or table.number != number:
+        table = table_load(game_id=game_id, number=number)
+        if table is None:
             return None
-        agents = {a.name: a for a in Agent.objects.filter(game=game).select_related("entry")}
-        agent = agents[game.order[number % len(game.order)]]
-        phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
-        stale = timezone.now() - timedelta(seconds=STALE_TURN_S)
-        # a turn left half-played by a dead worker (its task comes again, or the next delivery): played anew
-        Turn.objects.filter(game=game, number=number, status=Turn.Status.RUNNING, started_at__lt=stale).delete()
+    game = table.game
+    agent = table.agents[game.order[number % len(game.order)]]
+    phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
+    turn = Turn(game=game, number=number, agent=agent, phase=phase)
+    try:
+        _insert(turn)
+    except IntegrityError:
+        # a turn left half-played by a dead worker (its task comes again, or the next delivery): played anew;
         # a task delivered twice while its turn plays: the turn row exists, IntegrityError
-        turn = Turn.objects.create(game=game, number=number, agent=agent, phase=phase)
-    return game, turn, agents
+        stale = timezone.now() - timedelta(seconds=STALE_TURN_S)
+        left = Turn.objects.filter(game=game, number=number, status=Turn.Status.RUNNING, started_at__lt=stale)
+        if not left.delete()[0]:
+            raise
+        turn = Turn(game=game, number=number, agent=agent, phase=phase)
+        _insert(turn)
+    return table, turn
 
 
 def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
     reply = chat(entry=agent.entry, messages=messages, json_mode=json_mode,
                  subject=f"tables game {game.pk} turn {turn.number} {agent.name} {role}")
-    return Call.objects.create(
-        turn=turn, agent=agent, role=role, seq=seq, prompt=messages, text=reply.text, raw=reply.raw, ok=reply.ok,
-        error=reply.error, attempts=reply.attempts, latency_ms=reply.latency_ms, tokens_in=reply.tokens_in,
-        tokens_out=reply.tokens_out)
+    return call_build(turn=turn, agent=agent, role=role, seq=seq, messages=messages, reply=reply)
 
 
 def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat) -> Turn | None:
     """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
-    ``chain``: enqueue the next turn on commit (the Celery path); the command plays them in a loop."""
+    ``chain``: enqueue the next turn on commit (the Celery path)."""
+    turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat)
+    if chain and turn is not None and not table.game.finished:
+        from tables.tasks import turn_task
+
+        enqueue_on_commit(turn_task, game_id, table.number)
+    return turn
+
+
+def turns_run(*, game_id: int, number: int, slice_s: float = TASK_SLICE_S, chat=engine_chat) -> int:
+    """A task's work: play the game's turns from ``number`` on for up to ``slice_s`` seconds (at least
+    one), keeping the table in memory, then enqueue the next turn on commit. Returns the turns played."""
+    from tables.tasks import turn_task
+
+    started, played, table = time.monotonic(), 0, None
+    while True:
+        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=True, chat=chat)
+        if turn is None:
+            return played
+        played += 1
+        if table.game.finished:
+            return played
+        number = table.number
+        if time.monotonic() - started >= slice_s:
+            enqueue_on_commit(turn_task, game_id, number)
+            return played
+
+
+def game_play(*, game_id: int, chat=engine_chat) -> Game:
+    """Play a started game to its end in this thread (the command; tests)."""
+    game = Game.objects.get(pk=game_id)
+    number, table = game.turns_played, None
+    while game.status == Game.Status.RUNNING:
+        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=False, chat=chat)
+        if turn is None:
+            break
+        game, number = table.game, table.number
+    return Game.objects.get(pk=game_id)
+
+
+def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool,
+               chat) -> tuple[Turn | None, Table | None]:
     start, waited = time.perf_counter(), 0.0
     try:
-        claimed = _claim(game_id, number)
+        claimed = _claim(game_id, number, table)
     except IntegrityError:  # the turn is being played: if that stops, this comes back once it is stale
         if chain:
             from tables.tasks import turn_task
 
             enqueue_now(turn_task, game_id, number, countdown=STALE_TURN_S + 1)
-        return None
+        return None, None
     if claimed is None:
-        return None
-    game, turn, agents = claimed
+        return None, None
+    table, turn = claimed
+    game, agent, rows = table.game, turn.agent, []
     record = None
-    agent = turn.agent
-    names = list(game.order)
-    items = context.transcript(game=game, before=number)
     if turn.phase == Turn.Phase.OPENING:
         call = _call(game=game, turn=turn, agent=agent, role=Call.Role.OPENING, seq=0, json_mode=False, chat=chat,
-                     messages=context.opening_messages(game=game, name=agent.name, items=items))
+                     messages=context.opening_messages(game=game, name=agent.name, items=table.items))
+        rows.append(call)
         waited += call.latency_ms
         outcome = None if call.ok else call.error
     else:
-        messages = context.vote_messages(game=game, name=agent.name, items=items, number=number,
-                                         tally=tally_of(game, agents))
-        outcome, waited, record = _vote_turn(game=game, turn=turn, agent=agent, agents=agents, names=names,
-                                             items=items, messages=messages, chat=chat, waited=waited)
-    return _turn_end(game_id=game.pk, turn=turn, agents=agents, error=outcome, record=record, chain=chain,
-                     start=start, waited=waited)
+        messages = context.vote_messages(game=game, name=agent.name, items=table.items, number=number,
+                                         tally=table.tally())
+        outcome, waited, record = _vote_turn(table=table, turn=turn, agent=agent, messages=messages, rows=rows,
+                                             chat=chat, waited=waited)
+    try:
+        _turn_end(table=table, turn=turn, rows=rows, error=outcome, record=record, start=start, waited=waited)
+    except TurnLost:
+        return None, None
+    return turn, table
 
 
-def _vote_turn(*, game, turn, agent, agents, names, items, messages, chat, waited):
-    pool = context.pool(items)
+def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
+    game, names = table.game, list(table.game.order)
     first = _call(game=game, turn=turn, agent=agent, role=Call.Role.VOTE, seq=0, messages=messages, json_mode=True,
                   chat=chat)
+    rows.append(first)
     waited += first.latency_ms
     if not first.ok:
         return first.error or "no reply", waited, None
-    decision = reply_judge(game=game, turn=turn, agent=agent, call=first, names=names, pool=pool, seq=1, chat=chat)
+    decision = reply_judge(game=game, turn=turn, agent=agent, call=first, names=names, earlier=table.earlier, seq=1,
+                           rows=rows, chat=chat)
     waited += decision.judge_ms
     accepted, corrected = (first, decision), False
     if not decision.passed:
         first.penalised = True
-        first.save(update_fields=["penalised"])
         instructions = messages[-1]["content"]
         fix = prompts.correction_prompt(name=agent.name, failed_reply=first.text, rule=rule_text(decision.rule),
                                         reason=decision.reason, instructions=instructions)
         again = _call(game=game, turn=turn, agent=agent, role=Call.Role.CORRECTION, seq=2, json_mode=True, chat=chat,
                       messages=[*messages[:-1], {"role": "user", "content": fix}])
+        rows.append(again)
         waited += again.latency_ms
         second = None
         if again.ok:
-            second = reply_judge(game=game, turn=turn, agent=agent, call=again, names=names, pool=pool, seq=3, chat=chat)
+            second = reply_judge(game=game, turn=turn, agent=agent, call=again, names=names, earlier=table.earlier,
+                                 seq=3, rows=rows, chat=chat)
             waited += second.judge_ms
         if second is not None and second.passed:
             accepted, corrected = (again, second), True
         else:
             if again.ok:
                 again.penalised = True
-                again.save(update_fields=["penalised"])
-            rule, reason = (second.rule, second.reason) if second else (decision.rule, f"{decision.reason}; the correction got no reply")
+            rule, reason = ((second.rule, second.reason) if second else
+                            (decision.rule, f"{decision.reason}; the correction got no reply"))
             return None, waited, Penalty(turn=turn, agent=agent, rule=rule, reason=reason)
     call, verdict = accepted
-    target = agents[verdict.vote.target]
-    said = [item["reason"] for item in items if item["kind"] == "said" and item["author"] == target.name]
+    target = table.agents[verdict.vote.target]
     return None, waited, Vote(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason,
-                              corrected=corrected,
-                              grounded=grounded(reason=verdict.vote.reason, target=target.name, target_texts=said))
+                              corrected=corrected, grounded=grounded(reason=verdict.vote.reason, target=target.name,
+                                                                     target_texts=table.said.get(target.name, [])))
 
 
-def _turn_end(*, game_id: int, turn: Turn, agents: dict[str, Agent], error, record, chain: bool, start: float,
-              waited: float) -> Turn:
-    """The turn's outcome in one transaction under the game's lock: its vote or penalty, the counter it
-    moves, the turn's status and the platform's own time, the end (votes or cap), the next turn."""
-    from tables.tasks import turn_task
-
+def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: float, waited: float) -> None:
+    """The turn's outcome in one transaction: the game moves on from this turn only (else TurnLost, and
+    nothing is written), the turn's calls and verdicts (two inserts), its vote or penalty and the counter
+    it moves, the turn's status and the platform's own time. Then the table takes the turn in."""
+    game, agents = table.game, table.agents
+    moved = agents[record.target.name if isinstance(record, Vote) else record.agent.name] if record else None
+    tally = table.tally()
+    if moved is not None:
+        tally[moved.name] += 1
+    losers = [name for name, n in tally.items() if n >= game.end_votes]
+    status, outcome, ended_at, loser = Game.Status.RUNNING, Game.Outcome.NONE, None, None
+    if losers:
+        status, outcome, ended_at, loser = Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]]
+    elif turn.number + 1 >= game.max_turns:
+        status, outcome, ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
+    calls = [row for row in rows if isinstance(row, Call)]
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        if not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, turns_played=turn.number).update(
+                turns_played=turn.number + 1, status=status, outcome=outcome, ended_at=ended_at, loser=loser):
+            raise TurnLost
+        if calls:
+            Call.objects.bulk_create(calls)
+        verdicts = [row for row in rows if isinstance(row, Verdict)]
+        if verdicts:
+            Verdict.objects.bulk_create(verdicts)
         if isinstance(record, Vote):
             record.save()
             results_version_bump()  # the vote counts on the results pages once this commits
-            Agent.objects.filter(pk=record.target_id).update(received_count=F("received_count") + 1)
-            agents[record.target.name].received_count += 1
+            Agent.objects.filter(pk=moved.pk).update(received_count=F("received_count") + 1)
         elif isinstance(record, Penalty):
             record.save()
-            Agent.objects.filter(pk=record.agent_id).update(penalties_count=F("penalties_count") + 1)
-            agents[record.agent.name].penalties_count += 1
-        game.turns_played = turn.number + 1
-        losers = [name for name, n in tally_of(game, agents).items() if n >= game.end_votes]
-        if losers:
-            game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now()
-            game.loser = agents[losers[0]]
-        elif game.turns_played >= game.max_turns:
-            game.status, game.outcome, game.ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
-        game.save(update_fields=["turns_played", "status", "outcome", "ended_at", "loser"])
+            Agent.objects.filter(pk=moved.pk).update(penalties_count=F("penalties_count") + 1)
         turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
         turn.error = (error or "")[:2000]
         turn.ended_at = timezone.now()
-        turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)  # all but this commit
-        turn.save(update_fields=["status", "error", "platform_ms", "ended_at"])
-        if chain and not game.finished:
-            enqueue_on_commit(turn_task, game.pk, game.turns_played)
+        # the platform's own time: all but the calls, this statement and the commit
+        turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
+        if not Turn.objects.filter(pk=turn.pk, status=Turn.Status.RUNNING).update(
+                status=turn.status, error=turn.error, platform_ms=turn.platform_ms, ended_at=turn.ended_at):
+            raise TurnLost
+    if isinstance(record, Vote):
+        moved.received_count += 1
+    elif isinstance(record, Penalty):
+        moved.penalties_count += 1
+    game.turns_played, game.status, game.outcome, game.ended_at, game.loser = (
+        turn.number + 1, status, outcome, ended_at, loser)
+    table.number = turn.number + 1
+    table.extend(_items(turn, calls, record))
     notify.turn_played(game, turn)
-    return turn
 
 
-def game_play(*, game_id: int, chat=engine_chat) -> Game:
-    """Play a started game to its end in this thread (the command; tests)."""
-    game = Game.objects.get(pk=game_id)
-    while game.status == Game.Status.RUNNING:
-        if turn_play(game_id=game_id, number=game.turns_played, chain=False, chat=chat) is None:
-            break
-        game.refresh_from_db()
-    return game
+def _items(turn: Turn, calls: list[Call], record) -> list[dict]:
+    """The turn's public record, as :func:`context.transcript` reads it back."""
+    if isinstance(record, Vote):
+        call = record.call
+        return turn_items(turn.number, said=(call.agent.name, call.text, record.reason),
+                          voted=(record.voter.name, record.target.name))
+    if isinstance(record, Penalty):
+        return turn_items(turn.number, penalised=(record.agent.name, record.rule))
+    opening = next((c for c in calls if c.role == Call.Role.OPENING and c.ok and not c.penalised), None)
+    return turn_items(turn.number, said=(opening.agent.name, opening.text, opening.text)) if opening else []
