@@ -9,6 +9,7 @@ ran early (a clock or a broker that fires too soon never releases anything befor
 exactly what the pushes may show.
 """
 import datetime as dt
+import time
 
 from django.utils import timezone
 
@@ -41,15 +42,34 @@ def spectator_feed_open(*, interrogation_id: int, delay_s=60.0) -> SpectatorFeed
     if not created and delay > feed.delay_s:
         feed.delay_s = delay
         feed.save(update_fields=["delay_s"])
+    _feed_delays.pop(interrogation_id, None)
     return feed
 
 
+# interrogation id -> (monotonic expiry, its feed's delay or None): the chat's hot path asks once per
+# FEED_TTL_S per interrogation, not once per message (most interrogations have no feed). A feed opened
+# meanwhile misses at most FEED_TTL_S of live pushes; its spectators' state reads have those messages.
+_feed_delays: dict = {}
+FEED_TTL_S = 2.0
+
+
+def _feed_delay(interrogation_id: int):
+    now = time.monotonic()
+    cached = _feed_delays.get(interrogation_id)
+    if cached and now < cached[0]:
+        return cached[1]
+    delay = SpectatorFeed.objects.filter(interrogation_id=interrogation_id).values_list("delay_s", flat=True).first()
+    if len(_feed_delays) > 4096:
+        _feed_delays.clear()
+    _feed_delays[interrogation_id] = (now + FEED_TTL_S, delay)
+    return delay
+
+
 def message_release_schedule(message, conversation) -> None:
-    """After a message is stored: if its interrogation has a feed, schedule its release (one query)."""
+    """After a message is stored: if its interrogation has a feed, schedule its release."""
     from arena.tasks import spectator_release
 
-    delay = SpectatorFeed.objects.filter(interrogation_id=conversation.interrogation_id).values_list(
-        "delay_s", flat=True).first()
+    delay = _feed_delay(conversation.interrogation_id)
     if delay is not None:
         enqueue_now(spectator_release, message.pk, countdown=delay)
 
