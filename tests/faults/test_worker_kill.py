@@ -25,7 +25,7 @@ import pytest
 
 from arena.models import EngineCall, Entry, Message
 from bench.harness import free_port, session_cookie
-from bench.soak import process_tree
+from bench._soak_sampling import process_tree
 from tests.arena.helpers import sides, three_party
 from tests.faults.conftest import Console, services_only
 
