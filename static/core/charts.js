@@ -132,8 +132,11 @@ window.Charts = (function () {
     const u = new uPlot({
       width: width(), height: cfg.height,
       scales: {
-        x: timeX ? { time: true, range: (self, min, max) => {   // at least a minute: labels even for a burst of trades
-          if (min === null) { min = Date.now() / 1000; max = min; }
+        // at least a minute, from the data itself: labels even for a burst of trades (uPlot widens a
+        // single point's range to about three years before this function sees it)
+        x: timeX ? { time: true, range: (self) => {
+          const xs = self.data[0];
+          const min = xs.length ? xs[0] : Date.now() / 1000, max = xs.length ? xs[xs.length - 1] : min;
           return [min, Math.max(max, min + 60)];
         } } : { time: false },
         y: cfg.y_range ? { range: () => cfg.y_range } : {},

@@ -76,3 +76,16 @@ def test_the_price_chart_draws_with_a_time_axis_and_grows_on_each_trade(browser,
     expect(bare.locator("#price-chart[data-fallback] details.chart-data[open] tbody tr")).to_have_count(3)
     expect(bare.locator("#price-chart canvas")).to_have_count(0)
     expect(bare.locator("#price-chart button[data-format=csv]")).to_be_visible()
+
+
+def test_a_game_without_trades_has_a_time_axis_of_minutes_not_years(browser, live_daphne, cast, bettors):
+    """One point (the opening price): uPlot would widen its range to about three years, labels dated."""
+    game = running_game(cast, [cast.jude, cast.june], target="machine", duration_s=600)
+    jude = login(browser, live_daphne, "jude", "jude-pw")
+    jude.goto(f"{live_daphne}/markets/{game.public_id}/")
+    expect(jude.locator("#price-chart canvas")).to_have_count(1)
+    state = chart_state(jude)
+    assert state["points"] == 1 and state["labels"], state
+    assert all(re.match(r"^\d\d:\d\d(:\d\d)?$", label) for label in state["labels"]), state["labels"]
+    span = jude.evaluate("() => { const s = Charts.get('price-chart').uplot.scales.x; return s.max - s.min; }")
+    assert 60 <= span < 3600
