@@ -31,6 +31,15 @@ window.Market = (function () {
     const c = window.Charts && Charts.get("price-chart");
     if (c) c.append(p);
   }
+  // a trade's price push: into the history (the last 1,000), the chart and the state; false when the
+  // page has it already (a push racing a state read)
+  function price(state, history, p) {
+    if (history.length && p.point.seq <= history[history.length - 1].seq) return false;
+    history.push(p.point); if (history.length > 1000) history.shift();
+    point(p.point);
+    state.market.price = p.point.price; state.market.quotes = p.quotes;
+    return true;
+  }
 
   function key() { return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 64); }
 
@@ -41,5 +50,5 @@ window.Market = (function () {
     }));
   }
 
-  return { render, bind, chart, point };
+  return { render, bind, chart, point, price };
 })();

@@ -20,12 +20,7 @@
     if (p.type === "message") { remember(p); return renderTranscript(); }
     if (p.type === "status") { state.transcript.status = p.status; return; }
     if (p.type === "me") { state.me = p.me; return renderMarket(); }
-    if (p.type === "price") {
-      if (history.length && p.point.seq <= history[history.length - 1].seq) return;   // already shown
-      history.push(p.point); if (history.length > 1000) history.shift();
-      Market.point(p.point);
-      state.market.price = p.point.price; state.market.quotes = p.quotes; return renderMarket();
-    }
+    if (p.type === "price") { if (Market.price(state, history, p)) renderMarket(); return; }
   }
 
   function remember(m) { seen.set(m.side + ":" + m.seq, m); }
