@@ -56,7 +56,7 @@
     ];
     if (!figure.categorical) {
       layer.unshift(
-        { mark: { type: "errorband", opacity: 0.18, aria: false },
+        { mark: { type: "errorband", opacity: 0.18, aria: false, band: { aria: false }, borders: false },
           encoding: { y: { field: "ci_low", type: "quantitative", title: figure.ylabel }, y2: { field: "ci_high" } } },
         { mark: { type: "line", strokeWidth: 2, aria: false }, encoding: { y } });
     }
