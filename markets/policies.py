@@ -5,8 +5,9 @@ interrogation, or its organiser did not allow spectators), else the keyword argu
 `xmarket_open` (`delay_s`, `market_maker`, ...). `markets.services.xmarkets.xmarkets_ensure` asks
 them for interrogations that have no market yet (the markets sweep, and the formats' pages).
 """
-import time
+import threading
 
+from cachetools import TTLCache, cached
 from django.conf import settings
 
 _POLICIES: list = []
@@ -41,19 +42,13 @@ def xmarket_insiders_register(insiders) -> None:
         _INSIDERS.append(insiders)
 
 
-_insiders_cache: dict = {}
 INSIDERS_TTL_S = 30.0  # a trade asks every time; a contest's people change rarely (the admin)
 
 
+@cached(TTLCache(maxsize=4096, ttl=INSIDERS_TTL_S), key=lambda interrogation: interrogation.public_id,
+        lock=threading.Lock())
 def xmarket_insiders(interrogation) -> frozenset:
-    now, key = time.monotonic(), interrogation.public_id
-    cached = _insiders_cache.get(key)
-    if cached and now - cached[0] < INSIDERS_TTL_S:
-        return cached[1]
     found = set()
     for insiders in _INSIDERS:
         found.update(insiders(interrogation))
-    if len(_insiders_cache) > 4096:
-        _insiders_cache.clear()
-    _insiders_cache[key] = (now, frozenset(found))
-    return _insiders_cache[key][1]
+    return frozenset(found)

@@ -9,7 +9,9 @@ ran early (a clock or a broker that fires too soon never releases anything befor
 exactly what the pushes may show.
 """
 import datetime as dt
-import time
+import threading
+
+from cachetools import TTLCache, cached
 
 from django.utils import timezone
 
@@ -42,27 +44,20 @@ def spectator_feed_open(*, interrogation_id: int, delay_s=60.0) -> SpectatorFeed
     if not created and delay > feed.delay_s:
         feed.delay_s = delay
         feed.save(update_fields=["delay_s"])
-    _feed_delays.pop(interrogation_id, None)
+    with _feed_delay.cache_lock:
+        _feed_delay.cache.pop(interrogation_id, None)
     return feed
 
 
-# interrogation id -> (monotonic expiry, its feed's delay or None): the chat's hot path asks once per
-# FEED_TTL_S per interrogation, not once per message (most interrogations have no feed). A feed opened
-# meanwhile misses at most FEED_TTL_S of live pushes; its spectators' state reads have those messages.
-_feed_delays: dict = {}
+# whether an interrogation's spectators wait, and how long: the chat's hot path asks once per FEED_TTL_S
+# per interrogation, not once per message (most interrogations have no feed). A feed opened in another
+# process meanwhile misses at most FEED_TTL_S of live pushes; its spectators' state reads have those.
 FEED_TTL_S = 2.0
 
 
+@cached(TTLCache(maxsize=4096, ttl=FEED_TTL_S), key=lambda interrogation_id: interrogation_id, lock=threading.Lock())
 def _feed_delay(interrogation_id: int):
-    now = time.monotonic()
-    cached = _feed_delays.get(interrogation_id)
-    if cached and now < cached[0]:
-        return cached[1]
-    delay = SpectatorFeed.objects.filter(interrogation_id=interrogation_id).values_list("delay_s", flat=True).first()
-    if len(_feed_delays) > 4096:
-        _feed_delays.clear()
-    _feed_delays[interrogation_id] = (now + FEED_TTL_S, delay)
-    return delay
+    return SpectatorFeed.objects.filter(interrogation_id=interrogation_id).values_list("delay_s", flat=True).first()
 
 
 def message_release_schedule(message, conversation) -> None:

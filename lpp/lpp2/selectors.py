@@ -3,7 +3,9 @@ control panel's status. Every answer is computed from the database (restart-safe
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
+from cachetools import TTLCache, cached
 from django.utils import timezone
 
 from arena.models import Conversation, Message, Status
@@ -155,20 +157,14 @@ def status_update(*, lpp2: Lpp2Contest) -> dict:
 
 # --- the hot path: what does not change during a contest, cached per process for a few seconds -------
 STATIC_TTL_S = 5.0
-_static: dict[int, tuple[float, dict]] = {}
 
 
+@cached(TTLCache(maxsize=64, ttl=STATIC_TTL_S), key=lambda *, lpp2: lpp2.pk, lock=threading.Lock())
 def contest_static(*, lpp2: Lpp2Contest) -> dict:
     """{"identities": name -> Lpp2Identity (participant and user loaded), "seats": (round number, name) ->
     {"judge", "partners": {partner name: (conversation id, sender role, user)}}}. Cached STATIC_TTL_S
     seconds: a secret changed in the admin, or a round restarted, is seen within that time (a message
     into an ended conversation is refused by arena's message_post meanwhile)."""
-    import time
-
-    now = time.monotonic()
-    hit = _static.get(lpp2.pk)
-    if hit and now - hit[0] < STATIC_TTL_S:
-        return hit[1]
     identities = {i.name: i for i in Lpp2Identity.objects.filter(lpp2=lpp2).select_related("participant__user")}
     names = {i.participant_id: i.name for i in identities.values() if i.participant_id}
     users = {i.participant_id: i.participant.user for i in identities.values() if i.participant_id}
@@ -187,15 +183,13 @@ def contest_static(*, lpp2: Lpp2Contest) -> dict:
         seats[(number, entry)] = {"judge": judge, "partners": {judge: (by_machine[True], Message.Role.WITNESS, None)}}
         seats[(number, confederate)] = {"judge": judge, "partners": {
             judge: (by_machine[False], Message.Role.WITNESS, users[meeting.confederate_id])}}
-    data = {"identities": identities, "seats": seats}
-    _static[lpp2.pk] = (now, data)
-    return data
+    return {"identities": identities, "seats": seats}
 
 
 LINE_TTL_S = 2.0
-_line_target: dict[str, tuple[float, Lpp2Contest | None, int]] = {}
 
 
+@cached(TTLCache(maxsize=1, ttl=LINE_TTL_S), key=lambda: "served", lock=threading.Lock())
 def line_target_cached() -> tuple[Lpp2Contest | None, int]:
     """(the served contest, its current round number) as a line's hot path sees them, cached LINE_TTL_S
     seconds per process, so a line costs the append's one statement and nothing else.
@@ -204,20 +198,13 @@ def line_target_cached() -> tuple[Lpp2Contest | None, int]:
     conversation, and while a round runs no other round becomes current (newRound refuses). Whatever
     refuses a line is decided again from fresh reads (``events.lpp2_event``), and this process's
     panel events forget the cache at once."""
-    import time
-
-    now = time.monotonic()
-    hit = _line_target.get("served")
-    if hit and now - hit[0] < LINE_TTL_S:
-        return hit[1], hit[2]
     lpp2 = lpp2_active()
-    number = round_current(lpp2=lpp2, load=False)[0] if lpp2 is not None else -1
-    _line_target["served"] = (now, lpp2, number)
-    return lpp2, number
+    return lpp2, (round_current(lpp2=lpp2, load=False)[0] if lpp2 is not None else -1)
 
 
 def line_target_forget() -> None:
-    _line_target.clear()
+    with line_target_cached.cache_lock:
+        line_target_cached.cache.clear()
 
 
 def identity_cached(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:

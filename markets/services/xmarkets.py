@@ -18,8 +18,9 @@ Nobody in a conversation, or able to influence it, may trade on it (`trade_refus
 witnesses, the owners of its entries, organisers and staff. The rule is checked here, on every trade,
 so the JSON API, the websocket and the page refuse alike with the same message.
 """
-import time
+import threading
 
+from cachetools import TTLCache, cached
 from django.db import transaction
 from django.utils import timezone
 
@@ -70,27 +71,21 @@ def xmarket_open(*, interrogation_id: int, delay_s=60.0, market_maker: str = Gam
 
 
 PEOPLE_TTL_S = 30.0
-_people_cache: dict = {}
 
 
+# keyed by the public id: never reused (an id can be, after a delete on SQLite)
+@cached(TTLCache(maxsize=4096, ttl=PEOPLE_TTL_S), key=lambda interrogation: interrogation.public_id,
+        lock=threading.Lock())
 def conversation_people(interrogation: Interrogation) -> frozenset:
     """The user ids of everyone in an interrogation or able to influence it through it: its judge, its
     interrogators, its human witnesses and the owners of its entries. Kept in memory for PEOPLE_TTL_S
     (a trade reads it every time; the people of an interrogation are fixed when it is created, only an
     entry's owner could change, in the admin)."""
-    now, interrogation_id = time.monotonic(), interrogation.pk
-    key = interrogation.public_id  # never reused (an id can be, after a delete on SQLite)
-    cached = _people_cache.get(key)
-    if cached and now - cached[0] < PEOPLE_TTL_S:
-        return cached[1]
-    people = set(Interrogation.objects.filter(pk=interrogation_id).values_list("judge_id", flat=True))
-    for row in Conversation.objects.filter(interrogation_id=interrogation_id).values_list(
+    people = set(Interrogation.objects.filter(pk=interrogation.pk).values_list("judge_id", flat=True))
+    for row in Conversation.objects.filter(interrogation_id=interrogation.pk).values_list(
             "interrogator_id", "witness_human_id", "witness_entry__owner_id"):
         people.update(pk for pk in row if pk is not None)
-    if len(_people_cache) > 4096:
-        _people_cache.clear()
-    _people_cache[key] = (now, frozenset(people))
-    return _people_cache[key][1]
+    return frozenset(people)
 
 
 def trade_refusal(market: ConversationMarket, user) -> str | None:

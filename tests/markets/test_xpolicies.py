@@ -66,9 +66,9 @@ def test_a_contests_judges_and_confederates_watch_none_of_its_meetings_until_it_
     outsider = make_user("paula")
     client.force_login(outsider)
     assert client.get(url).status_code == 200 and trade_refusal(market, outsider) is None
-    from markets.policies import _insiders_cache
+    from markets.policies import xmarket_insiders
 
-    _insiders_cache.clear()
+    xmarket_insiders.cache.clear()
     Contest.objects.filter(pk=contest.pk).update(status=Contest.Status.DONE)
     client.force_login(cast.jude)
     assert client.get(url).status_code == 200
