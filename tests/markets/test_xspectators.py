@@ -88,3 +88,20 @@ async def test_the_websocket_push_comes_no_earlier_than_the_delay(cast, task_wor
     again = await socket.expect("state")
     assert [m["text"] for m in again["transcript"]["messages"]] == ["Are you a machine?"]
     await socket.close()
+
+
+def test_a_feed_opened_in_this_process_schedules_the_very_next_message(cast, monkeypatch, django_capture_on_commit_callbacks):
+    """The hot path remembers "no feed" for a couple of seconds; opening a feed forgets that at once."""
+    scheduled = []
+    monkeypatch.setattr(spectators, "enqueue_now", lambda task, message_id, countdown: scheduled.append(countdown))
+    interrogation = arena_services.interrogation_create(
+        judge=cast.jude, witnesses=[cast.connie, cast.simple], time_limit_s=300, title="later watched")
+    arena_services.interrogation_start(interrogation_id=interrogation.pk)
+    human = interrogation.conversations.get(witness_human=cast.connie)
+    with django_capture_on_commit_callbacks(execute=True):
+        arena_services.message_post(conversation_id=human.pk, sender_role="interrogator", text="one", user=cast.jude)
+    assert scheduled == []  # no feed: nothing to release
+    spectators.spectator_feed_open(interrogation_id=interrogation.pk, delay_s=45)
+    with django_capture_on_commit_callbacks(execute=True):
+        arena_services.message_post(conversation_id=human.pk, sender_role="interrogator", text="two", user=cast.jude)
+    assert scheduled == [45]
