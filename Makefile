@@ -21,10 +21,6 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v0
-	@# the LPP2 reference pages' scripts, from npm (checksums pinned); without npm LPP2 clients still connect
-	@test -f var/lpp2/socket.io-1.4.5.js || $(BIN)/python manage.py lpp2 fetch-client || echo "(LPP2: the reference pages' scripts were not fetched; /scripts/ will answer 404)"
-	@# the pages' browser libraries (charts), from npm at build time (checksums pinned in core/vendor.py)
-	@$(BIN)/python manage.py vendor fetch --missing || echo "(vendor: browser libraries not fetched; charts fall back to tables)"
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py seed_demo_markets
 	$(BIN)/python manage.py seed_demo_loebner
@@ -42,8 +38,6 @@ chromium:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; }
 
 test: $(STAMP) chromium
-	@test -f var/lpp2/socket.io-1.4.5.js || $(BIN)/python manage.py lpp2 fetch-client || echo "(LPP2: reference scripts not fetched; their browser test will skip)"
-	@$(BIN)/python manage.py vendor fetch --missing || echo "(vendor: browser libraries not fetched; their browser tests will skip)"
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # services mode: a Celery worker for bot replies and timers (run as many as you like, on any machine)

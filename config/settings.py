@@ -151,13 +151,12 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-# var/vendor/: browser libraries fetched from npm at build time (`manage.py vendor fetch`), at /static/vendor/
-STATICFILES_DIRS = [BASE_DIR / "static"] + (
-    [("vendor", BASE_DIR / "var" / "vendor")] if (BASE_DIR / "var" / "vendor").is_dir() else [])
+# static/vendor/: the browser libraries from npm, kept in the repository (core/vendor.py), at /static/vendor/
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # The platform serves /static/ itself (WhiteNoise, DEBUG on or off) unless a front server (nginx, a CDN)
-# does it: SERVE_STATIC=false. WhiteNoise finds the files where they lie (the apps' static/, static/,
-# var/vendor/), indexed once at start (with DEBUG, looked up on every request: edits show at once); no
+# does it: SERVE_STATIC=false. WhiteNoise finds the files where they lie (the apps' static/, static/),
+# indexed once at start (with DEBUG, looked up on every request: edits show at once); no
 # collectstatic step. Cache-Control max-age 60 s (the names carry no hash). `collectstatic` still writes
 # STATIC_ROOT, gzip- and Brotli-compressed, for a front server.
 SERVE_STATIC = env.bool("SERVE_STATIC", True)

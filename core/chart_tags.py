@@ -4,7 +4,7 @@
     {% chart price_chart %}                            a core.charts dict: its figure and data table
     {% block scripts %}{% chart_scripts "series" "plot" %}<script src="page.js"></script>{% endblock %}
 
-The library files load only on the pages that ask for them, and only where `manage.py vendor fetch` put them
+The library files load only on the pages that ask for them, and only where they are (static/vendor/)
 (settings.CHARTS_VENDOR, when set, overrides the look-up: False shows every chart as its table)."""
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""Third-party browser files (chart libraries, axe-core, the LPP2 reference pages' scripts) fetched from
-npm at build time, never from a CDN at run time: ``npm pack`` the pinned version, check the tarball
-against npm's published sha1, keep the listed files and the licence. No Django here."""
+"""Third-party browser files (chart libraries, axe-core, the LPP2 reference pages' scripts), kept in the
+repository as Django's admin keeps its jQuery, so a fresh checkout serves them with no network and never
+from a CDN. To add or upgrade one: pin it here, then ``npm pack`` the pinned version, check the tarball
+against npm's published sha1, keep the listed files and the licence, and record every kept file's sha256
+in the folder's ``SHA256SUMS`` (``manage.py vendor fetch`` / ``lpp2 fetch-client`` do all of it);
+``verify`` finds a kept file that was edited or lost since. No Django here."""
 from __future__ import annotations
 
 import hashlib
@@ -62,9 +65,44 @@ def npm_fetch(package: NpmPackage, dest: Path) -> list[Path]:
     return written
 
 
-# The browser libraries the pages load, fetched into var/vendor/ (served at /static/vendor/) by
-# ``python manage.py vendor fetch``; `make run` and `make test` fetch what is missing. Pin the version and
-# npm's sha1 (``npm view PACKAGE@VERSION dist.shasum``).
+MANIFEST = "SHA256SUMS"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_manifest(packages: tuple[NpmPackage, ...], dest: Path) -> Path:
+    """Record the sha256 of every kept file of ``packages`` in ``dest/SHA256SUMS`` (sha256sum's format)."""
+    names = sorted(kept for package in packages for _, kept in package.files)
+    manifest = dest / MANIFEST
+    manifest.write_text("".join(f"{_sha256(dest / name)}  {name}\n" for name in names))
+    return manifest
+
+
+def verify(packages: tuple[NpmPackage, ...], dest: Path) -> list[str]:
+    """What is wrong with the kept files of ``packages`` under ``dest``: missing, unrecorded or changed since
+    they were fetched (an empty list when every file is the one npm published)."""
+    manifest = dest / MANIFEST
+    if not manifest.is_file():
+        return [f"{manifest} is missing"]
+    recorded = dict(reversed(line.split("  ", 1)) for line in manifest.read_text().splitlines() if line.strip())
+    problems = []
+    for package in packages:
+        for _, kept in package.files:
+            path = dest / kept
+            if not path.is_file():
+                problems.append(f"{package.spec}: {kept} is missing")
+            elif kept not in recorded:
+                problems.append(f"{package.spec}: {kept} is not in {MANIFEST}")
+            elif _sha256(path) != recorded[kept]:
+                problems.append(f"{package.spec}: {kept} differs from the file npm published")
+    return problems
+
+
+# The browser libraries the pages load, kept in static/vendor/ (served at /static/vendor/) and refreshed by
+# ``python manage.py vendor fetch`` after a pin changes. Pin the version and npm's sha1
+# (``npm view PACKAGE@VERSION dist.shasum``).
 # uPlot draws live series (prices, progress); Vega-Lite (with vega and vega-embed, which adds the PNG/SVG
 # export menu) draws statistical plots (rates with CIs, ratings, score curves, heat maps); axe-core is what
 # the browser tests run for accessibility.

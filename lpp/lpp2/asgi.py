@@ -1,7 +1,7 @@
 """/socket.io/ in front of the platform's ASGI application: Engine.IO 3 requests (``EIO=3``, socket.io
 1.x/2.x clients such as the reference pages' 1.4.5) go to the python-socketio 4 server, every other one
 to python-socketio 5 (Engine.IO 4); ``/scripts/socket.io-1.4.5.js`` and ``/scripts/jquery.min.js`` are
-the npm files the reference pages load (fetched at build time by ``manage.py lpp2 fetch-client``);
+the npm files the reference pages load (kept in lpp/lpp2/scripts/, refetched by ``manage.py lpp2 fetch-client``);
 everything else goes on."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ SCRIPTS = {SCRIPT_PATH: "socket.io-1.4.5.js", "/scripts/jquery.min.js": "jquery.
 def scripts_dir() -> Path:
     from django.conf import settings
 
-    return Path(settings.BASE_DIR) / "var" / "lpp2"
+    return Path(settings.BASE_DIR) / "lpp" / "lpp2" / "scripts"
 
 
 def script_file(name: str = "socket.io-1.4.5.js") -> Path:
@@ -32,7 +32,7 @@ async def _serve_script(send, name: str) -> None:
         status, body, kind = 200, path.read_bytes(), b"application/javascript; charset=utf-8"
     else:
         status, kind = 404, b"text/plain; charset=utf-8"
-        body = f"{name} is not fetched yet: run python manage.py lpp2 fetch-client\n".encode()
+        body = f"{name} is missing: run python manage.py lpp2 fetch-client\n".encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
                             (b"access-control-allow-origin", b"*")]})

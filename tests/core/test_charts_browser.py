@@ -11,7 +11,7 @@ from ..e2e.conftest import browser  # noqa: F401  (the module-scoped Chromium fi
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
-UPLOT = ROOT / "var" / "vendor" / "uplot" / "uPlot.iife.min.js"
+UPLOT = ROOT / "static" / "vendor" / "uplot" / "uPlot.iife.min.js"
 CHARTS = ROOT / "static" / "core" / "charts.js"
 
 

@@ -1,5 +1,5 @@
-"""Browser libraries come from npm at build time, checked against npm's published checksum: a fake
-``npm`` on PATH packs a tarball the way npm does."""
+"""Browser libraries come from npm, checked against npm's published checksum (a fake ``npm`` on PATH packs a
+tarball the way npm does), and are kept in the repository with a sha256 record that finds any later edit."""
 import hashlib
 import io
 import os
@@ -7,7 +7,11 @@ import tarfile
 
 import pytest
 
-from core.vendor import NpmPackage, VendorError, npm_fetch
+from django.core.management import call_command
+
+from core.vendor import STATIC_VENDOR, NpmPackage, VendorError, npm_fetch, verify, write_manifest
+from lpp.lpp2.asgi import scripts_dir
+from lpp.management.commands.lpp2 import SCRIPTS
 
 
 def _tarball(files):
@@ -59,3 +63,29 @@ def test_without_npm_the_error_says_what_to_install(tmp_path, monkeypatch):
 
 def test_scoped_packages_name_their_tarball_as_npm_does():
     assert NpmPackage("@scope/name@2.1.0", "x", ()).tarball == "scope-name-2.1.0.tgz"
+
+
+def test_the_kept_files_are_the_ones_npm_published():
+    """What a fresh checkout serves: every pinned file is there, unedited (static/vendor/, lpp/lpp2/scripts/)."""
+    from arena.management.commands.vendor import vendor_dir
+
+    assert verify(STATIC_VENDOR, vendor_dir()) == []
+    assert verify(SCRIPTS, scripts_dir()) == []
+
+
+def test_an_edited_or_lost_file_is_found(fake_npm, tmp_path):
+    package = NpmPackage("demo@1.0.0", fake_npm, (("package/dist/demo.min.js", "demo/demo.min.js"),))
+    dest = tmp_path / "vendor"
+    assert verify((package,), dest) == [f"{dest / 'SHA256SUMS'} is missing"]
+    npm_fetch(package, dest)
+    write_manifest((package,), dest)
+    assert verify((package,), dest) == []
+    (dest / "demo" / "demo.min.js").write_bytes(b"window.demo = 2;")
+    assert verify((package,), dest) == ["demo@1.0.0: demo/demo.min.js differs from the file npm published"]
+    (dest / "demo" / "demo.min.js").unlink()
+    assert verify((package,), dest) == ["demo@1.0.0: demo/demo.min.js is missing"]
+
+
+def test_vendor_verify_says_every_file_is_npms(capsys):
+    call_command("vendor", "verify")
+    assert "every kept file is the one npm published" in capsys.readouterr().out

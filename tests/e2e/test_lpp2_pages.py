@@ -36,8 +36,6 @@ def _events(page, event):
 
 
 def test_reference_client_pages_play_a_round(transactional_db, live_daphne, browser):
-    if not script_file().is_file():
-        pytest.skip("the socket.io 1.4.5 client is not fetched: python manage.py lpp2 fetch-client")
     lpp2_contest_setup(name="LPP2 pages", secret=SECRET)
     controller = _page(browser, live_daphne, "CONTROLLER")
     judge = _page(browser, live_daphne, "judge0")

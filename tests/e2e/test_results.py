@@ -164,7 +164,7 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         assert_fits(organiser)
         organiser.context.close()
 
-    # without the chart libraries (a checkout without `manage.py vendor fetch`): every chart is its table
+    # without the chart libraries (as if static/vendor/ were not served): every chart is its table
     page = page_at(browser, SIZES[0], live_daphne)
     page.route("**/static/vendor/**", lambda route: route.abort())
     page.goto(f"{live_daphne}/results/")

@@ -70,7 +70,7 @@ def test_the_price_chart_draws_with_a_time_axis_and_grows_on_each_trade(browser,
     assert open(download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     assert jude.js_errors == []
 
-    bare = browser.new_context().new_page()  # no chart library (a checkout without `manage.py vendor fetch`)
+    bare = browser.new_context().new_page()  # no chart library (as if static/vendor/ were not served)
     bare.route("**/static/vendor/**", lambda route: route.abort())
     bare.goto(f"{live_daphne}/markets/{game.public_id}/log/")
     expect(bare.locator("#price-chart[data-fallback] details.chart-data[open] tbody tr")).to_have_count(3)

@@ -1,11 +1,11 @@
 """``python manage.py lpp2 setup --contest NAME --secret S``: a four-judge aisb contest served over LPP2
 (identities judge0…3, ai0…3, conf0…3, CONTROLLER, webcast, all with secret S; rounds driven by the
-control panel). ``python manage.py lpp2 fetch-client``: the socket.io 1.4.5 client (npm) the reference
-pages load from /scripts/socket.io-1.4.5.js."""
+control panel). ``python manage.py lpp2 fetch-client``: refetch the socket.io 1.4.5 client and jQuery (npm)
+the reference pages load from /scripts/, kept in the repository under lpp/lpp2/scripts/."""
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ArenaError
-from core.vendor import NpmPackage, VendorError, npm_fetch
+from core.vendor import NpmPackage, VendorError, npm_fetch, write_manifest
 
 # what the reference pages load from the server's /scripts/ (npm's tarball shasums)
 SCRIPTS = (
@@ -60,3 +60,4 @@ class Command(BaseCommand):
                 except VendorError as error:
                     raise CommandError(str(error)) from None
                 self.stdout.write("Fetched " + ", ".join(map(str, written)))
+            write_manifest(SCRIPTS, scripts_dir())
