@@ -22,6 +22,14 @@ def default_delay_s() -> float:
     return float(getattr(settings, "MARKETS_SPECTATOR_DELAY_S", 60.0))
 
 
+def spectator_options(owner) -> dict | None:
+    """A format's policy for an owner (a contest, a session) with `spectator_markets` and `spectator_delay_s`:
+    None when there is no owner or it allows no spectators, else the market's delay."""
+    if owner is None or not owner.spectator_markets:
+        return None
+    return {"delay_s": default_delay_s() if owner.spectator_delay_s is None else float(owner.spectator_delay_s)}
+
+
 def xmarket_policy(interrogation) -> dict | None:
     for policy in _POLICIES:
         options = policy(interrogation)

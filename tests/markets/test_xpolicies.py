@@ -1,5 +1,9 @@
-"""Which conversations get a crowd market: a study only where its configuration allows spectators."""
+"""Which conversations get a crowd market: a study only where its configuration allows spectators, a
+contest's meetings and a wager session's interviews unless their organisers turned spectators off."""
+import datetime as dt
+
 import pytest
+from django.utils import timezone
 
 from markets.models import ConversationMarket
 from tests.conftest import FAST
@@ -72,3 +76,60 @@ def test_a_contests_judges_and_confederates_watch_none_of_its_meetings_until_it_
     Contest.objects.filter(pk=contest.pk).update(status=Contest.Status.DONE)
     client.force_login(cast.jude)
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("allowed, delay", [(True, None), (True, 15.0), (False, None)])
+def test_a_contest_chooses_whether_its_meetings_get_markets_and_their_delay(cast, settings, allowed, delay):
+    from markets.services import xmarkets_ensure
+    from tests.tournaments.loebner.helpers import finals_make
+    from tournaments.loebner.models import Meeting
+
+    settings.MARKETS_SPECTATOR_DELAY_S = 45
+    contest = finals_make(cast, spectator_markets=allowed, spectator_delay_s=delay)
+    meetings = Meeting.objects.filter(round__contest=contest).exclude(interrogation=None)
+    opened = xmarkets_ensure(interrogation_ids=meetings.values_list("interrogation_id", flat=True))
+    assert len(opened) == (meetings.count() if allowed else 0)
+    assert {m.interrogation.spectator_feed.delay_s for m in opened} == ({delay or 45} if allowed else set())
+
+
+def test_a_contest_without_spectators_says_so_on_its_board(client, cast):
+    from tests.tournaments.loebner.helpers import finals_make
+
+    contest = finals_make(cast, spectator_markets=False)
+    client.force_login(cast.olivia)
+    page = client.get(f"/contests/{contest.pk}/board/").content.decode()
+    assert "off</td>" in page and "/markets/conversations/" not in page
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_a_wager_session_chooses_whether_its_interviews_get_markets(cast, allowed):
+    from markets.services import xmarkets_ensure
+    from tests.tournaments.wager_helpers import committee_of_three, people
+    from tournaments.wager import services as wager
+    from tournaments.wager.models import AuditEntry, Interview
+
+    judges, foils = people(cast)
+    session = wager.session_create(
+        committee=committee_of_three(by=cast.olivia), title="Quiet session", computer=cast.simple, judges=judges,
+        foils=foils, starts_at=timezone.now() + dt.timedelta(hours=1), called_by="Rae", called_by_kind="member",
+        funded_by="Rae", seed="t", spectator_markets=allowed, spectator_delay_s=120, by=cast.olivia)
+    ids = Interview.objects.filter(trial__session=session).values_list("interrogation_id", flat=True)
+    opened = xmarkets_ensure(interrogation_ids=ids)
+    assert len(opened) == (len(ids) if allowed else 0)
+    assert all(m.interrogation.spectator_feed.delay_s == 120 for m in opened)
+    created = AuditEntry.objects.get(session=session, action="session.create")
+    assert created.detail["spectator_markets"] is allowed and created.detail["spectator_delay_s"] == 120
+
+
+@pytest.mark.parametrize("delay", [-1, 3601, "60", True])
+def test_a_wager_session_refuses_a_bad_spectator_delay(cast, delay):
+    from core.errors import InvalidInput
+    from tests.tournaments.wager_helpers import committee_of_three, people
+    from tournaments.wager import services as wager
+
+    judges, foils = people(cast)
+    with pytest.raises(InvalidInput, match="spectator_delay_s"):
+        wager.session_create(
+            committee=committee_of_three(by=cast.olivia), title="Bad delay", computer=cast.simple, judges=judges,
+            foils=foils, starts_at=timezone.now() + dt.timedelta(hours=1), called_by="Rae", called_by_kind="member",
+            funded_by="Rae", spectator_delay_s=delay, by=cast.olivia)

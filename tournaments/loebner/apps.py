@@ -3,11 +3,11 @@ from django.apps import AppConfig
 
 
 def _meeting_market(interrogation):
-    """Every meeting of a contest gets a crowd market, its spectators the default delay behind the judge."""
-    from markets.policies import default_delay_s
-    from tournaments.loebner.models import Meeting
+    """A meeting gets a crowd market where its contest allows spectators, its delay behind the judge."""
+    from markets.policies import spectator_options
+    from tournaments.loebner.models import Contest
 
-    return {"delay_s": default_delay_s()} if Meeting.objects.filter(interrogation=interrogation).exists() else None
+    return spectator_options(Contest.objects.filter(rounds__meetings__interrogation=interrogation).first())
 
 
 def _contest_insiders(interrogation) -> set:

@@ -97,7 +97,8 @@ class SessionForm(forms.ModelForm):
     class Meta:
         model = Session
         fields = ["committee", "title", "called_by", "called_by_kind", "funded_by", "computer", "trials_planned",
-                  "interview_minutes", "break_minutes", "aggregation", "starts_at", "rehearsal", "seed"]
+                  "interview_minutes", "break_minutes", "aggregation", "starts_at", "rehearsal", "seed",
+                  "spectator_markets", "spectator_delay_s"]
 
 
 class AggregationForm(forms.ModelForm):
@@ -121,7 +122,8 @@ class SessionAdmin(ServiceAdmin):
         if obj is None:
             return []
         return ["committee", "title", "called_by", "called_by_kind", "funded_by", "computer", "trials_planned",
-                "interview_minutes", "break_minutes", "starts_at", "rehearsal", "seed", "calendar"]
+                "interview_minutes", "break_minutes", "starts_at", "rehearsal", "seed", "spectator_markets",
+                "spectator_delay_s", "calendar"]
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -149,7 +151,8 @@ class SessionAdmin(ServiceAdmin):
             starts_at=data["starts_at"], called_by=data["called_by"], called_by_kind=data["called_by_kind"],
             funded_by=data["funded_by"], trials=data["trials_planned"], interview_minutes=data["interview_minutes"],
             break_minutes=data["break_minutes"], aggregation=data["aggregation"] or Aggregation.MAJORITY,
-            rehearsal=data["rehearsal"], seed=data.get("seed") or "", by=request.user)
+            rehearsal=data["rehearsal"], seed=data.get("seed") or "", spectator_markets=data["spectator_markets"],
+            spectator_delay_s=data.get("spectator_delay_s"), by=request.user)
 
     @admin.action(description="Publish the finished interviews' transcripts (anonymised)")
     def publish(self, request, queryset):

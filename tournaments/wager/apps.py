@@ -23,11 +23,11 @@ def _interview_judge_call(interrogation_id: int, side: str):
 
 
 def _interview_market(interrogation):
-    """Every interview gets a crowd market on "this candidate is human"."""
-    from markets.policies import default_delay_s
-    from tournaments.wager.models import Interview
+    """An interview gets a crowd market on "this candidate is human" where its session allows spectators."""
+    from markets.policies import spectator_options
+    from tournaments.wager.models import Session
 
-    return {"delay_s": default_delay_s()} if Interview.objects.filter(interrogation=interrogation).exists() else None
+    return spectator_options(Session.objects.filter(trials__interviews__interrogation=interrogation).first())
 
 
 def _session_insiders(interrogation) -> set:

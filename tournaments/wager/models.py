@@ -6,6 +6,7 @@ deadlines, transcripts, signed seals); this app owns the plan, the aliases, the 
 """
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -87,6 +88,12 @@ class Session(models.Model):
     starts_at = models.DateTimeField()
     rehearsal = models.BooleanField(default=False, help_text="A rehearsal: shorter interviews, any number of trials.")
     seed = models.CharField(max_length=64, blank=True, help_text="Seeds the aliases (random when empty).")
+    spectator_markets = models.BooleanField(
+        default=True, help_text="The public may watch each interview, a delay behind its judge, and bet on whether the "
+                                "candidate is human.")
+    spectator_delay_s = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
+        help_text="How far behind the judges the spectators read, in seconds (empty: MARKETS_SPECTATOR_DELAY_S).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -19,6 +19,7 @@ from tournaments.wager.services.audit import audit_record
 MAX_TRIALS = 20
 MAX_INTERVIEW_MINUTES = 24 * 60
 MAX_BREAK_MINUTES = 24 * 60
+MAX_SPECTATOR_DELAY_S = 3600
 ALIASES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -39,7 +40,8 @@ def trial_aliases(*, seed: str, number: int, candidates: list[str]) -> dict:
 def session_create(*, committee: Committee, title: str, computer: Entry, judges: list, foils: list, starts_at: dt.datetime,
                    called_by: str, called_by_kind: str, funded_by: str, trials: int = 3, interview_minutes: int = 120,
                    break_minutes: int = 0, aggregation: str = Aggregation.MAJORITY, rehearsal: bool = False,
-                   seed: str = "", by=None) -> Session:
+                   seed: str = "", spectator_markets: bool = True, spectator_delay_s: float | None = None,
+                   by=None) -> Session:
     """A session and all its trials laid out: each trial's interviews on the slot plan (rules.slot_plan), one
     arena one-to-one interrogation each, the judge as interrogator and the candidate as witness; trial n
     starts when trial n-1's last slot ends. Judges and foils are users; the computer an active entry."""
@@ -59,6 +61,9 @@ def session_create(*, committee: Committee, title: str, computer: Entry, judges:
         raise InvalidInput("Judges and foils must be different people, each named once.")
     if not isinstance(computer, Entry) or not computer.active:
         raise InvalidInput("The computer must be an active entry.")
+    if spectator_delay_s is not None and (isinstance(spectator_delay_s, bool) or not isinstance(spectator_delay_s, (int, float))
+                                          or not 0 <= spectator_delay_s <= MAX_SPECTATOR_DELAY_S):
+        raise InvalidInput(f"spectator_delay_s must be a number of seconds from 0 to {MAX_SPECTATOR_DELAY_S}.")
     seed = seed or secrets.token_hex(8)
     with transaction.atomic():
         session = Session.objects.create(
@@ -66,7 +71,8 @@ def session_create(*, committee: Committee, title: str, computer: Entry, judges:
             called_by=clean_text(called_by, max_chars=200, what="name of who called the session"),
             called_by_kind=called_by_kind, funded_by=clean_text(funded_by, max_chars=200, what="name of who pays"),
             trials_planned=trials, interview_minutes=interview_minutes, break_minutes=break_minutes,
-            aggregation=aggregation, starts_at=starts_at, rehearsal=rehearsal, seed=seed[:64])
+            aggregation=aggregation, starts_at=starts_at, rehearsal=rehearsal, seed=seed[:64],
+            spectator_markets=bool(spectator_markets), spectator_delay_s=spectator_delay_s)
         seated_judges = [SessionJudge.objects.create(session=session, user=u, position=i)
                          for i, u in enumerate(judges, start=1)]
         seated_foils = [SessionFoil.objects.create(session=session, user=u, position=i)
@@ -92,7 +98,8 @@ def session_create(*, committee: Committee, title: str, computer: Entry, judges:
             "title": session.title, "computer": computer.display_name, "judges": [u.get_username() for u in judges],
             "foils": [u.get_username() for u in foils], "trials": trials, "interview_minutes": interview_minutes,
             "break_minutes": break_minutes, "aggregation": aggregation, "called_by": session.called_by,
-            "funded_by": session.funded_by, "rehearsal": rehearsal})
+            "funded_by": session.funded_by, "rehearsal": rehearsal, "spectator_markets": session.spectator_markets,
+            "spectator_delay_s": spectator_delay_s})
     return session
 
 
