@@ -17,10 +17,10 @@ def message_stored(message, conversation, *, witness_label: str | None = None) -
 
 
 def status_changed(interrogation, conversations) -> None:
-    pushes = [(groups.judge_group(interrogation.pk), payloads.judge_status(interrogation))]
+    pushes = [(groups.judge_group(interrogation.pk), payloads.judge_status(interrogation, conversations))]
     for conversation in conversations:
         if conversation.witness_human_id:
-            pushes.append((groups.witness_group(conversation.pk), payloads.witness_status(interrogation)))
+            pushes.append((groups.witness_group(conversation.pk), payloads.witness_status(interrogation, conversation)))
     pushes.append((groups.monitor_group(), payloads.monitor_status(interrogation)))
     push_many(pushes)
 

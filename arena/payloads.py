@@ -39,8 +39,16 @@ def judge_keys(side: str, keys: list[str]) -> dict:
     return {"type": "keys", "side": side, "keys": keys}
 
 
-def judge_status(interrogation) -> dict:
-    return {"type": "status", **clock(interrogation)}
+def held_sides(interrogation, conversations) -> list[str]:
+    """The sides a running interrogation holds for now (a sequential round's other half, a paused round):
+    nobody writes there until the format opens them (arena.services.timing.conversations_hold)."""
+    if interrogation.status != "running":
+        return []
+    return sorted(c.side for c in conversations if c.status == "scheduled")
+
+
+def judge_status(interrogation, conversations=()) -> dict:
+    return {"type": "status", **clock(interrogation), "held": held_sides(interrogation, conversations)}
 
 
 def judge_verdict(verdict) -> dict | None:
@@ -78,8 +86,9 @@ def witness_keys(keys: list[str]) -> dict:
     return {"type": "keys", "keys": keys}
 
 
-def witness_status(interrogation) -> dict:
-    return {"type": "status", **clock(interrogation)}
+def witness_status(interrogation, conversation=None) -> dict:
+    return {"type": "status", **clock(interrogation),
+            "held": bool(conversation is not None and held_sides(interrogation, [conversation]))}
 
 
 # --- organiser's live view -------------------------------------------------------------------

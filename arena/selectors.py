@@ -64,6 +64,7 @@ def judge_state(*, interrogation: Interrogation) -> dict:
         "title": interrogation.title,
         **payloads.clock(interrogation),
         "sides": sorted(c.side for c in conversations),
+        "held": payloads.held_sides(interrogation, conversations),
         "messages": {side: [payloads.judge_message(m, side) for m in rows] for side, (rows, _) in recent.items()},
         "earlier": {side: earlier for side, (_, earlier) in recent.items()},
         "composing": {c.side: composing_line(c, "witness") for c in conversations} if interrogation.keystroke_mode else {},
@@ -80,6 +81,7 @@ def witness_state(*, conversation: Conversation) -> dict:
     return {
         "type": "state",
         **payloads.clock(interrogation),
+        "held": bool(payloads.held_sides(interrogation, Conversation.objects.filter(pk=conversation.pk).only("side", "status"))),
         "messages": [payloads.witness_message(m) for m in rows],
         "earlier": earlier,
         "composing": composing_line(conversation, "interrogator") if interrogation.keystroke_mode else "",

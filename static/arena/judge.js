@@ -34,6 +34,7 @@
     document.getElementById("panes").appendChild(node);
     tabs.add(side, label[side], node);
     panes[side] = { node, log: node.querySelector(".log"), typing: node.querySelector(".typing"), input,
+                    held: node.querySelector(".pane-held"),
                     composing: node.querySelector(".composing"), composingText: "" };
     seen[side] = new Set();
     return panes[side];
@@ -66,7 +67,14 @@
     document.getElementById("status").className = "status " + clock.status;
     document.getElementById("start").hidden = clock.status !== "scheduled";
     document.getElementById("end").hidden = !running;
-    Object.values(panes).forEach((p) => { p.input.disabled = !running; });
+    // a side the round holds for now (a sequential round's other half, a pause) takes no question yet
+    const held = clock.held || [];
+    Object.entries(panes).forEach(([side, p]) => {
+      const waiting = running && held.includes(side);
+      p.input.disabled = !running || waiting;
+      p.held.hidden = !waiting;
+      p.node.classList.toggle("held", waiting);
+    });
     countdown.set(clock);
     const form = document.getElementById("verdict");
     form.hidden = !(clock.status === "ended" && state && !state.verdict && state.verdict_here !== false);

@@ -28,9 +28,11 @@
   }
   function clock(c) {
     const el = document.getElementById("status");
-    el.textContent = c.status === "scheduled" ? "waiting for the judge to start" : Arena.statusText(c);
-    el.className = "status " + c.status;
-    input.disabled = c.status !== "running";
+    const held = c.status === "running" && c.held;   // the judge questions the other witness first (or a pause)
+    el.textContent = c.status === "scheduled" ? "waiting for the judge to start"
+      : held ? "waiting: the judge is not talking to you yet" : Arena.statusText(c);
+    el.className = "status " + (held ? "scheduled" : c.status);
+    input.disabled = c.status !== "running" || held;
     countdown.set(c);
     // the end screen: the thanks and what happens next instead of a dead input
     const over = c.status === "ended", screen = document.getElementById("ended"), ending = over && loaded && screen.hidden;

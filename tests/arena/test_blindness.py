@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # every key a judge payload may carry before the verdict
 JUDGE_KEYS = {
-    "type", "kind", "title", "status", "deadline", "now", "time_limit_s", "end_reason", "sides", "messages",
+    "type", "kind", "title", "status", "deadline", "now", "time_limit_s", "end_reason", "sides", "held", "messages",
     "verdict", "reveal", "correct", "verdict_here", "earlier", "keystroke_mode", "composing", "keys", "side", "seq", "from", "text", "at", "code", "message", "left", "right", "sole",
 }
 

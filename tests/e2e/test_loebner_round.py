@@ -70,3 +70,32 @@ def test_a_round_with_a_judge_a_confederate_and_a_bot_entry(browser, live_daphne
     expect(organiser.locator("#entries")).to_be_visible()
     assert Judgment.objects.get(meeting=meeting).human == "confederate"
     assert judge.js_errors == [] and witness.js_errors == []
+
+
+def test_a_sequential_round_shows_the_judge_which_witness_waits(browser, live_daphne, cast):
+    """2009's rules: the left witness first, then the right. The judge sees the right pane waiting (its box
+    closed, a line saying why) and the held confederate reads that the judge is not talking to them yet."""
+    from tournaments.loebner import services
+
+    contest = finals_make(cast, fmt="2009-rules")
+    round_ = contest.rounds.get(number=1)
+    meeting = round_.meetings.select_related("judge__user", "confederate__user", "interrogation").get(judge__label="J1")
+    services.round_start(round_id=round_.pk)
+    human = meeting.interrogation.conversations.get(witness_human__isnull=False)
+    judge = login(browser, live_daphne, meeting.judge.user.username, f"{meeting.judge.user.username}-pw")
+    judge.set_viewport_size({"width": 1280, "height": 800})
+    judge.goto(f"{live_daphne}/judge/{meeting.interrogation.public_id}/")
+    expect(judge.locator("#status")).to_have_text("running")
+    expect(judge.locator("#pane-right .pane-held")).to_be_visible()
+    expect(judge.locator("#pane-right input")).to_be_disabled()
+    expect(judge.locator("#pane-left .pane-held")).to_be_hidden()
+    expect(judge.locator("#pane-left input")).to_be_enabled()
+    name = meeting.confederate.user.username
+    witness = login(browser, live_daphne, name, f"{name}-pw")
+    witness.goto(f"{live_daphne}/witness/{human.public_id}/")
+    if human.side == "right":
+        expect(witness.locator("#status")).to_have_text("waiting: the judge is not talking to you yet")
+        expect(witness.locator("#text")).to_be_disabled()
+    else:
+        expect(witness.locator("#status")).to_have_text("running")
+        expect(witness.locator("#text")).to_be_enabled()

@@ -76,6 +76,34 @@ def test_sequential_rounds_open_the_left_witness_then_the_right(cast):
         post(meeting, "left")
 
 
+def test_the_judge_and_the_confederates_are_told_which_side_waits_its_turn(cast, django_capture_on_commit_callbacks):
+    """A sequential round holds one side: the judge's console says which (its box takes nothing), and the
+    held confederate reads that the judge is not talking to them yet; pushes say it as states do."""
+    from unittest import mock
+
+    from arena.selectors import judge_state, witness_state
+
+    contest = finals_make(cast, fmt="2009-rules")
+    fmt = selectors.contest_format(contest=contest)
+    round_ = contest.rounds.order_by("number").first()
+    meeting = round_.meetings.select_related("interrogation").first()
+    assert judge_state(interrogation=meeting.interrogation)["held"] == []  # not started: nothing is held
+    with mock.patch("arena.notify.push_many") as pushed, django_capture_on_commit_callbacks(execute=True):
+        services.round_start(round_id=round_.pk)
+    conversations = {c.side: c for c in meeting.interrogation.conversations.all()}
+    assert judge_state(interrogation=meeting.interrogation)["held"] == ["right"]
+    human = next(side for side, c in conversations.items() if c.witness_human_id)
+    assert witness_state(conversation=conversations[human])["held"] is (human == "right")
+    judge_pushes = [payload for call in pushed.call_args_list for group, payload in call.args[0]
+                    if payload.get("type") == "status" and "held" in payload and isinstance(payload["held"], list)]
+    assert judge_pushes and judge_pushes[-1]["held"] == ["right"]
+    round_.refresh_from_db()
+    rewind(round_, fmt.round_minutes * 60 + 1)
+    services.round_tick(round_id=round_.pk)
+    assert judge_state(interrogation=meeting.interrogation)["held"] == ["left"]
+    assert witness_state(conversation=conversations[human])["held"] is (human == "left")
+
+
 def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(cast):
     contest = finals_make(cast, fmt="aisb")
     round_ = contest.rounds.order_by("number").first()
