@@ -34,7 +34,7 @@
     document.getElementById("panes").appendChild(node);
     tabs.add(side, label[side], node);
     panes[side] = { node, log: node.querySelector(".log"), typing: node.querySelector(".typing"), input,
-                    held: node.querySelector(".pane-held"),
+                    held: node.querySelector(".pane-held"), button: form.querySelector("button"),
                     composing: node.querySelector(".composing"), composingText: "" };
     seen[side] = new Set();
     return panes[side];
@@ -69,9 +69,10 @@
     document.getElementById("end").hidden = !running;
     // a side the round holds for now (a sequential round's other half, a pause) takes no question yet
     const held = clock.held || [];
+    document.getElementById("help-held").hidden = !(running && held.length === 1);
     Object.entries(panes).forEach(([side, p]) => {
       const waiting = running && held.includes(side);
-      p.input.disabled = !running || waiting;
+      p.input.disabled = p.button.disabled = !running || waiting;
       p.held.hidden = !waiting;
       p.node.classList.toggle("held", waiting);
     });

@@ -88,6 +88,8 @@ def test_a_sequential_round_shows_the_judge_which_witness_waits(browser, live_da
     expect(judge.locator("#status")).to_have_text("running")
     expect(judge.locator("#pane-right .pane-held")).to_be_visible()
     expect(judge.locator("#pane-right input")).to_be_disabled()
+    expect(judge.locator("#pane-right button")).to_be_disabled()
+    expect(judge.locator("#help-held")).to_be_visible()
     expect(judge.locator("#pane-left .pane-held")).to_be_hidden()
     expect(judge.locator("#pane-left input")).to_be_enabled()
     name = meeting.confederate.user.username
