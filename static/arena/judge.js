@@ -63,12 +63,14 @@
 
   function applyClock(clock) {
     const running = clock.status === "running";
-    document.getElementById("status").textContent = Arena.statusText(clock);
-    document.getElementById("status").className = "status " + clock.status;
+    // every side held: the round is paused (its far-off hold deadline is no countdown to show)
+    const held = clock.held || [];
+    const paused = running && held.length > 0 && state && held.length === state.sides.length;
+    document.getElementById("status").textContent = paused ? "paused" : Arena.statusText(clock);
+    document.getElementById("status").className = "status " + (paused ? "scheduled" : clock.status);
     document.getElementById("start").hidden = clock.status !== "scheduled";
     document.getElementById("end").hidden = !running;
     // a side the round holds for now (a sequential round's other half, a pause) takes no question yet
-    const held = clock.held || [];
     document.getElementById("help-held").hidden = !(running && held.length === 1);
     Object.entries(panes).forEach(([side, p]) => {
       const waiting = running && held.includes(side);
@@ -76,7 +78,7 @@
       p.held.hidden = !waiting;
       p.node.classList.toggle("held", waiting);
     });
-    countdown.set(clock);
+    countdown.set(paused ? { ...clock, status: "paused" } : clock);
     const form = document.getElementById("verdict");
     form.hidden = !(clock.status === "ended" && state && !state.verdict && state.verdict_here !== false);
     if (clock.status === "ended" && state && state.verdict_here === false) Arena.notice("This interview is over: your verdict is given on the contest's page.");

@@ -101,3 +101,10 @@ def test_a_sequential_round_shows_the_judge_which_witness_waits(browser, live_da
     else:
         expect(witness.locator("#status")).to_have_text("running")
         expect(witness.locator("#text")).to_be_enabled()
+    organiser = login(browser, live_daphne, "olivia", "olivia-pw")
+    admin_action(organiser, live_daphne, round_.pk, "pause")  # both sides held: "paused", not a far-off deadline
+    expect(judge.locator("#status")).to_have_text("paused")
+    expect(judge.locator("#countdown")).to_have_text("--:--")
+    expect(judge.locator("#pane-left input")).to_be_disabled()
+    expect(judge.locator("#help-held")).to_be_hidden()
+    expect(witness.locator("#text")).to_be_disabled()
