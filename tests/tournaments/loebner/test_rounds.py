@@ -104,6 +104,25 @@ def test_the_judge_and_the_confederates_are_told_which_side_waits_its_turn(cast,
     assert witness_state(conversation=conversations[human])["held"] is (human == "left")
 
 
+def test_the_beat_switches_sides_and_ends_rounds_without_a_page_or_a_timer(cast):
+    """The sweep the beat runs every 5 s: half time opens the right witness, and once talk, review and
+    break are over the round is ended, though no page looked and the in-process timer died with a restart."""
+    contest = finals_make(cast, fmt="2009-rules")
+    fmt = selectors.contest_format(contest=contest)
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    round_.refresh_from_db()
+    meeting = round_.meetings.select_related("interrogation").first()
+    assert services.rounds_tick_running() == []
+    rewind(round_, fmt.round_minutes * 60 + 1)
+    assert services.rounds_tick_running() == []
+    assert set(meeting.interrogation.conversations.values_list("side", "status")) == {
+        ("left", Status.SCHEDULED), ("right", Status.RUNNING)}
+    rewind(round_, selectors.talk_seconds(fmt) + (fmt.review_minutes + fmt.break_minutes) * 60)
+    assert services.rounds_tick_running() == [round_.pk]
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.ENDED
+
+
 def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(cast):
     contest = finals_make(cast, fmt="aisb")
     round_ = contest.rounds.order_by("number").first()

@@ -178,6 +178,16 @@ def round_tick(*, round_id: int) -> dict:
     return clock
 
 
+def rounds_tick_running() -> list[int]:
+    """The beat's sweep (every 5 s): apply every running round's clock, so the half-time switch and a round's
+    end wait for neither a page nor a timer lost with a restart. Returns the ids of the rounds it ended."""
+    ended = []
+    for round_id in Round.objects.filter(status=Round.Status.RUNNING).values_list("pk", flat=True):
+        if round_tick(round_id=round_id)["phase"] == "over":
+            ended.append(round_id)
+    return ended
+
+
 def round_finish(*, round_id: int) -> Round:
     """The organiser ends the talking now (the review period follows): every running meeting ends, and
     the round's clock jumps to the end of its talk."""
