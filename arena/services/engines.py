@@ -190,20 +190,30 @@ def retry_countdown(*, attempt: int) -> float | None:
     return settings.ARENA_BOT_RETRY_BASE_S * 2**attempt * random.uniform(0.8, 1.2)
 
 
+def reply_cap(interrogation=None) -> int:
+    """The most characters a machine's reply may have: the platform's cap, or the interrogation's message
+    policy's when that is smaller (a study's cap binds machines as it binds people: length is no tell)."""
+    cap = settings.ARENA_BOT_REPLY_MAX_CHARS
+    own = getattr(interrogation, "max_message_chars", None)
+    return min(cap, own) if own else cap
+
+
 def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversation=None, trigger_seq=None,
-                 attempt: int = 0, retry: Callable[[float], None] | None = None) -> EngineReply | None:
+                 attempt: int = 0, retry: Callable[[float], None] | None = None,
+                 max_chars: int | None = None) -> EngineReply | None:
     """Ask ``entry``'s engine for its reply to ``context``, guarded; None when there is none.
 
     Skipped (and logged as skipped) while the entry's circuit breaker is open. Every call is logged in
     :class:`~arena.models.EngineCall` with ``subject`` (and ``conversation``/``trigger_seq`` for a
     conversation) and fed to the breaker. A transient failure with retries left calls
-    ``retry(countdown)`` (:func:`reply_task_run` makes one for a task) before None is returned.
+    ``retry(countdown)`` (:func:`reply_task_run` makes one for a task) before None is returned. The reply
+    is cut to ``max_chars`` (default: the platform's cap).
     """
     call = dict(subject=subject, conversation=conversation, trigger_seq=trigger_seq, attempt=attempt)
     if not breaker_allows(entry):
         engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"), **call)
         return None
-    result = engine_ask(entry=entry, context=context)
+    result = engine_ask(entry=entry, context=context, max_chars=max_chars)
     engine_call_log(entry, result, **call)
     breaker_record(entry, result)
     if not result.ok:

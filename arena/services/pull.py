@@ -105,7 +105,7 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
     rules refuse), Closed (the conversation is over) or Conflict: nothing to answer (the last message
     is not the judge's: ``not_pending``) or that message already has its answer (``already_answered``).
     """
-    from arena.services.engines import typing_model_load
+    from arena.services.engines import reply_cap, typing_model_load
     from arena.services.health import CallResult, breaker_record, engine_call_log
     from arena.services.witnesses import bot_reply_schedule
     from bots.base import EngineError
@@ -120,7 +120,7 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
     last = conversation.messages.order_by("-seq").first()
     latency_ms = int((timezone.now() - last.created_at).total_seconds() * 1000) if last else 0
     try:
-        cleaned = clean_reply(text, max_chars=settings.ARENA_BOT_REPLY_MAX_CHARS)
+        cleaned = clean_reply(text, max_chars=reply_cap(conversation.interrogation))
     except EngineError as exc:
         result = CallResult(EngineCall.Outcome.ERROR, latency_ms=latency_ms, error=f"bad reply: {exc}")
         engine_call_log(entry, result, kind=EngineCall.Kind.PULL, conversation=conversation)

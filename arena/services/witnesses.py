@@ -8,7 +8,7 @@ from arena import notify
 from core.dispatch import enqueue_now
 from core.errors import Closed
 from arena.models import Conversation, EngineCall, Message, Status
-from arena.services.engines import engine_reply, reply_queue_pick, typing_model_load
+from arena.services.engines import engine_reply, reply_cap, reply_queue_pick, typing_model_load
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
         return False  # a task redelivered after a worker died, or re-asked by the sweep: already answered
     reply = engine_reply(entry=entry, context=_context(conversation, trigger_seq), conversation=conversation,
                          subject=f"conversation {conversation.pk} message {trigger_seq}", trigger_seq=trigger_seq,
-                         attempt=attempt, retry=retry)
+                         attempt=attempt, retry=retry, max_chars=reply_cap(conversation.interrogation))
     if reply is None:
         return False
     elapsed_s = (timezone.now() - trigger.created_at).total_seconds()  # the engine's own time counts as reading

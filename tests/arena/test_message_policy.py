@@ -131,3 +131,32 @@ def test_a_witness_racing_the_first_question_lands_only_after_it(cast, postgresq
             assert [m.sender_role for m in messages] == ["interrogator", "witness"]
         else:
             assert results["w"].code == "not_your_turn" and [m.text for m in messages] == ["hello"]
+
+
+
+LONG_ANSWER = "I grew up by the sea in a small town where the fishing boats came in every morning at six."
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("cap", [40, None])
+def test_a_machine_witness_is_held_to_the_interrogations_cap_as_people_are(cast, task_worker, settings, cap):
+    """A study caps messages at 40 characters: a machine writing longer answers would give itself away, so
+    its reply (a webhook entry's, from a local stub) is cut to the cap at a word boundary before it is shown."""
+    from arena.models import Entry
+    from core.stubserver import LoopbackServer
+    from tests.conftest import FAST
+
+    from .helpers import wait_for
+
+    settings.ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32"]
+    with LoopbackServer(lambda path, headers, body: (200, {"reply": LONG_ANSWER}, 0)) as stub:
+        entry = Entry.objects.create(display_name="Talker", engine="webhook",
+                                     settings={"url": stub.root + "/", "secret": "s" * 16, "persona": {}, **FAST})
+        conversation = game(cast, rule=FIRST, cap=cap, witness=entry)
+        post(conversation, "interrogator", cast.jude, "Where did you grow up?")
+        reply = wait_for(lambda: Message.objects.filter(conversation=conversation, sender_role="witness").first(),
+                         timeout=20)
+    if cap is None:
+        assert reply.text == LONG_ANSWER
+    else:
+        assert reply.text == "I grew up by the sea in a small town"

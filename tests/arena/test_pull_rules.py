@@ -88,3 +88,14 @@ def test_racing_replies_to_one_message_get_one_answer(cast, pull):
     assert sorted(codes) == [202, 409, 409, 409]
     shown = wait_for(lambda: witness_replies(conversation), timeout=10)
     assert len(shown) == 1
+
+
+def test_a_pull_reply_is_cut_to_the_interrogations_cap(cast, pull):
+    """The interrogation's message cap (a study's) binds a pull entry's replies as it binds people."""
+    from arena.models import Interrogation
+
+    entry, conversation, api, reply = pull
+    Interrogation.objects.filter(pk=conversation.interrogation_id).update(max_message_chars=20)
+    services.message_post(conversation_id=conversation.pk, sender_role="interrogator", text="hi?", user=cast.jude)
+    answer = reply("hello there, from a very long way away")
+    assert answer.status_code == 202 and answer.json()["text"] == "hello there, from a"
