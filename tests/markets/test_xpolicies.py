@@ -133,3 +133,19 @@ def test_a_wager_session_refuses_a_bad_spectator_delay(cast, delay):
             committee=committee_of_three(by=cast.olivia), title="Bad delay", computer=cast.simple, judges=judges,
             foils=foils, starts_at=timezone.now() + dt.timedelta(hours=1), called_by="Rae", called_by_kind="member",
             funded_by="Rae", spectator_delay_s=delay, by=cast.olivia)
+
+
+def test_the_contest_list_lets_the_public_watch_each_judges_meeting_of_the_current_round(client, cast):
+    from tests.tournaments.loebner.helpers import finals_make
+    from tournaments.loebner.models import Contest
+
+    contest = finals_make(cast)
+    Contest.objects.filter(pk=contest.pk).update(name="Prize <b>2026</b>")
+    page = client.get("/contests/").content.decode()
+    assert "Prize &lt;b&gt;2026&lt;/b&gt;" in page and "round 1 of" in page
+    assert page.count('class="crowd-market"') == contest.rounds.get(number=1).meetings.count()
+    assert ">J1</a>" in page and "/board/" not in page  # the board is the organisers'
+    client.force_login(cast.olivia)
+    assert f"/contests/{contest.pk}/board/" in client.get("/contests/").content.decode()
+    Contest.objects.filter(pk=contest.pk).update(spectator_markets=False)
+    assert 'class="crowd-market"' not in client.get("/contests/").content.decode()

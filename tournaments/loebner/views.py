@@ -30,10 +30,14 @@ def _crowd_markets(interrogation_ids) -> dict:
 def contest_list(request):
     contests = list(Contest.objects.exclude(status=Contest.Status.DRAFT))
     for contest in contests:  # the public's way in: the current round's conversations, a delay behind
-        round_ = selectors.round_current(contest=contest)
-        ids = [i for i in round_.meetings.values_list("interrogation_id", flat=True) if i] if round_ else []
-        contest.crowd_markets = list(_crowd_markets(ids).values())
-    return render(request, "loebner/contests.html", {"contests": contests})
+        contest.current_round = round_ = selectors.round_current(contest=contest)
+        shown = round_ is not None and contest.spectator_markets
+        meetings = list(round_.meetings.exclude(interrogation=None).select_related("judge")) if shown else []
+        markets = _crowd_markets([m.interrogation_id for m in meetings])
+        contest.watch = sorted(((m.judge.label, markets[m.interrogation_id]) for m in meetings
+                                if m.interrogation_id in markets), key=lambda pair: (len(pair[0]), pair[0]))
+    organiser = request.user.is_authenticated and (request.user.is_staff or roles.is_organiser(request.user))
+    return render(request, "loebner/contests.html", {"contests": contests, "organiser": organiser})
 
 
 def results(request, contest_id):
