@@ -92,8 +92,8 @@ class Session(models.Model):
         default=True, help_text="The public may watch each interview, a delay behind its judge, and bet on whether the "
                                 "candidate is human.")
     spectator_delay_s = models.FloatField(
-        null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
-        help_text="How far behind the judges the spectators read, in seconds (empty: MARKETS_SPECTATOR_DELAY_S).")
+        "spectator delay (seconds)", null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
+        help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

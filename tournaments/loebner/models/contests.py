@@ -41,8 +41,8 @@ class Contest(models.Model):
         default=True, help_text="The public may watch each meeting, a delay behind its judge, and bet on which side is human "
                                 "(meetings that already have a market keep it).")
     spectator_delay_s = models.FloatField(
-        null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
-        help_text="How far behind the judges the spectators read, in seconds (empty: MARKETS_SPECTATOR_DELAY_S).")
+        "spectator delay (seconds)", null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
+        help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).")
     qualifying_limit = models.PositiveSmallIntegerField(default=16, validators=[MinValueValidator(1), MaxValueValidator(64)],
                                                         help_text="The first N compliant entries by receipt go to qualifying.")
     finalists = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1), MaxValueValidator(16)])
