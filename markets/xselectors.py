@@ -70,9 +70,14 @@ def xmarket_state(*, cm: ConversationMarket, user, now=None) -> dict:
 
 
 def xmarkets_listed(*, limit: int = 50) -> dict:
-    """Live markets (open or running) and recently finished ones."""
+    """Markets whose conversation runs now (newest first), those opening soon (by their conversation's
+    scheduled start; bettors may join already), and recently finished ones."""
+    from django.db.models import F
+
     rows = ConversationMarket.objects.select_related("game", "game__market", "interrogation").exclude(game__status=Game.Status.DRAFT)
-    return {"live": list(rows.filter(game__status__in=LIVE).order_by("-created_at")[:limit]),
+    return {"running": list(rows.filter(game__status=Game.Status.RUNNING).order_by("-created_at")[:limit]),
+            "soon": list(rows.filter(game__status=Game.Status.OPEN).order_by(
+                F("interrogation__scheduled_at").asc(nulls_last=True), "pk")[:limit]),
             "ended": list(rows.exclude(game__status__in=LIVE).order_by("-game__ended_at", "-pk")[:limit])}
 
 

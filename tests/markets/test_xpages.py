@@ -81,3 +81,23 @@ def test_an_organiser_opens_a_market_on_any_interrogation_in_the_admin(client, c
     assert response.status_code == 302
     market = ConversationMarket.objects.get(interrogation=interrogation)
     assert market.side == "sole" and market.game.status == "open" and interrogation.spectator_feed.delay_s == 60
+
+
+def test_the_list_parts_running_conversations_from_those_opening_soon_in_start_order(client, cast):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    later, sooner = (arena_services.interrogation_create(
+        judge=cast.jude, witnesses=[cast.simple], title=title, scheduled_at=now + dt.timedelta(hours=hours))
+        for title, hours in (("Later chat", 3), ("Sooner chat", 1)))
+    for interrogation in (later, sooner):
+        services.xmarket_open(interrogation_id=interrogation.pk, delay_s=30)
+    running = xmarket(cast)  # started
+    page = client.get("/markets/conversations/").content.decode()
+    running_part, soon_part = page.split('id="xmarkets-live"')[1].split('id="xmarkets-soon"')
+    assert str(running.game.public_id) in running_part and "Sooner chat" not in running_part
+    soon_part = soon_part.split("Recently ended")[0]
+    assert soon_part.index("Sooner chat") < soon_part.index("Later chat")
+    assert str(running.game.public_id) not in soon_part

@@ -91,7 +91,7 @@ def session_create(*, committee: Committee, title: str, computer: Entry, judges:
                 interrogation = interrogation_create(
                     judge=judge_by_label[slot.judge], witnesses=[witness[slot.candidate]],
                     time_limit_s=interview_minutes * 60, scheduled_at=at,
-                    title=f"{session.title} · trial {number} · Candidate {trial.aliases[slot.candidate]}")
+                    title=f"{session.title} · trial {number} · {slot.judge} · Candidate {trial.aliases[slot.candidate]}")
                 Interview.objects.create(trial=trial, judge=judge_by_label[slot.judge], candidate=slot.candidate,
                                          slot=slot.slot, starts_at=at, interrogation=interrogation)
         audit_record(actor=by, action="session.create", session=session, detail={
