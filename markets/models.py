@@ -11,6 +11,7 @@ overdraw; `selectors.ledger_audit` checks every balance against its legs.
 import uuid
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -225,6 +226,22 @@ class Trade(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="trade_seq_unique"),
             models.UniqueConstraint(fields=["participant", "idempotency_key"], name="trade_idempotent_click"),
         ]
+
+
+class SpectatorOptions(models.Model):
+    """A format's switch for crowd markets on its conversations (a Loebner contest, a wager session): whether
+    the public may watch and bet, and how far behind the judges (markets.policies.spectator_options)."""
+
+    spectator_markets = models.BooleanField(
+        default=True, help_text="The public may watch each conversation, a delay behind its judge, and bet on who "
+                                "is human (conversations that already have a market keep it).")
+    spectator_delay_s = models.FloatField(
+        "spectator delay (seconds)", null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
+        help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, "
+                  "MARKETS_SPECTATOR_DELAY_S).")
+
+    class Meta:
+        abstract = True
 
 
 class ConversationMarket(models.Model):

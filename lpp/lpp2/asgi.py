@@ -1,7 +1,7 @@
 """/socket.io/ in front of the platform's ASGI application: Engine.IO 3 requests (``EIO=3``, socket.io
 1.x/2.x clients such as the reference pages' 1.4.5) go to the python-socketio 4 server, every other one
 to python-socketio 5 (Engine.IO 4); ``/scripts/socket.io-1.4.5.js`` and ``/scripts/jquery.min.js`` are
-the npm files the reference pages load (kept in lpp/lpp2/scripts/, refetched by ``manage.py lpp2 fetch-client``);
+the npm files the reference pages load (kept in lpp/lpp2/vendor/, refetched by ``manage.py lpp2 fetch-client``);
 everything else goes on."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ SCRIPTS = {SCRIPT_PATH: "socket.io-1.4.5.js", "/scripts/jquery.min.js": "jquery.
 def scripts_dir() -> Path:
     from django.conf import settings
 
-    return Path(settings.BASE_DIR) / "lpp" / "lpp2" / "scripts"
+    return Path(settings.BASE_DIR) / "lpp" / "lpp2" / "vendor"
 
 
 def script_file(name: str = "socket.io-1.4.5.js") -> Path:

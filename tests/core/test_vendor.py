@@ -66,7 +66,7 @@ def test_scoped_packages_name_their_tarball_as_npm_does():
 
 
 def test_the_kept_files_are_the_ones_npm_published():
-    """What a fresh checkout serves: every pinned file is there, unedited (static/vendor/, lpp/lpp2/scripts/)."""
+    """What a fresh checkout serves: every pinned file is there, unedited (static/vendor/, lpp/lpp2/vendor/)."""
     from arena.management.commands.vendor import vendor_dir
 
     assert verify(STATIC_VENDOR, vendor_dir()) == []

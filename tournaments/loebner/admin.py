@@ -67,6 +67,10 @@ class ContestAdmin(admin.ModelAdmin):
                        lambda c: services.contest_publish(contest_id=c.pk), "published"),
     ]
 
+    def get_fields(self, request, obj=None):  # the crowd-market switch (markets.SpectatorOptions) last
+        spectators = ["spectator_markets", "spectator_delay_s"]
+        return [f for f in super().get_fields(request, obj) if f not in spectators] + spectators
+
     @admin.display(description="pages")
     def links(self, contest):
         return format_html('<a href="{}">results</a> · <a href="{}">board</a> · <a href="{}">qualifying</a>',

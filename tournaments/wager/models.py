@@ -6,9 +6,10 @@ deadlines, transcripts, signed seals); this app owns the plan, the aliases, the 
 """
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+
+from markets.models import SpectatorOptions
 
 from tournaments.wager.rules import AGGREGATIONS
 
@@ -66,7 +67,7 @@ class Aggregation(models.TextChoices):
 assert {c.value for c in Aggregation} == set(AGGREGATIONS)
 
 
-class Session(models.Model):
+class Session(SpectatorOptions):
     """A Turing Test Session: called by someone, paid by someone (recorded, not enforced), one computer,
     three judges, three foils, at least three trials of interviews."""
 
@@ -88,12 +89,6 @@ class Session(models.Model):
     starts_at = models.DateTimeField()
     rehearsal = models.BooleanField(default=False, help_text="A rehearsal: shorter interviews, any number of trials.")
     seed = models.CharField(max_length=64, blank=True, help_text="Seeds the aliases (random when empty).")
-    spectator_markets = models.BooleanField(
-        default=True, help_text="The public may watch each interview, a delay behind its judge, and bet on whether the "
-                                "candidate is human.")
-    spectator_delay_s = models.FloatField(
-        "spectator delay (seconds)", null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
-        help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,7 +1,7 @@
 """``python manage.py lpp2 setup --contest NAME --secret S``: a four-judge aisb contest served over LPP2
 (identities judge0…3, ai0…3, conf0…3, CONTROLLER, webcast, all with secret S; rounds driven by the
 control panel). ``python manage.py lpp2 fetch-client``: refetch the socket.io 1.4.5 client and jQuery (npm)
-the reference pages load from /scripts/, kept in the repository under lpp/lpp2/scripts/."""
+the reference pages load from /scripts/, kept in the repository under lpp/lpp2/vendor/."""
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ArenaError

@@ -5,10 +5,11 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from markets.models import SpectatorOptions
 from tournaments.loebner.rules.formats import FORMATS
 
 
-class Contest(models.Model):
+class Contest(SpectatorOptions):
     """One Loebner Prize contest: its format (the pure rules' name), calendar and prize ladder."""
 
     class Status(models.TextChoices):
@@ -37,12 +38,6 @@ class Contest(models.Model):
     review_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(120)])
     break_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(120)])
     keystroke_mode = models.BooleanField(default=False, help_text="Meetings stream each side's typing (LPP-style).")
-    spectator_markets = models.BooleanField(
-        default=True, help_text="The public may watch each meeting, a delay behind its judge, and bet on which side is human "
-                                "(meetings that already have a market keep it).")
-    spectator_delay_s = models.FloatField(
-        "spectator delay (seconds)", null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
-        help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).")
     qualifying_limit = models.PositiveSmallIntegerField(default=16, validators=[MinValueValidator(1), MaxValueValidator(64)],
                                                         help_text="The first N compliant entries by receipt go to qualifying.")
     finalists = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1), MaxValueValidator(16)])
