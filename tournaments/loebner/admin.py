@@ -67,6 +67,8 @@ class ContestAdmin(admin.ModelAdmin):
                        lambda c: services.contest_publish(contest_id=c.pk), "published"),
     ]
 
+    readonly_fields = ["tie_winner", "tie_decided_by", "tie_decided_at"]  # named on the results page (a service)
+
     def get_fields(self, request, obj=None):  # the crowd-market switch (markets.SpectatorOptions) last
         spectators = ["spectator_markets", "spectator_delay_s"]
         return [f for f in super().get_fields(request, obj) if f not in spectators] + spectators

@@ -215,8 +215,14 @@ def contest_results(*, contest: Contest) -> dict:
             "interrogation": m.interrogation,
         })
     winner = (score or {}).get("winner")
+    tied = (score or {}).get("tied", []) if winner is None and (score or {}).get("tie_break") == "organiser" else []
+    by_organiser = bool(tied) and contest.tie_winner in tied  # a decision for a tie that still stands
+    if by_organiser:
+        winner = contest.tie_winner
     return {"contest": contest, "score": score, "problem": problem, "entries": rows, "judges": list(judges.values()),
             "winner": entries[winner].name if winner in entries else None, "winner_label": winner,
+            "tied": [{"label": label, "name": entries[label].name if label in entries else label} for label in tied],
+            "by_organiser": by_organiser,
             "prizes": prize_ladder(contest=contest),
             "single": next((str(e.entry) for e in contest.entries.filter(finalist=True).select_related("entry")), None)
             if contest.status == Contest.Status.SINGLE else None,

@@ -7,6 +7,7 @@ app_name = "loebner"
 urlpatterns = [
     path("", views.contest_list, name="contests"),
     path("<int:contest_id>/results/", views.results, name="results"),
+    path("<int:contest_id>/tie/", views.tie_decide, name="tie_decide"),
     path("<int:contest_id>/transcripts.json", views.transcripts_json, name="transcripts_json"),
     path("<int:contest_id>/board/", views.board, name="board"),
     path("<int:contest_id>/board.json", views.board_json, name="board_json"),

@@ -45,7 +45,24 @@ def results(request, contest_id):
     services.judgments_sync(contest_id=contest.pk)
     is_judge = request.user.is_authenticated and contest.participants.filter(
         kind=Participant.Kind.JUDGE, user=request.user).exists()
-    return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest), "is_judge": is_judge})
+    organiser = request.user.is_authenticated and (request.user.is_staff or roles.is_organiser(request.user))
+    return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest), "is_judge": is_judge,
+                                                    "organiser": organiser})
+
+
+@login_required
+@require_http_methods(["POST"])
+def tie_decide(request, contest_id):
+    """The organiser names the winner among entries the rules leave tied."""
+    _organiser(request)
+    contest = get_object_or_404(Contest, pk=contest_id)
+    try:
+        services.contest_tie_decide(contest_id=contest.pk, entry_label=request.POST.get("winner", "")[:8], by=request.user)
+    except ArenaError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "The winner is recorded.")
+    return redirect("loebner:results", contest_id=contest.pk)
 
 
 def transcripts_json(request, contest_id):

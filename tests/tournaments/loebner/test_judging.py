@@ -149,3 +149,62 @@ def test_contest_verdicts_reach_the_arena_results_as_loebner_not_three_party(cas
     assert len(outcomes) == 2 * round_.meetings.count()
     machine = [o for o in outcomes if o.witness_is_machine and o.judged_human]
     assert [o.witness for o in machine] == ["Finalist 1"]
+
+
+def _tied_2012(cast, favourites=("E1", "E3")):
+    """A 2012-format contest (no ranks) whose judges picked the favourites as human once each: level at the top."""
+    contest = finals_make(cast, fmt="2012")
+    picked = set()
+    for round_ in contest.rounds.order_by("number"):
+        def pick(m):
+            if m.entry.label in favourites and m.entry.label not in picked:
+                picked.add(m.entry.label)
+                return True
+            return False
+        judge_round(round_, pick)
+    return contest
+
+
+def test_the_organiser_names_the_winner_only_among_entries_the_rules_leave_tied(cast, client):
+    contest = _tied_2012(cast)
+    services.judgments_sync(contest_id=contest.pk)
+    results = selectors.contest_results(contest=contest)
+    assert results["winner"] is None and [t["label"] for t in results["tied"]] == ["E1", "E3"]
+    page = client.get(f"/contests/{contest.pk}/results/").content.decode()
+    assert 'id="tie"' in page and 'id="tie-form"' not in page  # the public reads it; only organisers decide
+    with pytest.raises(InvalidInput, match="E1, E3"):
+        services.contest_tie_decide(contest_id=contest.pk, entry_label="E2", by=cast.olivia)
+    client.force_login(cast.olivia)
+    assert 'id="tie-form"' in client.get(f"/contests/{contest.pk}/results/").content.decode()
+    response = client.post(f"/contests/{contest.pk}/tie/", {"winner": "E3"}, follow=True)
+    page = response.content.decode()
+    assert "Winner: Finalist 3" in page and "named by the organiser" in page
+    contest.refresh_from_db()
+    assert contest.tie_winner == "E3" and contest.tie_decided_by == cast.olivia
+    assert client.post(f"/contests/{contest.pk}/tie/", {"winner": "E9"}, follow=True).status_code == 200
+    contest.refresh_from_db()
+    assert contest.tie_winner == "E3"  # a refused choice changes nothing
+
+    from tests.tournaments.loebner.helpers import contest_make
+
+    unplayed = contest_make("Unplayed Prize", fmt="2012")  # nothing to score: nothing to break
+    with pytest.raises(Closed):
+        services.contest_tie_decide(contest_id=unplayed.pk, entry_label="E1", by=cast.olivia)
+
+
+def test_no_organiser_overrules_a_winner_the_rules_name(cast):
+    from core.errors import Conflict
+
+    contest = _tied_2012(cast, favourites=("E2",))
+    with pytest.raises(Conflict, match="E2"):
+        services.contest_tie_decide(contest_id=contest.pk, entry_label="E1", by=cast.olivia)
+    services.judgments_sync(contest_id=contest.pk)
+    assert selectors.contest_results(contest=contest)["winner_label"] == "E2"
+
+
+def test_a_judge_may_not_name_the_winner(cast, client):
+    contest = _tied_2012(cast)
+    client.force_login(cast.jude)
+    assert client.post(f"/contests/{contest.pk}/tie/", {"winner": "E1"}).status_code == 403
+    contest.refresh_from_db()
+    assert contest.tie_winner == ""

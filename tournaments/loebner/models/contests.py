@@ -43,6 +43,11 @@ class Contest(SpectatorOptions):
     finalists = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1), MaxValueValidator(16)])
     question_set = models.ForeignKey("loebner.QuestionSet", null=True, blank=True, on_delete=models.PROTECT, related_name="contests")
     qualifying_scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.ORGANISER)
+    tie_winner = models.CharField(max_length=8, blank=True,
+                                  help_text="The entry (E1…) the organiser named winner where the rules left a tie.")
+    tie_decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                       related_name="+")
+    tie_decided_at = models.DateTimeField(null=True, blank=True)
     rolls_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rolled_from",
                                    help_text="The contest whose prize grows by this one's when no entry is compliant.")
     created_at = models.DateTimeField(auto_now_add=True)

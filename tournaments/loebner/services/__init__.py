@@ -10,5 +10,7 @@ from tournaments.loebner.services.rounds import (  # noqa: F401
     participants_assign, round_finish, round_pause, round_restart, round_resume, round_start, round_tick,
     rounds_tick_running, schedule_create,
 )
-from tournaments.loebner.services.judging import judgment_record, judgments_sync, ranks_submit  # noqa: F401
+from tournaments.loebner.services.judging import (  # noqa: F401
+    contest_tie_decide, judgment_record, judgments_sync, ranks_submit,
+)
 from tournaments.loebner.services.publication import contest_publish  # noqa: F401

@@ -1,8 +1,9 @@
 """Judgments (the human pick per meeting, from the arena verdict) and the judges' ranks of the entries."""
 from django.db import transaction
+from django.utils import timezone
 
 from arena.models import Verdict
-from core.errors import Closed, InvalidInput, NotAllowed
+from core.errors import Closed, Conflict, InvalidInput, NotAllowed
 from tournaments.loebner.models import Contest, JudgeRank, Judgment, Meeting, Participant
 
 
@@ -61,3 +62,24 @@ def ranks_submit(*, contest_id: int, judge, ranks) -> list[JudgeRank]:
         JudgeRank.objects.filter(contest=contest, judge=me).delete()
         return [JudgeRank.objects.create(contest=contest, judge=me, ranked=allowed[label], rank=value)
                 for label, value in sorted(ranks.items())]
+
+
+def contest_tie_decide(*, contest_id: int, entry_label: str, by) -> Contest:
+    """The organiser names the winner where the rules leave a tie (``tie_break`` "organiser": the tied
+    entries are level on every key the format ranks by). Refused while the contest is not scored, when the
+    rules name a winner themselves, or for an entry that is not among the tied."""
+    from tournaments.loebner.selectors import contest_scored
+
+    with transaction.atomic():
+        contest = Contest.objects.select_for_update().get(pk=contest_id)
+        judgments_sync(contest_id=contest.pk)
+        score, problem = contest_scored(contest=contest)
+        if score is None:
+            raise Closed(f"The contest cannot be scored yet: {problem or 'no meeting is judged'}.")
+        if score["winner"] is not None:
+            raise Conflict(f"The rules name the winner ({score['winner']}): there is no tie for the organiser to break.")
+        if entry_label not in score["tied"]:
+            raise InvalidInput(f"The winner must be one of the tied entries: {', '.join(score['tied'])}.")
+        contest.tie_winner, contest.tie_decided_by, contest.tie_decided_at = entry_label, by, timezone.now()
+        contest.save(update_fields=["tie_winner", "tie_decided_by", "tie_decided_at"])
+    return contest
