@@ -77,7 +77,7 @@ def xmarkets_listed(*, limit: int = 50) -> dict:
     rows = ConversationMarket.objects.select_related("game", "game__market", "interrogation").exclude(game__status=Game.Status.DRAFT)
     return {"running": list(rows.filter(game__status=Game.Status.RUNNING).order_by("-created_at")[:limit]),
             "soon": list(rows.filter(game__status=Game.Status.OPEN).order_by(
-                F("interrogation__scheduled_at").asc(nulls_last=True), "pk")[:limit]),
+                F("interrogation__scheduled_at").asc(nulls_last=True), "interrogation_id")[:limit]),
             "ended": list(rows.exclude(game__status__in=LIVE).order_by("-game__ended_at", "-pk")[:limit])}
 
 
