@@ -66,6 +66,7 @@ class Table:
     items: list[dict] = field(default_factory=list)
     earlier: Earlier = field(default_factory=Earlier)  # (author, text) of every message said, for the checks
     said: dict[str, list[str]] = field(default_factory=dict)  # each agent's messages (coherence)
+    claimed: Turn | None = None  # turn ``number``, claimed by the previous turn's outcome for this task
 
     def extend(self, items: list[dict]) -> None:
         self.items.extend(items)
@@ -79,10 +80,15 @@ class Table:
         return {name: self.agents[name].received_count + self.agents[name].penalties_count for name in self.game.order}
 
 
-def table_load(*, game_id: int, number: int) -> Table | None:
-    """The game's table before turn ``number``; None unless the game is running and at that turn."""
+def table_load(*, game_id: int, number: int, resume: bool = False) -> Table | None:
+    """The game's table before turn ``number``; None unless the game is running and at that turn
+    (``resume``: or past it, then before its current turn)."""
     game = Game.objects.select_related("judge").filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING or number != game.turns_played:
+    if game is None or game.status != Game.Status.RUNNING:
+        return None
+    if resume and number < game.turns_played:
+        number = game.turns_played
+    if number != game.turns_played:
         return None
     agents = {a.name: a for a in Agent.objects.filter(game=game).select_related("entry")}
     table = Table(game=game, agents=agents, number=number)

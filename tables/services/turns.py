@@ -51,17 +51,28 @@ def _insert(turn: Turn) -> None:
         turn.save(force_insert=True)
 
 
-def _claim(game_id: int, number: int, table: Table | None) -> tuple[Table, Turn] | None:
-    """The table (read once per task) and the new running turn; None when it is not this turn's time.
-    Raises IntegrityError while the turn is in play elsewhere."""
-    if table is None or table.number != number:
-        table = table_load(game_id=game_id, number=number)
-        if table is None:
-            return None
+def _new_turn(table: Table, number: int) -> Turn:
     game = table.game
     agent = table.agents[game.order[number % len(game.order)]]
     phase = Turn.Phase.OPENING if number < len(game.order) else Turn.Phase.VOTE
-    turn = Turn(game=game, number=number, agent=agent, phase=phase)
+    return Turn(game=game, number=number, agent=agent, phase=phase)
+
+
+def _claim(game_id: int, number: int, table: Table | None, resume: bool = False) -> tuple[Table, Turn] | None:
+    """The table (read once per task) and the running turn: the one this task claimed with its previous
+    turn's outcome, else a new row; None when it is not this turn's time. ``resume``: a task that finds
+    its game moved past ``number`` (its worker died after some turns and the task came again) claims the
+    game's current turn instead. Raises IntegrityError while the turn is in play elsewhere."""
+    if table is not None and table.claimed is not None and table.claimed.number == number == table.number:
+        turn, table.claimed = table.claimed, None
+        return table, turn
+    if table is None or table.number != number:
+        table = table_load(game_id=game_id, number=number, resume=resume)
+        if table is None:
+            return None
+        number = table.number
+    game = table.game
+    turn = _new_turn(table, number)
     try:
         _insert(turn)
     except IntegrityError:
@@ -71,7 +82,7 @@ def _claim(game_id: int, number: int, table: Table | None) -> tuple[Table, Turn]
         left = Turn.objects.filter(game=game, number=number, status=Turn.Status.RUNNING, started_at__lt=stale)
         if not left.delete()[0]:
             raise
-        turn = Turn(game=game, number=number, agent=agent, phase=phase)
+        turn = _new_turn(table, number)
         _insert(turn)
     return table, turn
 
@@ -85,7 +96,7 @@ def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
 def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat) -> Turn | None:
     """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
     ``chain``: enqueue the next turn on commit (the Celery path)."""
-    turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat)
+    turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat, claim_next=False)
     if chain and turn is not None and not table.game.finished:
         from tables.tasks import turn_task
 
@@ -95,19 +106,23 @@ def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat
 
 def turns_run(*, game_id: int, number: int, slice_s: float = TASK_SLICE_S, chat=engine_chat) -> int:
     """A task's work: play the game's turns from ``number`` on for up to ``slice_s`` seconds (at least
-    one), keeping the table in memory, then enqueue the next turn on commit. Returns the turns played."""
+    one), keeping the table in memory, each turn's outcome claiming the next while the slice lasts; then
+    enqueue the next turn on commit. A task that comes again after its worker died mid-slice resumes
+    at the game's current turn (taken over once stale, as any turn left by a dead worker). Returns the
+    turns played."""
     from tables.tasks import turn_task
 
-    started, played, table = time.monotonic(), 0, None
+    deadline, played, table = time.monotonic() + slice_s, 0, None
     while True:
-        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=True, chat=chat)
+        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=True, chat=chat,
+                                 claim_next=lambda: time.monotonic() < deadline, resume=not played)
         if turn is None:
             return played
         played += 1
         if table.game.finished:
             return played
         number = table.number
-        if time.monotonic() - started >= slice_s:
+        if table.claimed is None:
             enqueue_on_commit(turn_task, game_id, number)
             return played
 
@@ -117,18 +132,21 @@ def game_play(*, game_id: int, chat=engine_chat) -> Game:
     game = Game.objects.get(pk=game_id)
     number, table = game.turns_played, None
     while game.status == Game.Status.RUNNING:
-        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=False, chat=chat)
+        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=False, chat=chat,
+                                 claim_next=True)
         if turn is None:
             break
         game, number = table.game, table.number
     return Game.objects.get(pk=game_id)
 
 
-def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool,
-               chat) -> tuple[Turn | None, Table | None]:
+def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, chat, claim_next,
+               resume: bool = False) -> tuple[Turn | None, Table | None]:
+    """``claim_next``: whether (a bool, or a callable asked at the turn's end) the turn's outcome claims
+    the next turn for this caller, which then plays it."""
     start, waited = time.perf_counter(), 0.0
     try:
-        claimed = _claim(game_id, number, table)
+        claimed = _claim(game_id, number, table, resume)
     except IntegrityError:  # the turn is being played: if that stops, this comes back once it is stale
         if chain:
             from tables.tasks import turn_task
@@ -138,6 +156,7 @@ def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool,
     if claimed is None:
         return None, None
     table, turn = claimed
+    number = turn.number
     game, agent, rows = table.game, turn.agent, []
     record = None
     if turn.phase == Turn.Phase.OPENING:
@@ -152,7 +171,8 @@ def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool,
         outcome, waited, record = _vote_turn(table=table, turn=turn, agent=agent, messages=messages, rows=rows,
                                              chat=chat, waited=waited)
     try:
-        _turn_end(table=table, turn=turn, rows=rows, error=outcome, record=record, start=start, waited=waited)
+        _turn_end(table=table, turn=turn, rows=rows, error=outcome, record=record, start=start, waited=waited,
+                  claim_next=claim_next() if callable(claim_next) else claim_next)
     except TurnLost:
         return None, None
     return turn, table
@@ -199,10 +219,14 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
                                                                      target_texts=table.said.get(target.name, [])))
 
 
-def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: float, waited: float) -> None:
+def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: float, waited: float,
+              claim_next: bool = False) -> None:
     """The turn's outcome in one transaction: the game moves on from this turn only (else TurnLost, and
     nothing is written), the turn's calls and verdicts (two inserts), its vote or penalty and the counter
-    it moves, the turn's status and the platform's own time. Then the table takes the turn in."""
+    it moves, with ``claim_next`` the next turn's claim (its row, running: one commit a turn, not two),
+    the turn's status and the platform's own time. Then the table takes the turn in (and the claimed
+    next turn, :attr:`Table.claimed`, which only this caller plays; if it dies, the claim goes stale
+    and another worker takes the turn over)."""
     game, agents = table.game, table.agents
     moved = agents[record.target.name if isinstance(record, Vote) else record.agent.name] if record else None
     tally = table.tally()
@@ -231,6 +255,11 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         elif isinstance(record, Penalty):
             record.save()
             Agent.objects.filter(pk=moved.pk).update(penalties_count=F("penalties_count") + 1)
+        claimed = None
+        if claim_next and status == Game.Status.RUNNING:
+            # turns_played moved from this turn, under the game's row lock: no row of the next turn exists
+            claimed = _new_turn(table, turn.number + 1)
+            claimed.save(force_insert=True)
         turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
         turn.error = (error or "")[:2000]
         turn.ended_at = timezone.now()
@@ -245,7 +274,7 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         moved.penalties_count += 1
     game.turns_played, game.status, game.outcome, game.ended_at, game.loser = (
         turn.number + 1, status, outcome, ended_at, loser)
-    table.number = turn.number + 1
+    table.number, table.claimed = turn.number + 1, claimed
     table.extend(_items(turn, calls, record))
     notify.turn_played(game, turn)
 

@@ -11,8 +11,10 @@ pytestmark = pytest.mark.django_db
 
 # Statements of one turn (transaction control aside: BEGIN, COMMIT, savepoints), the gateway's included:
 # per call the breaker's read, the call log and the breaker's update. Before: 17 for such a vote turn,
-# growing with the penalties in the history (one read per penalty).
-WARM_VOTE = 10  # the claim; 3 for the call; the outcome: game, calls, verdicts, vote, counter, turn
+# growing with the penalties in the history (one read per penalty). A turn played on by the same task
+# was claimed by its predecessor's outcome (one commit a turn for it, the gateway's aside), and claims
+# the next in its own.
+WARM_VOTE = 10  # 3 for the call; the outcome: game, calls, verdicts, vote, counter, the next turn's claim, turn
 WARM_CORRECTED = WARM_VOTE + 3  # and the correction's call
 FRESH_READS = 4  # a fresh task reads its table: the game, its agents, the openings, the turns
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
@@ -26,16 +28,17 @@ SAID = ["Alpha paused before answering about weekends.", "Gamma described its gr
 
 
 class Statements:
-    """Every statement run (transaction control aside), split into turns at each turn's claim."""
+    """Every statement run (transaction control aside), split into turns at each turn's end (the update of
+    its row, the outcome's last statement); the statements after the last turn's end are the last list."""
 
     def __init__(self):
         self.turns: list[list[str]] = [[]]
 
     def __call__(self, execute, sql, params, many, context):
-        if sql.startswith('INSERT INTO "tables_turn"'):
-            self.turns.append([])
         if not sql.startswith(CONTROL):
             self.turns[-1].append(sql)
+        if sql.startswith('UPDATE "tables_turn"'):
+            self.turns.append([])
         return execute(sql, params, many, context)
 
 
@@ -54,13 +57,14 @@ def test_a_turn_runs_a_bounded_number_of_statements_that_does_not_grow_with_the_
         counted = Statements()
         with connection.execute_wrapper(counted):
             game = game_play(game_id=game.pk)
-    turns = [len(statements) for statements in counted.turns[1:]]
-    turns[-1] -= 1  # game_play's last statement reads the finished game
+    assert len(counted.turns[-1]) == 1  # game_play's last statement reads the finished game
+    turns = [len(statements) for statements in counted.turns[:-1]]
     assert len(turns) == 15 and not game.turns.filter(penalty__isnull=False).exists()
     corrected = game.turns.get(vote__corrected=True).number  # Alpha's self-vote, corrected (one more call)
     assert turns[corrected] <= WARM_CORRECTED
     assert max(n for i, n in enumerate(turns[3:], start=3) if i != corrected) <= WARM_VOTE
-    assert turns[-1] == turns[3]  # nothing of the history is read again as the game goes on
+    assert turns[-2] == turns[3]  # nothing of the history is read again as the game goes on
+    assert turns[-1] == turns[3] - 1  # the last turn ends the game and claims no next turn
 
 
 def test_a_fresh_task_reads_its_table_once(loopback):
