@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
@@ -263,7 +263,7 @@ class ChatReply:
 
 
 def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: bool = False,
-                sleep: Callable[[float], None] = time.sleep) -> ChatReply:
+                sleep: Callable[[float], None] = time.sleep, flush: bool = True) -> ChatReply:
     """One guarded call of ``entry``'s engine with the caller's whole prompt (``messages``: role
     system/user/assistant, text content), for callers that own their prompts (Turing the Tables).
 
@@ -271,7 +271,13 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
     :class:`~arena.models.EngineCall` with ``subject`` and fed to the breaker; a transient failure
     (timeout, unreachable, 5xx) is tried again after :func:`retry_countdown` (in this thread: the caller
     is a task) until none is left. Only engines with a ``chat`` method (the llm engine) can answer;
-    never raises."""
+    never raises.
+
+    ``flush`` False: each attempt's log and breaker still commit at once (other workers see the breaker),
+    but PostgreSQL does not wait for that commit's WAL flush (``synchronous_commit`` off for that one
+    transaction), for a caller whose own later commit makes them durable: the WAL is flushed in order,
+    so the caller's synchronous commit flushes this one too (a Tables turn's outcome). Only a crash of
+    the database server before then loses the log, with the caller's unwritten work that needed it."""
     from bots.sanitize import clean_reply
 
     attempt = 0
@@ -299,7 +305,12 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
             error, outcome = f"{type(exc).__name__}: {exc}", EngineCall.Outcome.ERROR
         latency_ms = int((time.perf_counter() - start) * 1000)
         result = CallResult(outcome, reply[0] if reply else "", latency_ms, error[:ERROR_CHARS], transient)
+        # never inside a caller's transaction: SET LOCAL would last until the caller's commit
+        relaxed = not flush and connection.vendor == "postgresql" and not connection.in_atomic_block
         with transaction.atomic():  # the call's log and the breaker together: one commit (one WAL flush), not two
+            if relaxed:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
             engine_call_log(entry, result, subject=subject, attempt=attempt)
             breaker_record(entry, result)
         if reply is not None:

@@ -61,7 +61,7 @@ def reply_judge(*, game, turn, agent, call: Call, names: list[str], earlier: Ear
         prompt = [{"role": "user", "content": prompts.judge_prompt(name=agent.name, names=names, reply=call.text,
                                                                    earlier=said)}]
         reply = chat(entry=game.judge, messages=prompt, subject=f"tables game {game.pk} turn {turn.number} judge",
-                     json_mode=True)
+                     json_mode=True, flush=False)  # the turn's outcome, committed after, makes the call's log durable
         decision.judge_ms = reply.latency_ms
         judge_call = call_build(turn=turn, agent=None, role=Call.Role.JUDGE, seq=seq, messages=prompt, reply=reply)
         if reply.ok:

@@ -88,7 +88,9 @@ def _claim(game_id: int, number: int, table: Table | None, resume: bool = False)
 
 
 def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
-    reply = chat(entry=agent.entry, messages=messages, json_mode=json_mode,
+    # flush=False: the call's log need not wait for its own WAL flush; the turn's outcome, committed after
+    # (or the claim's takeover, if this worker dies), is what must last, and its commit flushes the log too
+    reply = chat(entry=agent.entry, messages=messages, json_mode=json_mode, flush=False,
                  subject=f"tables game {game.pk} turn {turn.number} {agent.name} {role}")
     return call_build(turn=turn, agent=agent, role=role, seq=seq, messages=messages, reply=reply)
 

@@ -107,3 +107,31 @@ def test_two_workers_racing_for_a_turn_claim_it_exactly_once(loopback, services_
     assert len(played) == 1 and len(stub.requests) == 1
     assert list(Turn.objects.filter(game=game).values_list("number", "status")) == [(0, Turn.Status.DONE)]
     assert Game.objects.get(pk=game.pk).turns_played == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turns_calls_are_logged_without_waiting_for_their_own_flush_and_only_their_own(loopback):
+    """The gateway's log of a turn's call commits at once with synchronous_commit off for that transaction
+    alone (the turn's outcome, a synchronous commit after it, flushes it): the connection keeps its setting."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from arena.models import EngineCall
+
+    with ChatStub(SCRIPTS) as stub:
+        game = game_create(config=stub.config(max_turns=3))
+        entry = game.agents.get(name="Alpha").entry
+        messages = [{"role": "user", "content": "Vote."}]
+        with CaptureQueriesContext(connection) as relaxed:
+            assert engine_chat(entry=entry, messages=messages, subject="relaxed", flush=False).ok
+        with CaptureQueriesContext(connection) as strict:
+            assert engine_chat(entry=entry, messages=messages, subject="strict").ok
+        postgresql = connection.vendor == "postgresql"
+        if postgresql:
+            with connection.cursor() as cursor:
+                cursor.execute("SHOW synchronous_commit")
+                assert cursor.fetchone()[0] == "on"
+    off = [q["sql"] for q in relaxed.captured_queries if "synchronous_commit" in q["sql"]]
+    assert off == (["SET LOCAL synchronous_commit TO OFF"] if postgresql else [])
+    assert not [q for q in strict.captured_queries if "synchronous_commit" in q["sql"]]
+    assert set(EngineCall.objects.filter(entry=entry).values_list("subject", flat=True)) == {"relaxed", "strict"}
