@@ -104,10 +104,7 @@ def install_trace(path: str) -> None:
             _wrap_sync(notify, name, "committed", "queued", lambda args, kwargs: args[0].text if args else None)
 
     frame_text = lambda args, kwargs: args[1].get("text") if len(args) > 1 else None  # noqa: E731
-    from studies import consumers as play_consumers  # the studies' consoles override on_message
-
-    for consumer in (consumers.JudgeConsumer, consumers.WitnessConsumer, play_consumers.PlayJudgeConsumer,
-                     play_consumers.PlayWitnessConsumer):
+    for consumer in (consumers.JudgeConsumer, consumers.WitnessConsumer):
         _wrap_async(consumer, "on_message", "frame", "resumed", frame_text)
 
     original_send = core_notify._send
