@@ -47,8 +47,12 @@ def held_sides(interrogation, conversations) -> list[str]:
     return sorted(c.side for c in conversations if c.status == "scheduled")
 
 
-def judge_status(interrogation, conversations=()) -> dict:
-    return {"type": "status", **clock(interrogation), "held": held_sides(interrogation, conversations)}
+def judge_status(interrogation, conversations=None) -> dict:
+    """``conversations`` (read after the change) adds which sides are held; without them, no "held" key."""
+    payload = {"type": "status", **clock(interrogation)}
+    if conversations is not None:
+        payload["held"] = held_sides(interrogation, conversations)
+    return payload
 
 
 def judge_verdict(verdict) -> dict | None:
@@ -87,8 +91,10 @@ def witness_keys(keys: list[str]) -> dict:
 
 
 def witness_status(interrogation, conversation=None) -> dict:
-    return {"type": "status", **clock(interrogation),
-            "held": bool(conversation is not None and held_sides(interrogation, [conversation]))}
+    payload = {"type": "status", **clock(interrogation)}
+    if conversation is not None:
+        payload["held"] = bool(held_sides(interrogation, [conversation]))
+    return payload
 
 
 # --- organiser's live view -------------------------------------------------------------------
