@@ -164,6 +164,7 @@ GET  /contests/{contest}/board.json                  | login | 403      | 403   
 GET  /contests/{contest}/qualifying/                 | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /contests/{contest}/vote/1/                     | login | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /contests/{contest}/rank/                       | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 404
+POST /contests/{contest}/tie/                        | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 302
 GET  /contests/api/{contest}/entries/                | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 POST /contests/api/{contest}/entries/                | 401   | 403      | 403   | 403    | 403    | 403    | 201     | 403      | 403
 # --- websockets -------------------------------------------------------------------------------------------------------------------------
