@@ -16,14 +16,12 @@ def message_stored(message, conversation, *, witness_label: str | None = None) -
     ])
 
 
-def status_changed(interrogation, conversations, *, held: bool = False) -> None:
-    """``held``: the conversations were read after a hold changed (arena.services.timing), so the pushes say
-    which sides are held; other callers' lists may predate their own updates."""
-    pushes = [(groups.judge_group(interrogation.pk), payloads.judge_status(interrogation, conversations if held else None))]
+def status_changed(interrogation, conversations) -> None:
+    """``conversations`` as the change left them (read after it): the pushes say which sides are held."""
+    pushes = [(groups.judge_group(interrogation.pk), payloads.judge_status(interrogation, conversations))]
     for conversation in conversations:
         if conversation.witness_human_id:
-            pushes.append((groups.witness_group(conversation.pk),
-                           payloads.witness_status(interrogation, conversation if held else None)))
+            pushes.append((groups.witness_group(conversation.pk), payloads.witness_status(interrogation, conversation)))
     pushes.append((groups.monitor_group(), payloads.monitor_status(interrogation)))
     push_many(pushes)
 

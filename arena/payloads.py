@@ -47,12 +47,8 @@ def held_sides(interrogation, conversations) -> list[str]:
     return sorted(c.side for c in conversations if c.status == "scheduled")
 
 
-def judge_status(interrogation, conversations=None) -> dict:
-    """``conversations`` (read after the change) adds which sides are held; without them, no "held" key."""
-    payload = {"type": "status", **clock(interrogation)}
-    if conversations is not None:
-        payload["held"] = held_sides(interrogation, conversations)
-    return payload
+def judge_status(interrogation, conversations) -> dict:
+    return {"type": "status", **clock(interrogation), "held": held_sides(interrogation, conversations)}
 
 
 def judge_verdict(verdict) -> dict | None:
@@ -90,11 +86,8 @@ def witness_keys(keys: list[str]) -> dict:
     return {"type": "keys", "keys": keys}
 
 
-def witness_status(interrogation, conversation=None) -> dict:
-    payload = {"type": "status", **clock(interrogation)}
-    if conversation is not None:
-        payload["held"] = bool(held_sides(interrogation, [conversation]))
-    return payload
+def witness_status(interrogation, conversation) -> dict:
+    return {"type": "status", **clock(interrogation), "held": bool(held_sides(interrogation, [conversation]))}
 
 
 # --- organiser's live view -------------------------------------------------------------------

@@ -97,8 +97,8 @@ def interrogation_start(*, interrogation_id: int, by=None) -> Interrogation:
         interrogation.started_at = now
         interrogation.deadline = now + dt.timedelta(seconds=interrogation.time_limit_s)
         interrogation.save(update_fields=["status", "started_at", "deadline"])
-        conversations = list(interrogation.conversations.all())
         interrogation.conversations.update(status=Status.RUNNING, started_at=now)
+        conversations = list(interrogation.conversations.all())  # as updated: the pushes say what holds now
         transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
         # The timer lives in the database (deadline); this task only makes the close happen on time.
         enqueue_on_commit(interrogation_close, interrogation.pk, countdown=interrogation.time_limit_s + 0.05)
@@ -128,8 +128,8 @@ def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interro
         interrogation.ended_at = now
         interrogation.end_reason = reason
         interrogation.save(update_fields=["status", "ended_at", "end_reason"])
-        conversations = list(interrogation.conversations.all())
         interrogation.conversations.update(status=interrogation.status, ended_at=now)
+        conversations = list(interrogation.conversations.all())
         seals_write(interrogation=interrogation)  # after the update: the conversations' rows are locked
         transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
     return interrogation

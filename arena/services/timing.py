@@ -30,7 +30,7 @@ def conversations_hold(*, interrogation_id: int, open_sides: tuple[str, ...]) ->
         interrogation.conversations.filter(side__in=open_sides).update(status=Status.RUNNING)
         interrogation.conversations.exclude(side__in=open_sides).update(status=Status.SCHEDULED)
         conversations = list(interrogation.conversations.all())
-        transaction.on_commit(lambda: notify.status_changed(interrogation, conversations, held=True))
+        transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
 
 
 def interrogation_deadline_move(*, interrogation_id: int, deadline: dt.datetime) -> None:
@@ -43,7 +43,7 @@ def interrogation_deadline_move(*, interrogation_id: int, deadline: dt.datetime)
         interrogation.deadline = deadline
         interrogation.save(update_fields=["deadline"])
         conversations = list(interrogation.conversations.all())
-        transaction.on_commit(lambda: notify.status_changed(interrogation, conversations, held=True))
+        transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
         countdown = (deadline - timezone.now()).total_seconds() + 0.05
         if countdown < 86400:  # a paused round's far deadline needs no timer: resuming sets a new one
             enqueue_on_commit(interrogation_close, interrogation.pk, countdown=countdown)

@@ -2,7 +2,7 @@
 (function () {
   const root = document.getElementById("judge");
   const panes = {}, seen = {}, typingTimers = {}, pending = {};
-  let state = null, keystrokeMode = false, resync = false, heldSides = [];   // resync: the next state follows a reconnection
+  let state = null, keystrokeMode = false, resync = false;   // resync: the next state follows a reconnection
   let loaded = false;   // after the first state, a message not seen before is news (alerts, unread badges)
   const tabs = Arena.console.Tabs(document.getElementById("pane-tabs"), document.getElementById("panes"));
   const countdown = Arena.Countdown(document.getElementById("countdown"), () => socket.send({ type: "state" }));
@@ -64,8 +64,7 @@
   function applyClock(clock) {
     const running = clock.status === "running";
     // every side held: the round is paused (its far-off hold deadline is no countdown to show)
-    if (clock.held !== undefined) heldSides = clock.held;   // pushes that do not say keep the last word
-    const held = running ? heldSides : [];
+    const held = clock.held || [];
     const paused = running && held.length > 0 && state && held.length === state.sides.length;
     document.getElementById("status").textContent = paused ? "paused" : Arena.statusText(clock);
     document.getElementById("status").className = "status " + (paused ? "scheduled" : clock.status);

@@ -4,7 +4,7 @@
   const log = document.getElementById("log"), typing = document.getElementById("typing");
   const input = document.getElementById("text"), seen = new Set();
   let pending = null;   // sent, not yet shown back stored: it stays in the box until then
-  let typingTimer = null, keystrokeMode = false, resync = false, held = false;   // resync: the next state follows a reconnection
+  let typingTimer = null, keystrokeMode = false, resync = false;   // resync: the next state follows a reconnection
   let loaded = false;   // after the first state, a message not seen before is news (alerts)
   const composing = document.getElementById("composing");
   function setComposing(text) { composing.textContent = text; composing.hidden = !text; }
@@ -28,8 +28,7 @@
   }
   function clock(c) {
     const el = document.getElementById("status");
-    if (c.held !== undefined) held = c.held;   // pushes that do not say keep the last word
-    const waiting = c.status === "running" && held;   // the judge questions the other witness first (or a pause)
+    const waiting = c.status === "running" && c.held;   // the judge questions the other witness first (or a pause)
     el.textContent = c.status === "scheduled" ? "waiting for the judge to start"
       : waiting ? "waiting: the judge is not talking to you yet" : Arena.statusText(c);
     el.className = "status " + (waiting ? "scheduled" : c.status);
