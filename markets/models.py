@@ -228,6 +228,9 @@ class Trade(models.Model):
         ]
 
 
+MAX_SPECTATOR_DELAY_S = 3600  # an hour behind the judge at most (MARKETS_SPECTATOR_DELAY_S has the same bound)
+
+
 class SpectatorOptions(models.Model):
     """A format's switch for crowd markets on its conversations (a Loebner contest, a wager session): whether
     the public may watch and bet, and how far behind the judges (markets.policies.spectator_options)."""
@@ -236,7 +239,8 @@ class SpectatorOptions(models.Model):
         default=True, help_text="The public may watch each conversation, a delay behind its judge, and bet on who "
                                 "is human (conversations that already have a market keep it).")
     spectator_delay_s = models.FloatField(
-        "spectator delay (seconds)", null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(3600)],
+        "spectator delay (seconds)", null=True, blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_SPECTATOR_DELAY_S)],
         help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, "
                   "MARKETS_SPECTATOR_DELAY_S).")
 

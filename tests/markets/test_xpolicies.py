@@ -1,9 +1,6 @@
 """Which conversations get a crowd market: a study only where its configuration allows spectators, a
 contest's meetings and a wager session's interviews unless their organisers turned spectators off."""
-import datetime as dt
-
 import pytest
-from django.utils import timezone
 
 from markets.models import ConversationMarket
 from tests.conftest import FAST
@@ -104,15 +101,10 @@ def test_a_contest_without_spectators_says_so_on_its_board(client, cast):
 @pytest.mark.parametrize("allowed", [True, False])
 def test_a_wager_session_chooses_whether_its_interviews_get_markets(cast, allowed):
     from markets.services import xmarkets_ensure
-    from tests.tournaments.wager_helpers import committee_of_three, people
-    from tournaments.wager import services as wager
+    from tests.tournaments.wager_helpers import wager_session
     from tournaments.wager.models import AuditEntry, Interview
 
-    judges, foils = people(cast)
-    session = wager.session_create(
-        committee=committee_of_three(by=cast.olivia), title="Quiet session", computer=cast.simple, judges=judges,
-        foils=foils, starts_at=timezone.now() + dt.timedelta(hours=1), called_by="Rae", called_by_kind="member",
-        funded_by="Rae", seed="t", spectator_markets=allowed, spectator_delay_s=120, by=cast.olivia)
+    session = wager_session(cast, spectator_markets=allowed, spectator_delay_s=120)
     ids = Interview.objects.filter(trial__session=session).values_list("interrogation_id", flat=True)
     opened = xmarkets_ensure(interrogation_ids=ids)
     assert len(opened) == (len(ids) if allowed else 0)
@@ -124,15 +116,10 @@ def test_a_wager_session_chooses_whether_its_interviews_get_markets(cast, allowe
 @pytest.mark.parametrize("delay", [-1, 3601, "60", True])
 def test_a_wager_session_refuses_a_bad_spectator_delay(cast, delay):
     from core.errors import InvalidInput
-    from tests.tournaments.wager_helpers import committee_of_three, people
-    from tournaments.wager import services as wager
+    from tests.tournaments.wager_helpers import wager_session
 
-    judges, foils = people(cast)
     with pytest.raises(InvalidInput, match="spectator_delay_s"):
-        wager.session_create(
-            committee=committee_of_three(by=cast.olivia), title="Bad delay", computer=cast.simple, judges=judges,
-            foils=foils, starts_at=timezone.now() + dt.timedelta(hours=1), called_by="Rae", called_by_kind="member",
-            funded_by="Rae", spectator_delay_s=delay, by=cast.olivia)
+        wager_session(cast, spectator_delay_s=delay)
 
 
 def test_the_contest_list_lets_the_public_watch_each_judges_meeting_of_the_current_round(client, cast):

@@ -24,13 +24,15 @@ def people(cast):
     return [cast.jude, cast.june, judy], [cast.connie, cast.carl, cora]
 
 
-def wager_session(cast, *, minutes=120, trials=3, aggregation="majority", rehearsal=False, title="Session 2029"):
+def wager_session(cast, *, minutes=120, trials=3, aggregation="majority", rehearsal=False, title="Session 2029",
+                  **options):
+    """``options``: more of ``session_create``'s keywords (spectator_markets, spectator_delay_s, …)."""
     judges, foils = people(cast)
     return services.session_create(
         committee=committee_of_three(by=cast.olivia), title=title, computer=cast.simple, judges=judges, foils=foils,
         starts_at=timezone.now() + dt.timedelta(hours=1), called_by="Rae", called_by_kind="member", funded_by="Rae",
         trials=trials, interview_minutes=minutes, aggregation=aggregation, rehearsal=rehearsal, seed="test",
-        by=cast.olivia)
+        by=cast.olivia, **options)
 
 
 def run_trial(trial, *, say: bool = False):

@@ -16,8 +16,12 @@ from tournaments.loebner import selectors, services
 from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
 
 
+def _is_organiser(user) -> bool:
+    return user.is_authenticated and (user.is_staff or roles.is_organiser(user))
+
+
 def _organiser(request):
-    if not (request.user.is_staff or roles.is_organiser(request.user)):
+    if not _is_organiser(request.user):
         raise PermissionDenied("Organisers only.")
 
 
@@ -36,7 +40,7 @@ def contest_list(request):
         markets = _crowd_markets([m.interrogation_id for m in meetings])
         contest.watch = sorted(((m.judge.label, markets[m.interrogation_id]) for m in meetings
                                 if m.interrogation_id in markets), key=lambda pair: (len(pair[0]), pair[0]))
-    organiser = request.user.is_authenticated and (request.user.is_staff or roles.is_organiser(request.user))
+    organiser = _is_organiser(request.user)
     return render(request, "loebner/contests.html", {"contests": contests, "organiser": organiser})
 
 
@@ -45,7 +49,7 @@ def results(request, contest_id):
     services.judgments_sync(contest_id=contest.pk)
     is_judge = request.user.is_authenticated and contest.participants.filter(
         kind=Participant.Kind.JUDGE, user=request.user).exists()
-    organiser = request.user.is_authenticated and (request.user.is_staff or roles.is_organiser(request.user))
+    organiser = _is_organiser(request.user)
     return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest), "is_judge": is_judge,
                                                     "organiser": organiser})
 

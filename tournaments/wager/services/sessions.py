@@ -10,6 +10,7 @@ from arena.services.interrogations import interrogation_create
 from arena.services.messages import clean_text
 from arena.services.publication import interrogation_publish
 from core.errors import Closed, InvalidInput
+from markets.models import MAX_SPECTATOR_DELAY_S
 from tournaments.wager import rules
 from tournaments.wager.models import (
     Aggregation, Committee, Interview, Session, SessionFoil, SessionJudge, Trial,
@@ -19,7 +20,6 @@ from tournaments.wager.services.audit import audit_record
 MAX_TRIALS = 20
 MAX_INTERVIEW_MINUTES = 24 * 60
 MAX_BREAK_MINUTES = 24 * 60
-MAX_SPECTATOR_DELAY_S = 3600
 ALIASES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
