@@ -190,11 +190,11 @@ def retry_countdown(*, attempt: int) -> float | None:
     return settings.ARENA_BOT_RETRY_BASE_S * 2**attempt * random.uniform(0.8, 1.2)
 
 
-def reply_cap(interrogation=None) -> int:
+def reply_cap(interrogation) -> int:
     """The most characters a machine's reply may have: the platform's cap, or the interrogation's message
     policy's when that is smaller (a study's cap binds machines as it binds people: length is no tell)."""
     cap = settings.ARENA_BOT_REPLY_MAX_CHARS
-    own = getattr(interrogation, "max_message_chars", None)
+    own = interrogation.max_message_chars
     return min(cap, own) if own else cap
 
 

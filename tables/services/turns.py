@@ -98,7 +98,8 @@ def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
 def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat) -> Turn | None:
     """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
     ``chain``: enqueue the next turn on commit (the Celery path)."""
-    turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat, claim_next=False)
+    turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat,
+                                 claim_next=lambda: False)
     if chain and turn is not None and not table.game.finished:
         from tables.tasks import turn_task
 
@@ -135,7 +136,7 @@ def game_play(*, game_id: int, chat=engine_chat) -> Game:
     number, table = game.turns_played, None
     while game.status == Game.Status.RUNNING:
         turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=False, chat=chat,
-                                 claim_next=True)
+                                 claim_next=lambda: True)
         if turn is None:
             break
         game, number = table.game, table.number
@@ -144,8 +145,8 @@ def game_play(*, game_id: int, chat=engine_chat) -> Game:
 
 def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, chat, claim_next,
                resume: bool = False) -> tuple[Turn | None, Table | None]:
-    """``claim_next``: whether (a bool, or a callable asked at the turn's end) the turn's outcome claims
-    the next turn for this caller, which then plays it."""
+    """``claim_next()``, asked at the turn's end: whether the turn's outcome claims the next turn for this
+    caller, which then plays it."""
     start, waited = time.perf_counter(), 0.0
     try:
         claimed = _claim(game_id, number, table, resume)
@@ -174,7 +175,7 @@ def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, c
                                              chat=chat, waited=waited)
     try:
         _turn_end(table=table, turn=turn, rows=rows, error=outcome, record=record, start=start, waited=waited,
-                  claim_next=claim_next() if callable(claim_next) else claim_next)
+                  claim_next=claim_next())
     except TurnLost:
         return None, None
     return turn, table
