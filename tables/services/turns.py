@@ -99,7 +99,7 @@ def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat
     """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
     ``chain``: enqueue the next turn on commit (the Celery path)."""
     turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat,
-                                 claim_next=lambda: False)
+                             claim_next=lambda: False)
     if chain and turn is not None and not table.game.finished:
         from tables.tasks import turn_task
 
