@@ -47,6 +47,7 @@ def _lock_sql(vendor: str) -> str:
         _column(Conversation, "status", "c"), _column(Interrogation, "deadline", "i"),
         _column(Entry, "display_name", "e"), _column(user, user.USERNAME_FIELD, "u"),
         _column(Interrogation, "turn_rule", "i"), _column(Interrogation, "max_message_chars", "i"),
+        _column(Entry, "engine", "e"),
     ]
     sql = (
         f"SELECT {', '.join(columns)} FROM {_table(Conversation, 'c')}"
@@ -103,6 +104,7 @@ class Appended:
     cap: int | None = None
     last_role: str | None = None
     message: Message | None = None
+    witness_engine: str = ""  # the machine witness's engine ("" for a person)
 
 
 def check_sender(conversation: Conversation, *, sender_role: str, user) -> None:
@@ -154,12 +156,13 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
         if row is None:
             return Appended("missing")
         (pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, deadline, entry_name,
-         username, rule, cap) = row
+         username, rule, cap, engine) = row
         conversation = conversation_loaded(
             id=pk, public_id=public_id if isinstance(public_id, uuid.UUID) else uuid.UUID(public_id), side=side,
             interrogator_id=interrogator_id, witness_human_id=human_id, witness_entry_id=entry_id,
             interrogation_id=interrogation_id)
-        found = Appended("ok", conversation, status, entry_name if entry_id else username, cap)
+        found = Appended("ok", conversation, status, entry_name if entry_id else username, cap,
+                         witness_engine=engine or "")
         try:
             check_sender(conversation, sender_role=sender_role, user=user)
         except (NotAllowed, InvalidInput):
