@@ -48,7 +48,7 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
         _refuse(found, sender_role=sender_role, user=user)
     message, conversation = found.message, found.conversation
     transaction.on_commit(lambda: notify.message_stored(message, conversation, witness_label=found.witness_label))
-    transaction.on_commit(lambda: message_release_schedule(message, conversation))
+    transaction.on_commit(lambda: message_release_schedule(message, found.feed_delay_s))
     if (sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine
             and found.witness_engine not in EXTERNAL_ENGINES):  # an external program answers by itself
         from arena.tasks import bot_reply

@@ -1,7 +1,8 @@
 -- arena_message_append, version 2 (migration 0011): version 1 (0009) that also returns the machine
 -- witness's engine, so that the caller enqueues a bot's reply only for an engine the platform runs
--- (not for an external program's entry: lpp, lpp2, pull) without a query of its own. The return type
--- changes, so version 1 is dropped first.
+-- (not for an external program's entry: lpp, lpp2, pull), and the spectator feed's delay (NULL: no
+-- feed), so that the caller schedules the message's release to spectators, both without a query of
+-- its own. The return type changes, so version 1 is dropped first.
 -- One chat message appended in one statement, so in one round trip: lock the conversation row, check
 -- the sender, the status, the deadline and the interrogation's message policy (length cap and turn
 -- rule, for people only), read the chain's last link, number and time the message (the caller's
@@ -20,7 +21,8 @@ CREATE FUNCTION arena_message_append(
     OUT interrogator_id bigint, OUT witness_human_id bigint, OUT witness_entry_id bigint,
     OUT interrogation_id bigint, OUT status text, OUT witness_label text, OUT cap integer,
     OUT last_role text, OUT message_id bigint, OUT seq integer, OUT prev_hash text, OUT hash text,
-    OUT created_at timestamptz, OUT witness_engine text
+    OUT created_at timestamptz, OUT witness_engine text,
+    OUT feed_delay_s double precision
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -34,17 +36,19 @@ BEGIN
     SELECT cv.id, cv.public_id, cv.side, cv.interrogator_id, cv.witness_human_id, cv.witness_entry_id,
            cv.interrogation_id, cv.status, i.deadline, i.turn_rule, i.max_message_chars,
            CASE WHEN cv.witness_entry_id IS NOT NULL THEN e.display_name ELSE u.username END AS label,
-           e.engine
+           e.engine, f.delay_s AS feed_delay
       INTO c
       FROM arena_conversation cv JOIN arena_interrogation i ON i.id = cv.interrogation_id
       LEFT JOIN arena_entry e ON e.id = cv.witness_entry_id
       LEFT JOIN auth_user u ON u.id = cv.witness_human_id
+      LEFT JOIN arena_spectatorfeed f ON f.interrogation_id = cv.interrogation_id
      WHERE cv.id = p_conversation FOR UPDATE OF cv;
     IF NOT FOUND THEN outcome := 'missing'; RETURN; END IF;
     conversation_id := c.id; public_id := c.public_id; side := c.side;
     interrogator_id := c.interrogator_id; witness_human_id := c.witness_human_id;
     witness_entry_id := c.witness_entry_id; interrogation_id := c.interrogation_id;
     status := c.status; witness_label := c.label; cap := c.max_message_chars; witness_engine := c.engine;
+    feed_delay_s := c.feed_delay;
     IF NOT (CASE p_role
               WHEN 'interrogator' THEN p_user IS NOT DISTINCT FROM c.interrogator_id
               WHEN 'witness' THEN CASE WHEN c.witness_human_id IS NOT NULL

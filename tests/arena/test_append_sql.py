@@ -100,10 +100,7 @@ def test_the_database_runs_the_sql_file_as_written():
 
 
 def test_an_append_is_one_statement_outside_a_transaction_and_inside_one(human, cast):
-    from arena.services.spectators import _feed_delay
-
     assert appends_pg.usable()
-    _feed_delay(human.interrogation_id)  # after commit, whether spectators wait: asked once per 2 s, not per message
     with CaptureQueriesContext(connection) as queries:
         message = services.message_post(conversation_id=human.pk, sender_role="interrogator", text="hi",
                                         user=cast.jude)
