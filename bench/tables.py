@@ -1,6 +1,6 @@
 """Turing the Tables on the platform against a stub LLM server answering in 0 ms.
 
-    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--repeats 1]
+    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--profile FILE]
 
 Needs PostgreSQL and Redis (services mode), set up by bench/harness.py: a throwaway database
 ``arena_bench_<pid>`` (migrated, dropped at the end), the broker's keys under the run's own prefix
@@ -22,8 +22,13 @@ Figures, each beside its same-run baseline:
   per turn: of this process in-process (the stub's threads included) and of the one worker (its
   pool's process included).
 Last line: {"platform_ms_p95": …, "speedup_2_workers": …, …}.
+
+``--profile FILE``: a cProfile of the in-process games' play (this thread, wall-clock time, so that
+waits on the database and the stub show as such), in pstats format (``python -m pstats FILE``); the
+profiler slows what it profiles, so that run's in-process figures are not comparable.
 """
 import argparse
+import cProfile
 import json
 import os
 import sys
@@ -104,8 +109,9 @@ class Statements:
         return execute(sql, params, many, context)
 
 
-def in_process(stub, count, turns, seed0):
-    """Seconds, game ids, SQL statements and this process's CPU seconds of the games' play."""
+def in_process(stub, count, turns, seed0, profiler=None):
+    """Seconds, game ids, SQL statements and this process's CPU seconds of the games' play;
+    ``profiler`` (a cProfile.Profile) profiles the play, not the games' creation."""
     from django.db import connection
 
     from tables.services import game_create, game_play, game_start
@@ -116,7 +122,11 @@ def in_process(stub, count, turns, seed0):
         game_start(game_id=game.pk, run=False)
         cpu = time.process_time()
         with connection.execute_wrapper(statements):
+            if profiler:
+                profiler.enable()
             game_play(game_id=game.pk)
+            if profiler:
+                profiler.disable()
         cpu_s += time.process_time() - cpu
         ids.append(game.pk)
     return time.perf_counter() - started, ids, statements.count, cpu_s
@@ -172,6 +182,8 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--turns", type=int, default=15, help="turns per game (the cap; no early end)")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE")
     return parser.parse_args(argv)
 
 
@@ -198,7 +210,11 @@ def measure(args, services, stub, load_before) -> dict:
 
     n, turns = args.games, args.turns
     in_process(stub, 1, 6, 8000)  # imports, connections
-    inline_s, inline_ids, statements, inline_cpu_s = in_process(stub, n, turns, 1)
+    profiler = cProfile.Profile() if args.profile else None
+    inline_s, inline_ids, statements, inline_cpu_s = in_process(stub, n, turns, 1, profiler)
+    if profiler:
+        profiler.dump_stats(args.profile)
+        print(f"profile of the in-process games' play written to {args.profile} (its in-process figures are slowed)")
     first = up("tables1")
     warm(stub, turns)
     cpu = tree_cpu_s(first.process.pid)
