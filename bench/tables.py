@@ -18,7 +18,8 @@ Figures, each beside its same-run baseline:
   worker, then on 2 (two ``celery worker -c 1`` nodes): wall time from the start of the first game to
   the end of the last, and the speed-up of 2 workers over 1 (target ≥ 1.7×);
 - figures that the machine's load barely moves: SQL statements per turn in-process (transaction
-  control aside, the gateway's included; the tables of each game read once included), and CPU time
+  control aside, the gateway's included; the tables of each game read once included) and the queries
+  (round trips) that carried them, and CPU time
   per turn: of this process in-process (the stub's threads included) and of the one worker (its
   pool's process included).
 Last line: {"platform_ms_p95": …, "speedup_2_workers": …, …}.
@@ -97,20 +98,23 @@ def on_workers(stub, count, turns, seed0):
 
 
 class Statements:
-    """Counts the SQL statements run through Django's connection (BEGIN, COMMIT and savepoints aside)."""
+    """Counts the SQL statements run through Django's connection (BEGIN, COMMIT and savepoints aside), and
+    the queries that carried them (``core.db.statements_run`` sends several statements in one)."""
 
     CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
     def __init__(self):
-        self.count = 0
+        self.count = self.queries = 0
 
     def __call__(self, execute, sql, params, many, context):
-        self.count += not sql.startswith(self.CONTROL)
+        if not sql.startswith(self.CONTROL):
+            self.count += sum(not part.startswith(self.CONTROL) for part in sql.split("; "))
+            self.queries += 1
         return execute(sql, params, many, context)
 
 
 def in_process(stub, count, turns, seed0, profiler=None):
-    """Seconds, game ids, SQL statements and this process's CPU seconds of the games' play;
+    """Seconds, game ids, SQL statements (:class:`Statements`) and this process's CPU seconds of the games' play;
     ``profiler`` (a cProfile.Profile) profiles the play, not the games' creation."""
     from django.db import connection
 
@@ -129,7 +133,7 @@ def in_process(stub, count, turns, seed0, profiler=None):
                 profiler.disable()
         cpu_s += time.process_time() - cpu
         ids.append(game.pk)
-    return time.perf_counter() - started, ids, statements.count, cpu_s
+    return time.perf_counter() - started, ids, statements, cpu_s
 
 
 def tree_cpu_s(pid):
@@ -237,7 +241,8 @@ def measure(args, services, stub, load_before) -> dict:
     print(f"in-process, one game after another: {inline_s:6.2f} s ({inline_s / total * 1000:.1f} ms per turn, whole)")
     print(f"1 worker:  {one_s:6.2f} s for {n} games started at once ({total / one_s:.1f} turns/s)")
     print(f"2 workers: {two_s:6.2f} s ({total / two_s:.1f} turns/s): speed-up {one_s / two_s:.2f}× over 1 worker")
-    print(f"SQL statements per turn, in-process: {statements / total:.2f} (BEGIN, COMMIT and savepoints aside)")
+    print(f"SQL statements per turn, in-process: {statements.count / total:.2f} (BEGIN, COMMIT and savepoints aside) "
+          f"in {statements.queries / total:.2f} queries (round trips)")
     print(f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "
           f"1 worker {worker_cpu_s / total * 1000:.2f} ms (the worker and its pool)")
     print(f"every turn done: {s_inline | s_workers == {'done'}} ({sorted(s_inline | s_workers)})")
@@ -251,7 +256,8 @@ def measure(args, services, stub, load_before) -> dict:
         "bare_call_ms_p50": round(percentile(bare, 50), 3),
         "in_process_s": round(inline_s, 3), "one_worker_s": round(one_s, 3), "two_workers_s": round(two_s, 3),
         "speedup_2_workers": round(one_s / two_s, 3), "games": n, "turns": total,
-        "statements_per_turn": round(statements / total, 2),
+        "statements_per_turn": round(statements.count / total, 2),
+        "queries_per_turn": round(statements.queries / total, 2),
         "cpu_ms_per_turn_in_process": round(inline_cpu_s / total * 1000, 3),
         "cpu_ms_per_turn_worker": round(worker_cpu_s / total * 1000, 3),
         "all_done": s_inline | s_workers == {"done"}, "cpus": os.cpu_count(),
