@@ -17,12 +17,11 @@ import time
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from arena.services import results_version_bump
 from arena.services.engines import engine_chat
-from core.db import insert_statement, inserted, statements_run, update_statement
+from core.db import Add, insert_statement, inserted, statements_run, update_where
 from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
 from tables.models import Agent, Call, Game, Penalty, Turn, Verdict, Vote
@@ -248,9 +247,9 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         # two round trips where the database takes several statements at once (core.db.statements_run):
         # the game moved on from this turn only, with the turn's calls (their keys, for what refers to them);
         # then the verdicts, the vote or penalty with the counter it moves, and the next turn's claim
-        first = [update_statement(Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, turns_played=turn.number),
-                                  turns_played=turn.number + 1, status=status, outcome=outcome, ended_at=ended_at,
-                                  loser=loser)]
+        first = [update_where(Game, {"id": game.pk, "status": Game.Status.RUNNING, "turns_played": turn.number},
+                              turns_played=turn.number + 1, status=status, outcome=outcome, ended_at=ended_at,
+                              loser=loser)]
         if calls:
             first.append(insert_statement(calls, returning_pk=True))
         done = statements_run(first)
@@ -266,7 +265,7 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
             saved.append([record])
             second.append(insert_statement([record], returning_pk=True))
             counter = "received_count" if isinstance(record, Vote) else "penalties_count"
-            second.append(update_statement(Agent.objects.filter(pk=moved.pk), **{counter: F(counter) + 1}))
+            second.append(update_where(Agent, {"id": moved.pk}, **{counter: Add()}))
             if isinstance(record, Vote):
                 results_version_bump()  # the vote counts on the results pages once this commits
         claimed = None
@@ -285,8 +284,9 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         turn.ended_at = timezone.now()
         # the platform's own time: all but the calls, this statement and the commit
         turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
-        if not Turn.objects.filter(pk=turn.pk, status=Turn.Status.RUNNING).update(
-                status=turn.status, error=turn.error, platform_ms=turn.platform_ms, ended_at=turn.ended_at):
+        if not statements_run([update_where(Turn, {"id": turn.pk, "status": Turn.Status.RUNNING}, status=turn.status,
+                                            error=turn.error, platform_ms=turn.platform_ms,
+                                            ended_at=turn.ended_at)])[0][0]:
             raise TurnLost
     if isinstance(record, Vote):
         moved.received_count += 1
