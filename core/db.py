@@ -44,36 +44,41 @@ class Statement:
     params: tuple = ()
 
 
-_ONE_ROW_INSERTS: dict[tuple, str] = {}  # (database, model, returning_pk) -> the text of a one-row INSERT
-
-
 def insert_statement(objs: list, *, returning_pk: bool = False) -> Statement:
-    """The INSERT of ``objs`` (new instances of one model, no primary key set) as ``bulk_create`` writes
-    it, the fields' ``pre_save`` applied (``auto_now_add``); with ``returning_pk`` it returns their keys,
-    in order (:func:`inserted` sets them). A one-row INSERT of plain values (no expression, no field
-    with a placeholder of its own) is compiled once per model: its text is kept, its values prepared as
-    the compiler prepares them (``pre_save``, then ``get_db_prep_save``)."""
+    """The INSERT of ``objs`` (new instances of one model, no primary key set), the fields' ``pre_save``
+    applied (``auto_now_add``) and their values prepared as the ORM's compiler prepares them
+    (``get_db_prep_save``); with ``returning_pk`` it returns their keys, in order (:func:`inserted` sets
+    them). Plain values are written in the ``VALUES (...), (...)`` form the compiler writes for one row,
+    without its query machinery; for several rows Django 5.2's compiler writes ``UNNEST`` of one array a
+    column on PostgreSQL, which for a turn's few rows costs more CPU than it saves (each JSON prompt
+    escaped again as an array element). An expression among the values, or a field with a placeholder
+    of its own, takes the compiler."""
     model = type(objs[0])
     meta = model._meta
     for obj in objs:  # as bulk_create: a related object saved since it was assigned lends its key now
         obj._prepare_related_fields_for_save(operation_name="insert_statement")
     fields = [f for f in meta.concrete_fields if not f.generated and f is not meta.auto_field]
-    key = (connection.alias, model, returning_pk)
-    if len(objs) == 1 and key in _ONE_ROW_INSERTS:
-        values = [f.pre_save(objs[0], True) for f in fields]
-        if not any(hasattr(v, "resolve_expression") or hasattr(v, "as_sql") for v in values):
-            return Statement(_ONE_ROW_INSERTS[key],
-                             tuple(f.get_db_prep_save(v, connection=connection) for f, v in zip(fields, values)))
+    rows = [[f.pre_save(obj, True) for f in fields] for obj in objs]
+    if (any(hasattr(f, "get_placeholder") for f in fields)
+            or any(hasattr(v, "resolve_expression") or hasattr(v, "as_sql") for row in rows for v in row)):
+        return _compiled_insert(model, fields, objs, returning_pk)
+    qn = connection.ops.quote_name
+    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    text = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) VALUES "
+            + ", ".join([placeholders] * len(objs))
+            + (f" RETURNING {qn(meta.db_table)}.{qn(meta.pk.column)}" if returning_pk else ""))
+    return Statement(text, tuple(f.get_db_prep_save(v, connection=connection) for row in rows for f, v in zip(fields, row)))
+
+
+def _compiled_insert(model, fields, objs, returning_pk) -> Statement:
     query = sql.InsertQuery(model)
     query.insert_values(fields, objs)
     compiler = query.get_compiler(connection=connection)
     if returning_pk:
-        compiler.returning_fields = [meta.pk]
+        compiler.returning_fields = [model._meta.pk]
     (text, params), *more = compiler.as_sql()
     if more:  # a database that cannot insert (and return) many rows in one statement
         raise NotImplementedError(f"{connection.vendor}: no one-statement INSERT of {len(objs)} rows")
-    if len(objs) == 1 and not any(hasattr(f, "get_placeholder") for f in fields) and text.count("%s") == len(fields):
-        _ONE_ROW_INSERTS[key] = text
     return Statement(text, tuple(params))
 
 

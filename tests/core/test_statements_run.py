@@ -24,14 +24,14 @@ def compiled(obj, returning_pk):
     return compiler.as_sql()[0]
 
 
-def test_a_one_row_insert_kept_compiled_gives_the_compilers_text_and_values(monkeypatch):
+def test_a_one_row_insert_gives_the_compilers_text_and_values(monkeypatch):
     from django.utils import timezone
 
     now = timezone.now()
     monkeypatch.setattr(timezone, "now", lambda: now)  # auto_now_add: the same stamp in both
     entry = Entry.objects.create(display_name="e", engine="llm", settings={"model": "m", "k": [1, 2]})
     for returning_pk in (False, True):
-        for subject in ("first", "second"):  # the second comes from the kept text
+        for subject in ("first", "second"):
             row = EngineCall(entry=entry, subject=subject, outcome=EngineCall.Outcome.OK, latency_ms=3)
             statement = insert_statement([row], returning_pk=returning_pk)
             text, params = compiled(row, returning_pk)
