@@ -1,6 +1,6 @@
 """Turing the Tables on the platform against a stub LLM server answering in 0 ms.
 
-    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--repeats 1]
+    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--profile FILE]
 
 Needs PostgreSQL and Redis (services mode), set up by bench/harness.py: a throwaway database
 ``arena_bench_<pid>`` (migrated, dropped at the end), the broker's keys under the run's own prefix
@@ -18,12 +18,18 @@ Figures, each beside its same-run baseline:
   worker, then on 2 (two ``celery worker -c 1`` nodes): wall time from the start of the first game to
   the end of the last, and the speed-up of 2 workers over 1 (target ≥ 1.7×);
 - figures that the machine's load barely moves: SQL statements per turn in-process (transaction
-  control aside, the gateway's included; the tables of each game read once included), and CPU time
+  control aside, the gateway's included; the tables of each game read once included) and the queries
+  (round trips) that carried them, and CPU time
   per turn: of this process in-process (the stub's threads included) and of the one worker (its
   pool's process included).
 Last line: {"platform_ms_p95": …, "speedup_2_workers": …, …}.
+
+``--profile FILE``: a cProfile of the in-process games' play (this thread, wall-clock time, so that
+waits on the database and the stub show as such), in pstats format (``python -m pstats FILE``); the
+profiler slows what it profiles, so that run's in-process figures are not comparable.
 """
 import argparse
+import cProfile
 import json
 import os
 import sys
@@ -92,20 +98,24 @@ def on_workers(stub, count, turns, seed0):
 
 
 class Statements:
-    """Counts the SQL statements run through Django's connection (BEGIN, COMMIT and savepoints aside)."""
+    """Counts the SQL statements run through Django's connection (BEGIN, COMMIT and savepoints aside), and
+    the queries that carried them (``core.db.statements_run`` sends several statements in one)."""
 
     CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
     def __init__(self):
-        self.count = 0
+        self.count = self.queries = 0
 
     def __call__(self, execute, sql, params, many, context):
-        self.count += not sql.startswith(self.CONTROL)
+        if not sql.startswith(self.CONTROL):
+            self.count += sum(not part.startswith(self.CONTROL) for part in sql.split("; "))
+            self.queries += 1
         return execute(sql, params, many, context)
 
 
-def in_process(stub, count, turns, seed0):
-    """Seconds, game ids, SQL statements and this process's CPU seconds of the games' play."""
+def in_process(stub, count, turns, seed0, profiler=None):
+    """Seconds, game ids, SQL statements (:class:`Statements`) and this process's CPU seconds of the games' play;
+    ``profiler`` (a cProfile.Profile) profiles the play, not the games' creation."""
     from django.db import connection
 
     from tables.services import game_create, game_play, game_start
@@ -116,10 +126,14 @@ def in_process(stub, count, turns, seed0):
         game_start(game_id=game.pk, run=False)
         cpu = time.process_time()
         with connection.execute_wrapper(statements):
+            if profiler:
+                profiler.enable()
             game_play(game_id=game.pk)
+            if profiler:
+                profiler.disable()
         cpu_s += time.process_time() - cpu
         ids.append(game.pk)
-    return time.perf_counter() - started, ids, statements.count, cpu_s
+    return time.perf_counter() - started, ids, statements, cpu_s
 
 
 def tree_cpu_s(pid):
@@ -172,6 +186,8 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--turns", type=int, default=15, help="turns per game (the cap; no early end)")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE")
     return parser.parse_args(argv)
 
 
@@ -198,7 +214,11 @@ def measure(args, services, stub, load_before) -> dict:
 
     n, turns = args.games, args.turns
     in_process(stub, 1, 6, 8000)  # imports, connections
-    inline_s, inline_ids, statements, inline_cpu_s = in_process(stub, n, turns, 1)
+    profiler = cProfile.Profile() if args.profile else None
+    inline_s, inline_ids, statements, inline_cpu_s = in_process(stub, n, turns, 1, profiler)
+    if profiler:
+        profiler.dump_stats(args.profile)
+        print(f"profile of the in-process games' play written to {args.profile} (its in-process figures are slowed)")
     first = up("tables1")
     warm(stub, turns)
     cpu = tree_cpu_s(first.process.pid)
@@ -221,7 +241,8 @@ def measure(args, services, stub, load_before) -> dict:
     print(f"in-process, one game after another: {inline_s:6.2f} s ({inline_s / total * 1000:.1f} ms per turn, whole)")
     print(f"1 worker:  {one_s:6.2f} s for {n} games started at once ({total / one_s:.1f} turns/s)")
     print(f"2 workers: {two_s:6.2f} s ({total / two_s:.1f} turns/s): speed-up {one_s / two_s:.2f}× over 1 worker")
-    print(f"SQL statements per turn, in-process: {statements / total:.2f} (BEGIN, COMMIT and savepoints aside)")
+    print(f"SQL statements per turn, in-process: {statements.count / total:.2f} (BEGIN, COMMIT and savepoints aside) "
+          f"in {statements.queries / total:.2f} queries (round trips)")
     print(f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "
           f"1 worker {worker_cpu_s / total * 1000:.2f} ms (the worker and its pool)")
     print(f"every turn done: {s_inline | s_workers == {'done'}} ({sorted(s_inline | s_workers)})")
@@ -235,7 +256,8 @@ def measure(args, services, stub, load_before) -> dict:
         "bare_call_ms_p50": round(percentile(bare, 50), 3),
         "in_process_s": round(inline_s, 3), "one_worker_s": round(one_s, 3), "two_workers_s": round(two_s, 3),
         "speedup_2_workers": round(one_s / two_s, 3), "games": n, "turns": total,
-        "statements_per_turn": round(statements / total, 2),
+        "statements_per_turn": round(statements.count / total, 2),
+        "queries_per_turn": round(statements.queries / total, 2),
         "cpu_ms_per_turn_in_process": round(inline_cpu_s / total * 1000, 3),
         "cpu_ms_per_turn_worker": round(worker_cpu_s / total * 1000, 3),
         "all_done": s_inline | s_workers == {"done"}, "cpus": os.cpu_count(),

@@ -32,11 +32,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
 
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
-from arena.services.health import ERROR_CHARS, CallResult, breaker_allows, breaker_record, engine_call_log
+from arena.services.health import (ERROR_CHARS, CallResult, breaker_allows, breaker_record, engine_call_log,
+                                   engine_call_record)
 from bots.base import Engine, EngineError, EngineSettingsError, ReplyContext, Turn
 from bots.netpolicy import OutboundPolicy, outbound_settings_check
 from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
@@ -250,7 +250,9 @@ def _chat_engine(entry: Entry) -> Engine:
 class ChatReply:
     """What :func:`engine_chat` got: ``ok`` with the text (cleaned), the server's raw response, latency
     and token counts of the call that answered; or not ``ok`` with the last ``error``. ``attempts``
-    counts the calls made (each one is a row of the call log)."""
+    counts the calls made (each one is a row of the call log). ``latency_ms`` is whole milliseconds, as
+    the call log keeps it; ``latency_exact_ms`` the same latency unrounded, for a caller that subtracts
+    the calls' time from its own (a truncated figure would count up to 1 ms a call as the caller's)."""
 
     ok: bool
     text: str = ""
@@ -260,6 +262,7 @@ class ChatReply:
     tokens_out: int | None = None
     error: str = ""
     attempts: int = 0
+    latency_exact_ms: float = 0.0
 
 
 def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: bool = False,
@@ -277,7 +280,8 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
     but PostgreSQL does not wait for that commit's WAL flush (``synchronous_commit`` off for that one
     transaction), for a caller whose own later commit makes them durable: the WAL is flushed in order,
     so the caller's synchronous commit flushes this one too (a Tables turn's outcome). Only a crash of
-    the database server before then loses the log, with the caller's unwritten work that needed it."""
+    the database server before then loses the log, with the caller's unwritten work that needed it.
+    (:func:`arena.services.health.engine_call_record`: a healthy entry's success costs one round trip.)"""
     from bots.sanitize import clean_reply
 
     attempt = 0
@@ -303,21 +307,17 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
         except Exception as exc:  # an engine's bug must not break the caller
             log.exception("entry %s (%s): chat raised", entry.pk, entry.engine)
             error, outcome = f"{type(exc).__name__}: {exc}", EngineCall.Outcome.ERROR
-        latency_ms = int((time.perf_counter() - start) * 1000)
+        exact_ms = (time.perf_counter() - start) * 1000
+        latency_ms = int(exact_ms)
         result = CallResult(outcome, reply[0] if reply else "", latency_ms, error[:ERROR_CHARS], transient)
-        # never inside a caller's transaction: SET LOCAL would last until the caller's commit
-        relaxed = not flush and connection.vendor == "postgresql" and not connection.in_atomic_block
-        with transaction.atomic():  # the call's log and the breaker together: one commit (one WAL flush), not two
-            if relaxed:
-                with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            engine_call_log(entry, result, subject=subject, attempt=attempt)
-            breaker_record(entry, result)
+        engine_call_record(entry, result, subject=subject, attempt=attempt, flush=flush)
         if reply is not None:
-            return ChatReply(True, reply[0], reply[1], latency_ms, reply[2], reply[3], attempts=attempt + 1)
+            return ChatReply(True, reply[0], reply[1], latency_ms, reply[2], reply[3], attempts=attempt + 1,
+                             latency_exact_ms=exact_ms)
         countdown = retry_countdown(attempt=attempt) if transient else None
         if countdown is None:
-            return ChatReply(False, latency_ms=latency_ms, error=error[:ERROR_CHARS], attempts=attempt + 1)
+            return ChatReply(False, latency_ms=latency_ms, error=error[:ERROR_CHARS], attempts=attempt + 1,
+                             latency_exact_ms=exact_ms)
         sleep(countdown)
         attempt += 1
 

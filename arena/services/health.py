@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.models import EngineCall, Entry, EntryHealth
+from core.db import Statement, batched, insert_statement, statements_run, update_where
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +55,49 @@ def engine_call_log(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.RE
                     conversation=None, trigger_seq=None, attempt=0) -> EngineCall:
     """One row of the call log; ``subject`` says what the call was for ("conversation 7 message 3",
     "markets game 3 question 5"), since not every call belongs to a conversation."""
+    row = _call_row(entry, result, kind=kind, subject=subject, conversation=conversation, trigger_seq=trigger_seq,
+                    attempt=attempt)
+    row.save(force_insert=True)
+    return row
+
+
+def _call_row(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.REPLY, subject: str = "",
+              conversation=None, trigger_seq=None, attempt=0) -> EngineCall:
     if not result.ok:
         log.warning("entry %s (%s) %s %s: %s %s", entry.pk, entry.engine, kind, subject, result.outcome, result.error)
-    return EngineCall.objects.create(
+    return EngineCall(
         entry=entry, subject=subject[:SUBJECT_CHARS], conversation=conversation, trigger_seq=trigger_seq, kind=kind,
         attempt=attempt,
         outcome=result.outcome, transient=result.transient, latency_ms=result.latency_ms,
         error=result.error, public_error=public_error_text(result), detail=result.detail,
     )
+
+
+def engine_call_record(entry: Entry, result: CallResult, *, subject: str, attempt: int = 0, flush: bool = True) -> None:
+    """A call's log and the breaker fed with it, in one transaction (one commit, one WAL flush, not two).
+
+    ``flush`` False: outside a caller's transaction on PostgreSQL, that commit does not wait for its WAL
+    flush (``synchronous_commit`` off for that transaction alone), for a caller whose own later commit
+    makes it durable (the WAL is flushed in order). Never inside a caller's transaction: ``SET LOCAL``
+    would last until the caller's commit.
+
+    A healthy entry's success (the common case) is one round trip where :func:`core.db.batched`: the
+    log's INSERT and the breaker's one-statement fast path sent as one query (one implicit transaction);
+    if the breaker was not closed and clean, its update follows as :func:`breaker_record` makes it."""
+    relaxed = not flush and connection.vendor == "postgresql" and not connection.in_atomic_block
+    if result.ok and batched():
+        statements = [Statement("SET LOCAL synchronous_commit TO OFF")] if relaxed else []
+        statements += [insert_statement([_call_row(entry, result, subject=subject, attempt=attempt)]),
+                       update_where(EntryHealth, _CLEAN | {"entry": entry.pk}, last_ok_at=timezone.now())]
+        if not statements_run(statements)[-1][0]:
+            breaker_record(entry, result)
+        return
+    with transaction.atomic():
+        if relaxed:
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        engine_call_log(entry, result, subject=subject, attempt=attempt)
+        breaker_record(entry, result)
 
 
 def public_error_text(result: CallResult) -> str:
@@ -73,7 +109,13 @@ def public_error_text(result: CallResult) -> str:
 
 
 def breaker_allows(entry: Entry) -> bool:
-    """True when a call may go through (closed, or this caller claimed the half-open trial)."""
+    """True when a call may go through (closed, or this caller claimed the half-open trial). A closed
+    breaker (the common case) costs one small read, not the ORM's get_or_create."""
+    with connection.cursor() as cursor:
+        cursor.execute(_breaker_closed_sql(), [entry.pk])
+        row = cursor.fetchone()
+    if row is not None and row[0]:
+        return True
     health, _ = EntryHealth.objects.get_or_create(entry=entry)
     if health.unhealthy_since is None:
         return True
@@ -87,8 +129,7 @@ def breaker_allows(entry: Entry) -> bool:
 def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
     now = timezone.now()
     if result.ok:  # the common case, a healthy entry answering: one statement, no lock, same outcome
-        kept = EntryHealth.objects.filter(entry=entry, consecutive_failures=0, unhealthy_since=None)
-        if kept.update(last_ok_at=now):
+        if _breaker_clean(entry).update(last_ok_at=now):
             return EntryHealth(entry=entry, consecutive_failures=0, unhealthy_since=None, last_ok_at=now)
     with transaction.atomic():
         EntryHealth.objects.get_or_create(entry=entry)
@@ -109,6 +150,20 @@ def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
                 health.unhealthy_since = now  # (re)opens: a failed half-open trial waits another cool-down
         health.save()
     return health
+
+
+def _breaker_closed_sql() -> str:
+    qn, meta = connection.ops.quote_name, EntryHealth._meta
+    column = meta.get_field("unhealthy_since").column
+    return f"SELECT {qn(column)} IS NULL FROM {qn(meta.db_table)} WHERE {qn(meta.get_field('entry').column)} = %s"
+
+
+_CLEAN = {"consecutive_failures": 0, "unhealthy_since": None}
+
+
+def _breaker_clean(entry: Entry):
+    """The entry's breaker if closed with no failure counted: a success there changes only ``last_ok_at``."""
+    return EntryHealth.objects.filter(entry=entry, **_CLEAN)
 
 
 def entry_health_reset(*, entry_id: int) -> None:

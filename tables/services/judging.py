@@ -33,10 +33,14 @@ def rule_text(rule: str) -> str:
 
 
 def call_build(*, turn, agent, role: str, seq: int, messages: list[dict], reply) -> Call:
-    """The row of one gateway call (``reply``: an ``engine_chat`` answer), stamped now, not yet saved."""
-    return Call(turn=turn, agent=agent, role=role, seq=seq, prompt=messages, text=reply.text, raw=reply.raw,
+    """The row of one gateway call (``reply``: an ``engine_chat`` answer), stamped now, not yet saved;
+    ``waited_ms`` (not stored) is the call's exact latency, which the turn subtracts from its time
+    (``latency_ms``, stored, is whole milliseconds)."""
+    call = Call(turn=turn, agent=agent, role=role, seq=seq, prompt=messages, text=reply.text, raw=reply.raw,
                 ok=reply.ok, error=reply.error, attempts=reply.attempts, latency_ms=reply.latency_ms,
                 tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, created_at=timezone.now())
+    call.waited_ms = reply.latency_exact_ms or reply.latency_ms
+    return call
 
 
 def reply_judge(*, game, turn, agent, call: Call, names: list[str], earlier: Earlier, seq: int, rows: list,
@@ -62,13 +66,13 @@ def reply_judge(*, game, turn, agent, call: Call, names: list[str], earlier: Ear
                                                                    earlier=said)}]
         reply = chat(entry=game.judge, messages=prompt, subject=f"tables game {game.pk} turn {turn.number} judge",
                      json_mode=True, flush=False)  # the turn's outcome, committed after, makes the call's log durable
-        decision.judge_ms = reply.latency_ms
         judge_call = call_build(turn=turn, agent=None, role=Call.Role.JUDGE, seq=seq, messages=prompt, reply=reply)
         if reply.ok:
             answer = judge_parse(reply.text)
             passed, target, reason = answer.passed, answer.vote_against, answer.reason
         else:
             passed, target, reason = None, "", f"the judge gave no answer: {reply.error}"
+        decision.judge_ms = judge_call.waited_ms
         rows += [judge_call, Verdict(call=call, judge=Verdict.Judge.LLM, judge_call=judge_call, passed=passed,
                                      rule="" if passed is not False else LLM_JUDGE, reason=reason, target=target)]
         if passed is False and decision.passed:  # the stricter decides

@@ -17,11 +17,11 @@ import time
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from arena.services import results_version_bump
 from arena.services.engines import engine_chat
+from core.db import Add, insert_statement, inserted, statements_run, update_where
 from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
 from tables.models import Agent, Call, Game, Penalty, Turn, Verdict, Vote
@@ -166,7 +166,7 @@ def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, c
         call = _call(game=game, turn=turn, agent=agent, role=Call.Role.OPENING, seq=0, json_mode=False, chat=chat,
                      messages=context.opening_messages(game=game, name=agent.name, items=table.items))
         rows.append(call)
-        waited += call.latency_ms
+        waited += call.waited_ms
         outcome = None if call.ok else call.error
     else:
         messages = context.vote_messages(game=game, name=agent.name, items=table.items, number=number,
@@ -186,7 +186,7 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
     first = _call(game=game, turn=turn, agent=agent, role=Call.Role.VOTE, seq=0, messages=messages, json_mode=True,
                   chat=chat)
     rows.append(first)
-    waited += first.latency_ms
+    waited += first.waited_ms
     if not first.ok:
         return first.error or "no reply", waited, None
     decision = reply_judge(game=game, turn=turn, agent=agent, call=first, names=names, earlier=table.earlier, seq=1,
@@ -201,7 +201,7 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
         again = _call(game=game, turn=turn, agent=agent, role=Call.Role.CORRECTION, seq=2, json_mode=True, chat=chat,
                       messages=[*messages[:-1], {"role": "user", "content": fix}])
         rows.append(again)
-        waited += again.latency_ms
+        waited += again.waited_ms
         second = None
         if again.ok:
             second = reply_judge(game=game, turn=turn, agent=agent, call=again, names=names, earlier=table.earlier,
@@ -242,34 +242,51 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
     elif turn.number + 1 >= game.max_turns:
         status, outcome, ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
     calls = [row for row in rows if isinstance(row, Call)]
+    verdicts = [row for row in rows if isinstance(row, Verdict)]
     with transaction.atomic():
-        if not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, turns_played=turn.number).update(
-                turns_played=turn.number + 1, status=status, outcome=outcome, ended_at=ended_at, loser=loser):
+        # two round trips where the database takes several statements at once (core.db.statements_run):
+        # the game moved on from this turn only, with the turn's calls (their keys, for what refers to them);
+        # then the verdicts, the vote or penalty with the counter it moves, and the next turn's claim
+        first = [update_where(Game, {"id": game.pk, "status": Game.Status.RUNNING, "turns_played": turn.number},
+                              turns_played=turn.number + 1, status=status, outcome=outcome, ended_at=ended_at,
+                              loser=loser)]
+        if calls:
+            first.append(insert_statement(calls, returning_pk=True))
+        done = statements_run(first)
+        if not done[0][0]:
             raise TurnLost
         if calls:
-            Call.objects.bulk_create(calls)
-        verdicts = [row for row in rows if isinstance(row, Verdict)]
+            inserted(calls, done[1][1])
+        saved, second = [], []
         if verdicts:
-            Verdict.objects.bulk_create(verdicts)
-        if isinstance(record, Vote):
-            record.save()
-            results_version_bump()  # the vote counts on the results pages once this commits
-            Agent.objects.filter(pk=moved.pk).update(received_count=F("received_count") + 1)
-        elif isinstance(record, Penalty):
-            record.save()
-            Agent.objects.filter(pk=moved.pk).update(penalties_count=F("penalties_count") + 1)
+            saved.append(verdicts)
+            second.append(insert_statement(verdicts, returning_pk=True))
+        if record is not None:
+            saved.append([record])
+            second.append(insert_statement([record], returning_pk=True))
+            counter = "received_count" if isinstance(record, Vote) else "penalties_count"
+            second.append(update_where(Agent, {"id": moved.pk}, **{counter: Add()}))
+            if isinstance(record, Vote):
+                results_version_bump()  # the vote counts on the results pages once this commits
         claimed = None
         if claim_next and status == Game.Status.RUNNING:
             # turns_played moved from this turn, under the game's row lock: no row of the next turn exists
             claimed = _new_turn(table, turn.number + 1)
-            claimed.save(force_insert=True)
+            saved.append([claimed])
+            second.append(insert_statement([claimed], returning_pk=True))
+        done = iter(statements_run(second))
+        for objs in saved:
+            inserted(objs, next(done)[1])
+            if objs[0] is record:
+                next(done)  # the counter
         turn.status = Turn.Status.FAILED if error else Turn.Status.DONE
         turn.error = (error or "")[:2000]
         turn.ended_at = timezone.now()
         # the platform's own time: all but the calls, this statement and the commit
         turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
-        if not Turn.objects.filter(pk=turn.pk, status=Turn.Status.RUNNING).update(
-                status=turn.status, error=turn.error, platform_ms=turn.platform_ms, ended_at=turn.ended_at):
+        if not statements_run([update_where(Turn, {"id": turn.pk, "status": Turn.Status.RUNNING}, status=turn.status,
+                                            error=turn.error, platform_ms=turn.platform_ms,
+                                            ended_at=turn.ended_at)])[0][0]:
             raise TurnLost
     if isinstance(record, Vote):
         moved.received_count += 1

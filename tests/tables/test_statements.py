@@ -18,6 +18,11 @@ WARM_VOTE = 10  # 3 for the call; the outcome: game, calls, verdicts, vote, coun
 WARM_CORRECTED = WARM_VOTE + 3  # and the correction's call
 FRESH_READS = 4  # a fresh task reads its table: the game, its agents, the openings, the turns
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+# Round trips where several statements go in one query (PostgreSQL, core.db.statements_run): per call
+# the breaker's read and the log with the breaker's update; the outcome: the game with the calls, the
+# rest, the turn (was one per statement, 10 for such a turn)
+WARM_VOTE_TRIPS = 5
+WARM_CORRECTED_TRIPS = WARM_VOTE_TRIPS + 2
 
 SAID = ["Alpha paused before answering about weekends.", "Gamma described its grandmother's kitchen in detail.",
         "The spelling slip in that last message looked very human.", "Nobody who runs on a server needs a nap.",
@@ -33,12 +38,15 @@ class Statements:
 
     def __init__(self):
         self.turns: list[list[str]] = [[]]
+        self.trips: list[int] = [0]  # queries sent (several statements may go in one)
 
     def __call__(self, execute, sql, params, many, context):
         if not sql.startswith(CONTROL):
-            self.turns[-1].append(sql)
+            self.turns[-1] += [s for s in sql.split("; ") if not s.startswith(("SET LOCAL", *CONTROL))]
+            self.trips[-1] += 1
         if sql.startswith('UPDATE "tables_turn"'):
             self.turns.append([])
+            self.trips.append(0)
         return execute(sql, params, many, context)
 
 
@@ -65,6 +73,10 @@ def test_a_turn_runs_a_bounded_number_of_statements_that_does_not_grow_with_the_
     assert max(n for i, n in enumerate(turns[3:], start=3) if i != corrected) <= WARM_VOTE
     assert turns[-2] == turns[3]  # nothing of the history is read again as the game goes on
     assert turns[-1] == turns[3] - 1  # the last turn ends the game and claims no next turn
+    if connection.vendor == "postgresql":
+        trips = counted.trips[:-1]
+        assert trips[corrected] <= WARM_CORRECTED_TRIPS
+        assert max(n for i, n in enumerate(trips[3:], start=3) if i != corrected) <= WARM_VOTE_TRIPS
 
 
 def test_a_fresh_task_reads_its_table_once(loopback):
