@@ -372,7 +372,7 @@ async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: 
 
 
 async def measure(args, base: str, plan: list[dict], directory: Path, names: list[str],
-                  bridge: BridgeProcess) -> tuple[dict, dict]:
+                  bridge: BridgeProcess, daphne_cpu_s=lambda: None) -> tuple[dict, dict]:
     baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
     pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
 
@@ -395,7 +395,11 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
         from bench._lpp2_phase import lpp2_phase
 
         log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
+        cpu, own = daphne_cpu_s(), time.process_time()
         keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, lambda: random.uniform(*pause), args.key_timeout)
+        after = daphne_cpu_s()
+        keys["lpp2"]["daphne_cpu_s"] = after - cpu if cpu is not None and after is not None else float("nan")
+        keys["lpp2"]["client_cpu_s"] = time.process_time() - own
     await run_baseline(args.keys // 2, "after")
     await harness.close_layer_pools()
     return baseline, keys
@@ -456,6 +460,9 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         print(f"  LPP2 line: judge's client -> partner's     {fmt(lpp2_lat)}  (stored, then relayed)")
         print(f"  LPP2 p99 ratio to the baseline {lpp2_ratio:.2f}; lost {lpp2['lost']} lines; "
               f"{len(lpp2['errors'])} refusals")
+        lines = len(lpp2["latency"]) or 1
+        print(f"  LPP2 CPU per line: daphne {lpp2['daphne_cpu_s'] * 1000 / lines:.2f} ms, the benchmark's clients "
+              f"{lpp2['client_cpu_s'] * 1000 / lines:.2f} ms (both ends in Python; less sensitive to load)")
     print(f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
           f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)")
     print(f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
@@ -494,6 +501,10 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         "lpp2_p99_ms": round(lpp2_lat["p99"], 3) if lpp2_lat else nan,
         "lpp2_ratio": round(lpp2_ratio, 3),
         "lpp2_lost": lpp2["lost"] if lpp2 else 0,
+        "lpp2_daphne_cpu_ms_per_line": round(lpp2["daphne_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
+        if lpp2_lat else nan,
+        "lpp2_client_cpu_ms_per_line": round(lpp2["client_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
+        if lpp2_lat else nan,
     }
 
 
@@ -581,7 +592,8 @@ def run(args) -> dict:
                     f"(wake={args.wake}, poll_s={poll_s:g})")
 
                 async def bounded():
-                    return await asyncio.wait_for(measure(args, base, plan, directory, names, bridge), args.time_limit)
+                    return await asyncio.wait_for(measure(args, base, plan, directory, names, bridge,
+                                                  services.daphne_cpu_s), args.time_limit)
 
                 try:
                     baseline, keys = asyncio.run(bounded())

@@ -12,12 +12,11 @@ from arena.models import Message
 from core.consumers import BaseConsumer, db, db_message
 from core.errors import NotAllowed
 from studies import groups, selectors, services
-from studies.models import Game, Study
+from studies.models import Game
 
 
 def _participant(scope, study_id: int):
-    session = scope.get("session") or {}
-    participant = selectors.session_participant(session, Study.objects.filter(pk=study_id).first())
+    participant = selectors.session_participant_in(scope.get("session") or {}, study_id)
     if participant is None:
         raise NotAllowed("Join the study on /play/ first.")
     return participant
@@ -95,14 +94,16 @@ class LobbyConsumer(BaseConsumer):
     def groups_to_join(self):
         return [groups.participant_group(self.participant.pk), groups.lobby_group(self.participant.study_id)]
 
-    def state(self):
-        services.lobby_expire(study_id=self.participant.study_id)
+    def state(self, expire: bool = True):
+        if expire:
+            services.lobby_expire(study_id=self.participant.study_id, wait_s=self.participant.study.human_wait_s)
         self.participant.refresh_from_db(fields=["stage"])
         return selectors.lobby_state(participant=self.participant)
 
     async def on_join(self, frame):
         await db(services.lobby_join)(participant_id=self.participant.pk)
-        await self.on_state({})
+        # the join itself looked at the lobby under the study's lock: no expiry sweep before this state
+        await self.send_json(await db(self.state)(expire=False))
 
     async def on_leave(self, frame):
         await db(services.lobby_leave)(participant_id=self.participant.pk)

@@ -28,20 +28,36 @@ def open_study() -> Study | None:
 
 
 def participant_for(*, study: Study, participant_id) -> Participant | None:
+    return participant_in(study_id=study.pk, participant_id=participant_id)
+
+
+def participant_in(*, study_id: int, participant_id) -> Participant | None:
+    """The participant ``participant_id`` of study ``study_id`` (its study and player loaded), in one query."""
     if not participant_id:
         return None
-    return Participant.objects.filter(study=study, pk=participant_id).select_related("study", "player").first()
+    return Participant.objects.filter(study_id=study_id, pk=participant_id).select_related("study", "player").first()
+
+
+def session_participant_in(session, study_id: int) -> Participant | None:
+    """As :func:`session_participant`, from the study's id: one query (the consoles' connect)."""
+    return participant_in(study_id=study_id, participant_id=(session.get(SESSION_KEY) or {}).get(str(study_id)))
 
 
 def _games_of(participant: Participant):
     return Game.objects.filter(Q(interrogator=participant) | Q(human_witness=participant))
 
 
-def participant_history(*, participant: Participant) -> dict:
-    """The participant's games, newest first, with what they may now know (the truth of a game they
-    judged, once judged), and their accuracy as an interrogator."""
-    games = (_games_of(participant).select_related("interrogation", "condition", "interrogation__verdict")
-             .order_by("-pk"))
+def participant_games(*, participant: Participant) -> list[Game]:
+    """The participant's games, newest first, with their interrogation, verdict and condition."""
+    return list(_games_of(participant).select_related("interrogation", "condition", "interrogation__verdict")
+                .order_by("-pk"))
+
+
+def participant_history(*, participant: Participant, games: list[Game] | None = None) -> dict:
+    """The participant's games (``games``: :func:`participant_games`, when the caller has read them),
+    newest first, with what they may now know (the truth of a game they judged, once judged), and their
+    accuracy as an interrogator."""
+    games = participant_games(participant=participant) if games is None else games
     rows, right, judged = [], 0, 0
     for game in games:
         verdict = getattr(game.interrogation, "verdict", None)
@@ -74,14 +90,24 @@ def _witness_judged_human(game: Game, verdict: Verdict) -> bool:
     return verdict.choice == human_side
 
 
-def lobby_state(*, participant: Participant) -> dict:
-    """Everything the lobby page shows, from the database."""
-    from studies.services.lobby import game_current
+def game_is_current(game: Game, participant: Participant) -> bool:
+    """The rule of :func:`studies.services.lobby.game_current` for one of the participant's games already
+    read (with its interrogation and verdict): newest first, the first that holds is the current game."""
+    status = game.interrogation.status
+    if status in (Status.SCHEDULED, Status.RUNNING):
+        return True
+    return (game.interrogator_id == participant.pk and status == Status.ENDED
+            and getattr(game.interrogation, "verdict", None) is None)
 
+
+def lobby_state(*, participant: Participant) -> dict:
+    """Everything the lobby page shows, from the database (the participant's games read once, for both
+    the game they are in and their history)."""
     study = participant.study
-    game = game_current(participant=participant)
+    games = participant_games(participant=participant)
+    history = participant_history(participant=participant, games=games)
+    game = next((g for g in games if game_is_current(g, participant)), None)
     ticket = Ticket.objects.filter(participant=participant, state=Ticket.State.WAITING).first()
-    history = participant_history(participant=participant)
     return {
         "type": "state",
         "stage": participant.stage,

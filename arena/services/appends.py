@@ -22,7 +22,7 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from arena.models import Conversation, Entry, Interrogation, Message, Status
+from arena.models import Conversation, Entry, Interrogation, Message, SpectatorFeed, Status
 from core import hashchain
 from core.errors import InvalidInput, NotAllowed
 
@@ -47,6 +47,7 @@ def _lock_sql(vendor: str) -> str:
         _column(Conversation, "status", "c"), _column(Interrogation, "deadline", "i"),
         _column(Entry, "display_name", "e"), _column(user, user.USERNAME_FIELD, "u"),
         _column(Interrogation, "turn_rule", "i"), _column(Interrogation, "max_message_chars", "i"),
+        _column(Entry, "engine", "e"), _column(SpectatorFeed, "delay_s", "f"),
     ]
     sql = (
         f"SELECT {', '.join(columns)} FROM {_table(Conversation, 'c')}"
@@ -54,6 +55,8 @@ def _lock_sql(vendor: str) -> str:
         f" LEFT JOIN {_table(Entry, 'e')} ON {_column(Entry, 'id', 'e')} = {_column(Conversation, 'witness_entry', 'c')}"
         f" LEFT JOIN {_table(user, 'u')} ON {_column(user, user._meta.pk.name, 'u')}"
         f" = {_column(Conversation, 'witness_human', 'c')}"
+        f" LEFT JOIN {_table(SpectatorFeed, 'f')} ON {_column(SpectatorFeed, 'interrogation', 'f')}"
+        f" = {_column(Conversation, 'interrogation', 'c')}"
         f" WHERE {_column(Conversation, 'id', 'c')} = %s"
     )
     if connection.features.has_select_for_update_of:
@@ -103,6 +106,8 @@ class Appended:
     cap: int | None = None
     last_role: str | None = None
     message: Message | None = None
+    witness_engine: str = ""  # the machine witness's engine ("" for a person)
+    feed_delay_s: float | None = None  # the interrogation's spectator feed's delay (None: no feed)
 
 
 def check_sender(conversation: Conversation, *, sender_role: str, user) -> None:
@@ -154,12 +159,13 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
         if row is None:
             return Appended("missing")
         (pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, deadline, entry_name,
-         username, rule, cap) = row
+         username, rule, cap, engine, feed_delay) = row
         conversation = conversation_loaded(
             id=pk, public_id=public_id if isinstance(public_id, uuid.UUID) else uuid.UUID(public_id), side=side,
             interrogator_id=interrogator_id, witness_human_id=human_id, witness_entry_id=entry_id,
             interrogation_id=interrogation_id)
-        found = Appended("ok", conversation, status, entry_name if entry_id else username, cap)
+        found = Appended("ok", conversation, status, entry_name if entry_id else username, cap,
+                         witness_engine=engine or "", feed_delay_s=feed_delay)
         try:
             check_sender(conversation, sender_role=sender_role, user=user)
         except (NotAllowed, InvalidInput):

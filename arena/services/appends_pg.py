@@ -1,5 +1,5 @@
 """A message append on PostgreSQL in one round trip: one statement, the SQL function
-`arena_message_append` (arena/sql/message_append_v1.sql, installed by migration 0009).
+`arena_message_append` (arena/sql/message_append_v2.sql, installed by migration 0011; version 1 by 0009).
 
 Through Django's atomic block an append costs five round trips (BEGIN, the lock, the chain's last
 link, the INSERT, COMMIT); the two-query append before this one cost two. The function locks the
@@ -40,13 +40,14 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
     with connection.cursor() as cursor:
         cursor.execute(_CALL, [conversation_id, sender_role, user.pk if user is not None else None, text, now, policy])
         (outcome, pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, label, cap,
-         last_role, message_pk, seq, prev_hash, digest, created_at) = cursor.fetchone()
+         last_role, message_pk, seq, prev_hash, digest, created_at, engine, feed_delay) = cursor.fetchone()
     if outcome == "missing":
         return appends.Appended(outcome)
     conversation = appends.conversation_loaded(
         id=pk, public_id=public_id, side=side, interrogator_id=interrogator_id, witness_human_id=human_id,
         witness_entry_id=entry_id, interrogation_id=interrogation_id)
-    found = appends.Appended(outcome, conversation, status, label, cap, last_role)
+    found = appends.Appended(outcome, conversation, status, label, cap, last_role, witness_engine=engine or "",
+                             feed_delay_s=feed_delay)
     if outcome == "ok":
         found.message = appends.message_loaded(
             id=message_pk, conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=created_at,

@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
-from arena.models import Conversation, Interrogation, Message, Status
+from arena.models import EXTERNAL_ENGINES, Conversation, Interrogation, Message, Status
 from arena.services import appends, appends_pg
 from arena.services.appends import check_sender, turn_refusal  # noqa: F401  (check_sender: keystrokes' too)
 from arena.services.spectators import message_release_schedule
@@ -48,8 +48,9 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
         _refuse(found, sender_role=sender_role, user=user)
     message, conversation = found.message, found.conversation
     transaction.on_commit(lambda: notify.message_stored(message, conversation, witness_label=found.witness_label))
-    transaction.on_commit(lambda: message_release_schedule(message, conversation))
-    if sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine:
+    transaction.on_commit(lambda: message_release_schedule(message, found.feed_delay_s))
+    if (sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine
+            and found.witness_engine not in EXTERNAL_ENGINES):  # an external program answers by itself
         from arena.tasks import bot_reply
 
         transaction.on_commit(lambda: enqueue_now(bot_reply, conversation.pk, message.seq))

@@ -9,9 +9,6 @@ ran early (a clock or a broker that fires too soon never releases anything befor
 exactly what the pushes may show.
 """
 import datetime as dt
-import threading
-
-from cachetools import TTLCache, cached
 
 from django.utils import timezone
 
@@ -44,29 +41,16 @@ def spectator_feed_open(*, interrogation_id: int, delay_s=60.0) -> SpectatorFeed
     if not created and delay > feed.delay_s:
         feed.delay_s = delay
         feed.save(update_fields=["delay_s"])
-    with _feed_delay.cache_lock:
-        _feed_delay.cache.pop(interrogation_id, None)
     return feed
 
 
-# whether an interrogation's spectators wait, and how long: the chat's hot path asks once per FEED_TTL_S
-# per interrogation, not once per message (most interrogations have no feed). A feed opened in another
-# process meanwhile misses at most FEED_TTL_S of live pushes; its spectators' state reads have those.
-FEED_TTL_S = 2.0
-
-
-@cached(TTLCache(maxsize=4096, ttl=FEED_TTL_S), key=lambda interrogation_id: interrogation_id, lock=threading.Lock())
-def _feed_delay(interrogation_id: int):
-    return SpectatorFeed.objects.filter(interrogation_id=interrogation_id).values_list("delay_s", flat=True).first()
-
-
-def message_release_schedule(message, conversation) -> None:
-    """After a message is stored: if its interrogation has a feed, schedule its release."""
+def message_release_schedule(message, delay_s: float | None) -> None:
+    """After a message is stored: if its interrogation has a feed (``delay_s``, read by the append's own
+    statement: a feed opened before the message, in any process, is seen), schedule its release."""
     from arena.tasks import spectator_release
 
-    delay = _feed_delay(conversation.interrogation_id)
-    if delay is not None:
-        enqueue_now(spectator_release, message.pk, countdown=delay)
+    if delay_s is not None:
+        enqueue_now(spectator_release, message.pk, countdown=delay_s)
 
 
 def release_at(message: Message, delay_s: float) -> dt.datetime:

@@ -169,13 +169,16 @@ def contest_static(*, lpp2: Lpp2Contest) -> dict:
     names = {i.participant_id: i.name for i in identities.values() if i.participant_id}
     users = {i.participant_id: i.participant.user for i in identities.values() if i.participant_id}
     seats: dict[tuple[int, str], dict] = {}
-    for meeting in Meeting.objects.filter(round__contest_id=lpp2.contest_id).select_related("round"):
-        if not meeting.interrogation_id:
-            continue
+    meetings = [m for m in Meeting.objects.filter(round__contest_id=lpp2.contest_id).select_related("round")
+                if m.interrogation_id]
+    sides: dict[int, dict[bool, int]] = {}  # interrogation id -> {with a machine witness: conversation id}
+    for interrogation_id, entry_id, pk in Conversation.objects.filter(
+            interrogation_id__in=[m.interrogation_id for m in meetings]).values_list(
+            "interrogation_id", "witness_entry_id", "pk"):
+        sides.setdefault(interrogation_id, {})[entry_id is not None] = pk
+    for meeting in meetings:
         number, judge = meeting.round.number - 1, names[meeting.judge_id]
-        conversations = dict(Conversation.objects.filter(interrogation_id=meeting.interrogation_id)
-                             .values_list("witness_entry_id", "pk"))
-        by_machine = {entry_id is not None: pk for entry_id, pk in conversations.items()}
+        by_machine = sides[meeting.interrogation_id]
         entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
         seats[(number, judge)] = {"judge": judge, "partners": {
             entry: (by_machine[True], Message.Role.INTERROGATOR, users[meeting.judge_id]),

@@ -145,15 +145,18 @@ def _play(study, match: Match, people: dict, conditions: dict, tickets, now) -> 
     return game
 
 
-def lobby_expire(*, study_id: int, now: dt.datetime | None = None) -> list[Game]:
+def lobby_expire(*, study_id: int, now: dt.datetime | None = None, wait_s: float | None = None) -> list[Game]:
     """Everyone who waited `human_wait_s` or longer for a human partner: the design's fallback (an AI
     witness) or their ticket is cancelled. Called by the timeout task, by every lobby page's state
-    request and by a restarted server, so a lost timer costs at most one page refresh."""
+    request and by a restarted server, so a lost timer costs at most one page refresh. ``wait_s``: the
+    study's `human_wait_s` where the caller has it (a lobby page), else read here."""
     now = now or timezone.now()
-    study = Study.objects.filter(pk=study_id).only("human_wait_s").first()
-    if study is None:
-        return []
-    cutoff = now - dt.timedelta(seconds=study.human_wait_s)
+    if wait_s is None:
+        study = Study.objects.filter(pk=study_id).only("human_wait_s").first()
+        if study is None:
+            return []
+        wait_s = study.human_wait_s
+    cutoff = now - dt.timedelta(seconds=wait_s)
     if not Ticket.objects.filter(study_id=study_id, state=Ticket.State.WAITING, created_at__lte=cutoff).exists():
         return []
     games = []

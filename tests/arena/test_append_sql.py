@@ -95,15 +95,12 @@ def in_thread(results: dict, key, fn, **kwargs) -> threading.Thread:
 def test_the_database_runs_the_sql_file_as_written():
     with connection.cursor() as cursor:
         cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = 'arena_message_append'")
-        assert [row[0] for row in cursor.fetchall()] == [sql_function_body("arena.sql", "message_append_v1.sql")]
+        assert [row[0] for row in cursor.fetchall()] == [sql_function_body("arena.sql", "message_append_v2.sql")]
     assert "DROP FUNCTION" in load("message_append_drop.sql")
 
 
 def test_an_append_is_one_statement_outside_a_transaction_and_inside_one(human, cast):
-    from arena.services.spectators import _feed_delay
-
     assert appends_pg.usable()
-    _feed_delay(human.interrogation_id)  # after commit, whether spectators wait: asked once per 2 s, not per message
     with CaptureQueriesContext(connection) as queries:
         message = services.message_post(conversation_id=human.pk, sender_role="interrogator", text="hi",
                                         user=cast.jude)
@@ -161,8 +158,8 @@ def test_the_sql_and_the_portable_path_decide_alike(cast):
             found = append(conversation_id=conversation.pk, sender_role=role, user=user, text=text,
                            now=now + dt.timedelta(seconds=i), policy=user is not None)
             outcomes.append((found.outcome, found.status, found.witness_label, found.cap, found.last_role,
-                             found.message and (found.message.seq, found.message.hash)))
-        answers.append([o[:5] for o in outcomes])
+                             found.witness_engine, found.message and (found.message.seq, found.message.hash)))
+        answers.append([o[:6] for o in outcomes])
         rows.append([(m.seq, m.sender_role, m.text, m.created_at) for m in chain(conversation)])
     assert answers[0] == answers[1]
     assert [a[0] for a in answers[0]] == ["not_your_turn", "ok", "not_your_turn", "too_long", "ok", "sender", "sender",

@@ -192,6 +192,25 @@ def test_external_entries_are_not_answered_by_a_bots_engine(cast):
     assert services.bot_reply_compose(conversation_id=machine.pk, trigger_seq=1) is False
 
 
+@pytest.mark.parametrize("engine", ["lpp", "lpp2", "pull", "simple"])
+def test_a_judges_message_asks_for_a_bot_reply_only_from_an_engine_the_platform_runs(
+        cast, engine, monkeypatch, django_capture_on_commit_callbacks):
+    """An external program (legacy LPP, LPP2, pull mode) answers by itself: its judge's messages send
+    no reply task that would only find out it has nothing to do (a thread and a connection each, in
+    the embedded default; a broker round trip and a worker's task in services mode)."""
+    from arena.models import Entry
+    from arena.services import messages
+
+    asked = []
+    monkeypatch.setattr(messages, "enqueue_now", lambda task, *args, **kw: asked.append((task.name, *args)))
+    entry = Entry.objects.create(display_name=f"{engine} bot", engine=engine, settings={})
+    interrogation = three_party(cast, machine=entry)
+    _, machine = sides(interrogation)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hello?", user=cast.jude)
+    assert asked == ([] if engine != "simple" else [("arena.tasks.bot_reply", machine.pk, 1)])
+
+
 def test_a_reply_lost_in_a_restart_is_asked_for_again(cast, monkeypatch):
     import datetime as dt
 

@@ -58,3 +58,26 @@ def test_a_line_refused_through_a_stale_round_is_decided_again_afresh():
     lpp2_round_start(lpp2_id=lpp2.pk)
     assert line("judge0", ai, "round two").replies == []
     assert Message.objects.filter(conversation__interrogation=second.interrogation, text="round two").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_seats_are_read_afresh_in_three_queries_however_many_rounds():
+    """Every few seconds each process reads the contest's seats again (a secret changed in the admin, a
+    round restarted): three queries, not one per meeting, so no line waits behind a long refresh."""
+    from lpp.lpp2 import selectors
+
+    lpp2 = lpp2_contest_setup(name="LPP2 seats", secret=SECRET)
+    for _ in range(2):
+        lpp2_round_new(lpp2_id=lpp2.pk)
+        lpp2_round_start(lpp2_id=lpp2.pk)
+        from lpp.lpp2.services import lpp2_round_end
+
+        lpp2_round_end(lpp2_id=lpp2.pk)
+    meetings = Meeting.objects.filter(round__contest=lpp2.contest).exclude(interrogation=None).count()
+    assert meetings >= 8
+    selectors.contest_static.cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        seats = selectors.contest_static(lpp2=lpp2)["seats"]
+    assert len(queries) == 3, [q["sql"][:80] for q in queries]
+    assert len(seats) == 3 * meetings  # the judge, the entry and the confederate of every meeting
+    assert all(len(seat["partners"]) == (2 if name.startswith("judge") else 1) for (_, name), seat in seats.items())

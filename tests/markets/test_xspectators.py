@@ -90,8 +90,13 @@ async def test_the_websocket_push_comes_no_earlier_than_the_delay(cast, task_wor
     await socket.close()
 
 
-def test_a_feed_opened_in_this_process_schedules_the_very_next_message(cast, monkeypatch, django_capture_on_commit_callbacks):
-    """The hot path remembers "no feed" for a couple of seconds; opening a feed forgets that at once."""
+@pytest.mark.parametrize("opened_by", ["this process", "another process"])
+def test_a_feed_opened_anywhere_schedules_the_very_next_message(cast, monkeypatch, django_capture_on_commit_callbacks,
+                                                                 opened_by):
+    """The append itself reads whether the interrogation's spectators wait: no process remembers "no
+    feed" after one is opened (another process's feed is a row this process never heard of)."""
+    from arena.models import SpectatorFeed
+
     scheduled = []
     monkeypatch.setattr(spectators, "enqueue_now", lambda task, message_id, countdown: scheduled.append(countdown))
     interrogation = arena_services.interrogation_create(
@@ -101,7 +106,10 @@ def test_a_feed_opened_in_this_process_schedules_the_very_next_message(cast, mon
     with django_capture_on_commit_callbacks(execute=True):
         arena_services.message_post(conversation_id=human.pk, sender_role="interrogator", text="one", user=cast.jude)
     assert scheduled == []  # no feed: nothing to release
-    spectators.spectator_feed_open(interrogation_id=interrogation.pk, delay_s=45)
+    if opened_by == "this process":
+        spectators.spectator_feed_open(interrogation_id=interrogation.pk, delay_s=45)
+    else:
+        SpectatorFeed.objects.create(interrogation=interrogation, delay_s=45)
     with django_capture_on_commit_callbacks(execute=True):
         arena_services.message_post(conversation_id=human.pk, sender_role="interrogator", text="two", user=cast.jude)
     assert scheduled == [45]
