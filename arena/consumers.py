@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 
 from arena import groups, selectors, services
 from arena.models import Message
-from core.consumers import BaseConsumer, db
+from core.consumers import BaseConsumer, db, db_message
 from core.errors import InvalidInput, NotAllowed
 
 
@@ -48,7 +48,7 @@ class JudgeConsumer(BaseConsumer):
         conversation = await self._conversation(frame.get("side"))
         if self.interrogation.keystroke_mode:
             raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
-        await db(services.message_post)(
+        await db_message(services.message_post)(
             conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
             user=self.scope["user"],
         )
@@ -105,7 +105,7 @@ class WitnessConsumer(BaseConsumer):
     async def on_message(self, frame):
         if self.conversation.interrogation.keystroke_mode:
             raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
-        await db(services.message_post)(
+        await db_message(services.message_post)(
             conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, text=frame.get("text"),
             user=self.scope["user"],
         )

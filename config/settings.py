@@ -217,6 +217,9 @@ ARENA_REHEARSAL_PAUSE_S = env.float("ARENA_REHEARSAL_PAUSE_S", 2.0, minimum=0.0,
 
 # --- the platform's own knobs -----------------------------------------------------------------
 ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
+# Threads per daphne process for chat messages' appends alone (core.consumers.db_message): a message never
+# waits behind pages' connects, state reads or lobby joins in the shared pool.
+ARENA_MESSAGE_THREADS = env.int("ARENA_MESSAGE_THREADS", 4, minimum=1, maximum=64)
 # A (re)connecting console is sent a conversation's most recent messages only, and how many earlier
 # ones there are (the page links the transcript for those): a long conversation's reload stays small.
 ARENA_STATE_MESSAGES = env.int("ARENA_STATE_MESSAGES", 500, minimum=1, maximum=100_000)

@@ -16,8 +16,17 @@ back the message up, drop the backup). The backup guards only the awaits it adds
 cancelled while BZPOPMIN's reply is in flight loses that message with or without it. Here a receive pops
 every waiting message of the channel in one ZPOPMIN and hands them out in order from memory, blocking
 in BZPOPMIN only when there is none: one round trip per burst instead of four per message. The pop runs
-shielded from the receiver's cancellation (a consumer whose websocket closes while it holds the
-process channel's receive lock): what Redis already handed over goes to the next receiver, not lost.
+shielded from its reader's cancellation: what Redis already handed over goes to the next reader, not lost.
+
+The consumers of one process share its process channel ("specific.<id>!"). channels_redis hands the
+process channel's receive from consumer to consumer under a lock, one message per turn: every message
+costs a lock hand-over and a few turns of the event loop (two tasks, `asyncio.wait`, cancellations),
+so on a busy daphne a burst of pushes waits in memory behind those turns (the studies benchmark: p90
+590 ms from the group send to the consumer's handler). Here one reader task per process reads the
+process channel and files every message it pops under its consumer's channel at once; a consumer waits
+on its own queue only. The reader runs while any consumer waits and stops with the last; a Redis
+failure reaches every waiting consumer (as each would have met it in its turn), which then closes and
+its page reconnects and re-reads its state.
 
 Keys, message format, capacities and expiry are channels_redis's own: this layer and the stock one can
 serve the same Redis at the same time (pushes are notifications; pages re-read state on reconnect).
@@ -186,6 +195,13 @@ class ReceiveBuffers(collections.defaultdict):
             self.closed.popitem(last=False)
 
 
+class _ReaderFailed:
+    """Filed in a waiting consumer's queue when the process channel's reader fails: its receive raises."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
 class RedisChannelLayer(StockRedisChannelLayer):
     receive_batch = 64  # messages popped at most per round trip
 
@@ -194,6 +210,7 @@ class RedisChannelLayer(StockRedisChannelLayer):
         self.receive_buffer = ReceiveBuffers(self.receive_buffer.default_factory)
         self._popped: dict[str, collections.deque] = {}  # channel key -> members popped, not yet handed out
         self._fetches: dict[tuple, asyncio.Future] = {}  # (event loop, channel key) -> its pop in flight
+        self._reader: asyncio.Task | None = None  # the process channel's reader (`receive`)
         serializer = self._serializer
         # one round trip per batch of group sends where one script can write every message itself
         self.one_trip = (len(self.hosts) == 1 and not self.channel_capacity and type(serializer) is MsgPackSerializer
@@ -259,6 +276,66 @@ class RedisChannelLayer(StockRedisChannelLayer):
         return members
 
     # --- receiving -----------------------------------------------------------------------------------
+    async def receive(self, channel):
+        """The next message of ``channel``. A process-local channel ("...!<id>") waits on its own queue,
+        filled by the process's one reader (`_read_process_channel`); any other goes to Redis itself."""
+        assert self.require_valid_channel_name(channel)
+        if "!" not in channel:
+            return (await self.receive_single(channel))[1]
+        real_channel = self.non_local_name(channel)
+        assert real_channel.endswith(self.client_prefix + "!"), "Wrong client prefix"
+        loop = asyncio.get_running_loop()
+        self.receive_count += 1
+        try:
+            if self.receive_count == 1:
+                self.receive_event_loop = loop
+            elif self.receive_event_loop is not loop:
+                raise RuntimeError("Two event loops are trying to receive() on one channel layer at once!")
+            buffer = self.receive_buffer[channel]
+            if buffer.empty():
+                self._reader_start(loop, real_channel)
+                try:
+                    message = await buffer.get()
+                except asyncio.CancelledError:
+                    del self.receive_buffer[channel]  # as channels_redis: a consumer cancelled is gone
+                    raise
+            else:
+                message = buffer.get_nowait()
+            if buffer.empty():
+                del self.receive_buffer[channel]
+            if isinstance(message, _ReaderFailed):
+                raise message.error
+            return message
+        finally:
+            self.receive_count -= 1
+            if self.receive_count == 0:  # the last consumer out stops the reader (a shielded pop runs on)
+                self.receive_event_loop = None
+                reader, self._reader = self._reader, None
+                if reader is not None and not reader.done():
+                    reader.cancel()
+
+    def _reader_start(self, loop, real_channel: str) -> None:
+        reader = self._reader
+        if reader is None or reader.done() or reader.get_loop() is not loop:
+            self._reader = loop.create_task(self._read_process_channel(real_channel))
+
+    async def _read_process_channel(self, real_channel: str) -> None:
+        """File every message of the process channel under its consumer's channel, as it arrives."""
+        try:
+            while True:
+                message_channel, message = await self.receive_single(real_channel)
+                for channel in message_channel if isinstance(message_channel, list) else [message_channel]:
+                    self.receive_buffer[channel].put_nowait(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # Redis gone: every consumer waiting now fails, as it would in its turn
+            log.warning("the process channel's reader failed: %r", error)
+            failed = _ReaderFailed(error)
+            for buffer in list(self.receive_buffer.values()):
+                buffer.put_nowait(failed)
+            if self._reader is asyncio.current_task():
+                self._reader = None
+
     async def receive_single(self, channel):
         """The next message of `channel` (a process's own "...!" channel or a plain one): (channel, message)."""
         assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
@@ -275,6 +352,11 @@ class RedisChannelLayer(StockRedisChannelLayer):
             # instead of being lost with the cancelled command.
             loop = asyncio.get_running_loop()
             fetch = self._fetches.get((loop, key))
+            if fetch is not None and fetch.done():
+                # Finished, its callback not run yet (a reader started just then): awaiting it again would
+                # not yield, and this loop would spin on it forever with the event loop frozen.
+                self._fetch_done((loop, key), fetch)
+                fetch = None
             if fetch is None:
                 fetch = self._fetches[(loop, key)] = asyncio.ensure_future(self._fetch(index, key, popped))
                 fetch.add_done_callback(lambda done, slot=(loop, key): self._fetch_done(slot, done))

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from arena.consumers import JudgeConsumer, WitnessConsumer
 from arena.models import Message
-from core.consumers import BaseConsumer, db
+from core.consumers import BaseConsumer, db, db_message
 from core.errors import NotAllowed
 from studies import groups, selectors, services
 from studies.models import Game
@@ -54,7 +54,7 @@ class PlayJudgeConsumer(JudgeConsumer):
 
     async def on_message(self, frame):
         conversation = await self._conversation(frame.get("side"))
-        await db(services.game_message_post)(game=self.game, conversation_id=conversation.pk,
+        await db_message(services.game_message_post)(game=self.game, conversation_id=conversation.pk,
                                              sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
                                              user=self.scope["user"])
 
@@ -77,7 +77,7 @@ class PlayWitnessConsumer(WitnessConsumer):
             witness_human=self.participant.player)
 
     async def on_message(self, frame):
-        await db(services.game_message_post)(game=self.game, conversation_id=self.conversation.pk,
+        await db_message(services.game_message_post)(game=self.game, conversation_id=self.conversation.pk,
                                              sender_role=Message.Role.WITNESS, text=frame.get("text"),
                                              user=self.scope["user"])
 

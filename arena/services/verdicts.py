@@ -5,6 +5,7 @@ from django.utils import timezone
 from arena import notify
 from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Interrogation, Status, Verdict
+from arena.services.messages import clean_text
 from arena.services.results import results_version_bump
 
 REASON_MAX_CHARS = 4000
@@ -45,8 +46,8 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
     if not isinstance(reason, str):
         raise InvalidInput("reason must be text.")
     reason = reason.strip()
-    if len(reason) > min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4):
-        raise InvalidInput("The reason is too long.", code="too_long")
+    if reason:  # none at all, or text by the rules of messages (PostgreSQL's text cannot hold NUL)
+        reason = clean_text(reason, max_chars=min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4), what="reason")
     confidence = _clean_confidence(confidence)
     if verdict_elsewhere(interrogation_id):
         raise NotAllowed("This interview's verdict is given on its contest's page, not here.")

@@ -104,7 +104,10 @@ def install_trace(path: str) -> None:
             _wrap_sync(notify, name, "committed", "queued", lambda args, kwargs: args[0].text if args else None)
 
     frame_text = lambda args, kwargs: args[1].get("text") if len(args) > 1 else None  # noqa: E731
-    for consumer in (consumers.JudgeConsumer, consumers.WitnessConsumer):
+    from studies import consumers as play_consumers  # the studies' consoles override on_message
+
+    for consumer in (consumers.JudgeConsumer, consumers.WitnessConsumer, play_consumers.PlayJudgeConsumer,
+                     play_consumers.PlayWitnessConsumer):
         _wrap_async(consumer, "on_message", "frame", "resumed", frame_text)
 
     original_send = core_notify._send

@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from arena.groups import conversation_group
+from core.consumers import message_executor
 from core.notify import remember_server_loop
 from lpp.groups import lpp2_group
 from lpp.lpp2 import events, selectors, services
@@ -72,8 +73,11 @@ class Hub:
         client = self.clients.get((generation, sid))
         if client is None:
             return
-        # a thread of the pool, not daphne's one shared database thread: sockets do not queue behind each other
-        out = await database_sync_to_async(events.lpp2_event, thread_sensitive=False)(event=event, data=data, sid=sid)
+        # a thread of the pool, not daphne's one shared database thread: sockets do not queue behind each other;
+        # a line on the threads of chat messages (core.consumers.db_message), behind no page's connect
+        executor = message_executor() if event == "message" else None
+        out = await database_sync_to_async(events.lpp2_event, thread_sensitive=False, executor=executor)(
+            event=event, data=data, sid=sid)
         for name, payload in out.replies:
             await client.emit(name, payload)
         if out.lpp2_id is None:

@@ -65,8 +65,10 @@ def _clean(action, security, key) -> tuple[str, str, str]:
         raise InvalidInput('action must be "buy" or "sell".')
     if security not in (HUMAN, COMPUTER):
         raise InvalidInput('security must be "H" (human) or "C" (computer).')
-    if not isinstance(key, str) or not key or len(key) > KEY_MAX:
-        raise InvalidInput(f"Each click needs an idempotency key of 1 to {KEY_MAX} characters.")
+    # printable: PostgreSQL's text cannot hold NUL (the trade failed in its SQL, a server error), and
+    # no page makes a key of control or invisible characters
+    if not isinstance(key, str) or not key or len(key) > KEY_MAX or not key.isprintable():
+        raise InvalidInput(f"Each click needs an idempotency key of 1 to {KEY_MAX} printable characters.")
     return action, security, key
 
 

@@ -168,3 +168,60 @@ async def test_nothing_waits_in_this_process_for_a_consumer_gone_for_good():
         assert dict(layer.receive_buffer) == {}
     finally:
         await layer.flush()
+
+
+async def test_one_reader_files_a_burst_for_many_consumers_in_order():
+    """The process channel's one reader hands every consumer its own messages, in the order sent."""
+    layer, _ = layer_pair()
+    try:
+        channels = [await layer.new_channel() for _ in range(30)]  # 90 messages: under the capacity (100)
+        for i, channel in enumerate(channels):
+            await layer.group_add(f"conversation.{i}", channel)
+        waiting = [asyncio.ensure_future(receive(layer, channel)) for channel in channels]
+        await asyncio.sleep(0.05)
+        await layer.group_send_many([(f"conversation.{i}", {"type": "m", "n": k}) for k in range(3)
+                                     for i in range(len(channels))])
+        assert [(await w)["n"] for w in waiting] == [0] * len(channels)
+        for channel in channels:
+            assert [(await receive(layer, channel))["n"] for _ in range(2)] == [1, 2]
+        assert dict(layer.receive_buffer) == {}
+    finally:
+        await layer.flush()
+
+
+async def test_a_redis_failure_reaches_every_waiting_consumer(monkeypatch):
+    """As each consumer would have met it in its turn: each closes, and its page reconnects."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    layer, _ = layer_pair()
+    first, second = await layer.new_channel(), await layer.new_channel()
+
+    async def fail(*args):
+        await asyncio.sleep(0.05)
+        raise RedisConnectionError("gone")
+
+    monkeypatch.setattr(layer, "_fetch", fail)
+    waiting = [asyncio.ensure_future(receive(layer, channel)) for channel in (first, second)]
+    for w in waiting:
+        with pytest.raises(RedisConnectionError):
+            await w
+    await layer.flush()
+
+
+async def test_a_finished_pop_whose_callback_has_not_run_is_not_awaited_again():
+    """A reader that finds the last pop finished (nothing popped, its done callback still queued) starts
+    a new one: awaiting a finished future does not yield, so it would spin with the event loop frozen."""
+    layer, _ = layer_pair()
+    try:
+        channel = await layer.new_channel()
+        loop = asyncio.get_running_loop()
+        finished = loop.create_future()
+        finished.set_result(None)
+        layer._fetches[(loop, layer.prefix + layer.non_local_name(channel))] = finished
+        await layer.group_add("conversation.1", channel)
+        waiting = asyncio.ensure_future(receive(layer, channel))
+        await asyncio.sleep(0.05)
+        await layer.group_send("conversation.1", {"type": "m", "n": 1})
+        assert (await waiting)["n"] == 1
+    finally:
+        await layer.flush()

@@ -139,6 +139,27 @@ def test_verdict_rules_and_correctness(cast):
         services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=90)
 
 
+@pytest.mark.parametrize("bad_reason", ["\x00", "a\x00b", "why\x1b[2J", "\u200b"])
+def test_a_verdict_reason_obeys_the_text_rules(cast, bad_reason):
+    """A reason is text a person types: the rules of messages (arena.services.messages.clean_text). A NUL
+    reached PostgreSQL, which refused it (DataError: the judge's frame was answered server_error, which
+    the frame fuzzer found for the judge-keystrokes console after an "end" frame)."""
+    from arena.models import Verdict
+
+    interrogation = three_party(cast)
+    human, _ = sides(interrogation)
+    services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
+    with pytest.raises(InvalidInput):
+        services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80,
+                                reason=bad_reason)
+    assert not Verdict.objects.filter(interrogation=interrogation).exists()
+    for reason, stored in [("  ", ""), (" fluent\tbut\r\nslow ", "fluent\tbut\nslow")]:  # none, or clean text
+        Verdict.objects.filter(interrogation=interrogation).delete()
+        verdict = services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side,
+                                          confidence=80, reason=reason)
+        assert Verdict.objects.get(pk=verdict.pk).reason == stored
+
+
 def test_one_to_one_verdict(cast):
     interrogation = services.interrogation_create(judge=cast.jude, witnesses=[cast.eliza])
     services.interrogation_start(interrogation_id=interrogation.pk)

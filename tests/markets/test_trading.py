@@ -85,6 +85,19 @@ def test_a_repeated_click_returns_the_original_trade(cast, bettors):
     assert trade(game, cast.jude, "sell", "H", k="click-2").pk == sold.pk  # not "you hold nothing"
 
 
+@pytest.mark.parametrize("bad_key", ["\x00", "click\x00-1", "click\n", "\x1b[2J", "\u200b", "\U0010ffff"])
+def test_a_key_with_a_control_or_invisible_character_is_refused_and_changes_nothing(cast, bettors, bad_key):
+    """A click's key is 1 to 64 printable characters. PostgreSQL's text cannot hold NUL: a key with one
+    reached the trade's SQL and failed there (DataError: the frame's answer was server_error, which the
+    frame fuzzer found for the bettor's console)."""
+    game = running_game(cast, bettors[:1])
+    before = snapshot(game)
+    with pytest.raises(InvalidInput):
+        trade(game, cast.jude, "buy", "H", k=bad_key)
+    assert snapshot(game) == before
+    assert trade(game, cast.jude, "buy", "H", k="click \u00e9 1").cost == 51  # a space or an accent is fine
+
+
 def test_outsiders_late_and_unstarted_trades_are_refused(cast, bettors):
     game = running_game(cast, bettors[:1])
     with pytest.raises(NotAllowed):
