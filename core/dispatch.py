@@ -70,9 +70,6 @@ class Delayed:
                 thread.start()
             self._wake.notify()
 
-    def __len__(self) -> int:
-        return len(self._heap)
-
     def _serve(self) -> None:
         while True:
             with self._wake:
