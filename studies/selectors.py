@@ -17,30 +17,20 @@ SESSION_KEY = "studies.participants"  # {study id: participant id}: the session 
 
 def session_participant(session, study: Study | None) -> Participant | None:
     """The participant this browser session plays as in `study` (None: not joined)."""
-    if study is None:
-        return None
-    return participant_for(study=study, participant_id=(session.get(SESSION_KEY) or {}).get(str(study.pk)))
+    return None if study is None else session_participant_in(session, study.pk)
 
 
-def open_study() -> Study | None:
-    """The study /play/ serves: the newest open one."""
-    return Study.objects.filter(status=Study.Status.OPEN).order_by("-created_at").first()
-
-
-def participant_for(*, study: Study, participant_id) -> Participant | None:
-    return participant_in(study_id=study.pk, participant_id=participant_id)
-
-
-def participant_in(*, study_id: int, participant_id) -> Participant | None:
-    """The participant ``participant_id`` of study ``study_id`` (its study and player loaded), in one query."""
+def session_participant_in(session, study_id: int) -> Participant | None:
+    """As :func:`session_participant`, from the study's id: one query (its study and player loaded)."""
+    participant_id = (session.get(SESSION_KEY) or {}).get(str(study_id))
     if not participant_id:
         return None
     return Participant.objects.filter(study_id=study_id, pk=participant_id).select_related("study", "player").first()
 
 
-def session_participant_in(session, study_id: int) -> Participant | None:
-    """As :func:`session_participant`, from the study's id: one query (the consoles' connect)."""
-    return participant_in(study_id=study_id, participant_id=(session.get(SESSION_KEY) or {}).get(str(study_id)))
+def open_study() -> Study | None:
+    """The study /play/ serves: the newest open one."""
+    return Study.objects.filter(status=Study.Status.OPEN).order_by("-created_at").first()
 
 
 def _games_of(participant: Participant):
