@@ -5,7 +5,16 @@ panel (a socket.io client) starts round 0; each judge0…3 talks to both its par
 conversations: 4 ais on Engine.IO 4, 4 confederates on Engine.IO 3, as the reference pages), one line
 every pause() seconds each. Latency = arrival of ``message`` on the partner's client - the moment the
 judge's client emitted it (the same clock: one process). Each line is stored in the meeting's arena
-interrogation (a database commit) before it is relayed through the channel layer."""
+interrogation (a database commit) before it is relayed through the channel layer.
+
+Every conversation first exchanges one line, unmeasured (reported as the round's first lines): a
+running daphne has its message threads and their database connections open, as after a round's first
+lines; the measured lines start together after that.
+
+Baselines of the same run, at the same concurrency (8 pairs) and pacing, half before and half after the
+lines (``lpp2_baselines``): the bare channel-layer round trip, and the database commit (one single-row
+INSERT committed through a persistent psycopg connection per pair, bench.chat_latency.Floor, timed
+alone). Target: line p99 <= 2 x the bare p99 + the commit's p99."""
 from __future__ import annotations
 
 import asyncio
@@ -56,8 +65,42 @@ def contest_create() -> None:
     lpp2_contest_setup(name="LPP2 bench", secret=SECRET)
 
 
+PAIRS = 8
+
+
+async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: float, timeout_s: float,
+                         conninfo: dict) -> dict:
+    """At the LPP2 phase's concurrency and pacing: {"bare": round trips (s), "commit": INSERT + COMMIT
+    times (s), "lost": round trips lost}; the commit comes before each round trip, timed on its own."""
+    from bench import harness
+    from bench.chat_latency import Floor
+
+    floor = Floor(conninfo)
+    commits: list[float] = []
+
+    async def write(pair: int, k: int) -> None:
+        started = time.perf_counter()
+        await floor.write(pair, k)
+        commits.append(time.perf_counter() - started)
+
+    bare = await harness.baseline_phase(PAIRS, rounds, pause, stagger_s, timeout_s)
+    await asyncio.to_thread(floor.open, PAIRS)
+    try:
+        await harness.baseline_phase(PAIRS, rounds, pause, stagger_s, timeout_s, write=write)
+    finally:
+        floor.close()
+    return {"bare": bare["latency"], "commit": commits, "lost": bare["lost"]}
+
+
+def commit_table_create() -> None:
+    from bench.chat_latency import Floor
+
+    Floor.create_table()
+
+
 async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float) -> dict:
-    """Latencies (s) of every line, lines lost, errors (TargetError and the like)."""
+    """Latencies (s) of every measured line, the round's first lines (unmeasured warm-up), lines lost,
+    errors (TargetError and the like)."""
     await asyncio.to_thread(contest_create)
     controller = await _Client(base, "CONTROLLER", 4).start()
     judges = [await _Client(base, f"judge{j}", 4).start() for j in range(4)]
@@ -69,10 +112,10 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
     await controller.send("controller", {"status": "startRound"})
     for judge in judges:
         await asyncio.wait_for(judge.inbox["control"].get(), timeout_s)
-    result = {"latency": [], "lost": 0, "errors": []}
+    result = {"latency": [], "first": [], "lost": 0, "errors": []}
 
-    async def talk(judge: _Client, witness: _Client):
-        for k in range(lines):
+    async def talk(judge: _Client, witness: _Client, first: int, count: int):
+        for k in range(first, first + count):
             text = f"{judge.name} to {witness.name}: line {k}"
             sent = time.perf_counter()
             await judge.send("message", {"to": witness.name, "content": text})
@@ -80,14 +123,16 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
                 while True:
                     arrived, data = await asyncio.wait_for(witness.inbox["message"].get(), timeout_s)
                     if json.loads(data)["content"] == text:
-                        result["latency"].append(arrived - sent)
+                        result["latency" if k else "first"].append(arrived - sent)
                         break
             except asyncio.TimeoutError:
                 result["lost"] += 1
             await asyncio.sleep(pause())
 
+    pairs = [(judges[j], witnesses[name]) for j in range(4) for name in partners[f"judge{j}"]]
+    await asyncio.gather(*(talk(judge, witness, 0, 1) for judge, witness in pairs))
     started = time.perf_counter()
-    await asyncio.gather(*(talk(judges[j], witnesses[name]) for j in range(4) for name in partners[f"judge{j}"]))
+    await asyncio.gather(*(talk(judge, witness, 1, lines) for judge, witness in pairs))
     result["elapsed_s"] = time.perf_counter() - started
     for client in itertools.chain([controller], judges, witnesses.values()):
         while not client.inbox["TargetError"].empty():

@@ -69,7 +69,7 @@ def _line_cached(data) -> Outcome | None:
         services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"), content=payload.get("content"),
                                    number=number)
     except ArenaError:
-        selectors.line_target_forget()
+        selectors.hot_path_forget()  # a round changed in another process: the full path reads both afresh
         return None
     return Outcome(lpp2_id=lpp2.pk)
 
@@ -118,7 +118,12 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str) -
 
 
 def _controller(out: Outcome, lpp2, status) -> None:
-    selectors.line_target_forget()  # the round may change: this process's lines read it afresh
+    selectors.hot_path_forget()  # the round may change: this process's lines read it afresh
+    _panel(out, lpp2, status)
+    selectors.hot_path_warm()  # after the change: the round's first lines find it read
+
+
+def _panel(out: Outcome, lpp2, status) -> None:
     if status == "statusUpdate":
         out.replies.append(("statusUpdate", wire.dumps(selectors.status_update(lpp2=lpp2))))
     elif status == "newRound":

@@ -51,7 +51,7 @@ class Hub:
     def __init__(self):
         self.clients: dict[tuple, Client] = {}
         self.following: dict[int, tuple[str, asyncio.Task]] = {}  # conversation id -> (channel, task)
-        self.names: dict[int, tuple | None] = {}  # conversation id -> (judge, witness, round)
+        self.names: dict[int, tuple] = {}  # conversation id -> (judge, witness, round), read by follow()
         self.contests: dict[int, tuple[str, asyncio.Task]] = {}  # lpp2 id -> (channel, task)
         self.heartbeat: asyncio.Task | None = None
         self.lock = asyncio.Lock()
@@ -101,13 +101,14 @@ class Hub:
                 channel = await layer.new_channel()
                 await layer.group_add(lpp2_group(lpp2_id), channel)
                 self.contests[lpp2_id] = (channel, asyncio.create_task(self._listen_contest(lpp2_id, channel)))
-            lpp2 = await database_sync_to_async(selectors.lpp2_active)()
-            wanted = set(await database_sync_to_async(selectors.round_conversations)(lpp2=lpp2)) if lpp2 else set()
-            for conversation_id in set(self.following) - wanted:
+            lpp2, wanted = await database_sync_to_async(selectors.hub_targets)()
+            self.names.update(wanted)
+            for conversation_id in set(self.following) - set(wanted):
                 channel, task = self.following.pop(conversation_id)
+                self.names.pop(conversation_id, None)
                 task.cancel()
                 await layer.group_discard(conversation_group(conversation_id), channel)
-            for conversation_id in wanted - set(self.following):
+            for conversation_id in set(wanted) - set(self.following):
                 channel = await layer.new_channel()
                 await layer.group_add(conversation_group(conversation_id), channel)
                 self.following[conversation_id] = (channel, asyncio.create_task(self._listen(lpp2, conversation_id, channel)))
@@ -130,10 +131,7 @@ class Hub:
             message = await layer.receive(channel)
             if message.get("type") != "arena.message":
                 continue
-            if conversation_id not in self.names:
-                self.names[conversation_id] = await database_sync_to_async(selectors.conversation_names)(
-                    lpp2=lpp2, conversation_id=conversation_id)
-            names = self.names[conversation_id]
+            names = self.names.get(conversation_id)  # follow() read them with the round
             if names is None:
                 continue
             judge, witness, number = names
@@ -150,13 +148,17 @@ class Hub:
                         log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
 
     async def _beat(self) -> None:
-        """Every second: tell this process's clients of a schedule-driven contest what the platform's
-        schedule did (newRound, startRound, endRound, as the panel would); every HEARTBEAT_S seconds:
-        refresh this process's socket rows."""
+        """Every second, while a client is registered: re-read the lines' cached round and seats
+        (``selectors.hot_path_warm``: no line waits for their reload), then tell this process's clients
+        of a schedule-driven contest what the platform's schedule did (newRound, startRound, endRound,
+        as the panel would); every HEARTBEAT_S seconds: refresh this process's socket rows."""
         ticks = 0
         while True:
             await asyncio.sleep(1.0)
             ticks += 1
+            if any(c.name for c in self.clients.values()):
+                with contextlib.suppress(Exception):
+                    await database_sync_to_async(selectors.hot_path_warm, thread_sensitive=False)()
             with contextlib.suppress(Exception):
                 await self._follow_schedule()
             if ticks % HEARTBEAT_S == 0:

@@ -81,3 +81,32 @@ def test_the_seats_are_read_afresh_in_three_queries_however_many_rounds():
     assert len(queries) == 3, [q["sql"][:80] for q in queries]
     assert len(seats) == 3 * meetings  # the judge, the entry and the confederate of every meeting
     assert all(len(seat["partners"]) == (2 if name.startswith("judge") else 1) for (_, name), seat in seats.items())
+
+
+def controller(status: str):
+    return events.lpp2_event(event="controller", data=json.dumps({"id": "CONTROLLER", "secret": SECRET,
+                                                                   "status": status}), sid="panel")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rounds_first_line_finds_the_round_and_seats_read_by_the_panels_event():
+    """The panel's startRound reads the new round and the seats into this process's caches after its
+    change, and the hub's beat re-reads them every second: no line, the round's first included, waits
+    for their reload (8 conversations starting at once: 20-40 ms for the lines that met it)."""
+    from lpp.lpp2 import selectors
+
+    lpp2 = lpp2_contest_setup(name="LPP2 first line", secret=SECRET)
+    assert controller("newRound").broadcasts and controller("startRound").broadcasts
+    meeting = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    ai = f"ai{int(meeting.entry.label[1:]) - 1}"
+    with CaptureQueriesContext(connection) as queries:
+        assert line("judge0", ai, "First line of the round").replies == []
+    if connection.vendor == "postgresql":
+        assert [q["sql"][:40] for q in queries] == [queries[0]["sql"][:40]] and "arena_message_append" in queries[0]["sql"]
+    selectors.hot_path_forget()  # the TTL ran out: the beat's warm reads both again, the line does not
+    selectors.hot_path_warm()
+    with CaptureQueriesContext(connection) as queries:
+        assert line(ai, "judge0", "A reply after the beat").replies == []
+    if connection.vendor == "postgresql":
+        assert len(queries) == 1 and "arena_message_append" in queries[0]["sql"]
+    assert Message.objects.filter(conversation__interrogation=meeting.interrogation).count() == 2
