@@ -1,14 +1,13 @@
 from django.apps import AppConfig
 
 
-def _game_market(interrogation):
+def _game_markets(interrogation_ids) -> dict:
     """A study's games get crowd markets only where its configuration says `spectator_markets: true`."""
     from studies.models import Game
 
-    game = Game.objects.filter(interrogation=interrogation).select_related("study").first()
-    if game is None or game.study.config.get("spectator_markets") is not True:
-        return None
-    return {"delay_s": float(game.study.config.get("spectator_delay_s", 60))}
+    return {game.interrogation_id: {"delay_s": float(game.study.config.get("spectator_delay_s", 60))}
+            for game in Game.objects.filter(interrogation_id__in=interrogation_ids).select_related("study")
+            if game.study.config.get("spectator_markets") is True}
 
 
 class StudiesConfig(AppConfig):
@@ -23,4 +22,4 @@ class StudiesConfig(AppConfig):
 
         from markets.policies import xmarket_policy_register
 
-        xmarket_policy_register(_game_market)
+        xmarket_policy_register(_game_markets)

@@ -193,15 +193,12 @@ ENSURE_WINDOW = 500  # the sweep looks at the most recent interrogations without
 def xmarkets_ensure(*, interrogation_ids=None) -> list[ConversationMarket]:
     """Open the markets the formats' policies ask for (markets.policies), on interrogations scheduled
     or running that have none yet: those given, or (the sweep) the most recent ones."""
-    from markets.policies import xmarket_policy
+    from markets.policies import xmarket_policies
 
     pending = Interrogation.objects.filter(status__in=[Status.SCHEDULED, Status.RUNNING], rehearsal=False,
                                            markets__isnull=True)
     if interrogation_ids is not None:
         pending = pending.filter(pk__in=list(interrogation_ids))
-    opened = []
-    for interrogation in pending.order_by("-pk")[:ENSURE_WINDOW]:
-        options = xmarket_policy(interrogation)
-        if options is not None:
-            opened.append(xmarket_open(interrogation_id=interrogation.pk, **options))
-    return opened
+    ids = list(pending.order_by("-pk").values_list("pk", flat=True)[:ENSURE_WINDOW])
+    wanted = xmarket_policies(ids) if ids else {}
+    return [xmarket_open(interrogation_id=pk, **wanted[pk]) for pk in ids if pk in wanted]

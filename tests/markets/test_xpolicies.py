@@ -136,3 +136,27 @@ def test_the_contest_list_lets_the_public_watch_each_judges_meeting_of_the_curre
     assert f"/contests/{contest.pk}/board/" in client.get("/contests/").content.decode()
     Contest.objects.filter(pk=contest.pk).update(spectator_markets=False)
     assert 'class="crowd-market"' not in client.get("/contests/").content.decode()
+
+
+def test_the_sweep_asks_each_format_once_however_many_conversations_run(cast):
+    """The markets sweep (every 5 s) looks at every running conversation without a market: one query
+    per format for all of them, not one per conversation, and the games that allow spectators get theirs."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from markets.services import xmarkets_ensure
+
+    def sweep_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert xmarkets_ensure() == []
+        return len(queries)
+
+    _study_game(False)
+    one = sweep_queries()
+    for _ in range(5):
+        _study_game(None)
+    assert sweep_queries() == one
+    watched = _study_game(True)
+    opened = xmarkets_ensure()
+    assert [m.interrogation_id for m in opened] == [watched.interrogation_id]
+    assert opened[0].interrogation.spectator_feed.delay_s == 30

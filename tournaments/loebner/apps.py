@@ -2,12 +2,14 @@
 from django.apps import AppConfig
 
 
-def _meeting_market(interrogation):
+def _meeting_markets(interrogation_ids) -> dict:
     """A meeting gets a crowd market where its contest allows spectators, its delay behind the judge."""
     from markets.policies import spectator_options
-    from tournaments.loebner.models import Contest
+    from tournaments.loebner.models import Meeting
 
-    return spectator_options(Contest.objects.filter(rounds__meetings__interrogation=interrogation).first())
+    found = {meeting.interrogation_id: spectator_options(meeting.round.contest) for meeting in
+             Meeting.objects.filter(interrogation_id__in=interrogation_ids).select_related("round__contest")}
+    return {pk: options for pk, options in found.items() if options is not None}
 
 
 def _contest_insiders(interrogation) -> set:
@@ -34,5 +36,5 @@ class LoebnerConfig(AppConfig):
 
         from markets.policies import xmarket_insiders_register, xmarket_policy_register
 
-        xmarket_policy_register(_meeting_market)
+        xmarket_policy_register(_meeting_markets)
         xmarket_insiders_register(_contest_insiders)

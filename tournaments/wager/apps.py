@@ -22,12 +22,14 @@ def _interview_judge_call(interrogation_id: int, side: str):
                      source="wager")
 
 
-def _interview_market(interrogation):
+def _interview_markets(interrogation_ids) -> dict:
     """An interview gets a crowd market on "this candidate is human" where its session allows spectators."""
     from markets.policies import spectator_options
-    from tournaments.wager.models import Session
+    from tournaments.wager.models import Interview
 
-    return spectator_options(Session.objects.filter(trials__interviews__interrogation=interrogation).first())
+    found = {interview.interrogation_id: spectator_options(interview.trial.session) for interview in
+             Interview.objects.filter(interrogation_id__in=interrogation_ids).select_related("trial__session")}
+    return {pk: options for pk, options in found.items() if options is not None}
 
 
 def _session_insiders(interrogation) -> set:
@@ -64,5 +66,5 @@ class WagerConfig(AppConfig):
         from markets.reveals import reveal_source_register
 
         reveal_source_register(_interview_judge_call)  # crowd markets on interviews settle at its verdict
-        xmarket_policy_register(_interview_market)
+        xmarket_policy_register(_interview_markets)
         xmarket_insiders_register(_session_insiders)
