@@ -1,16 +1,20 @@
 """Online studies under load: simulated players arrive at /play/'s lobby at a given rate, are paired
 (two-party games, a human witness each), and chat at one message per second per side.
 
-    .venv/bin/python -m bench.studies [--rate 4] [--players 200] [--messages 10] [--pause-ms 500]
+    .venv/bin/python -m bench.studies [--rate 4] [--players 200] [--messages 120] [--pause-ms 500]
 
 Services mode (PostgreSQL and Redis, as bench/harness.py sets up: a throwaway database, a private key
 prefix, daphne as a child process). Each player holds a session whose participant has consented and
 answered, opens the lobby's websocket, sends `join`, and follows the game it is given to the study's
 judge or witness console (studies.consumers, on the arena's consoles): the interrogator writes, the
 witness answers, strictly in turn, each pausing --pause-ms after a delivery (about one message per
-second per side), --messages each. Measured: message delivery (send -> the other player's socket),
-the lobby wait once a partner is there (the second player's join -> both players told of their game),
-the games running at once, and daphne's CPU; games per core = games at once / daphne's cores used
+second per side), --messages each: 120 by default, a two-minute game as Human or Not plays them
+(turingtest.live's last five). Games per core is a steady-state figure: a game's fixed cost (the
+lobby, two consoles' connects and states: about 100 ms of daphne's CPU) is spread over its length, so
+ten-second games (--messages 10, the default until session 9) report about a third as many.
+Measured: message delivery (send -> the other player's socket), the lobby wait once a partner is there
+(the second player's join -> both players told of their game), the games running at once, daphne's CPU,
+and the benchmark's own event-loop lag (its players share one process); games per core = games at once / daphne's cores used
 (CPU seconds / wall seconds). Beside them, the chat benchmark's bare channel-layer round trip
 (harness.baseline_phase) at the same concurrency and pacing, in the same run. Targets (printed, not
 enforced): p99 delivery <= 100 ms and p99 lobby wait <= 1 s, at >= 100 concurrent games per core.
@@ -154,9 +158,19 @@ async def play(args, base: str, study_id: int, cookies: list[str], cpu_s) -> dic
             running["samples"].append(running["now"])
             log(f"{started_games} games started, {running['now']} running, {len(delivery)} messages, {lost} lost")
 
+    lags: list[float] = []
+
+    async def lag_probe():  # the benchmark's own event loop: how late a 10 ms sleep wakes up
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - started - 0.01)
+
     tasks: list = []
     arrivals = []
     sampling = asyncio.create_task(sampler())
+    probing = asyncio.create_task(lag_probe())
+    own_cpu = time.process_time()
     cpu_started, wall_started = cpu_s(), time.perf_counter()
     for i, cookie in enumerate(cookies):
         arrivals.append(asyncio.create_task(arrive(i, cookie, tasks)))
@@ -165,11 +179,12 @@ async def play(args, base: str, study_id: int, cookies: list[str], cpu_s) -> dic
     await asyncio.gather(*tasks, return_exceptions=True)
     wall, cpu_ended = time.perf_counter() - wall_started, cpu_s()
     sampling.cancel()
+    probing.cancel()
     busy = [n for n in running["samples"] if n > 0]
     return {"delivery": delivery, "waits": waits, "lost": lost, "errors": errors, "games": started_games,
             "peak_games": running["peak"], "mean_games": sum(busy) / len(busy) if busy else 0.0,
             "daphne_cpu_s": (cpu_ended - cpu_started) if cpu_started is not None and cpu_ended is not None else None,
-            "wall_s": wall}
+            "wall_s": wall, "client_cpu_s": time.process_time() - own_cpu, "client_lag": lags}
 
 
 def run(args) -> dict:
@@ -204,6 +219,9 @@ def run(args) -> dict:
     print(f"  delivery {fmt(d)}")
     print(f"  lobby wait once a partner is there {fmt(w)}")
     print(f"  bare channel-layer round trip (same run) {fmt(b)}")
+    lag = summary(figures["client_lag"] or [0.0])
+    print(f"  the benchmark's own players (one process): {figures['client_cpu_s'] / figures['wall_s']:.2f} cores busy, "
+          f"event-loop lag {fmt(lag)} (a late player's loop adds to the delivery it measures)")
     print(f"  daphne {cores or 0:.2f} cores busy -> {per_core or 0:.0f} concurrent games per core "
           f"(target >= {GAMES_PER_CORE_TARGET:.0f} with p99 delivery <= {DELIVERY_TARGET_MS:.0f} ms, "
           f"p99 wait <= {WAIT_TARGET_MS:.0f} ms)")
@@ -211,7 +229,8 @@ def run(args) -> dict:
     return {"games": figures["games"], "players": args.players, "rate_per_s": args.rate,
             "mean_concurrent_games": round(figures["mean_games"], 2), "peak_concurrent_games": figures["peak_games"],
             "p50_ms": d["p50"], "p99_ms": d["p99"], "lobby_wait_p99_ms": w["p99"],
-            "baseline_p99_ms": b["p99"], "daphne_cores": round(cores, 3) if cores else None,
+            "baseline_p99_ms": b["p99"], "client_cores": round(figures["client_cpu_s"] / figures["wall_s"], 3),
+            "client_lag_p99_ms": lag["p99"], "daphne_cores": round(cores, 3) if cores else None,
             "games_per_core": round(per_core, 1) if per_core else None,
             "daphne_cpu_ms_per_game": round(per_game_ms, 1) if per_game_ms else None, "messages": len(figures["delivery"]),
             "lost": figures["lost"], "errors": len(figures["errors"]),
@@ -222,7 +241,8 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.studies", description=__doc__.split("\n")[0])
     parser.add_argument("--rate", type=float, default=4.0, help="players arriving per second")
     parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--messages", type=int, default=10, help="messages per side and game")
+    parser.add_argument("--messages", type=int, default=120,
+                        help="messages per side and game (default 120: a two-minute game at one a second a side)")
     parser.add_argument("--pause-ms", type=float, default=500.0)
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--time-limit", type=float, default=600.0)
