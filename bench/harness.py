@@ -456,6 +456,30 @@ def process_cpu_s(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
+def machine_busy_s() -> float | None:
+    """CPU seconds the whole machine has spent busy (every core: user, nice, system, irq, softirq,
+    steal) since boot; the difference over a phase / its wall time = the cores it kept busy."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def named_cpu_s(name: str) -> float:
+    """CPU seconds of every live process whose command name is `name` (postgres, redis-server)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    total += process_cpu_s(int(entry.name)) or 0.0
+            except OSError:
+                continue
+    return total
+
+
 # --- websockets and the bare channel-layer baseline -------------------------------------------------
 async def open_websocket(base: str, path: str, cookie: str | None, name: str, *, greeted: bool = True):
     """A websocket (of a logged-in user, with a session cookie); returns it once the first frame, the

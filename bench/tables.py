@@ -89,12 +89,31 @@ def wait_games(ids, timeout=600):
     raise BenchError(f"{len(ids)} games not finished in {timeout} s")
 
 
-def on_workers(stub, count, turns, seed0):
-    """Seconds from the first game's start to the last game's end."""
+def cpu_snapshot(workers) -> dict:
+    """CPU seconds so far: the whole machine, the workers (each with its pool), PostgreSQL's and Redis's
+    processes, and this one (the stub's threads, the polling)."""
+    return {"machine": harness.machine_busy_s() or 0.0, "workers": sum(tree_cpu_s(w.process.pid) for w in workers),
+            "postgres": harness.named_cpu_s("postgres"), "redis": harness.named_cpu_s("redis-server"),
+            "bench": time.process_time()}
+
+
+def cores_line(before: dict, after: dict, wall_s: float) -> str:
+    cores = {k: (after[k] - before[k]) / wall_s for k in before}
+    other = cores["machine"] - cores["workers"] - cores["postgres"] - cores["redis"] - cores["bench"]
+    return (f"machine {cores['machine']:.2f} of {os.cpu_count()} cores busy: workers {cores['workers']:.2f}, "
+            f"PostgreSQL {cores['postgres']:.2f}, Redis {cores['redis']:.2f}, the stub and this process "
+            f"{cores['bench']:.2f}, the rest {other:.2f}")
+
+
+def on_workers(stub, count, turns, seed0, workers=()):
+    """Seconds from the first game's start to the last game's end, the games, and what kept the machine
+    busy meanwhile (`cores_line`)."""
+    before = cpu_snapshot(workers)
     ids, started = start_games(stub, count, turns, seed0)
     wall_started = time.time() - (time.perf_counter() - started)
     ended = wait_games(ids)
-    return ended.timestamp() - wall_started, ids
+    wall = ended.timestamp() - wall_started
+    return wall, ids, cores_line(before, cpu_snapshot(workers), time.time() - wall_started)
 
 
 class Statements:
@@ -222,11 +241,11 @@ def measure(args, services, stub, load_before) -> dict:
     first = up("tables1")
     warm(stub, turns)
     cpu = tree_cpu_s(first.process.pid)
-    one_s, one_ids = on_workers(stub, n, turns, 1)
+    one_s, one_ids, one_cores = on_workers(stub, n, turns, 1, [first])
     worker_cpu_s = tree_cpu_s(first.process.pid) - cpu
-    up("tables2")
+    second = up("tables2")
     warm(stub, turns)
-    two_s, two_ids = on_workers(stub, n, turns, 1)
+    two_s, two_ids, two_cores = on_workers(stub, n, turns, 1, [first, second])
     bare = bare_calls(stub)
     p_inline, c_inline, s_inline = turn_figures(inline_ids)
     p_workers, c_workers, s_workers = turn_figures(one_ids + two_ids)
@@ -240,7 +259,9 @@ def measure(args, services, stub, load_before) -> dict:
     print(f"bare call of the same client to the same stub, no platform: {ms(bare)}")
     print(f"in-process, one game after another: {inline_s:6.2f} s ({inline_s / total * 1000:.1f} ms per turn, whole)")
     print(f"1 worker:  {one_s:6.2f} s for {n} games started at once ({total / one_s:.1f} turns/s)")
+    print(f"           {one_cores}")
     print(f"2 workers: {two_s:6.2f} s ({total / two_s:.1f} turns/s): speed-up {one_s / two_s:.2f}× over 1 worker")
+    print(f"           {two_cores}")
     print(f"SQL statements per turn, in-process: {statements.count / total:.2f} (BEGIN, COMMIT and savepoints aside) "
           f"in {statements.queries / total:.2f} queries (round trips)")
     print(f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "

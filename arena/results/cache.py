@@ -25,7 +25,15 @@ def results_version() -> int:
 
 
 def version_bump() -> None:
-    try:
+    client = getattr(cache, "_cache", None)
+    if hasattr(client, "get_client"):  # Django's Redis cache: SET NX a fresh version, then INCR, one round trip
+        key = cache.make_and_validate_key(VERSION_KEY)
+        pipe = client.get_client(key, write=True).pipeline(transaction=False)
+        pipe.set(key, _fresh(), nx=True)
+        pipe.incr(key)
+        pipe.execute()
+        return
+    try:  # cache.incr is EXISTS then INCRBY on Redis: two round trips
         cache.incr(VERSION_KEY)
     except ValueError:  # not there (yet, or any more)
         cache.add(VERSION_KEY, _fresh(), timeout=None)
