@@ -26,3 +26,7 @@ from core import embedded_beat, memdiag  # noqa: E402
 
 memdiag.start_from_settings()  # only with ARENA_MEMDIAG set
 embedded_beat.start_from_settings()  # only in the embedded default (tasks in-process)
+
+from core import gcpolicy  # noqa: E402
+
+gcpolicy.freeze_startup_heap()  # the start-up heap out of the collector's full scans (ARENA_GC_FREEZE)

@@ -25,6 +25,14 @@ def _close_old_connections(sender=None, **kwargs):
 
 
 @worker_init.connect
+def _freeze_startup_heap(sender=None, **kwargs):
+    """Before the pool starts (a prefork pool's processes inherit it): core.gcpolicy."""
+    from core import gcpolicy
+
+    gcpolicy.freeze_startup_heap()
+
+
+@worker_init.connect
 def _warm_lambdastar(sender=None, **kwargs):
     """A prefork worker serving the lambdastar queue loads the Λ* kernels before its pool forks, and
     each pool process opens its database connection as it starts (both before any task is taken).

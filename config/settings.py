@@ -139,6 +139,8 @@ CELERY_BEAT_SCHEDULE = {
 # The embedded default (tasks in-process) has no `celery beat`: daphne runs the schedule above itself
 # on one thread (core.embedded_beat), so deadlines, settlements and scheduled starts survive a restart.
 ARENA_EMBEDDED_BEAT = env.bool("ARENA_EMBEDDED_BEAT", True)
+# daphne and the Celery workers freeze their start-up heap out of the cyclic collector (core.gcpolicy)
+ARENA_GC_FREEZE = env.bool("ARENA_GC_FREEZE", True)
 
 # --- auth, i18n, static -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
