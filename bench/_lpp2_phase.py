@@ -92,12 +92,6 @@ async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: flo
     return {"bare": bare["latency"], "commit": commits, "lost": bare["lost"]}
 
 
-def commit_table_create() -> None:
-    from bench.chat_latency import Floor
-
-    Floor.create_table()
-
-
 async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float) -> dict:
     """Latencies (s) of every measured line, the round's first lines (unmeasured warm-up), lines lost,
     errors (TargetError and the like)."""

@@ -42,9 +42,9 @@ Progress on stderr, a summary on stdout, and the LAST line is one JSON object:
 
 LPP2 lines (bench/_lpp2_phase.py, --lpp2-lines, between the keys and the second half of the baseline): a
 judge's line from its socket.io client to its partner's, stored in the meeting's interrogation then
-relayed, after one unmeasured line per conversation, one every --lpp2-pause-ms (20-50 ms); beside them, at their concurrency (8 pairs) and
-pacing, half before and half after: the bare channel-layer round trip and the database commit (a
-single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare p99 + the commit's p99 ("lpp2_target_ms";
+relayed, after one unmeasured line per conversation, one every --lpp2-pause-ms (20-50 ms); beside
+them, at their concurrency (8 pairs) and pacing, half before and half after: the bare channel-layer
+round trip and the database commit (a single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare p99 + the commit's p99 ("lpp2_target_ms";
 "lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs).
 """
 
@@ -399,18 +399,20 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
 
         low, high = (ms / 1000.0 for ms in args.lpp2_pause_ms)
         jitter = lambda: random.uniform(low, high)  # noqa: E731
-        baselines = []
-        for half in (args.lpp2_lines // 2, args.lpp2_lines - args.lpp2_lines // 2):
-            if baselines:
-                log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
-                cpu, own = daphne_cpu_s(), time.process_time()
-                keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout)
-                after = daphne_cpu_s()
-                keys["lpp2"]["daphne_cpu_s"] = after - cpu if cpu is not None and after is not None else float("nan")
-                keys["lpp2"]["client_cpu_s"] = time.process_time() - own
-            log(f"lpp2 baselines: {PAIRS} pairs x {half} bare round trips, then as many commits + round trips")
-            baselines.append(await lpp2_baselines(half, jitter, high, args.key_timeout, conninfo))
-        keys["lpp2"]["baseline"] = {name: baselines[0][name] + baselines[1][name] for name in ("bare", "commit", "lost")}
+
+        async def lpp2_baseline(rounds: int) -> dict:
+            log(f"lpp2 baselines: {PAIRS} pairs x {rounds} bare round trips, then as many commits + round trips")
+            return await lpp2_baselines(rounds, jitter, high, args.key_timeout, conninfo)
+
+        before = await lpp2_baseline(args.lpp2_lines // 2)
+        log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
+        cpu, own = daphne_cpu_s(), time.process_time()
+        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout)
+        after = daphne_cpu_s()
+        keys["lpp2"]["daphne_cpu_s"] = after - cpu if cpu is not None and after is not None else float("nan")
+        keys["lpp2"]["client_cpu_s"] = time.process_time() - own
+        behind = await lpp2_baseline(args.lpp2_lines - args.lpp2_lines // 2)
+        keys["lpp2"]["baseline"] = {name: before[name] + behind[name] for name in ("bare", "commit", "lost")}
     await run_baseline(args.keys // 2, "after")
     await harness.close_layer_pools()
     return baseline, keys
@@ -609,9 +611,9 @@ def run(args) -> dict:
             poll_s = args.poll_s if args.poll_s is not None else default_poll_s()
             entry, plan = create_interrogations(args.conversations)
             if args.lpp2_lines:
-                from bench._lpp2_phase import commit_table_create
+                from bench.chat_latency import Floor
 
-                commit_table_create()
+                Floor.create_table()  # the LPP2 baseline's commits go there
             base = services.start_daphne()
             bridge = BridgeProcess(entry.pk, directory, args.wake, poll_s, args.time_limit, args.profile)
             try:

@@ -1,7 +1,7 @@
 """The cyclic garbage collector in the server processes (daphne, Celery workers).
 
-After start-up a process holds some two million objects that live as long as it does (Django, the
-apps, their imports). Python's full collection scans them all: about 100 ms in daphne, a pause that
+After start-up a process holds some 200,000 objects that live as long as it does (Django, the apps,
+their imports). Python's full collection scans them all: about 100 ms in daphne, a pause that
 every message in flight waits through. Frozen (``gc.freeze``, what the standard library offers for
 this), they are left out of every collection, which then scans only what the server made since
 (11 ms for the same collection). Reference counting still frees everything as before; only cycles

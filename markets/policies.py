@@ -33,6 +33,13 @@ def spectator_options(owner) -> dict | None:
     return {"delay_s": default_delay_s() if owner.spectator_delay_s is None else float(owner.spectator_delay_s)}
 
 
+def spectator_policy(owners) -> dict[int, dict]:
+    """A format's policy from (interrogation id, its owner: a contest, a session) pairs: the options of
+    those whose owner allows spectators (`spectator_options`)."""
+    found = {pk: spectator_options(owner) for pk, owner in owners}
+    return {pk: options for pk, options in found.items() if options is not None}
+
+
 def xmarket_policies(interrogation_ids) -> dict[int, dict]:
     """interrogation id -> `xmarket_open`'s options, for those a format wants a market on (the first
     format registered that has a say decides)."""

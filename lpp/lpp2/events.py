@@ -118,15 +118,16 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str) -
 
 
 def _controller(out: Outcome, lpp2, status) -> None:
+    if status == "statusUpdate":  # the panel's poll: a read, no change to the round
+        out.replies.append(("statusUpdate", wire.dumps(selectors.status_update(lpp2=lpp2))))
+        return
     selectors.hot_path_forget()  # the round may change: this process's lines read it afresh
-    _panel(out, lpp2, status)
+    _round_change(out, lpp2, status)
     selectors.hot_path_warm()  # after the change: the round's first lines find it read
 
 
-def _panel(out: Outcome, lpp2, status) -> None:
-    if status == "statusUpdate":
-        out.replies.append(("statusUpdate", wire.dumps(selectors.status_update(lpp2=lpp2))))
-    elif status == "newRound":
+def _round_change(out: Outcome, lpp2, status) -> None:
+    if status == "newRound":
         out.broadcasts.append(("control", wire.new_round(services.lpp2_round_new(lpp2_id=lpp2.pk))))
     elif status == "startRound":
         services.lpp2_round_start(lpp2_id=lpp2.pk)

@@ -28,4 +28,10 @@ def test_one_bridged_conversation_prints_the_json_last_line():
     assert figures["baseline_p99_ms"] > 0
     assert figures["keystrokes_per_s"] > 0 and figures["baseline_bytes_per_s"] > 0
     assert figures["wake"] == "inotify" and figures["poll_s"] > 0
+    # LPP2 lines beside their own baselines: the target is 2 x the bare p99 + the commit's p99
+    assert figures["lpp2_lost"] == 0 and figures["lpp2_first_line_max_ms"] > 0
+    assert figures["lpp2_baseline_p99_ms"] > 0 and figures["lpp2_commit_p99_ms"] > 0
+    assert figures["lpp2_target_ms"] == pytest.approx(2 * figures["lpp2_baseline_p99_ms"] + figures["lpp2_commit_p99_ms"],
+                                                      abs=0.01)
+    assert figures["lpp2_target_met"] == (figures["lpp2_p99_ms"] <= figures["lpp2_target_ms"])
     assert "cleaned up" in result.stderr

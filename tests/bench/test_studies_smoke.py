@@ -15,4 +15,5 @@ def test_a_few_players_are_paired_and_chat_with_the_baseline_beside():
     assert figures["games"] == 4 and figures["messages"] == 4 * 2 * 2 and figures["lost"] == 0
     assert figures["errors"] == 0 and 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["lobby_wait_p99_ms"] >= 0 and figures["baseline_p99_ms"] > 0
+    assert figures["client_lag_p99_ms"] >= 0 and figures["client_cores"] >= 0  # the players' own process
     assert "cleaned up" in result.stderr

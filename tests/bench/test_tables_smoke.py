@@ -14,4 +14,5 @@ def test_small_games_print_the_platform_time_beside_the_calls_and_the_speed_up()
     assert figures["all_done"] is True and figures["turns"] == 8
     assert figures["platform_ms_p95"] > 0 and figures["bare_call_ms_p50"] > 0 and figures["speedup_2_workers"] > 0
     assert "baseline, the same turns' LLM calls" in result.stdout
+    assert result.stdout.count("cores busy: workers") == 2  # what kept the machine busy, each worker phase
     assert "cleaned up" in result.stderr

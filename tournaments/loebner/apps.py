@@ -4,12 +4,11 @@ from django.apps import AppConfig
 
 def _meeting_markets(interrogation_ids) -> dict:
     """A meeting gets a crowd market where its contest allows spectators, its delay behind the judge."""
-    from markets.policies import spectator_options
+    from markets.policies import spectator_policy
     from tournaments.loebner.models import Meeting
 
-    found = {meeting.interrogation_id: spectator_options(meeting.round.contest) for meeting in
-             Meeting.objects.filter(interrogation_id__in=interrogation_ids).select_related("round__contest")}
-    return {pk: options for pk, options in found.items() if options is not None}
+    meetings = Meeting.objects.filter(interrogation_id__in=interrogation_ids).select_related("round__contest")
+    return spectator_policy((meeting.interrogation_id, meeting.round.contest) for meeting in meetings)
 
 
 def _contest_insiders(interrogation) -> set:

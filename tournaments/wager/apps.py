@@ -24,12 +24,11 @@ def _interview_judge_call(interrogation_id: int, side: str):
 
 def _interview_markets(interrogation_ids) -> dict:
     """An interview gets a crowd market on "this candidate is human" where its session allows spectators."""
-    from markets.policies import spectator_options
+    from markets.policies import spectator_policy
     from tournaments.wager.models import Interview
 
-    found = {interview.interrogation_id: spectator_options(interview.trial.session) for interview in
-             Interview.objects.filter(interrogation_id__in=interrogation_ids).select_related("trial__session")}
-    return {pk: options for pk, options in found.items() if options is not None}
+    interviews = Interview.objects.filter(interrogation_id__in=interrogation_ids).select_related("trial__session")
+    return spectator_policy((interview.interrogation_id, interview.trial.session) for interview in interviews)
 
 
 def _session_insiders(interrogation) -> set:
