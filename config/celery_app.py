@@ -25,10 +25,14 @@ def _close_old_connections(sender=None, **kwargs):
 
 
 @worker_init.connect
-def _freeze_startup_heap(sender=None, **kwargs):
-    """Before the pool starts (a prefork pool's processes inherit it): core.gcpolicy."""
+def _warm_start(sender=None, **kwargs):
+    """Before the pool starts (a prefork pool's processes inherit both): the LLM client library is
+    imported (no pool process's first turn or bot reply waits 0.6 s for it), then the start-up heap is
+    frozen out of the cyclic collector (core.gcpolicy)."""
+    from bots.engines.llm import client_library_load
     from core import gcpolicy
 
+    client_library_load()
     gcpolicy.freeze_startup_heap()
 
 

@@ -8,10 +8,11 @@ pytestmark = [*services_only]
 
 
 def test_small_games_print_the_platform_time_beside_the_calls_and_the_speed_up():
-    result = run_benchmark("tables", "--games", "2", "--turns", "4", timeout=300)
+    result = run_benchmark("tables", "--games", "2", "--turns", "4", "--rounds", "2", timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["all_done"] is True and figures["turns"] == 8
+    assert len(figures["speedups"]) == 2 and figures["speedup_2_workers"] in figures["speedups"]  # alternated rounds
     assert figures["platform_ms_p95"] > 0 and figures["bare_call_ms_p50"] > 0 and figures["speedup_2_workers"] > 0
     assert "baseline, the same turns' LLM calls" in result.stdout
     assert result.stdout.count("cores busy: workers") == 2  # what kept the machine busy, each worker phase
