@@ -23,6 +23,7 @@ class Outcome:
     register: str | None = None  # this socket is now this name
     webcast: tuple | None = None  # (round number, judge name) this socket watches
     refresh: bool = False  # the current round changed: hubs follow its conversations
+    line: services.Line | None = None  # a line stored: the sender's hub relays it to its own sockets at once
 
 
 def lpp2_event(*, event: str, data, sid: str) -> Outcome:
@@ -66,12 +67,12 @@ def _line_cached(data) -> Outcome | None:
     if identity is None:
         return None
     try:
-        services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"), content=payload.get("content"),
-                                   number=number)
+        line = services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"),
+                                          content=payload.get("content"), number=number)
     except ArenaError:
         selectors.hot_path_forget()  # a round changed in another process: the full path reads both afresh
         return None
-    return Outcome(lpp2_id=lpp2.pk)
+    return Outcome(lpp2_id=lpp2.pk, line=line)
 
 
 def _refuse(out: Outcome, event: str, name: str, why: str) -> Outcome:
@@ -104,7 +105,8 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str) -
             raise wire.PayloadError("only the CONTROLLER sends controller events")
         _controller(out, lpp2, status)
     elif event == "message":
-        services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"), content=payload.get("content"))
+        out.line = services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"),
+                                              content=payload.get("content"))
     elif event == "score":
         services.lpp2_score_record(lpp2=lpp2, identity=identity, robot=payload.get("robot"))
     elif event == "finalScore":

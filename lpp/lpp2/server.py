@@ -9,10 +9,14 @@ Delivery goes through the channel layer, not a socket.io client manager, so that
 every daphne process and the platform's own consoles share one path: a stored message is published by
 the arena on its conversation's group (``arena.groups.conversation_group``) and every process's hub
 that follows that conversation relays it to its local sockets of the recipient (and the webcasts of
-that judge); the panel's broadcasts go to the contest's group (``lpp.groups.lpp2_group``)."""
+that judge); the panel's broadcasts go to the contest's group (``lpp.groups.lpp2_group``). A line
+sent over LPP2 is also relayed by its sender's hub as soon as it is stored, to that process's own
+sockets, without waiting for the layer's round trip through Redis; whichever of the two copies
+reaches the hub second is dropped (``Hub.first_copy``)."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 
@@ -28,6 +32,7 @@ from lpp.protocol import lpp2 as wire
 
 log = logging.getLogger("lpp.lpp2")
 HEARTBEAT_S = 30
+RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
 
 class Client:
@@ -56,6 +61,7 @@ class Hub:
         self.heartbeat: asyncio.Task | None = None
         self.lock = asyncio.Lock()
         self.schedule_state: dict[int, tuple] = {}  # schedule-driven lpp2 id -> (round number, status) last told
+        self.relayed: collections.OrderedDict = collections.OrderedDict()  # (conversation id, seq) of one copy relayed
 
     # --- sockets ---------------------------------------------------------------------------------
     async def connect(self, server, generation: int, sid: str) -> None:
@@ -81,6 +87,11 @@ class Hub:
         for name, payload in out.replies:
             await client.emit(name, payload)
         if out.lpp2_id is None:
+            return
+        if out.line is not None:
+            line = out.line
+            if self.first_copy(line.conversation_id, line.seq, followed=line.conversation_id in self.following):
+                await self._relay(out.lpp2_id, line.to, line.judge, line.number, line.data)
             return
         if out.register:
             client.lpp2_id, client.name = out.lpp2_id, out.register
@@ -132,20 +143,39 @@ class Hub:
             if message.get("type") != "arena.message":
                 continue
             names = self.names.get(conversation_id)  # follow() read them with the round
-            if names is None:
+            if names is None or not self.first_copy(conversation_id, message["judge"]["seq"]):
                 continue
             judge, witness, number = names
             by_judge = message["judge"]["from"] == "you"
             sender, to = (judge, witness) if by_judge else (witness, judge)
             data = wire.dumps(wire.message_map(sender=sender, to=to, content=message["judge"]["text"]))
-            for client in list(self.clients.values()):
-                if client.lpp2_id != lpp2.pk:
-                    continue
-                if client.name == to or client.webcast == (number, judge):
-                    try:
-                        await client.emit("message", data)
-                    except Exception:  # a socket closing meanwhile: the line is stored, recap has it
-                        log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
+            await self._relay(lpp2.pk, to, judge, number, data)
+
+    def first_copy(self, conversation_id: int, seq: int, *, followed: bool = True) -> bool:
+        """Whether this is the first of a line's two copies to reach this hub (its sender's own, and the
+        channel layer's); the second is dropped. ``followed=False``: no layer copy will come (this hub
+        does not follow the conversation), so nothing is kept for it. At most RELAYED_KEPT lines are
+        remembered (a copy lost on the way leaves its entry to be pushed out by later lines)."""
+        key = (conversation_id, seq)
+        if key in self.relayed:
+            del self.relayed[key]
+            return False
+        if followed:
+            self.relayed[key] = None
+            if len(self.relayed) > RELAYED_KEPT:
+                self.relayed.popitem(last=False)
+        return True
+
+    async def _relay(self, lpp2_id: int, to: str, judge: str, number: int, data: str) -> None:
+        """A line to this process's sockets of its recipient ``to`` and of the webcasts watching ``judge``."""
+        for client in list(self.clients.values()):
+            if client.lpp2_id != lpp2_id:
+                continue
+            if client.name == to or client.webcast == (number, judge):
+                try:
+                    await client.emit("message", data)
+                except Exception:  # a socket closing meanwhile: the line is stored, recap has it
+                    log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
 
     async def _beat(self) -> None:
         """Every second, while a client is registered: re-read the lines' cached round and seats

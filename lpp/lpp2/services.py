@@ -5,6 +5,7 @@ with a message that names why (sent back on ``TargetError``)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -141,6 +142,19 @@ def lpp2_round_end(*, lpp2_id: int) -> Round:
 
 
 # --- participants -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Line:
+    """A stored line as its recipients' sockets get it: the partner ``to`` and the webcasts watching
+    ``judge`` in round ``number``; ``data`` is the ``message`` event's payload."""
+    conversation_id: int
+    seq: int
+    to: str
+    judge: str
+    number: int
+    data: str
+
+
+
 def _meeting_of(lpp2: Lpp2Contest, identity: Lpp2Identity) -> tuple[int, Meeting]:
     number, round_ = selectors.round_current(lpp2=lpp2)
     if round_ is None:
@@ -154,11 +168,11 @@ def _meeting_of(lpp2: Lpp2Contest, identity: Lpp2Identity) -> tuple[int, Meeting
     return number, meeting
 
 
-def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content, number: int | None = None) -> Message:
+def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content, number: int | None = None) -> Line:
     """One line from an LPP2 client into its meeting's conversation with ``to`` in round ``number`` (the
-    current one when not given). The hot path: the seats come from ``selectors.contest_static``, the
-    round from ``selectors.line_target_cached``; arena's ``message_post`` checks that the conversation
-    runs, in one statement on PostgreSQL."""
+    current one when not given): the stored line, and what its sender's process relays at once. The hot
+    path: the seats come from ``selectors.contest_static``, the round from ``selectors.line_target_cached``;
+    arena's ``message_post`` checks that the conversation runs, in one statement on PostgreSQL."""
     if identity.participant_id is None:
         raise NotAllowed(f"{identity.name} does not chat.")
     if not isinstance(to, str) or not to:
@@ -174,12 +188,15 @@ def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content,
         raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
     conversation_id, role, user = seat["partners"][to]
     try:
-        return message_post(conversation_id=conversation_id, sender_role=role, text=content, user=user)
+        message = message_post(conversation_id=conversation_id, sender_role=role, text=content, user=user)
     except Closed:
         status = selectors.round_status(selectors.round_current(lpp2=lpp2)[1])
         if status != wire.RUNNING:
             raise Closed(f"Round {number} is {status}, not Running.") from None
         raise
+    judge = identity.name if role == Message.Role.INTERROGATOR else to
+    data = wire.dumps(wire.message_map(sender=identity.name, to=to, content=message.text))
+    return Line(conversation_id=conversation_id, seq=message.seq, to=to, judge=judge, number=number, data=data)
 
 
 def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lpp2Score:

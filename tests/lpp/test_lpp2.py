@@ -181,6 +181,36 @@ async def test_reference_generation_eio3_polling_and_websocket(contest, live_dap
             await client.close()
 
 
+async def test_each_line_reaches_its_partner_and_the_webcast_once_and_in_order(contest, live_daphne):
+    """A line's sender's process relays it at once, and the channel layer brings the same line again:
+    every socket still gets each line exactly once, in the order its sender sent them."""
+    controller = await Lpp2Client(live_daphne, "CONTROLLER", SECRET).connect()
+    judge = await Lpp2Client(live_daphne, "judge0", SECRET).connect()
+    await controller.send("controller", {"status": "newRound"})
+    partners = json.loads(await judge.next("control"))["partners"]
+    await controller.send("controller", {"status": "startRound"})
+    await judge.next("control")
+    witness = await Lpp2Client(live_daphne, partners["judge0"][0], SECRET, eio=3).connect()
+    webcast = await Lpp2Client(live_daphne, "webcast", SECRET).connect(register=False)
+    try:
+        await webcast.send("webcast", {"status": "setView", "round": "0", "judge": "0"})
+        await webcast.next("participants"), await webcast.next("recap")
+        asked = [f"question {k}" for k in range(12)]
+        answered = [f"answer {k}" for k in range(12)]
+        for question, answer in zip(asked, answered):  # both sides at once, without waiting for delivery
+            await judge.send("message", {"to": witness.name, "content": question})
+            await witness.send("message", {"to": "judge0", "content": answer})
+        assert [json.loads(await witness.next("message"))["content"] for _ in asked] == asked
+        assert [json.loads(await judge.next("message"))["content"] for _ in answered] == answered
+        watched = [json.loads(await webcast.next("message"))["content"] for _ in range(24)]
+        assert sorted(watched) == sorted(asked + answered)
+        assert [line for line in watched if line in asked] == asked
+        assert await witness.none("message") and await judge.none("message") and await webcast.none("message")
+    finally:
+        for client in (webcast, witness, judge, controller):
+            await client.close()
+
+
 async def test_lpp2_judge_and_console_confederate_in_one_round(contest, live_daphne):
     """judge0 on LPP2, its confederate on the platform's own console (the witness websocket)."""
     from bench.harness import session_cookie
