@@ -90,6 +90,12 @@ async def _send(layer, events) -> None:
 def _server_loop_of_this_thread(layer) -> asyncio.AbstractEventLoop | None:
     from asgiref.sync import SyncToAsync
 
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is not None and running is _server_loop:
+        return running  # the server's loop itself (an LPP2 line stored there): its pump, in order with the threads'
     local = SyncToAsync.threadlocal
     if getattr(local, "main_event_loop_pid", None) == os.getpid():
         loop = getattr(local, "main_event_loop", None)  # a consumer's database call

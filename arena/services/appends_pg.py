@@ -22,7 +22,7 @@ from django.db import connection
 
 from arena.services import appends
 
-_CALL = ("SELECT * FROM arena_message_append(%s::bigint, %s::text, %s::bigint, %s::text, %s::timestamptz,"
+CALL = ("SELECT * FROM arena_message_append(%s::bigint, %s::text, %s::bigint, %s::text, %s::timestamptz,"
          " %s::boolean)")
 
 
@@ -38,9 +38,15 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
                    policy: bool) -> appends.Appended:
     """`appends.message_append`'s answer, in one round trip."""
     with connection.cursor() as cursor:
-        cursor.execute(_CALL, [conversation_id, sender_role, user.pk if user is not None else None, text, now, policy])
-        (outcome, pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, label, cap,
-         last_role, message_pk, seq, prev_hash, digest, created_at, engine, feed_delay) = cursor.fetchone()
+        cursor.execute(CALL, [conversation_id, sender_role, user.pk if user is not None else None, text, now, policy])
+        return appended(cursor.fetchone(), sender_role=sender_role, text=text)
+
+
+def appended(row, *, sender_role: str, text: str) -> appends.Appended:
+    """The function's answer row as `appends.message_append` answers (whichever connection ran CALL
+    with `message_append`'s parameters: Django's, or an async one on a server's event loop)."""
+    (outcome, pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, label, cap,
+     last_role, message_pk, seq, prev_hash, digest, created_at, engine, feed_delay) = row
     if outcome == "missing":
         return appends.Appended(outcome)
     conversation = appends.conversation_loaded(

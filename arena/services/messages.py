@@ -1,4 +1,5 @@
 import unicodedata
+from typing import Callable
 
 from django.conf import settings
 from django.db import transaction
@@ -46,15 +47,24 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
                    now=timezone.now(), policy=user is not None)
     if found.outcome != "ok":
         _refuse(found, sender_role=sender_role, user=user)
+    push, later = message_stored_actions(found, sender_role=sender_role)
+    for action in (push, *later):
+        transaction.on_commit(action)
+    return found.message
+
+
+def message_stored_actions(found: appends.Appended, *, sender_role: str) -> tuple[Callable, list[Callable]]:
+    """What follows a stored message, once committed, in this order: (its pushes, [its spectator
+    release, a machine witness's reply]). The pushes never block (``core.notify``); the others may
+    reach the broker."""
     message, conversation = found.message, found.conversation
-    transaction.on_commit(lambda: notify.message_stored(message, conversation, witness_label=found.witness_label))
-    transaction.on_commit(lambda: message_release_schedule(message, found.feed_delay_s))
+    later = [lambda: message_release_schedule(message, found.feed_delay_s)]
     if (sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine
             and found.witness_engine not in EXTERNAL_ENGINES):  # an external program answers by itself
         from arena.tasks import bot_reply
 
-        transaction.on_commit(lambda: enqueue_now(bot_reply, conversation.pk, message.seq))
-    return message
+        later.append(lambda: enqueue_now(bot_reply, conversation.pk, message.seq))
+    return (lambda: notify.message_stored(message, conversation, witness_label=found.witness_label)), later
 
 
 def _refuse(found: appends.Appended, *, sender_role: str, user) -> None:

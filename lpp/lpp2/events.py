@@ -56,16 +56,10 @@ def _line_cached(data) -> Outcome | None:
     """A line through the cached contest, round and seats: the append's one statement and nothing
     else. None when anything refuses it: the line is then decided again from fresh reads, which
     answer (and log) the refusal."""
-    try:
-        payload = wire.parse(data)
-    except wire.PayloadError:
+    sender = selectors.line_sender(data)
+    if sender is None:
         return None
-    lpp2, number = selectors.line_target_cached()
-    if lpp2 is None or number < 0:
-        return None
-    identity = selectors.identity_cached(lpp2=lpp2, name=payload["id"], secret=payload["secret"])
-    if identity is None:
-        return None
+    payload, lpp2, number, identity = sender
     try:
         line = services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"),
                                           content=payload.get("content"), number=number)

@@ -220,6 +220,18 @@ def line_target_cached() -> tuple[Lpp2Contest | None, int]:
     return line_target_load()
 
 
+def line_target_peek() -> tuple[Lpp2Contest | None, int]:
+    """``line_target_cached``'s answer if this process holds it, else (None, -1): no query (the loop's lines)."""
+    with line_target_cached.cache_lock:
+        return line_target_cached.cache.get(line_target_cached.cache_key(), (None, -1))
+
+
+def contest_static_peek(*, lpp2: Lpp2Contest) -> dict | None:
+    """``contest_static``'s answer if this process holds it, else None: no query."""
+    with contest_static.cache_lock:
+        return contest_static.cache.get(contest_static.cache_key(lpp2=lpp2))
+
+
 def hot_path_forget() -> None:
     """Drop the line target and the seats: the next line reads both afresh."""
     for function in (line_target_cached, contest_static):
@@ -240,6 +252,24 @@ def hot_path_warm() -> None:
         seats = contest_static_load(lpp2=lpp2)
         with contest_static.cache_lock:
             contest_static.cache[contest_static.cache_key(lpp2=lpp2)] = seats
+
+
+def line_sender(data, *, load: bool = True) -> tuple | None:
+    """A line's (payload, served contest, current round number, sender's identity) through this process's
+    caches, or None when the payload is not JSON, no round runs or the secret does not match;
+    ``load=False``: from what the caches hold now only, no query (None when they hold nothing)."""
+    try:
+        payload = wire.parse(data)
+    except wire.PayloadError:
+        return None
+    lpp2, number = line_target_cached() if load else line_target_peek()
+    if lpp2 is None or number < 0:
+        return None
+    static = contest_static(lpp2=lpp2) if load else contest_static_peek(lpp2=lpp2)
+    identity = static["identities"].get(payload["id"]) if static is not None else None
+    if identity is None or not identity.secret_matches(payload["secret"]):
+        return None
+    return payload, lpp2, number, identity
 
 
 def identity_cached(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identity | None:

@@ -27,7 +27,7 @@ from arena.groups import conversation_group
 from core.consumers import message_executor
 from core.notify import remember_server_loop
 from lpp.groups import lpp2_group
-from lpp.lpp2 import events, selectors, services
+from lpp.lpp2 import events, loop_lines, selectors, services
 from lpp.protocol import lpp2 as wire
 
 log = logging.getLogger("lpp.lpp2")
@@ -62,6 +62,7 @@ class Hub:
         self.lock = asyncio.Lock()
         self.schedule_state: dict[int, tuple] = {}  # schedule-driven lpp2 id -> (round number, status) last told
         self.relayed: collections.OrderedDict = collections.OrderedDict()  # (conversation id, seq) of one copy relayed
+        self.lines: loop_lines.LoopLines | bool | None = None  # lines stored from the loop (False: not here)
 
     # --- sockets ---------------------------------------------------------------------------------
     async def connect(self, server, generation: int, sid: str) -> None:
@@ -79,6 +80,8 @@ class Hub:
         client = self.clients.get((generation, sid))
         if client is None:
             return
+        if event == "message" and await self._line_on_loop(client, data):
+            return
         # a thread of the pool, not daphne's one shared database thread: sockets do not queue behind each other;
         # a line on the threads of chat messages (core.consumers.db_message), behind no page's connect
         executor = message_executor() if event == "message" else None
@@ -89,9 +92,7 @@ class Hub:
         if out.lpp2_id is None:
             return
         if out.line is not None:
-            line = out.line
-            if self.first_copy(line.conversation_id, line.seq, followed=line.conversation_id in self.following):
-                await self._relay(out.lpp2_id, line.to, line.judge, line.number, line.data)
+            await self._relay_own(out.lpp2_id, out.line)
             return
         if out.register:
             client.lpp2_id, client.name = out.lpp2_id, out.register
@@ -102,6 +103,33 @@ class Hub:
         layer = get_channel_layer()
         for name, payload in out.broadcasts:
             await layer.group_send(lpp2_group(out.lpp2_id), {"type": "lpp2.broadcast", "event": name, "data": payload})
+
+    async def _line_on_loop(self, client: Client, data) -> bool:
+        """Whether the line was decided on this loop (``loop_lines``): stored and relayed, or answered
+        with TargetError when a database error left it unknown (not sent again: it may be stored);
+        False: the thread path decides it."""
+        if self.lines is None:
+            self.lines = loop_lines.LoopLines() if await database_sync_to_async(loop_lines.usable)() else False
+        if not self.lines:
+            return False
+        try:
+            stored = await self.lines.post(data)
+        except loop_lines.LineUnknown as error:
+            log.warning("LPP2 line from socket %s: %s", client.sid, error, exc_info=True)
+            await client.emit("TargetError", wire.target_error(str(error)))
+            return True
+        except Exception:
+            log.exception("LPP2 line on the loop failed; the thread path decides it")
+            return False
+        if stored is None:
+            return False
+        await self._relay_own(*stored)
+        return True
+
+    async def _relay_own(self, lpp2_id: int, line) -> None:
+        """A line this process stored, to its own sockets now (the layer's copy follows: ``first_copy``)."""
+        if self.first_copy(line.conversation_id, line.seq, followed=line.conversation_id in self.following):
+            await self._relay(lpp2_id, line.to, line.judge, line.number, line.data)
 
     # --- what this process follows -----------------------------------------------------------------
     async def follow(self, lpp2_id: int) -> None:

@@ -194,9 +194,14 @@ def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content,
         if status != wire.RUNNING:
             raise Closed(f"Round {number} is {status}, not Running.") from None
         raise
-    judge = identity.name if role == Message.Role.INTERROGATOR else to
-    data = wire.dumps(wire.message_map(sender=identity.name, to=to, content=message.text))
-    return Line(conversation_id=conversation_id, seq=message.seq, to=to, judge=judge, number=number, data=data)
+    return line_of(sender=identity.name, to=to, role=role, number=number, message=message)
+
+
+def line_of(*, sender: str, to: str, role: str, number: int, message: Message) -> Line:
+    """The stored ``message`` from ``sender`` (writing as ``role``) to ``to`` in round ``number``, as relayed."""
+    judge = sender if role == Message.Role.INTERROGATOR else to
+    data = wire.dumps(wire.message_map(sender=sender, to=to, content=message.text))
+    return Line(conversation_id=message.conversation_id, seq=message.seq, to=to, judge=judge, number=number, data=data)
 
 
 def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lpp2Score:

@@ -1,0 +1,95 @@
+"""LPP2 lines stored from daphne's event loop (lpp.lpp2.loop_lines, PostgreSQL): a line whose seat is
+cached is stored by the append's one statement over the loop's own connection and pushed; anything
+the caches cannot decide, or the append refuses, is left to the thread path (None), which answers why;
+a connection lost mid-statement is reported as unknown, never stored twice."""
+import asyncio
+import json
+
+import pytest
+
+from arena.models import Message
+from lpp.lpp2 import loop_lines, selectors
+from lpp.lpp2.services import lpp2_contest_setup, lpp2_round_end, lpp2_round_new, lpp2_round_start
+from tournaments.loebner.models import Meeting
+
+SECRET = "s3cret"
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def data(name: str, to: str, content: str, secret: str = SECRET) -> str:
+    return json.dumps({"id": name, "secret": secret, "to": to, "content": content})
+
+
+@pytest.fixture
+def running():
+    if not loop_lines.usable():
+        pytest.skip("the loop's lines need PostgreSQL")
+    lpp2 = lpp2_contest_setup(name="LPP2 loop", secret=SECRET)
+    lpp2_round_new(lpp2_id=lpp2.pk)
+    lpp2_round_start(lpp2_id=lpp2.pk)
+    meeting = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    selectors.hot_path_forget()
+    yield lpp2, meeting, f"ai{int(meeting.entry.label[1:]) - 1}"
+    selectors.hot_path_forget()
+
+
+def texts(meeting):
+    return list(Message.objects.filter(conversation__interrogation=meeting.interrogation).order_by("created_at")
+                .values_list("sender_role", "text"))
+
+
+async def post_all(*items):
+    lines = loop_lines.LoopLines()
+    try:
+        return [await lines.post(item) for item in items]
+    finally:
+        await lines.close()
+
+
+def test_a_cached_line_is_stored_from_the_loop_and_relayed_as_the_thread_path_would(running):
+    lpp2, meeting, ai = running
+    assert asyncio.run(post_all(data("judge0", ai, "cold"))) == [None]  # nothing cached: the thread path reads
+    assert texts(meeting) == []
+    selectors.hot_path_warm()
+    (first, second) = asyncio.run(post_all(data("judge0", ai, " Hello <b>machine</b>?\r\n"), data(ai, "judge0", "Hi.")))
+    assert texts(meeting) == [("interrogator", "Hello <b>machine</b>?"), ("witness", "Hi.")]
+    lpp2_id, line = first
+    assert lpp2_id == lpp2.pk and (line.to, line.judge, line.number, line.seq) == (ai, "judge0", 0, 1)
+    assert json.loads(line.data) == {"id": "judge0", "secret": "", "content": "Hello <b>machine</b>?", "to": ai}
+    assert (second[1].to, second[1].judge, second[1].seq) == ("judge0", "judge0", 2)
+    stored = Message.objects.get(conversation_id=line.conversation_id, seq=1)
+    assert stored.created_at.utcoffset().total_seconds() == 0 and stored.hash  # chained, in UTC like Django's
+
+
+def test_what_the_caches_or_the_append_refuse_is_left_to_the_thread_path(running):
+    lpp2, meeting, ai = running
+    selectors.hot_path_warm()
+    other = "ai3" if ai != "ai3" else "ai2"
+    refused = asyncio.run(post_all(data("judge0", ai, "x", secret="wrong"), data("judge0", other, "not my partner"),
+                                   data("judge0", ai, "   "), data("judge0", ai, "x" * 100_000), "{not json"))
+    assert refused == [None] * 5
+    lpp2_round_end(lpp2_id=lpp2.pk)  # the round ended in another process: this one's caches still say round 0
+    assert asyncio.run(post_all(data("judge0", ai, "after the end"))) == [None]
+    assert texts(meeting) == []
+
+
+def test_a_connection_lost_mid_statement_is_reported_not_stored_twice(running, monkeypatch):
+    lpp2, meeting, ai = running
+    selectors.hot_path_warm()
+
+    async def scenario():
+        lines = loop_lines.LoopLines()
+        await lines.post(data("judge0", ai, "opens a connection"))
+        (conn,) = lines.idle
+        async def lost(*args, **kwargs):
+            import psycopg
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        monkeypatch.setattr(conn, "execute", lost)
+        with pytest.raises(loop_lines.LineUnknown, match="may not have been stored"):
+            await lines.post(data("judge0", ai, "lost"))
+        assert lines.idle == [] and conn.closed  # the broken connection is not used again
+        assert (await lines.post(data("judge0", ai, "next")))[1].seq == 2  # a fresh one
+        await lines.close()
+
+    asyncio.run(scenario())
+    assert [text for _, text in texts(meeting)] == ["opens a connection", "next"]
