@@ -32,6 +32,7 @@ from lpp.protocol import lpp2 as wire
 
 log = logging.getLogger("lpp.lpp2")
 HEARTBEAT_S = 30
+LANES = 4  # lanes of one socket (a judge has two partners)
 RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
 
@@ -44,6 +45,22 @@ class Client:
         self.lpp2_id: int | None = None
         self.name: str | None = None
         self.webcast: tuple | None = None  # (round number, judge name)
+        self.lanes: dict[str, asyncio.Lock] = {"": asyncio.Lock()}
+
+    def lane(self, event: str, data) -> asyncio.Lock:
+        """What this socket sends is handled in the order sent within a lane: its lines to one partner
+        are one lane, everything else another. A judge's lines to its two partners do not wait for each
+        other's database visit (at most LANES lanes a socket: lines to names beyond them go in the
+        lane of everything else)."""
+        key = ""
+        if event == "message":
+            try:
+                to = wire.parse(data).get("to")
+            except wire.PayloadError:
+                to = None
+            if isinstance(to, str) and (f"to {to}" in self.lanes or len(self.lanes) < LANES):
+                key = f"to {to}"
+        return self.lanes.setdefault(key, asyncio.Lock()) if key else self.lanes[""]
 
     async def emit(self, event: str, data) -> None:
         target = {"to": self.sid} if self.generation == 5 else {"room": self.sid}
@@ -63,6 +80,7 @@ class Hub:
         self.schedule_state: dict[int, tuple] = {}  # schedule-driven lpp2 id -> (round number, status) last told
         self.relayed: collections.OrderedDict = collections.OrderedDict()  # (conversation id, seq) of one copy relayed
         self.lines: loop_lines.LoopLines | bool | None = None  # lines stored from the loop (False: not here)
+        self.tasks: set[asyncio.Task] = set()  # events being handled (``dispatch``)
 
     # --- sockets ---------------------------------------------------------------------------------
     async def connect(self, server, generation: int, sid: str) -> None:
@@ -75,6 +93,25 @@ class Hub:
         client = self.clients.pop((generation, sid), None)
         if client is not None and client.name:
             await database_sync_to_async(services.lpp2_socket_drop)(sid=sid)
+
+    def dispatch(self, generation: int, sid: str, event: str, data) -> None:
+        """Take one event of a socket (in the order it sent them) into its lane (``Client.lane``) and
+        return at once: the socket's next event is read meanwhile."""
+        client = self.clients.get((generation, sid))
+        if client is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._in_lane(client.lane(event, data), generation, sid, event, data))
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    async def _in_lane(self, lane: asyncio.Lock, generation: int, sid: str, event: str, data) -> None:
+        async with lane:  # taken in the order the tasks were made: the order the socket sent its events
+            await self.event(generation, sid, event, data)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("LPP2 event failed", exc_info=task.exception())
 
     async def event(self, generation: int, sid: str, event: str, data) -> None:
         client = self.clients.get((generation, sid))
@@ -254,7 +291,7 @@ def _register(server, generation: int) -> None:
     server.on("disconnect", disconnect)
     for name in events.CLIENT_EVENTS:
         async def handler(sid, data=None, *args, _name=name):
-            await hub.event(generation, sid, _name, data)
+            hub.dispatch(generation, sid, _name, data)
         server.on(name, handler)
 
 
@@ -279,8 +316,9 @@ def _legacy_manager():
 def servers_build() -> tuple:
     """(Engine.IO 4 server, Engine.IO 3 server), handlers registered. Any origin may connect, as with
     the reference server (``io.set('origins','*:*')``): its pages are opened from files. A socket's
-    events are handled one after another (``async_handlers=False``), so its lines are stored in the
-    order it sent them; sockets do not wait for each other."""
+    events reach the hub one after another (``async_handlers=False``), which handles them in lanes
+    (``Hub.dispatch``): its lines to each partner are stored in the order it sent them; sockets, and a
+    judge's two conversations, do not wait for each other."""
     import socketio
     import socketio_v4
 
