@@ -55,10 +55,10 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
 
 def message_stored_actions(found: appends.Appended, *, sender_role: str) -> tuple[Callable, list[Callable]]:
     """What follows a stored message, once committed, in this order: (its pushes, [its spectator
-    release, a machine witness's reply]). The pushes never block (``core.notify``); the others may
-    reach the broker."""
+    release if its interrogation has a feed, a machine witness's reply if one is due]). The pushes
+    never block (``core.notify``); the others may reach the broker."""
     message, conversation = found.message, found.conversation
-    later = [lambda: message_release_schedule(message, found.feed_delay_s)]
+    later = [] if found.feed_delay_s is None else [lambda: message_release_schedule(message, found.feed_delay_s)]
     if (sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine
             and found.witness_engine not in EXTERNAL_ENGINES):  # an external program answers by itself
         from arena.tasks import bot_reply
