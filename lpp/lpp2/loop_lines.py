@@ -28,6 +28,7 @@ from lpp.lpp2.services import Line, line_of
 
 log = logging.getLogger("lpp.lpp2")
 CONNECTIONS = 4  # at most this many lines of one process in flight on the database at once
+APPLICATION_NAME = "arena-lpp2-lines"  # how these connections show in pg_stat_activity
 
 
 def usable() -> bool:
@@ -76,6 +77,21 @@ class LoopLines:
             loop.run_in_executor(None, action)
         return lpp2_id, line_of(sender=identity.name, to=to, role=role, number=number, message=found.message)
 
+    async def open(self) -> None:
+        """Open the connections now (the first lines would otherwise wait for them)."""
+        import psycopg
+
+        try:
+            while len(self.idle) < CONNECTIONS:
+                self.idle.append(await self._connect())
+        except psycopg.Error:
+            log.warning("LPP2: the loop's database connections did not open; they are tried again per line", exc_info=True)
+
+    async def _connect(self):
+        import psycopg
+
+        return await psycopg.AsyncConnection.connect(**self.params, autocommit=True)
+
     async def _execute(self, args) -> tuple | None:
         """The append's answer row; None when no connection could be had (the statement was not sent).
         A connection that fails mid-statement is dropped and the error raised: whether the line was
@@ -83,7 +99,7 @@ class LoopLines:
         import psycopg
 
         try:
-            conn = self.idle.pop() if self.idle else await psycopg.AsyncConnection.connect(**self.params, autocommit=True)
+            conn = self.idle.pop() if self.idle else await self._connect()
         except psycopg.Error:
             log.warning("LPP2: no database connection on the loop; the line goes the thread path", exc_info=True)
             return None
@@ -105,12 +121,14 @@ class LoopLines:
 
 def _connection_params() -> dict:
     """Django's connection settings for a plain psycopg connection: its adapters and cursor class are
-    Django's own business; the session speaks UTC as Django's does (aware datetimes either way)."""
+    Django's own business; the session speaks UTC as Django's does (aware datetimes either way), and
+    names itself APPLICATION_NAME."""
     params = connection.get_connection_params()
     for key in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(key, None)
     options = params.pop("options", "")
     params["options"] = f"{options} -c TimeZone=UTC".strip()
+    params["application_name"] = APPLICATION_NAME
     return params
 
 

@@ -145,9 +145,7 @@ class Hub:
         """Whether the line was decided on this loop (``loop_lines``): stored and relayed, or answered
         with TargetError when a database error left it unknown (not sent again: it may be stored);
         False: the thread path decides it."""
-        if self.lines is None:
-            self.lines = loop_lines.LoopLines() if await database_sync_to_async(loop_lines.usable)() else False
-        if not self.lines:
+        if not await self._lines_ready():
             return False
         try:
             stored = await self.lines.post(data)
@@ -163,6 +161,17 @@ class Hub:
         await self._relay_own(*stored)
         return True
 
+    async def _lines_ready(self) -> bool:
+        """Whether lines are stored from this loop here (PostgreSQL); the first call opens the loop's
+        connections (a hub does it when it first follows a contest: no round's first line waits for them)."""
+        if self.lines is None:
+            usable = await database_sync_to_async(loop_lines.usable)()
+            if self.lines is None:
+                self.lines = loop_lines.LoopLines() if usable else False
+                if self.lines:
+                    await self.lines.open()
+        return bool(self.lines)
+
     async def _relay_own(self, lpp2_id: int, line) -> None:
         """A line this process stored, to its own sockets now (the layer's copy follows: ``first_copy``)."""
         if self.first_copy(line.conversation_id, line.seq, followed=line.conversation_id in self.following):
@@ -174,6 +183,8 @@ class Hub:
         layer = get_channel_layer()
         async with self.lock:
             if lpp2_id not in self.contests:
+                with contextlib.suppress(Exception):  # a line then goes the thread path
+                    await self._lines_ready()
                 channel = await layer.new_channel()
                 await layer.group_add(lpp2_group(lpp2_id), channel)
                 self.contests[lpp2_id] = (channel, asyncio.create_task(self._listen_contest(lpp2_id, channel)))

@@ -3,6 +3,7 @@ every event and every refusal as the reference's clients see them, stored in the
 interrogations, scores kept; a judge on LPP2 chatting with a confederate on the platform's console."""
 import asyncio
 import json
+from functools import partial
 from urllib.parse import urlsplit
 
 import pytest
@@ -209,6 +210,35 @@ async def test_each_line_reaches_its_partner_and_the_webcast_once_and_in_order(c
     finally:
         for client in (webcast, witness, judge, controller):
             await client.close()
+
+
+async def test_the_servers_line_connections_are_open_before_the_first_line(contest, live_daphne):
+    """On PostgreSQL a daphne stores lines from its event loop over connections of its own, opened when
+    its first client registers, so that a round's first lines do not wait for them."""
+    from lpp.lpp2 import loop_lines
+
+    if not await asyncio.to_thread(loop_lines.usable):
+        pytest.skip("lines are stored from the loop on PostgreSQL only")
+
+    def query(sql: str, *params):
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()[0]
+
+    since = await asyncio.to_thread(query, "SELECT clock_timestamp()")
+    opened = partial(asyncio.to_thread, query, "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
+                     " AND backend_start > %s", loop_lines.APPLICATION_NAME, since)  # this test's daphne only
+    judge = await Lpp2Client(live_daphne, "judge0", SECRET).connect()
+    try:
+        for _ in range(50):
+            if await opened() == loop_lines.CONNECTIONS:
+                break
+            await asyncio.sleep(0.1)
+        assert await opened() == loop_lines.CONNECTIONS
+    finally:
+        await judge.close()
 
 
 async def test_lpp2_judge_and_console_confederate_in_one_round(contest, live_daphne):
