@@ -1,6 +1,6 @@
 """Turing the Tables on the platform against a stub LLM server answering in 0 ms.
 
-    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--rounds 3] [--profile FILE]
+    .venv/bin/python -m bench.tables [--games 20] [--turns 15] [--rounds 5] [--profile FILE]
 
 Needs PostgreSQL and Redis (services mode), set up by bench/harness.py: a throwaway database
 ``arena_bench_<pid>`` (migrated, dropped at the end), the broker's keys under the run's own prefix
@@ -17,9 +17,10 @@ Figures, each beside its same-run baseline:
 - ``--games`` games of 3 agents started at once (``--turns`` turns each, no early end) on 1 Celery
   worker, then on 2 (two ``celery worker -c 1`` nodes): wall time from the start of the first game to
   the end of the last, and the speed-up of 2 workers over 1 (target ≥ 1.7×). The two phases alternate
-  ``--rounds`` times (default 3; the second worker is stopped for the 1-worker phases): each
-  round's speed-up is printed, the figure is the median round's (a 20-game phase lasts 1–3 s, and a
-  neighbour's burst on a shared machine moves one phase by a third);
+  ``--rounds`` times (default 5; the second worker is stopped for the 1-worker phases): each
+  round's speed-up is printed, the figure is the median 1-worker time over the median 2-worker time
+  (a 20-game phase lasts 1.3–3 s, and a neighbour's burst on a shared machine moves one phase by a
+  third);
 - figures that the machine's load barely moves: SQL statements per turn in-process (transaction
   control aside, the gateway's included; the tables of each game read once included) and the queries
   (round trips) that carried them, and CPU time
@@ -158,6 +159,11 @@ def in_process(stub, count, turns, seed0, profiler=None):
     return time.perf_counter() - started, ids, statements, cpu_s
 
 
+def median_phase(phases):
+    """The phase of median wall time (the upper one of an even count)."""
+    return sorted(phases, key=lambda phase: phase[0])[len(phases) // 2]
+
+
 def tree_cpu_s(pid):
     """CPU seconds (user + system) of a process and its live descendants (a worker and its pool)."""
     total = harness.process_cpu_s(pid) or 0.0
@@ -208,7 +214,8 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--turns", type=int, default=15, help="turns per game (the cap; no early end)")
-    parser.add_argument("--rounds", type=int, default=3, help="1-worker and 2-worker phases, alternated (the median round's speed-up)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="1-worker and 2-worker phases, alternated (the speed-up: median time over median time)")
     parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
                         help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE")
     return parser.parse_args(argv)
@@ -257,8 +264,7 @@ def measure(args, services, stub, load_before) -> dict:
         warm(stub, turns)
         two.append(on_workers(stub, n, turns, 1, [first, second]))
     speedups = [a[0] / b[0] for a, b in zip(one, two)]
-    middle = sorted(range(len(speedups)), key=speedups.__getitem__)[len(speedups) // 2]
-    (one_s, _, one_cores), (two_s, _, two_cores) = one[middle], two[middle]
+    (one_s, _, one_cores), (two_s, _, two_cores) = median_phase(one), median_phase(two)
     one_ids, two_ids = [pk for phase in one for pk in phase[1]], [pk for phase in two for pk in phase[1]]
     bare = bare_calls(stub)
     p_inline, c_inline, s_inline = turn_figures(inline_ids)
@@ -278,7 +284,7 @@ def measure(args, services, stub, load_before) -> dict:
     print(f"           {two_cores}")
     print(f"speed-up in each of {len(speedups)} rounds (1 worker, then 2): "
           f"{', '.join(f'{x:.2f}× ({a[0]:.2f} s / {b[0]:.2f} s)' for x, a, b in zip(speedups, one, two))}; "
-          f"above, the median round")
+          f"above, the median phases' times and their ratio")
     print(f"SQL statements per turn, in-process: {statements.count / total:.2f} (BEGIN, COMMIT and savepoints aside) "
           f"in {statements.queries / total:.2f} queries (round trips)")
     print(f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "
@@ -294,6 +300,7 @@ def measure(args, services, stub, load_before) -> dict:
         "bare_call_ms_p50": round(percentile(bare, 50), 3),
         "in_process_s": round(inline_s, 3), "one_worker_s": round(one_s, 3), "two_workers_s": round(two_s, 3),
         "speedup_2_workers": round(one_s / two_s, 3), "speedups": [round(x, 3) for x in speedups],
+        "one_worker_runs_s": [round(phase[0], 3) for phase in one], "two_workers_runs_s": [round(phase[0], 3) for phase in two],
         "games": n, "turns": total,
         "statements_per_turn": round(statements.count / total, 2),
         "queries_per_turn": round(statements.queries / total, 2),
