@@ -136,11 +136,10 @@ def keystrokes_record(*, conversation_id: int, sender_role: str, keys, user) -> 
         since = _last_return_before(conversation, sender_role, rows[0].seq)
         typed = conversation.keystrokes.filter(sender_role=sender_role, seq__gt=since).order_by("seq")
         lines, _ = apply_keys(typed.values_list("key", "char"))
-    messages = []
-    for line in lines:
-        if line.strip():
-            messages.append(message_post(conversation_id=conversation_id, sender_role=sender_role, text=line, user=user))
-    return messages
+        # in the keys' transaction: a line refused (out of turn, too long, time up) stores none of them,
+        # and the sender's composing line is as it was before this batch (Return can be pressed again)
+        return [message_post(conversation_id=conversation_id, sender_role=sender_role, text=line, user=user)
+                for line in lines if line.strip()]
 
 
 def _last_return_before(conversation, sender_role: str, seq: int) -> int:

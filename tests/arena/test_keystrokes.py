@@ -64,6 +64,25 @@ def test_keys_only_in_keystroke_mode_only_while_running_only_by_the_parties(cast
     assert Keystroke.objects.count() == 0
 
 
+def test_a_line_refused_at_return_stores_none_of_its_keys_and_can_be_sent_again(cast):
+    """Keys and the message they complete are one: a Return whose line is refused (here, a witness out
+    of turn under the alternate rule) leaves no Return without its message in the research data."""
+    from arena.models import Interrogation
+
+    interrogation = three_party(cast, keystroke_mode=True)
+    Interrogation.objects.filter(pk=interrogation.pk).update(turn_rule=Interrogation.TurnRule.ALTERNATE)
+    human, _ = sides(interrogation)
+    services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("hello"), user=cast.connie)
+    with pytest.raises(InvalidInput, match="turn|first"):
+        services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("\n"), user=cast.connie)
+    assert [k.key for k in Keystroke.objects.filter(conversation=human).order_by("seq")] == keys("hello")
+    assert services.composing_line(human, "witness") == "hello" and not Message.objects.filter(conversation=human).exists()
+    services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("Hi?\n"), user=cast.jude)
+    [message] = services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("\n"), user=cast.connie)
+    assert message.text == "hello"
+    assert hashchain.chain_verify(human.public_id, Message.objects.filter(conversation=human).order_by("seq")).ok
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_each_side_sees_the_others_keys_live_and_after_a_reconnect(cast):
     interrogation = await sync_to_async(three_party)(cast, keystroke_mode=True)
