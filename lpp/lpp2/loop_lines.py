@@ -52,8 +52,10 @@ class LoopLines:
         self.slots = asyncio.Semaphore(CONNECTIONS)
         self.params = _connection_params()
 
-    async def post(self, data) -> tuple[int, Line] | None:
-        """(the contest's LPP2 id, the stored line), or None: the thread path decides the line."""
+    async def post(self, data) -> tuple[int, Line | None] | None:
+        """(the contest's LPP2 id, the stored line), or None: the thread path decides the line. Once the
+        line is stored nothing raises: a failure after the append is logged and the line given as None
+        (stored; the channel layer's copy still brings it to this process's sockets)."""
         target = _target_cached(data)
         if target is None:
             return None
@@ -70,12 +72,16 @@ class LoopLines:
         found = appends_pg.appended(row, sender_role=role, text=text)
         if found.outcome != "ok":
             return None  # decided again on the thread path, which answers why (and closes a conversation whose time is up)
-        push, later = message_stored_actions(found, sender_role=role)
-        push()
-        loop = asyncio.get_running_loop()
-        for action in later:
-            loop.run_in_executor(None, action)
-        return lpp2_id, line_of(sender=identity.name, to=to, role=role, number=number, message=found.message)
+        try:
+            push, later = message_stored_actions(found, sender_role=role)
+            push()
+            loop = asyncio.get_running_loop()
+            for action in later:
+                loop.run_in_executor(None, action)
+            return lpp2_id, line_of(sender=identity.name, to=to, role=role, number=number, message=found.message)
+        except Exception:  # stored: never to be decided again on the thread path
+            log.exception("LPP2 line %s/%s stored, but what follows it failed", conversation_id, found.message.seq)
+            return lpp2_id, None
 
     async def open(self) -> None:
         """Open the connections now (the first lines would otherwise wait for them)."""

@@ -33,6 +33,7 @@ from lpp.protocol import lpp2 as wire
 log = logging.getLogger("lpp.lpp2")
 HEARTBEAT_S = 30
 LANES = 4  # lanes of one socket (a judge has two partners)
+PENDING = 64  # events of one socket taken and not yet handled, before its reader waits
 RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
 
@@ -46,6 +47,7 @@ class Client:
         self.name: str | None = None
         self.webcast: tuple | None = None  # (round number, judge name)
         self.lanes: dict[str, asyncio.Lock] = {"": asyncio.Lock()}
+        self.pending = asyncio.Semaphore(PENDING)  # events taken but not yet handled
 
     def lane(self, event: str, data) -> asyncio.Lock:
         """What this socket sends is handled in the order sent within a lane: its lines to one partner
@@ -94,19 +96,24 @@ class Hub:
         if client is not None and client.name:
             await database_sync_to_async(services.lpp2_socket_drop)(sid=sid)
 
-    def dispatch(self, generation: int, sid: str, event: str, data) -> None:
+    async def dispatch(self, generation: int, sid: str, event: str, data) -> None:
         """Take one event of a socket (in the order it sent them) into its lane (``Client.lane``) and
-        return at once: the socket's next event is read meanwhile."""
+        return: the socket's next event is read meanwhile. A socket with PENDING events not yet handled
+        waits here, so its reader stops reading (a flood queues nothing without bound)."""
         client = self.clients.get((generation, sid))
         if client is None:
             return
-        task = asyncio.get_running_loop().create_task(self._in_lane(client.lane(event, data), generation, sid, event, data))
+        await client.pending.acquire()
+        task = asyncio.get_running_loop().create_task(self._in_lane(client, event, data))
         self.tasks.add(task)
         task.add_done_callback(self._done)
 
-    async def _in_lane(self, lane: asyncio.Lock, generation: int, sid: str, event: str, data) -> None:
-        async with lane:  # taken in the order the tasks were made: the order the socket sent its events
-            await self.event(generation, sid, event, data)
+    async def _in_lane(self, client: Client, event: str, data) -> None:
+        try:
+            async with client.lane(event, data):  # taken in the order the tasks were made: the order sent
+                await self.event(client.generation, client.sid, event, data)
+        finally:
+            client.pending.release()
 
     def _done(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)
@@ -158,7 +165,9 @@ class Hub:
             return False
         if stored is None:
             return False
-        await self._relay_own(*stored)
+        lpp2_id, line = stored
+        if line is not None:
+            await self._relay_own(lpp2_id, line)
         return True
 
     async def _lines_ready(self) -> bool:
@@ -302,7 +311,7 @@ def _register(server, generation: int) -> None:
     server.on("disconnect", disconnect)
     for name in events.CLIENT_EVENTS:
         async def handler(sid, data=None, *args, _name=name):
-            hub.dispatch(generation, sid, _name, data)
+            await hub.dispatch(generation, sid, _name, data)
         server.on(name, handler)
 
 

@@ -4,7 +4,7 @@ a line still on its way to the database."""
 import asyncio
 import json
 
-from lpp.lpp2.server import LANES, Client, Hub
+from lpp.lpp2.server import LANES, PENDING, Client, Hub
 
 
 def line(to: str, k: int) -> str:
@@ -24,9 +24,9 @@ def test_lines_to_one_partner_keep_their_order_and_the_other_partner_does_not_wa
         hub.event = event
         hub.clients[(5, "sid")] = Client(None, 5, "sid")
         for k in range(3):
-            hub.dispatch(5, "sid", "message", line("ai0", k))
-            hub.dispatch(5, "sid", "message", line("conf0", k))
-        hub.dispatch(5, "sid", "score", json.dumps({"id": "judge0", "secret": "s", "robot": "ai0"}))
+            await hub.dispatch(5, "sid", "message", line("ai0", k))
+            await hub.dispatch(5, "sid", "message", line("conf0", k))
+        await hub.dispatch(5, "sid", "score", json.dumps({"id": "judge0", "secret": "s", "robot": "ai0"}))
         await asyncio.sleep(0.05)
         assert handled == ["conf0 0", "conf0 1", "conf0 2", "score"]  # ai0's lane waits, the others do not
         release.set()
@@ -41,3 +41,27 @@ def test_a_socket_naming_many_partners_gets_a_bounded_number_of_lanes():
     lanes = {id(client.lane("message", line(f"ai{k}", 0))) for k in range(50)}
     assert len(client.lanes) == LANES and len(lanes) == LANES
     assert client.lane("message", "{not json") is client.lanes[""] is client.lane("control", "{}")
+
+
+def test_a_flooding_socket_is_read_no_further_while_its_events_wait():
+    """PENDING events of one socket taken and not handled: the next one waits (so does the socket's
+    reader), and nothing queues without bound."""
+    async def scenario():
+        hub, release = Hub(), asyncio.Event()
+
+        async def event(generation, sid, name, data):
+            await release.wait()
+
+        hub.event = event
+        hub.clients[(5, "sid")] = Client(None, 5, "sid")
+        for k in range(PENDING):
+            await asyncio.wait_for(hub.dispatch(5, "sid", "message", line("ai0", k)), 1)
+        one_more = asyncio.ensure_future(hub.dispatch(5, "sid", "message", line("ai0", PENDING)))
+        await asyncio.sleep(0.05)
+        assert not one_more.done() and len(hub.tasks) == PENDING
+        release.set()
+        await asyncio.wait_for(one_more, 1)
+        await asyncio.sleep(0.05)
+        assert not hub.tasks
+
+    asyncio.run(scenario())

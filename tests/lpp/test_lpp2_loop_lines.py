@@ -93,3 +93,17 @@ def test_a_connection_lost_mid_statement_is_reported_not_stored_twice(running, m
 
     asyncio.run(scenario())
     assert [text for _, text in texts(meeting)] == ["opens a connection", "next"]
+
+
+def test_a_failure_after_the_append_leaves_the_line_stored_once(running, monkeypatch):
+    """What follows a stored line may fail (a bug, a push): the line is given as stored (None to relay),
+    never handed to the thread path to be stored a second time."""
+    lpp2, meeting, ai = running
+    selectors.hot_path_warm()
+
+    def broken(**kwargs):
+        raise RuntimeError("relay payload failed")
+
+    monkeypatch.setattr(loop_lines, "line_of", broken)
+    assert asyncio.run(post_all(data("judge0", ai, "stored once"))) == [(lpp2.pk, None)]
+    assert texts(meeting) == [("interrogator", "stored once")]
