@@ -32,11 +32,7 @@ APPLICATION_NAME = "arena-lpp2-lines"  # how these connections show in pg_stat_a
 
 
 def usable() -> bool:
-    """PostgreSQL in read committed (arena's one-statement append), with psycopg 3 (its async connection)."""
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        return False
+    """PostgreSQL in read committed: arena's one-statement append (psycopg 3 is a dependency of the project)."""
     return appends_pg.usable()
 
 
