@@ -1,12 +1,17 @@
 """The arena's pushes: stored messages, status changes, verdicts, typing signals (on core.notify's pump)."""
 from arena import groups, payloads
+from core.channel_layer import LEAVE_OUT
 from core.notify import push, push_many, send_events  # noqa: F401  (arena.services call notify.push_many)
 
 
-def message_stored(message, conversation, *, witness_label: str | None = None) -> None:
+def message_stored(message, conversation, *, witness_label: str | None = None, leave_out: str | None = None) -> None:
     """One event to the conversation's group (its judge's and its confederate's consoles each forward
-    their own payload) and one to the organisers' live view."""
+    their own payload) and one to the organisers' live view. ``leave_out``: a member channel of the
+    conversation's group that has the message already (its sender's LPP2 hub): a layer that can
+    (``core.channel_layer.LEAVE_OUT``) does not send it there."""
     event = {"type": "arena.message", "judge": payloads.judge_message(message, conversation.side)}
+    if leave_out:
+        event[LEAVE_OUT] = leave_out
     if conversation.witness_human_id:
         event["witness"] = payloads.witness_message(message)
     monitor = payloads.monitor_message(message, conversation, witness_label=witness_label)

@@ -9,7 +9,8 @@ each channel key as channels_redis would (msgpack, `__asgi_channel__` naming the
 behind the random prefix). That needs the group's and the channels' keys on one server and the plain
 format: one Redis host, no per-channel capacities, no encryption. Otherwise two round trips: one
 script for the members of every group, one pipelined send. Scripts go by their SHA (EVALSHA), loaded
-once per server.
+once per server. A message may name one member that does not get it (``LEAVE_OUT``): an LPP2 hub relays
+the line it stored to its own sockets itself, and a copy through Redis would only be dropped there.
 
 Receiving: channels_redis makes four round trips per message received (restore a backup queue, BZPOPMIN,
 back the message up, drop the backup). The backup guards only the awaits it adds itself: a receive
@@ -72,7 +73,8 @@ return members
 """
 # KEYS: group keys, one per send. ARGV: the membership cutoff, the message expiry, the channels'
 # capacity, the channel-key prefix, then per send: its score, its random prefix, its msgpack map
-# without the map's header, and that map's number of entries. Returns how many channel keys were full.
+# without the map's header, that map's number of entries, and the member left out ('' for none).
+# Returns how many channel keys were full.
 GROUP_SEND_LUA = """
 local cutoff, expiry, capacity, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local function sized(n, small, limit, wide16, wide32)
@@ -88,18 +90,21 @@ end
 local channel_field = str('__asgi_channel__')
 local over_capacity = 0
 for i = 1, #KEYS do
-    local at = 4 + (i - 1) * 4
+    local at = 4 + (i - 1) * 5
     local score, random_prefix, body, entries = tonumber(ARGV[at + 1]), ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
+    local left_out = ARGV[at + 5]
     redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, cutoff)
     local order, names = {}, {}
     for _, name in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
-        local bang = string.find(name, '!', 1, true)
-        local key = prefix .. (bang and string.sub(name, 1, bang) or name)
-        if names[key] == nil then
-            names[key] = {}
-            order[#order + 1] = key
+        if name ~= left_out then
+            local bang = string.find(name, '!', 1, true)
+            local key = prefix .. (bang and string.sub(name, 1, bang) or name)
+            if names[key] == nil then
+                names[key] = {}
+                order[#order + 1] = key
+            end
+            table.insert(names[key], str(name))
         end
-        table.insert(names[key], str(name))
     end
     for _, key in ipairs(order) do
         local message = random_prefix .. sized(entries + 1, 0x80, 16, 0xde, 0xdf) .. body .. channel_field
@@ -115,6 +120,17 @@ for i = 1, #KEYS do
 end
 return over_capacity
 """
+
+
+LEAVE_OUT = "__leave_out__"  # in a group send's message: the one member channel that does not get it
+
+
+def left_out(message: dict) -> tuple[dict, str | None]:
+    """(the message without LEAVE_OUT, the channel it names or None)."""
+    if LEAVE_OUT not in message:
+        return message, None
+    message = dict(message)
+    return message, message.pop(LEAVE_OUT)
 
 
 def map_header(packed: bytes) -> tuple[int, int]:
@@ -204,6 +220,7 @@ class _ReaderFailed:
 
 class RedisChannelLayer(StockRedisChannelLayer):
     receive_batch = 64  # messages popped at most per round trip
+    leaves_out = True  # a group send's message may name one member that does not get it (LEAVE_OUT)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -224,13 +241,16 @@ class RedisChannelLayer(StockRedisChannelLayer):
         await self.group_send_many([(group, message)])
 
     async def group_send_many(self, sends):
-        """Send each (group, message) of `sends` to the group's members, in the order given."""
-        if self.one_trip and not any("__asgi_channel__" in message for _, message in sends):
+        """Send each (group, message) of `sends` to the group's members, in the order given; a message
+        with LEAVE_OUT goes to every member but the channel it names (and without that key)."""
+        sends = [(group, left_out(message)) for group, message in sends]
+        if self.one_trip and not any("__asgi_channel__" in message for _, (message, _) in sends):
             return await self._group_send_one_trip(sends)
         now = time.time()
         members = await self._members([group for group, _ in sends], now)
         deliveries = collections.defaultdict(list)  # connection index -> [(group, keys, args)]
-        for position, ((group, message), channel_names) in enumerate(zip(sends, members)):
+        for position, ((group, (message, skip)), channel_names) in enumerate(zip(sends, members)):
+            channel_names = [name for name in channel_names if name != skip]
             if not channel_names:
                 continue
             # A channel's messages are a sorted set scored by send time: each send of the batch gets
@@ -250,14 +270,14 @@ class RedisChannelLayer(StockRedisChannelLayer):
         now = time.time()
         prefix_length = self._serializer.random_prefix_length
         keys, args = [], [int(now) - self.group_expiry, self.expiry, self.capacity, self.prefix]
-        for position, (group, message) in enumerate(sends):
+        for position, (group, (message, skip)) in enumerate(sends):
             assert self.require_valid_group_name(group), "Group name not valid"
             packed = self._serializer.as_bytes(message)
             header, entries = map_header(packed)
             keys.append(self._group_key(group))
             # each send its own, later score: two messages to one channel keep their order
             args += [repr(now + position * 1e-6), random.getrandbits(8 * prefix_length).to_bytes(prefix_length, "big"),
-                     packed[header:], entries]
+                     packed[header:], entries, skip or ""]
         over_capacity = await GROUP_SEND.run(self.connection(0), keys, args)
         if over_capacity:
             log.info("%s channels over capacity in a send to groups %s", over_capacity, [g for g, _ in sends])

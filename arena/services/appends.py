@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 
 from arena.models import Conversation, Entry, Interrogation, Message, SpectatorFeed, Status
 from core import hashchain
@@ -207,12 +207,12 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
 def conversation_loaded(**fields) -> Conversation:
     """A conversation as the ORM would load it (the fields an append reads)."""
     conversation = Conversation(**fields)
-    conversation._state.adding, conversation._state.db = False, connection.alias
+    conversation._state.adding, conversation._state.db = False, DEFAULT_DB_ALIAS  # django.db.connection's alias
     return conversation
 
 
 def message_loaded(**fields) -> Message:
     """The stored message as the ORM would load it."""
     message = Message(**fields)
-    message._state.adding, message._state.db = False, connection.alias
+    message._state.adding, message._state.db = False, DEFAULT_DB_ALIAS
     return message

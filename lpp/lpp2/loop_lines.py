@@ -15,8 +15,11 @@ those two waits were 0.7 ms of a line's 4.5 ms at the median and a quarter of it
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+from collections.abc import Callable
 
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
@@ -43,15 +46,20 @@ class LineUnknown(Exception):
 class LoopLines:
     """This process's async connections and the lines stored through them."""
 
-    def __init__(self):
+    def __init__(self, own_channel: Callable[[int], str | None] = lambda conversation_id: None):
         self.idle: list = []
         self.slots = asyncio.Semaphore(CONNECTIONS)
         self.params = _connection_params()
+        self.own_channel = own_channel  # conversation id -> this process's hub's channel in its group, if any
 
     async def post(self, data) -> tuple[int, Line | None] | None:
         """(the contest's LPP2 id, the stored line), or None: the thread path decides the line. Once the
         line is stored nothing raises: a failure after the append is logged and the line given as None
-        (stored; the channel layer's copy still brings it to this process's sockets)."""
+        (stored; the channel layer's copy still brings it to this process's sockets).
+
+        The caller relays the line to this process's sockets itself, so the conversation's push leaves
+        out this process's own channel (``own_channel``) where the layer can: no copy of the line comes
+        back through Redis to be dropped (``Line.layer_copy_here`` False)."""
         target = _target_cached(data)
         if target is None:
             return None
@@ -68,16 +76,21 @@ class LoopLines:
         found = appends_pg.appended(row, sender_role=role, text=text)
         if found.outcome != "ok":
             return None  # decided again on the thread path, which answers why (and closes a conversation whose time is up)
+        try:  # stored: from here on never decided again on the thread path
+            line = line_of(sender=identity.name, to=to, role=role, number=number, message=found.message)
+        except Exception:
+            log.exception("LPP2 line %s/%s stored, but its relay failed", conversation_id, found.message.seq)
+            line = None
+        skip = self.own_channel(conversation_id) if line is not None and getattr(get_channel_layer(), "leaves_out", False) else None
         try:
-            push, later = message_stored_actions(found, sender_role=role)
+            push, later = message_stored_actions(found, sender_role=role, leave_out=skip)
             push()
             loop = asyncio.get_running_loop()
             for action in later:
                 loop.run_in_executor(None, action)
-            return lpp2_id, line_of(sender=identity.name, to=to, role=role, number=number, message=found.message)
-        except Exception:  # stored: never to be decided again on the thread path
+        except Exception:
             log.exception("LPP2 line %s/%s stored, but what follows it failed", conversation_id, found.message.seq)
-            return lpp2_id, None
+        return lpp2_id, (dataclasses.replace(line, layer_copy_here=False) if skip else line)
 
     async def open(self) -> None:
         """Open the connections now (the first lines would otherwise wait for them)."""

@@ -176,15 +176,22 @@ class Hub:
         if self.lines is None:
             usable = await database_sync_to_async(loop_lines.usable)()
             if self.lines is None:
-                self.lines = loop_lines.LoopLines() if usable else False
+                self.lines = loop_lines.LoopLines(own_channel=self._own_channel) if usable else False
                 if self.lines:
                     await self.lines.open()
         return bool(self.lines)
 
     async def _relay_own(self, lpp2_id: int, line) -> None:
-        """A line this process stored, to its own sockets now (the layer's copy follows: ``first_copy``)."""
-        if self.first_copy(line.conversation_id, line.seq, followed=line.conversation_id in self.following):
+        """A line this process stored, to its own sockets now (the layer's copy, if one comes here,
+        follows: ``first_copy``)."""
+        followed = line.layer_copy_here and line.conversation_id in self.following
+        if self.first_copy(line.conversation_id, line.seq, followed=followed):
             await self._relay(lpp2_id, line.to, line.judge, line.number, line.data)
+
+    def _own_channel(self, conversation_id: int) -> str | None:
+        """This process's channel in the conversation's group (``follow``), if it follows it."""
+        followed = self.following.get(conversation_id)
+        return followed[0] if followed else None
 
     # --- what this process follows -----------------------------------------------------------------
     async def follow(self, lpp2_id: int) -> None:

@@ -152,6 +152,7 @@ class Line:
     judge: str
     number: int
     data: str
+    layer_copy_here: bool = True  # False: the channel layer does not bring it to its sender's hub as well
 
 
 

@@ -6,7 +6,7 @@ import time
 import pytest
 from channels_redis.core import RedisChannelLayer as StockLayer
 
-from core.channel_layer import RedisChannelLayer
+from core.channel_layer import LEAVE_OUT, RedisChannelLayer
 from tests.conftest import redis_available
 
 URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -145,6 +145,28 @@ async def test_the_two_trip_send_is_kept_where_one_script_cannot_write_the_messa
         assert (await receive(layer, channel))["n"] == 1
     finally:
         await layer.flush()
+
+
+@pytest.mark.parametrize("config", [{}, {"channel_capacity": {"special.*": 5}}], ids=["one trip", "two trips"])
+async def test_a_send_can_leave_out_the_member_that_has_the_message_already(config):
+    """An LPP2 hub relays the line it stored itself: the conversation's push names the hub's channel,
+    which gets nothing; every other member (a console, another process's hub) gets the message as sent."""
+    layer, stock = layer_pair(**config)
+    try:
+        own, console, other_process = await layer.new_channel(), await layer.new_channel(), await stock.new_channel()
+        for channel in (own, console, other_process):
+            await layer.group_add("conversation.1", channel)
+        await layer.group_add("monitor", own)
+        await layer.group_send_many([("conversation.1", {"type": "m", "n": 1, LEAVE_OUT: own}),
+                                     ("monitor", {"type": "m", "n": 2})])
+        assert await receive(layer, console) == {"type": "m", "n": 1}
+        assert await receive(stock, other_process) == {"type": "m", "n": 1}
+        assert (await receive(layer, own))["n"] == 2  # the other group's message only
+        with pytest.raises(asyncio.TimeoutError):
+            await receive(layer, own, timeout=0.3)
+    finally:
+        await layer.flush()
+        await stock.close_pools()
 
 
 async def test_nothing_waits_in_this_process_for_a_consumer_gone_for_good():
