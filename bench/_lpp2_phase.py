@@ -9,7 +9,9 @@ interrogation (a database commit) before it is relayed through the channel layer
 
 Every conversation first exchanges one line, unmeasured (reported as the round's first lines): a
 running daphne has its message threads and their database connections open, as after a round's first
-lines; the measured lines start together after that.
+lines. The measured lines follow, each conversation starting after uniform(0, stagger_s), as the
+baseline's pairs do (``harness.baseline_phase``): eight lines sent in the same instant, which both
+would otherwise send at their start, is a coincidence of the benchmark's own clock, not of a contest.
 
 Baselines of the same run, at the same concurrency (8 pairs) and pacing, half before and half after the
 lines (``lpp2_baselines``): the bare channel-layer round trip, and the database commit (one single-row
@@ -20,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 import time
 from typing import Callable
 
@@ -92,7 +95,7 @@ async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: flo
     return {"bare": bare["latency"], "commit": commits, "lost": bare["lost"]}
 
 
-async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float) -> dict:
+async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float, stagger_s: float = 0.0) -> dict:
     """Latencies (s) of every measured line, the round's first lines (unmeasured warm-up), lines lost,
     errors (TargetError and the like)."""
     await asyncio.to_thread(contest_create)
@@ -108,7 +111,8 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
         await asyncio.wait_for(judge.inbox["control"].get(), timeout_s)
     result = {"latency": [], "first": [], "lost": 0, "errors": []}
 
-    async def talk(judge: _Client, witness: _Client, first: int, count: int):
+    async def talk(judge: _Client, witness: _Client, first: int, count: int, stagger: float = 0.0):
+        await asyncio.sleep(stagger)
         for k in range(first, first + count):
             text = f"{judge.name} to {witness.name}: line {k}"
             sent = time.perf_counter()
@@ -126,7 +130,7 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
     pairs = [(judges[j], witnesses[name]) for j in range(4) for name in partners[f"judge{j}"]]
     await asyncio.gather(*(talk(judge, witness, 0, 1) for judge, witness in pairs))
     started = time.perf_counter()
-    await asyncio.gather(*(talk(judge, witness, 1, lines) for judge, witness in pairs))
+    await asyncio.gather(*(talk(judge, witness, 1, lines, random.uniform(0, stagger_s)) for judge, witness in pairs))
     result["elapsed_s"] = time.perf_counter() - started
     for client in itertools.chain([controller], judges, witnesses.values()):
         while not client.inbox["TargetError"].empty():

@@ -407,7 +407,7 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
         before = await lpp2_baseline(args.lpp2_lines // 2)
         log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
         cpu, own = daphne_cpu_s(), time.process_time()
-        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout)
+        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout, stagger_s=high)
         after = daphne_cpu_s()
         keys["lpp2"]["daphne_cpu_s"] = after - cpu if cpu is not None and after is not None else float("nan")
         keys["lpp2"]["client_cpu_s"] = time.process_time() - own

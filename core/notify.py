@@ -124,7 +124,10 @@ class _Pump:
             if self.draining:
                 return
             self.draining = True
-        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self.drain()))
+        if asyncio._get_running_loop() is self.loop:  # on the loop itself (an LPP2 line): no wake-up to write
+            self.loop.create_task(self.drain())
+        else:
+            self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self.drain()))
 
     async def drain(self) -> None:
         while True:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from channels.layers import get_channel_layer
 from django.db import connection
@@ -52,14 +52,15 @@ class LoopLines:
         self.params = _connection_params()
         self.own_channel = own_channel  # conversation id -> this process's hub's channel in its group, if any
 
-    async def post(self, data) -> tuple[int, Line | None] | None:
+    async def post(self, data, relay: Callable[[int, Line], Awaitable] | None = None) -> tuple[int, Line | None] | None:
         """(the contest's LPP2 id, the stored line), or None: the thread path decides the line. Once the
         line is stored nothing raises: a failure after the append is logged and the line given as None
         (stored; the channel layer's copy still brings it to this process's sockets).
 
-        The caller relays the line to this process's sockets itself, so the conversation's push leaves
-        out this process's own channel (``own_channel``) where the layer can: no copy of the line comes
-        back through Redis to be dropped (``Line.layer_copy_here`` False)."""
+        The caller relays the line to this process's sockets itself (``relay(lpp2 id, line)``, awaited
+        before the line's pushes are queued: the partner's frame leaves first), so the conversation's
+        push leaves out this process's own channel (``own_channel``) where the layer can: no copy of
+        the line comes back through Redis to be dropped (``Line.layer_copy_here`` False)."""
         target = _target_cached(data)
         if target is None:
             return None
@@ -82,6 +83,13 @@ class LoopLines:
             log.exception("LPP2 line %s/%s stored, but its relay failed", conversation_id, found.message.seq)
             line = None
         skip = self.own_channel(conversation_id) if line is not None and getattr(get_channel_layer(), "leaves_out", False) else None
+        if skip:
+            line = dataclasses.replace(line, layer_copy_here=False)
+        if relay is not None and line is not None:
+            try:
+                await relay(lpp2_id, line)
+            except Exception:
+                log.exception("LPP2 line %s/%s stored, but its relay failed", conversation_id, found.message.seq)
         try:
             push, later = message_stored_actions(found, sender_role=role, leave_out=skip)
             push()
@@ -90,7 +98,7 @@ class LoopLines:
                 loop.run_in_executor(None, action)
         except Exception:
             log.exception("LPP2 line %s/%s stored, but what follows it failed", conversation_id, found.message.seq)
-        return lpp2_id, (dataclasses.replace(line, layer_copy_here=False) if skip else line)
+        return lpp2_id, line
 
     async def open(self) -> None:
         """Open the connections now (the first lines would otherwise wait for them)."""

@@ -155,7 +155,7 @@ class Hub:
         if not await self._lines_ready():
             return False
         try:
-            stored = await self.lines.post(data)
+            stored = await self.lines.post(data, relay=self._relay_own)
         except loop_lines.LineUnknown as error:
             log.warning("LPP2 line from socket %s: %s", client.sid, error, exc_info=True)
             await client.emit("TargetError", wire.target_error(str(error)))
@@ -163,12 +163,7 @@ class Hub:
         except Exception:
             log.exception("LPP2 line on the loop failed; the thread path decides it")
             return False
-        if stored is None:
-            return False
-        lpp2_id, line = stored
-        if line is not None:
-            await self._relay_own(lpp2_id, line)
-        return True
+        return stored is not None  # stored: relayed by post
 
     async def _lines_ready(self) -> bool:
         """Whether lines are stored from this loop here (PostgreSQL); the first call opens the loop's
