@@ -4,7 +4,9 @@
 
 Services mode only (PostgreSQL and Redis, see bench/harness.py): a throwaway database
 `arena_bench_<pid>`, a private channel-layer prefix, daphne on a free port in a child process, all
-removed at the end (also on Ctrl-C); nothing outside 127.0.0.1 is touched.
+removed at the end (also on Ctrl-C); nothing outside 127.0.0.1 is touched. As in services mode, daphne
+runs no periodic sweeps (`celery beat` does; --embedded-beat runs them on a thread of daphne, as the
+embedded default does: a sweep every 5 s holds the interpreter for tens of milliseconds).
 
 N keystroke-mode interrogations, each with its own judge, whose witness is one `lpp` entry.
 lpp.bridge.Bridge runs that entry in a child process of its own, as `manage.py lpp_bridge` does, with a
@@ -588,6 +590,9 @@ def parse_args(argv=None):
     parser.add_argument("--time-limit", type=float, default=600.0, help="stop the whole run after this many seconds")
     parser.add_argument("--as-configured", action="store_true",
                         help="keep the channel layer's Redis socket timeout exactly as configured (harness.py)")
+    parser.add_argument("--embedded-beat", action="store_true",
+                        help="let daphne run the periodic sweeps itself, as the embedded default does (services "
+                             "mode runs them in `celery beat`; default: not in daphne)")
     args = parser.parse_args(argv)
     if args.conversations < 1 or args.keys < 1:
         parser.error("--conversations and --keys must be at least 1")
@@ -614,6 +619,9 @@ def run(args) -> dict:
                 from bench.chat_latency import Floor
 
                 Floor.create_table()  # the LPP2 baseline's commits go there
+            # services mode: the sweeps run in `celery beat` (make worker's -B), never on a thread of daphne;
+            # this run's daphne takes tasks in-process only so that none reaches a worker sharing this Redis
+            os.environ["ARENA_EMBEDDED_BEAT"] = "true" if args.embedded_beat else "false"
             base = services.start_daphne()
             bridge = BridgeProcess(entry.pk, directory, args.wake, poll_s, args.time_limit, args.profile)
             try:
