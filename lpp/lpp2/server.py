@@ -205,6 +205,9 @@ class Hub:
                 channel, task = self.following.pop(conversation_id)
                 self.names.pop(conversation_id, None)
                 task.cancel()
+                close = getattr(layer, "channel_close", None)
+                if close is not None:  # a line in flight to it is dropped, not kept in memory for good
+                    close(channel)
                 await layer.group_discard(conversation_group(conversation_id), channel)
             for conversation_id in set(wanted) - set(self.following):
                 channel = await layer.new_channel()
