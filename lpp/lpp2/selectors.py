@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 
 from cachetools import TTLCache, cached
 from django.utils import timezone
@@ -196,7 +197,7 @@ def contest_static_load(*, lpp2: Lpp2Contest) -> dict:
 def contest_static(*, lpp2: Lpp2Contest) -> dict:
     """``contest_static_load``, cached STATIC_TTL_S seconds: a secret changed in the admin is seen within
     that time (a message into an ended conversation is refused by arena's message_post meanwhile); the
-    hub's beat re-reads it every second (``hot_path_warm``), so no line waits for the reload."""
+    hub's beat re-reads it before the TTL runs out (``hot_path_warm``), so no line waits for the reload."""
     return contest_static_load(lpp2=lpp2)
 
 
@@ -237,21 +238,35 @@ def hot_path_forget() -> None:
     for function in (line_target_cached, contest_static):
         with function.cache_lock:
             function.cache.clear()
+    _static_read.clear()
 
 
-def hot_path_warm() -> None:
+_static_read: dict[int, tuple[float, int]] = {}  # lpp2 id -> (monotonic time, round number) of hot_path_warm's last seats
+
+
+def hot_path_warm(*, fresh_s: float = 0.0) -> None:
     """Read the line target and the served contest's seats now and put them in this process's caches:
     the hub's beat does it every second and a panel event after its change, so that lines find them
     fresh instead of reloading them at a round's first line or when the TTL runs out (8 LPP2
-    conversations at once: 20–40 ms for the lines that met a reload, 3–7 ms for the others)."""
+    conversations at once: 20–40 ms for the lines that met a reload, 3–7 ms for the others).
+    ``fresh_s`` (the beat's): the seats, the heavier read (3 ms of the interpreter a time, which every
+    line arriving meanwhile waits behind), are read again only once they are that old or the round
+    has changed; the line target (one query) always."""
     target = line_target_load()
     with line_target_cached.cache_lock:
         line_target_cached.cache[line_target_cached.cache_key()] = target
-    lpp2 = target[0]
-    if lpp2 is not None:
-        seats = contest_static_load(lpp2=lpp2)
-        with contest_static.cache_lock:
-            contest_static.cache[contest_static.cache_key(lpp2=lpp2)] = seats
+    lpp2, number = target
+    if lpp2 is None:
+        return
+    read = _static_read.get(lpp2.pk)
+    if (read is not None and read[1] == number and time.monotonic() - read[0] < fresh_s
+            and contest_static_peek(lpp2=lpp2) is not None):
+        return
+    started = time.monotonic()
+    seats = contest_static_load(lpp2=lpp2)
+    with contest_static.cache_lock:
+        contest_static.cache[contest_static.cache_key(lpp2=lpp2)] = seats
+    _static_read[lpp2.pk] = (started, number)
 
 
 def line_sender(data, *, load: bool = True) -> tuple | None:

@@ -34,6 +34,7 @@ log = logging.getLogger("lpp.lpp2")
 HEARTBEAT_S = 30
 LANES = 4  # lanes of one socket (a judge has two partners)
 PENDING = 64  # events of one socket taken and not yet handled, before its reader waits
+WARM_FRESH_S = selectors.STATIC_TTL_S - 2  # the beat reads the seats again this often (before their TTL ends)
 RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
 
@@ -268,8 +269,9 @@ class Hub:
                     log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
 
     async def _beat(self) -> None:
-        """Every second, while a client is registered: re-read the lines' cached round and seats
-        (``selectors.hot_path_warm``: no line waits for their reload), then tell this process's clients
+        """Every second, while a client is registered: re-read the lines' cached round, and their seats
+        when WARM_FRESH_S old or the round changed (``selectors.hot_path_warm``: no line waits for their
+        reload), then tell this process's clients
         of a schedule-driven contest what the platform's schedule did (newRound, startRound, endRound,
         as the panel would); every HEARTBEAT_S seconds: refresh this process's socket rows."""
         ticks = 0
@@ -278,7 +280,7 @@ class Hub:
             ticks += 1
             if any(c.name for c in self.clients.values()):
                 with contextlib.suppress(Exception):
-                    await database_sync_to_async(selectors.hot_path_warm, thread_sensitive=False)()
+                    await database_sync_to_async(selectors.hot_path_warm, thread_sensitive=False)(fresh_s=WARM_FRESH_S)
             with contextlib.suppress(Exception):
                 await self._follow_schedule()
             if ticks % HEARTBEAT_S == 0:

@@ -110,3 +110,35 @@ def test_a_rounds_first_line_finds_the_round_and_seats_read_by_the_panels_event(
     if connection.vendor == "postgresql":
         assert len(queries) == 1 and "arena_message_append" in queries[0]["sql"]
     assert Message.objects.filter(conversation__interrogation=meeting.interrogation).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_beat_reads_the_seats_again_only_when_they_are_old_or_the_round_changed():
+    """The hub's beat runs every second; the seats (identities, meetings, conversations) are its heavy
+    read, done again only when ``fresh_s`` old or when the round changed, and the line target each time."""
+    from lpp.lpp2 import selectors
+    from lpp.lpp2.services import lpp2_round_end
+
+    def reads(**kwargs) -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            selectors.hot_path_warm(**kwargs)
+        return [q["sql"] for q in queries]
+
+    def seats_read(statements) -> bool:
+        return any("arena_conversation" in sql for sql in statements)
+
+    lpp2 = lpp2_contest_setup(name="LPP2 beat", secret=SECRET)
+    lpp2_round_new(lpp2_id=lpp2.pk)
+    lpp2_round_start(lpp2_id=lpp2.pk)
+    selectors.hot_path_forget()
+    try:
+        assert seats_read(reads(fresh_s=60))
+        again = reads(fresh_s=60)
+        assert again and not seats_read(again)  # the line target only
+        assert seats_read(reads(fresh_s=0))  # old enough: read again (a panel event's warm)
+        lpp2_round_end(lpp2_id=lpp2.pk)
+        lpp2_round_new(lpp2_id=lpp2.pk)  # round 1: new seats, read at the next beat however fresh the old ones
+        assert seats_read(reads(fresh_s=60))
+        assert (1, "judge0") in selectors.contest_static_peek(lpp2=lpp2)["seats"]
+    finally:
+        selectors.hot_path_forget()
