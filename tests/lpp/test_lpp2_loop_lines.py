@@ -73,6 +73,33 @@ def test_what_the_caches_or_the_append_refuse_is_left_to_the_thread_path(running
     assert texts(meeting) == []
 
 
+def test_the_loops_connections_are_opened_warm_and_take_lines_in_turn(running):
+    """Opened ahead (the hub does it when it first follows a contest), each connection has already
+    called the append once and plans it generically; lines take the connection idle longest, so a
+    burst of lines finds no session cold."""
+    lpp2, meeting, ai = running
+    selectors.hot_path_warm()
+
+    async def scenario():
+        lines = loop_lines.LoopLines()
+        await lines.open()
+        try:
+            assert len(lines.idle) == loop_lines.CONNECTIONS
+            for conn in lines.idle:
+                assert (await (await conn.execute("SHOW plan_cache_mode")).fetchone())[0] == "force_generic_plan"
+                assert (await (await conn.execute("SELECT count(*) FROM arena_message")).fetchone())[0] == 0
+            before = list(lines.idle)
+            await lines.post(data("judge0", ai, "first"))
+            assert lines.idle == before[1:] + before[:1]
+            await lines.post(data("judge0", ai, "second"))
+            assert lines.idle == before[2:] + before[:2]
+        finally:
+            await lines.close()
+
+    asyncio.run(scenario())
+    assert [text for _, text in texts(meeting)] == ["first", "second"]
+
+
 def test_a_connection_lost_mid_statement_is_reported_not_stored_twice(running, monkeypatch):
     lpp2, meeting, ai = running
     selectors.hot_path_warm()
