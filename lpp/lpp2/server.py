@@ -10,9 +10,11 @@ every daphne process and the platform's own consoles share one path: a stored me
 the arena on its conversation's group (``arena.groups.conversation_group``) and every process's hub
 that follows that conversation relays it to its local sockets of the recipient (and the webcasts of
 that judge); the panel's broadcasts go to the contest's group (``lpp.groups.lpp2_group``). A line
-sent over LPP2 is also relayed by its sender's hub as soon as it is stored, to that process's own
-sockets, without waiting for the layer's round trip through Redis; whichever of the two copies
-reaches the hub second is dropped (``Hub.first_copy``)."""
+sent over LPP2 is relayed by its sender's hub as soon as it is stored, to that process's own sockets,
+without waiting for the layer's round trip through Redis; the push of a line stored on the loop
+leaves that hub's channel out (``core.channel_layer.LEAVE_OUT``), and where a copy still comes back
+(a layer that cannot leave a member out, a line stored on the thread path) whichever of the two
+copies reaches the hub second is dropped (``Hub.first_copy``)."""
 from __future__ import annotations
 
 import asyncio
