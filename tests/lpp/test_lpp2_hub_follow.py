@@ -13,7 +13,8 @@ from lpp.lpp2 import selectors, server
 from tests.conftest import redis_available
 
 URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-pytestmark = pytest.mark.skipif(not redis_available(URL), reason="no Redis server reachable (set REDIS_URL)")
+pytestmark = [pytest.mark.skipif(not redis_available(URL), reason="no Redis server reachable (set REDIS_URL)"),
+              pytest.mark.django_db(transaction=True)]  # the hub's reads go through database_sync_to_async
 
 
 class Served:
