@@ -124,7 +124,11 @@ class _Pump:
             if self.draining:
                 return
             self.draining = True
-        if asyncio._get_running_loop() is self.loop:  # on the loop itself (an LPP2 line): no wake-up to write
+        try:
+            on_loop = asyncio.get_running_loop() is self.loop
+        except RuntimeError:  # a thread without a loop
+            on_loop = False
+        if on_loop:  # on the loop itself (an LPP2 line): no wake-up to write
             self.loop.create_task(self.drain())
         else:
             self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self.drain()))

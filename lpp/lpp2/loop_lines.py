@@ -77,19 +77,25 @@ class LoopLines:
         found = appends_pg.appended(row, sender_role=role, text=text)
         if found.outcome != "ok":
             return None  # decided again on the thread path, which answers why (and closes a conversation whose time is up)
-        try:  # stored: from here on never decided again on the thread path
-            line = line_of(sender=identity.name, to=to, role=role, number=number, message=found.message)
+        return lpp2_id, await self._after_append(found, lpp2_id, identity.name, to, number, role, relay)
+
+    async def _after_append(self, found, lpp2_id: int, sender: str, to: str, number: int, role: str, relay) -> Line | None:
+        """What follows a stored line, none of which raises (the line is never decided again on the
+        thread path): its relay to this process's sockets, then its pushes and spectator release."""
+        message = found.message
+        try:
+            line = line_of(sender=sender, to=to, role=role, number=number, message=message)
         except Exception:
-            log.exception("LPP2 line %s/%s stored, but its relay failed", conversation_id, found.message.seq)
+            log.exception("LPP2 line %s/%s stored, but its relay failed", message.conversation_id, message.seq)
             line = None
-        skip = self.own_channel(conversation_id) if line is not None and getattr(get_channel_layer(), "leaves_out", False) else None
+        skip = self.own_channel(message.conversation_id) if line is not None and getattr(get_channel_layer(), "leaves_out", False) else None
         if skip:
             line = dataclasses.replace(line, layer_copy_here=False)
-        if relay is not None and line is not None:
-            try:
+        try:
+            if relay is not None and line is not None:
                 await relay(lpp2_id, line)
-            except Exception:
-                log.exception("LPP2 line %s/%s stored, but its relay failed", conversation_id, found.message.seq)
+        except Exception:
+            log.exception("LPP2 line %s/%s stored, but its relay failed", message.conversation_id, message.seq)
         try:
             push, later = message_stored_actions(found, sender_role=role, leave_out=skip)
             push()
@@ -97,8 +103,8 @@ class LoopLines:
             for action in later:
                 loop.run_in_executor(None, action)
         except Exception:
-            log.exception("LPP2 line %s/%s stored, but what follows it failed", conversation_id, found.message.seq)
-        return lpp2_id, line
+            log.exception("LPP2 line %s/%s stored, but what follows it failed", message.conversation_id, message.seq)
+        return line
 
     async def open(self) -> None:
         """Open the connections now (the first lines would otherwise wait for them)."""

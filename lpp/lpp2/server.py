@@ -273,9 +273,9 @@ class Hub:
     async def _beat(self) -> None:
         """Every second, while a client is registered: re-read the lines' cached round, and their seats
         when WARM_FRESH_S old or the round changed (``selectors.hot_path_warm``: no line waits for their
-        reload), then tell this process's clients
-        of a schedule-driven contest what the platform's schedule did (newRound, startRound, endRound,
-        as the panel would); every HEARTBEAT_S seconds: refresh this process's socket rows."""
+        reload), then tell this process's clients of a schedule-driven contest what the platform's
+        schedule did (newRound, startRound, endRound, as the panel would); every HEARTBEAT_S seconds:
+        refresh this process's socket rows."""
         ticks = 0
         while True:
             await asyncio.sleep(1.0)

@@ -1,8 +1,10 @@
 """A server process keeps nothing per connection: pages that reload a hundred times, each sending a
 message and leaving while the other side answers, leave no consumer, no per-channel buffer, no group
 membership and no rate-limit or push state behind (the soak benchmark's daphne, in a test)."""
+import asyncio
 import gc
 import os
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -41,9 +43,6 @@ def consumers_alive() -> list:
 async def consumers_gone_to(count: int, timeout_s: float = 5.0) -> int:
     """The consumers alive once those of closed sockets have finished leaving (a closed page's consumer
     runs its disconnect, a database visit among it, after the client's close returns)."""
-    import asyncio
-    import time
-
     deadline = time.monotonic() + timeout_s
     while (alive := len(consumers_alive())) > count and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
