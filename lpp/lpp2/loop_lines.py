@@ -47,7 +47,9 @@ class LoopLines:
     """This process's async connections and the lines stored through them."""
 
     def __init__(self, own_channel: Callable[[int], str | None] = lambda conversation_id: None):
-        self.idle: list = []
+        self.idle: list = []  # open connections not in use, the one idle longest first
+        self.opened = 0  # connections of this process: idle, in use, or being opened (at most CONNECTIONS)
+        self.freed = asyncio.Event()  # set when a connection goes back idle or is closed
         self.slots = asyncio.Semaphore(CONNECTIONS)
         self.params = _connection_params()
         self.own_channel = own_channel  # conversation id -> this process's hub's channel in its group, if any
@@ -107,26 +109,51 @@ class LoopLines:
         return line
 
     async def open(self) -> None:
-        """Open the connections now (the first lines would otherwise wait for them)."""
+        """Open the connections now (the first lines would otherwise wait for them); lines posted
+        meanwhile take each as it opens, and never more than CONNECTIONS are open at once."""
         import psycopg
 
         try:
-            while len(self.idle) < CONNECTIONS:
+            while self.opened < CONNECTIONS:
                 conn = await self._connect()
                 try:  # the function's first call on a session costs ~6 ms more (catalogs, plans): a call
                     # for no conversation (answered "missing", nothing locked or written) pays most of it now
                     await conn.execute(appends_pg.CALL, [0, "interrogator", None, "", timezone.now(), False])
                 except psycopg.Error:
-                    await conn.close()
+                    await self._drop(conn)
                     raise
-                self.idle.append(conn)
+                self._idle(conn)
         except psycopg.Error:
             log.warning("LPP2: the loop's database connections did not open; they are tried again per line", exc_info=True)
 
     async def _connect(self):
+        """A new connection, counted in ``opened`` from the moment it is asked for."""
         import psycopg
 
-        return await psycopg.AsyncConnection.connect(**self.params, autocommit=True)
+        self.opened += 1
+        try:
+            return await psycopg.AsyncConnection.connect(**self.params, autocommit=True)
+        except BaseException:
+            self.opened -= 1
+            self.freed.set()
+            raise
+
+    async def _take(self):
+        """The connection idle longest; a new one while fewer than CONNECTIONS are open; else the next
+        to go back idle (one being opened by ``open``: a line holds a slot, so not all are in use)."""
+        while not self.idle and self.opened >= CONNECTIONS:
+            self.freed.clear()
+            await self.freed.wait()
+        return self.idle.pop(0) if self.idle else await self._connect()
+
+    def _idle(self, conn) -> None:
+        self.idle.append(conn)
+        self.freed.set()
+
+    async def _drop(self, conn) -> None:
+        self.opened -= 1
+        self.freed.set()
+        await conn.close()
 
     async def _execute(self, args) -> tuple | None:
         """The append's answer row; None when no connection could be had (the statement was not sent).
@@ -135,7 +162,7 @@ class LoopLines:
         import psycopg
 
         try:  # the connection idle longest: lines take them in turn, so every session stays warm
-            conn = self.idle.pop(0) if self.idle else await self._connect()
+            conn = await self._take()
         except psycopg.Error:
             log.warning("LPP2: no database connection on the loop; the line goes the thread path", exc_info=True)
             return None
@@ -143,16 +170,16 @@ class LoopLines:
             cursor = await conn.execute(appends_pg.CALL, args)
             row = await cursor.fetchone()
         except BaseException as error:
-            await conn.close()
+            await self._drop(conn)
             if isinstance(error, psycopg.Error):
                 raise LineUnknown("The line may not have been stored (a database error): ask for the recap.") from error
             raise
-        self.idle.append(conn)
+        self._idle(conn)
         return row
 
     async def close(self) -> None:
         while self.idle:
-            await self.idle.pop().close()
+            await self._drop(self.idle.pop())
 
 
 def _connection_params() -> dict:

@@ -100,6 +100,31 @@ def test_the_loops_connections_are_opened_warm_and_take_lines_in_turn(running):
     assert [text for _, text in texts(meeting)] == ["first", "second"]
 
 
+def test_lines_posted_while_the_connections_open_never_open_more_than_the_bound(running):
+    """A hub opens its connections when it first follows a contest; lines arriving meanwhile take them as
+    they open (or wait for one), so the process never holds more than CONNECTIONS connections."""
+    lpp2, meeting, ai = running
+    selectors.hot_path_warm()
+
+    async def scenario():
+        lines = loop_lines.LoopLines()
+        opening = asyncio.ensure_future(lines.open())
+        try:
+            stored = await asyncio.gather(*(lines.post(data("judge0", ai, f"line {k}")) for k in range(8)))
+            await opening
+            assert all(found is not None for found in stored)
+            conn = lines.idle[0]
+            query = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
+            assert (await (await conn.execute(query, [loop_lines.APPLICATION_NAME])).fetchone())[0] == loop_lines.CONNECTIONS
+            assert lines.opened == len(lines.idle) == loop_lines.CONNECTIONS
+        finally:
+            await lines.close()
+        assert lines.opened == 0
+
+    asyncio.run(scenario())
+    assert sorted(text for _, text in texts(meeting)) == sorted(f"line {k}" for k in range(8))
+
+
 def test_a_connection_lost_mid_statement_is_reported_not_stored_twice(running, monkeypatch):
     lpp2, meeting, ai = running
     selectors.hot_path_warm()
