@@ -204,10 +204,9 @@ def _target_cached(data) -> tuple | None:
     if sender is None or sender[3].participant_id is None:
         return None
     payload, lpp2, number, identity = sender
-    static = selectors.contest_static_peek(lpp2=lpp2)  # None if its time ran out since
-    seat = static["seats"].get((number, identity.name)) if static is not None else None
-    to = payload.get("to")
-    if seat is None or not isinstance(to, str) or to not in seat["partners"]:
+    to = payload.get("to")  # the seats: None if their time ran out since
+    _, partner = selectors.seat_partner(selectors.contest_static_peek(lpp2=lpp2), number=number, name=identity.name, to=to)
+    if partner is None:
         return None
-    conversation_id, role, user = seat["partners"][to]
+    conversation_id, role, user = partner
     return lpp2.pk, identity, to, number, conversation_id, role, user, payload.get("content")

@@ -269,6 +269,15 @@ def hot_path_warm(*, fresh_s: float = 0.0) -> None:
     _static_read[lpp2.pk] = (started, number)
 
 
+def seat_partner(static: dict | None, *, number: int, name: str, to) -> tuple[dict | None, tuple | None]:
+    """From ``contest_static``'s answer: (``name``'s seat in round ``number``, its partner ``to``'s
+    (conversation id, sender role, user)), each None where there is none (the same rule for the loop's
+    lines and the thread path's)."""
+    seat = static["seats"].get((number, name)) if static is not None else None
+    partner = seat["partners"].get(to) if seat is not None and isinstance(to, str) else None
+    return seat, partner
+
+
 def line_sender(data, *, load: bool = True) -> tuple | None:
     """A line's (payload, served contest, current round number, sender's identity) through this process's
     caches, or None when the payload is not JSON, no round runs or the secret does not match;

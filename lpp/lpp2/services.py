@@ -182,12 +182,12 @@ def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content,
         number, _ = selectors.round_current(lpp2=lpp2, load=False)
     if number < 0:
         raise Closed("No round has begun (roundNumber -1).")
-    seat = selectors.contest_static(lpp2=lpp2)["seats"].get((number, identity.name))
+    seat, partner = selectors.seat_partner(selectors.contest_static(lpp2=lpp2), number=number, name=identity.name, to=to)
     if seat is None:
         raise NotAllowed(f"{identity.name} has no partner in round {number}.")
-    if to not in seat["partners"]:
+    if partner is None:
         raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
-    conversation_id, role, user = seat["partners"][to]
+    conversation_id, role, user = partner
     try:
         message = message_post(conversation_id=conversation_id, sender_role=role, text=content, user=user)
     except Closed:
