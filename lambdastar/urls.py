@@ -1,10 +1,12 @@
 from django.urls import path, re_path
+from django.views.generic import RedirectView
 
 from lambdastar import views
 
 app_name = "lambdastar"
 
 urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="lambdastar:experiment_list"), name="index"),
     path("experiments/", views.experiment_list, name="experiment_list"),
     path("experiments/<int:pk>/", views.experiment_detail, name="experiment_detail"),
     path("experiments/<int:pk>/results.json", views.experiment_results, name="experiment_results"),

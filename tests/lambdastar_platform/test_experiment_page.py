@@ -251,3 +251,9 @@ def test_open_pages_share_one_results_snapshot_per_stored_chunk(researcher, djan
     (run, chunk) = selectors.experiment_chunks(experiment=experiment)[1]
     services.chunk_execute(run_id=run.pk, agent_type=chunk.agent_type, index=chunk.index)
     assert sum(r["n"] for r in figures.experiment_results_shared(experiment=experiment)["table"]) == 4
+
+
+def test_the_sections_root_leads_to_its_experiments(world):
+    users, _ = world
+    response = _client(users["jude"]).get("/lambdastar/")
+    assert response.status_code == 302 and response["Location"] == "/lambdastar/experiments/"

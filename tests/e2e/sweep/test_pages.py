@@ -20,6 +20,13 @@ AXE_RUN = """async () => {
 }"""
 
 
+# A wide table scrolls inside itself on a phone; its data may, but a button in it must not start out of sight.
+CLIPPED_BUTTONS = """() => [...document.querySelectorAll('table button, table input[type=submit]')].filter(b => {
+  const box = b.getBoundingClientRect(), table = b.closest('table').getBoundingClientRect();
+  return box.width > 0 && (box.right > table.right + 1 || box.right > window.innerWidth + 1);
+}).map(b => (b.textContent || b.value).trim()).slice(0, 5)"""
+
+
 def _params():
     for spec in PAGES:
         for size in SIZES:
@@ -92,12 +99,15 @@ def test_page_fits_and_passes_axe(spec, size, browser, contexts, sweep_site, axe
         page.screenshot(path=str(shot), full_page=True)
         SAVED.append(shot)
         wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        clipped = page.evaluate(CLIPPED_BUTTONS)
         violations = severe_violations(page, axe_script)
     finally:
         (own_context or page).close()
     problems = []
     if wide > screen + 1:
         problems.append(f"  the page is {wide} px wide on a {screen} px screen")
+    if clipped:
+        problems.append(f"  buttons past their table's visible edge (scrolled out of sight): {clipped}")
     if violations:
         problems.append(describe(violations))
     assert not problems, f"{spec.name} at {size} ({shot}):\n" + "\n".join(problems)
