@@ -34,4 +34,7 @@ def test_one_bridged_conversation_prints_the_json_last_line():
     assert figures["lpp2_target_ms"] == pytest.approx(2 * figures["lpp2_baseline_p99_ms"] + figures["lpp2_commit_p99_ms"],
                                                       abs=0.01)
     assert figures["lpp2_target_met"] == (figures["lpp2_p99_ms"] <= figures["lpp2_target_ms"])
+    low, high = figures["lpp2_target_ratio_ci95"]
+    assert figures["lpp2_target_ratio"] == pytest.approx(figures["lpp2_p99_ms"] / figures["lpp2_target_ms"], abs=0.002)
+    assert 0 < low <= high
     assert "cleaned up" in result.stderr
