@@ -107,6 +107,7 @@ GET  /tables/{tables_game}/                          | 200   | 200      | 200   
 GET  /tables/{tables_game}/live/                     | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /tables/{tables_game}/export.jsonl              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 # --- Λ* pages and downloads -------------------------------------------------------------------------------------------------------------
+GET  /lambdastar/                                    | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
 GET  /lambdastar/experiments/                        | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /lambdastar/experiments/{experiment}/           | login | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 200
 GET  /lambdastar/experiments/{experiment}/results.json | login | 404   | 404   | 404    | 404    | 404    | 200     | 404      | 200
