@@ -119,6 +119,18 @@ def update_where(model, where: dict, **values) -> Statement:
                      tuple(params))
 
 
+def insert_if_updated(update: Statement, insert: Statement) -> Statement:
+    """One PostgreSQL statement: ``update`` (an :func:`update_where`), then ``insert`` (an
+    :func:`insert_statement` of one row of plain values) only if the update matched a row: both or
+    neither, whatever transaction it runs in. Its row count is the rows inserted (0: nothing changed).
+    A data-modifying ``WITH``, so the insert's literals take their columns' types as in ``VALUES``."""
+    head, values = insert.sql.split(" VALUES (", 1)
+    if not values.endswith(")") or set(values[:-1].replace("%s", "").replace(", ", "")):
+        raise ValueError("insert_if_updated takes the INSERT of one row of plain values")
+    return Statement(f"WITH updated AS ({update.sql} RETURNING 1) {head} SELECT {values[:-1]} "
+                     "WHERE EXISTS (SELECT 1 FROM updated)", update.params + insert.params)
+
+
 def inserted(objs: list, rows: list) -> None:
     """Mark ``objs`` saved, with the keys an :func:`insert_statement` with ``returning_pk`` returned."""
     for obj, (pk,) in zip(objs, rows, strict=True):

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.models import EngineCall, Entry, EntryHealth
-from core.db import Statement, batched, insert_statement, statements_run, update_where
+from core.db import Statement, batched, insert_if_updated, insert_statement, statements_run, update_where
 
 log = logging.getLogger(__name__)
 
@@ -81,17 +81,19 @@ def engine_call_record(entry: Entry, result: CallResult, *, subject: str, attemp
     makes it durable (the WAL is flushed in order). Never inside a caller's transaction: ``SET LOCAL``
     would last until the caller's commit.
 
-    A healthy entry's success (the common case) is one round trip where :func:`core.db.batched`: the
-    log's INSERT and the breaker's one-statement fast path sent as one query (one implicit transaction);
-    if the breaker was not closed and clean, its update follows as :func:`breaker_record` makes it."""
+    A healthy entry's success (the common case) is one round trip where :func:`core.db.batched`: one
+    statement that moves the breaker's ``last_ok_at`` if it is closed and clean and, only then, inserts
+    the log's row (:func:`core.db.insert_if_updated`). Otherwise (a failure, a breaker with failures
+    counted, no breaker row yet) nothing of it is written, and the log and :func:`breaker_record` follow
+    in one transaction."""
     relaxed = not flush and connection.vendor == "postgresql" and not connection.in_atomic_block
     if result.ok and batched():
         statements = [Statement("SET LOCAL synchronous_commit TO OFF")] if relaxed else []
-        statements += [insert_statement([_call_row(entry, result, subject=subject, attempt=attempt)]),
-                       update_where(EntryHealth, _CLEAN | {"entry": entry.pk}, last_ok_at=timezone.now())]
-        if not statements_run(statements)[-1][0]:
-            breaker_record(entry, result)
-        return
+        statements.append(insert_if_updated(
+            update_where(EntryHealth, _CLEAN | {"entry": entry.pk}, last_ok_at=timezone.now()),
+            insert_statement([_call_row(entry, result, subject=subject, attempt=attempt)])))
+        if statements_run(statements)[-1][0]:
+            return
     with transaction.atomic():
         if relaxed:
             with connection.cursor() as cursor:
