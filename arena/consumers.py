@@ -30,8 +30,9 @@ class JudgeConsumer(BaseConsumer):
         ]
 
     def state(self):
-        services.interrogation_close_if_due(interrogation_id=self.interrogation.pk)
-        return selectors.judge_state(interrogation=self.interrogation)
+        self.interrogation.refresh_from_db()  # one read for the close-if-due check and the state
+        closed = services.interrogation_close_if_due(interrogation_id=self.interrogation.pk, seen=self.interrogation)
+        return selectors.judge_state(interrogation=self.interrogation, refresh=closed)
 
     async def _conversation(self, side):
         if side not in ("left", "right", "sole"):

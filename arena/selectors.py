@@ -51,9 +51,11 @@ def recent_messages(*, conversation_id: int, limit: int | None = None) -> tuple[
     return rows, earlier
 
 
-def judge_state(*, interrogation: Interrogation) -> dict:
-    """Everything the judge may see. The truth about the witnesses only once the verdict is in."""
-    interrogation.refresh_from_db()
+def judge_state(*, interrogation: Interrogation, refresh: bool = True) -> dict:
+    """Everything the judge may see. The truth about the witnesses only once the verdict is in.
+    ``refresh`` False: ``interrogation`` was read afresh by the caller."""
+    if refresh:
+        interrogation.refresh_from_db()
     conversations = list(
         interrogation.conversations.select_related("witness_entry"))
     recent = {c.side: recent_messages(conversation_id=c.pk) for c in conversations}
@@ -71,7 +73,7 @@ def judge_state(*, interrogation: Interrogation) -> dict:
         "verdict": payloads.judge_verdict(verdict),
         "reveal": payloads.judge_reveal(conversations) if verdict else None,
         "correct": verdict.correct if verdict else None,
-        "verdict_here": not verdict_elsewhere(interrogation.pk),
+        "verdict_here": verdict is not None or not verdict_elsewhere(interrogation.pk),  # a verdict is only given here
     }
 
 

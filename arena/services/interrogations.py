@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from arena import notify, roles
 from arena.learning import learner_harvest_schedule
-from arena.services.seals import seals_write
+from arena.services.seals import conversations_to_seal, seals_write
 from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Conversation, Entry, Interrogation, Status
@@ -129,15 +129,16 @@ def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interro
         interrogation.end_reason = reason
         interrogation.save(update_fields=["status", "ended_at", "end_reason"])
         interrogation.conversations.update(status=interrogation.status, ended_at=now)
-        conversations = list(interrogation.conversations.all())
-        seals_write(interrogation=interrogation)  # after the update: the conversations' rows are locked
+        conversations = conversations_to_seal(interrogation)  # as updated, each with its chain's head and count
+        seals_write(interrogation=interrogation, conversations=conversations)  # the rows are locked by the update
         transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
     return interrogation
 
 
-def interrogation_close_if_due(*, interrogation_id: int) -> bool:
-    """Close a running interrogation whose deadline has passed; True if it is (now) closed by time."""
-    interrogation = Interrogation.objects.only("status", "deadline").filter(pk=interrogation_id).first()
+def interrogation_close_if_due(*, interrogation_id: int, seen: Interrogation | None = None) -> bool:
+    """Close a running interrogation whose deadline has passed; True if it is (now) closed by time.
+    ``seen``: the interrogation as the caller has just read it (its status and deadline), not read again."""
+    interrogation = seen or Interrogation.objects.only("status", "deadline").filter(pk=interrogation_id).first()
     if interrogation is None:
         return False  # deleted before its timer came (an organiser removed it)
     if interrogation.status != Status.RUNNING or interrogation.deadline > timezone.now():

@@ -42,7 +42,6 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
     """The judge's decision, allowed once, after the conversations have ended; it reveals the truth."""
     from arena.services.interrogations import interrogation_close_if_due
 
-    interrogation_close_if_due(interrogation_id=interrogation_id)
     if not isinstance(reason, str):
         raise InvalidInput("reason must be text.")
     reason = reason.strip()
@@ -55,19 +54,24 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
         interrogation = Interrogation.objects.select_for_update().get(pk=interrogation_id)
         if judge is None or judge.pk != interrogation.judge_id:
             raise NotAllowed("Only this interrogation's judge can give its verdict.")
+        three_party = interrogation.kind == Interrogation.Kind.THREE_PARTY
+        if three_party and choice not in ("left", "right"):
+            raise InvalidInput("choice must be 'left' or 'right': the witness you believe is human.")
+        if not three_party and choice not in ("human", "machine"):
+            raise InvalidInput("choice must be 'human' or 'machine'.")
+        # time up and its close lost (a restart): closed here, committed with the verdict (what raises
+        # below, still running or a verdict already given, cannot follow a close)
+        if interrogation_close_if_due(interrogation_id=interrogation_id, seen=interrogation):
+            interrogation.refresh_from_db()
         if interrogation.status != Status.ENDED:
             raise Closed("A verdict can be given once the conversations have ended.")
         if Verdict.objects.filter(interrogation=interrogation).exists():
             raise Closed("The verdict has already been given.")
         conversations = list(interrogation.conversations.select_related("witness_entry"))
         by_side = {c.side: c for c in conversations}
-        if interrogation.kind == Interrogation.Kind.THREE_PARTY:
-            if choice not in ("left", "right"):
-                raise InvalidInput("choice must be 'left' or 'right': the witness you believe is human.")
+        if three_party:
             correct = not by_side[choice].witness_is_machine
         else:
-            if choice not in ("human", "machine"):
-                raise InvalidInput("choice must be 'human' or 'machine'.")
             correct = (choice == "machine") == by_side["sole"].witness_is_machine
         now = timezone.now()
         verdict = Verdict.objects.create(

@@ -139,6 +139,22 @@ def test_verdict_rules_and_correctness(cast):
         services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=90)
 
 
+def test_a_verdict_on_an_interrogation_whose_close_was_lost_closes_it_then_counts(cast):
+    """Time is up but the close never ran (a restart): the verdict ends the interrogation by time and is
+    recorded with it; a bad choice first leaves it as it was for its next close."""
+    interrogation = three_party(cast)
+    human, _ = sides(interrogation)
+    Interrogation.objects.filter(pk=interrogation.pk).update(deadline=timezone.now() - dt.timedelta(seconds=1))
+    with pytest.raises(InvalidInput):
+        services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice="human", confidence=80)
+    assert Interrogation.objects.get(pk=interrogation.pk).status == Status.RUNNING
+    verdict = services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80)
+    interrogation.refresh_from_db()
+    assert interrogation.status == Status.ENDED and interrogation.end_reason == "time"
+    assert verdict.correct is True and verdict.time_to_decision_s >= 0
+    assert human.seal.message_count == 0  # sealed by the close, in the verdict's transaction
+
+
 @pytest.mark.parametrize("bad_reason", ["\x00", "a\x00b", "why\x1b[2J", "\u200b"])
 def test_a_verdict_reason_obeys_the_text_rules(cast, bad_reason):
     """A reason is text a person types: the rules of messages (arena.services.messages.clean_text). A NUL
