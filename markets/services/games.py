@@ -20,8 +20,10 @@ Status = Game.Status
 def game_create(*, title: str = "", entries=(), humans=(), **fields) -> Game:
     with transaction.atomic():
         game = Game.objects.create(title=title, **fields)
-        game.entry_pool.set(entries)
-        game.human_pool.set(humans)
+        if entries:  # (a new game's empty pools: no read of what they hold)
+            game.entry_pool.set(entries)
+        if humans:
+            game.human_pool.set(humans)
         Market.objects.create(game=game)
         Account.objects.bulk_create([Account(game=game, kind=Account.Kind.MAKER), Account(game=game, kind=Account.Kind.ISSUER)])
     return game

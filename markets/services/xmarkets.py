@@ -42,11 +42,12 @@ GameStatus = Game.Status
 
 
 def xmarket_open(*, interrogation_id: int, delay_s=60.0, market_maker: str = Game.Maker.LINEAR, lmsr_b: float = 18.0,
-                 starting_points: int = 1000) -> ConversationMarket:
+                 starting_points: int = 1000, interrogation: Interrogation | None = None) -> ConversationMarket:
     """The market on an interrogation (made once; found again after): "the left witness is human" in
     the three-party form, "this candidate is human" one-to-one; and its spectator feed, `delay_s`
-    behind the judge."""
-    interrogation = Interrogation.objects.filter(pk=interrogation_id).first()
+    behind the judge. ``interrogation``: its row, just read by the caller (the sweep's)."""
+    if interrogation is None or interrogation.pk != interrogation_id:
+        interrogation = Interrogation.objects.filter(pk=interrogation_id).first()
     if interrogation is None:
         raise InvalidInput("No such interrogation.")
     if interrogation.rehearsal:
@@ -62,11 +63,9 @@ def xmarket_open(*, interrogation_id: int, delay_s=60.0, market_maker: str = Gam
                 raise InvalidInput(f"The interrogation has {interrogation.status}: too late to open a market on it.")
             game = game_create(title=f"{ConversationMarket.Side(side).label}: {interrogation}", market_maker=market_maker,
                                lmsr_b=lmsr_b, starting_points=starting_points, max_bettors=MAX_BETTORS,
-                               duration_s=interrogation.time_limit_s, answer_delay_s=0)
-            game.status = GameStatus.OPEN
-            game.save(update_fields=["status"])
+                               duration_s=interrogation.time_limit_s, answer_delay_s=0, status=GameStatus.OPEN)
             market = ConversationMarket.objects.create(game=game, interrogation=interrogation, side=side)
-    xmarket_sync(market_id=market.pk)
+    xmarket_sync(market_id=market.pk, market=market)  # its game and interrogation as just read or made
     return market
 
 
@@ -199,6 +198,6 @@ def xmarkets_ensure(*, interrogation_ids=None) -> list[ConversationMarket]:
                                            markets__isnull=True)
     if interrogation_ids is not None:
         pending = pending.filter(pk__in=list(interrogation_ids))
-    ids = list(pending.order_by("-pk").values_list("pk", flat=True)[:ENSURE_WINDOW])
-    wanted = xmarket_policies(ids) if ids else {}
-    return [xmarket_open(interrogation_id=pk, **wanted[pk]) for pk in ids if pk in wanted]
+    rows = {row.pk: row for row in pending.order_by("-pk")[:ENSURE_WINDOW]}
+    wanted = xmarket_policies(list(rows)) if rows else {}
+    return [xmarket_open(interrogation_id=pk, interrogation=row, **wanted[pk]) for pk, row in rows.items() if pk in wanted]

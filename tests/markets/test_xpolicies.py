@@ -160,3 +160,32 @@ def test_the_sweep_asks_each_format_once_however_many_conversations_run(cast):
     opened = xmarkets_ensure()
     assert [m.interrogation_id for m in opened] == [watched.interrogation_id]
     assert opened[0].interrogation.spectator_feed.delay_s == 30
+
+
+def test_the_sweep_opens_a_rounds_markets_in_a_few_statements_each(cast):
+    """A round's markets open on the beat's thread, which in the embedded default is daphne's process:
+    every statement there is time the consoles wait. Today's figure per market: the feed (read, insert),
+    the market (read, the game, its book, its accounts, the link); before session 13, 12 (the
+    interrogation and the market read again, the empty pools read, the game's status a second write)."""
+    from django.db import connection
+
+    from markets.services.xmarkets import xmarkets_ensure
+    from tests.tournaments.loebner.helpers import finals_make
+    from tournaments.loebner.models import Meeting
+
+    contest = finals_make(cast)
+    ids = list(Meeting.objects.filter(round__contest=contest).values_list("interrogation_id", flat=True))
+    statements = []
+
+    def counted(execute, sql, params, many, context):
+        if not sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")):
+            statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counted):
+        opened = xmarkets_ensure(interrogation_ids=ids)
+    assert len(opened) == len(ids) >= 4
+    assert len(statements) <= 2 + 7 * len(ids)  # the pending interrogations and the policies' read, then each
+    for market in opened:
+        assert market.game.status == "open" and market.interrogation.spectator_feed.delay_s > 0
+    assert xmarkets_ensure(interrogation_ids=ids) == []  # opened once
