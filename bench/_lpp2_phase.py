@@ -14,9 +14,11 @@ baseline's pairs do (``harness.baseline_phase``): eight lines sent in the same i
 would otherwise send at their start, is a coincidence of the benchmark's own clock, not of a contest.
 
 Baselines of the same run, at the same concurrency (8 pairs) and pacing, half before and half after the
-lines (``lpp2_baselines``): the bare channel-layer round trip, and the database commit (one single-row
+lines (``lpp2_baselines``): the bare channel-layer round trip, the database commit (one single-row
 INSERT committed through a persistent psycopg connection per pair, bench.chat_latency.Floor, timed
-alone). Target: line p99 <= 2 x the bare p99 + the commit's p99."""
+alone), and the line's own database work (``Appends``: the platform's append, committed, timed alone).
+Target: line p99 <= 2 x the bare p99 + the commit's p99 (and, printed beside it, the same with the
+append's p99 in place of the commit's)."""
 from __future__ import annotations
 
 import asyncio
@@ -71,33 +73,89 @@ def contest_create() -> None:
 PAIRS = 8
 
 
+class Appends:
+    """A line's own database work without the rest of its path: the platform's append
+    (``arena.services.appends_pg.CALL``: the conversation's row locked, its chain's last link read, the
+    message numbered, hashed, inserted and committed) of a judge's line to a running one-to-one
+    interrogation of its own per pair, through a persistent psycopg connection per pair set up as the
+    LPP2 hub sets up its own (``loop_lines._connection_params``, warmed by one call), run on the default
+    thread pool as Floor's INSERT is."""
+
+    def __init__(self):
+        self.connections: dict = {}
+        self.targets: dict = {}  # pair -> (conversation id, judge's user id)
+
+    def open(self, n: int) -> None:
+        import psycopg
+        from django.contrib.auth import get_user_model
+        from django.utils import timezone
+
+        from arena.services import appends_pg, interrogation_create, interrogation_start
+        from lpp.lpp2.loop_lines import _connection_params
+
+        users = get_user_model().objects
+        for i in range(n):
+            judge = users.get_or_create(username=f"bench-append-judge{i}")[0]
+            witness = users.get_or_create(username=f"bench-append-witness{i}")[0]
+            interrogation = interrogation_create(judge=judge, witnesses=[witness], time_limit_s=3600, title="bench appends")
+            interrogation_start(interrogation_id=interrogation.pk)
+            self.targets[i] = (interrogation.conversations.get().pk, judge.pk)
+            self.connections[i] = conn = psycopg.connect(**_connection_params(), autocommit=True)
+            conn.execute(appends_pg.CALL, [0, "interrogator", None, "", timezone.now(), False])
+
+    def close(self) -> None:
+        for conn in self.connections.values():
+            conn.close()
+        self.connections.clear()
+
+    def _append(self, pair: int, k: int) -> None:
+        from django.utils import timezone
+
+        from arena.services import appends_pg
+
+        conversation_id, judge_id = self.targets[pair]
+        row = self.connections[pair].execute(appends_pg.CALL, [conversation_id, "interrogator", judge_id,
+                                                               f"bench {pair} {k}: are you human?", timezone.now(),
+                                                               True]).fetchone()
+        if row[0] != "ok":
+            raise RuntimeError(f"the bench append was refused: {row[0]}")
+
+    async def write(self, pair: int, k: int) -> None:
+        await asyncio.to_thread(self._append, pair, k)
+
+
 async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: float, timeout_s: float,
                          conninfo: dict) -> dict:
     """At the LPP2 phase's concurrency and pacing: {"bare": round trips (s), "commit": INSERT + COMMIT
-    times (s), "lost": round trips lost}; the commit comes before each round trip, timed on its own."""
+    times (s), "append": the platform's append of a line, committed (s), "lost": round trips lost}; each
+    write comes before a round trip, timed on its own, in a phase of its own."""
     from bench import harness
     from bench.chat_latency import Floor
 
-    floor = Floor(conninfo)
-    commits: list[float] = []
+    timed: dict[str, list[float]] = {"commit": [], "append": []}
 
-    async def write(pair: int, k: int) -> None:
-        started = time.perf_counter()
-        await floor.write(pair, k)
-        commits.append(time.perf_counter() - started)
+    def timing(name: str, write):
+        async def timed_write(pair: int, k: int) -> None:
+            started = time.perf_counter()
+            await write(pair, k)
+            timed[name].append(time.perf_counter() - started)
+        return timed_write
 
     bare = await harness.baseline_phase(PAIRS, rounds, pause, stagger_s, timeout_s)
-    await asyncio.to_thread(floor.open, PAIRS)
-    try:
-        await harness.baseline_phase(PAIRS, rounds, pause, stagger_s, timeout_s, write=write)
-    finally:
-        floor.close()
-    return {"bare": bare["latency"], "commit": commits, "lost": bare["lost"]}
+    for name, writer in (("commit", Floor(conninfo)), ("append", Appends())):
+        await asyncio.to_thread(writer.open, PAIRS)
+        try:
+            await harness.baseline_phase(PAIRS, rounds, pause, stagger_s, timeout_s, write=timing(name, writer.write))
+        finally:
+            writer.close()
+    return {"bare": bare["latency"], **timed, "lost": bare["lost"]}
 
 
-async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float, stagger_s: float = 0.0) -> dict:
+async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float, stagger_s: float = 0.0,
+                     stamps: dict | None = None) -> dict:
     """Latencies (s) of every measured line, the round's first lines (unmeasured warm-up), lines lost,
-    errors (TargetError and the like)."""
+    errors (TargetError and the like). ``stamps``: filled with each measured line's client stamps
+    (text -> {"client_sent", "client_arrived"}: perf_counter, the clock of bench/tracing's)."""
     await asyncio.to_thread(contest_create)
     controller = await _Client(base, "CONTROLLER", 4).start()
     judges = [await _Client(base, f"judge{j}", 4).start() for j in range(4)]
@@ -122,6 +180,8 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
                     arrived, data = await asyncio.wait_for(witness.inbox["message"].get(), timeout_s)
                     if json.loads(data)["content"] == text:
                         result["latency" if k else "first"].append(arrived - sent)
+                        if stamps is not None and k:
+                            stamps[text] = {"client_sent": sent, "client_arrived": arrived}
                         break
             except asyncio.TimeoutError:
                 result["lost"] += 1

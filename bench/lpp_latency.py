@@ -47,7 +47,10 @@ judge's line from its socket.io client to its partner's, stored in the meeting's
 relayed, after one unmeasured line per conversation, one every --lpp2-pause-ms (20-50 ms); beside
 them, at their concurrency (8 pairs) and pacing, half before and half after: the bare channel-layer
 round trip and the database commit (a single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare p99 + the commit's p99 ("lpp2_target_ms";
-"lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs).
+"lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs). Beside it, the line's own database work
+alone (the platform's append of a line, committed, on conversations of its own: "lpp2_append_p99_ms")
+and the same bound with it in place of the one-row INSERT ("lpp2_target_append_ms",
+"lpp2_target_append_ratio" and its 95% bootstrap interval).
 """
 
 from __future__ import annotations
@@ -421,18 +424,20 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
         jitter = lambda: random.uniform(low, high)  # noqa: E731
 
         async def lpp2_baseline(rounds: int) -> dict:
-            log(f"lpp2 baselines: {PAIRS} pairs x {rounds} bare round trips, then as many commits + round trips")
+            log(f"lpp2 baselines: {PAIRS} pairs x {rounds} bare round trips, then as many with a commit, "
+                "then as many with the platform's append")
             return await lpp2_baselines(rounds, jitter, high, args.key_timeout, conninfo)
 
         before = await lpp2_baseline(args.lpp2_lines // 2)
         log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
         cpu, own = daphne_cpu_s(), time.process_time()
-        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout, stagger_s=high)
+        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout, stagger_s=high,
+                                        stamps=keys.setdefault("lpp2_stamps", {}) if args.trace else None)
         after = daphne_cpu_s()
         keys["lpp2"]["daphne_cpu_s"] = after - cpu if cpu is not None and after is not None else float("nan")
         keys["lpp2"]["client_cpu_s"] = time.process_time() - own
         behind = await lpp2_baseline(args.lpp2_lines - args.lpp2_lines // 2)
-        keys["lpp2"]["baseline"] = {name: before[name] + behind[name] for name in ("bare", "commit", "lost")}
+        keys["lpp2"]["baseline"] = {name: before[name] + behind[name] for name in ("bare", "commit", "append", "lost")}
     await run_baseline(args.keys // 2, "after")
     await harness.close_layer_pools()
     return baseline, keys
@@ -495,6 +500,11 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
     lpp2_over = lpp2_lat["p99"] / lpp2_target if lpp2_lat and lpp2_target > 0 else nan
     lpp2_over_ci = (target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["commit"])
                     if lpp2_lat and lpp2_base and lpp2_commit else (nan, nan))
+    # the line's own database work (the platform's append, committed) in place of a one-row INSERT
+    lpp2_append = summary(lpp2["baseline"]["append"]) if lpp2_lat and lpp2["baseline"].get("append") else None
+    lpp2_target_append = 2 * lpp2_base["p99"] + lpp2_append["p99"] if lpp2_base and lpp2_append else nan
+    lpp2_append_ci = (target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["append"])
+                      if lpp2_base and lpp2_append else (nan, nan))
     if lpp2_lat:
         print(f"  LPP2 line: judge's client -> partner's     {fmt(lpp2_lat)}  (stored, then relayed)")
         if lpp2["first"]:
@@ -503,11 +513,17 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         if lpp2_base and lpp2_commit:
             print(f"  LPP2 baseline, bare round trip (8 pairs)  {fmt(lpp2_base)}")
             print(f"  LPP2 baseline, the commit (8 pairs)       {fmt(lpp2_commit)}")
+        if lpp2_append:
+            print(f"  LPP2 baseline, the append (8 pairs)       {fmt(lpp2_append)}")
         met = "met" if lpp2_lat["p99"] <= lpp2_target else "not met"
         print(f"  LPP2 p99 {lpp2_lat['p99']:.2f} ms = {lpp2_ratio:.2f} x the bare baseline; target <= 2 x bare + "
               f"commit = {lpp2_target:.2f} ms: {met}; lost {lpp2['lost']} lines; {len(lpp2['errors'])} refusals")
         print(f"  LPP2 p99 / target {lpp2_over:.2f} (95% bootstrap CI {lpp2_over_ci[0]:.2f}-{lpp2_over_ci[1]:.2f}: "
               f"the line's, the bare and the commit's samples each resampled; under 1 is met)")
+        if lpp2_append:
+            print(f"  LPP2 p99 / (2 x bare + the append's p99 = {lpp2_target_append:.2f} ms) "
+                  f"{lpp2_lat['p99'] / lpp2_target_append:.2f} (95% CI {lpp2_append_ci[0]:.2f}-{lpp2_append_ci[1]:.2f}): "
+                  f"the line's own statement in place of a one-row INSERT")
         lines = len(lpp2["latency"]) or 1
         print(f"  LPP2 CPU per line: daphne {lpp2['daphne_cpu_s'] * 1000 / lines:.2f} ms, the benchmark's clients "
               f"{lpp2['client_cpu_s'] * 1000 / lines:.2f} ms (both ends in Python; less sensitive to load)")
@@ -554,6 +570,10 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         "lpp2_target_met": bool(lpp2_lat and lpp2_lat["p99"] <= lpp2_target),
         "lpp2_target_ratio": round(lpp2_over, 3),
         "lpp2_target_ratio_ci95": [round(bound, 3) for bound in lpp2_over_ci],
+        "lpp2_append_p99_ms": round(lpp2_append["p99"], 3) if lpp2_append else nan,
+        "lpp2_target_append_ms": round(lpp2_target_append, 3),
+        "lpp2_target_append_ratio": round(lpp2_lat["p99"] / lpp2_target_append, 3) if lpp2_append else nan,
+        "lpp2_target_append_ratio_ci95": [round(bound, 3) for bound in lpp2_append_ci],
         "lpp2_first_line_max_ms": round(max(lpp2["first"]) * 1000, 3) if lpp2_lat and lpp2["first"] else nan,
         "lpp2_lost": lpp2["lost"] if lpp2 else 0,
         "lpp2_daphne_cpu_ms_per_line": round(lpp2["daphne_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
@@ -615,6 +635,10 @@ def parse_args(argv=None):
     parser.add_argument("--time-limit", type=float, default=600.0, help="stop the whole run after this many seconds")
     parser.add_argument("--as-configured", action="store_true",
                         help="keep the channel layer's Redis socket timeout exactly as configured (harness.py)")
+    parser.add_argument("--trace", type=Path, default=None, metavar="FILE",
+                        help="time-stamp each LPP2 line along its path in daphne (bench/tracing: frame read, hub, "
+                             "statement, relay, frame written) and print where the time goes, the slowest 1%% apart; "
+                             "daphne's stamps are written to FILE (the stamps cost daphne some CPU a line)")
     parser.add_argument("--embedded-beat", action="store_true",
                         help="let daphne run the periodic sweeps itself, as the embedded default does (services "
                              "mode runs them in `celery beat`; default: not in daphne)")
@@ -636,6 +660,10 @@ def run(args) -> dict:
     names = (cycle * (args.keys // len(cycle) + 1))[:args.keys]
     directory = Path(tempfile.mkdtemp(prefix="lpp_latency_", dir=args.comm_dir))
     log(f"communications directories in {directory} ({filesystem(directory)})")
+    if args.trace:  # read by bench/asgi.py in the daphne child
+        from bench import tracing
+
+        os.environ[tracing.TRACE_ENV] = str(args.trace.resolve())
     try:
         with harness.Services("lpp_latency", port=args.port, as_configured=args.as_configured) as services:
             poll_s = args.poll_s if args.poll_s is not None else default_poll_s()
@@ -676,10 +704,19 @@ def run(args) -> dict:
                     bridge.cleanup()
             if not any(keys["arrived"]):
                 raise BenchError(f"no key reached a judge; daphne's log:\n{services.tail()}")
-            return report(args, baseline, keys, split(plan, keys, bridge.probe), bridge.probe, reader, poll_s,
-                          filesystem(directory), services.note, bridge.cpu_s)
+            result = report(args, baseline, keys, split(plan, keys, bridge.probe), bridge.probe, reader, poll_s,
+                            filesystem(directory), services.note, bridge.cpu_s)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+    if args.trace and keys.get("lpp2_stamps"):  # daphne wrote its stamps when it exited
+        from bench import tracing
+
+        server = {text: {name: t for name, t in stamps.items() if name in tracing.LPP2_STAMPS}  # not the chat's
+                  for text, stamps in json.loads(args.trace.read_text()).items()}
+        print("  where an LPP2 line's time goes (consecutive stamps, ms; bench/tracing):")
+        for line in tracing.stages(server, keys["lpp2_stamps"]) + tracing.slowest(server, keys["lpp2_stamps"]):
+            print(line)
+    return result
 
 
 def main(argv=None) -> int:

@@ -16,6 +16,7 @@ stamps and `stages()` prints the intervals between consecutive ones.
 from __future__ import annotations
 
 import atexit
+import collections
 import cProfile
 import functools
 import json
@@ -131,12 +132,77 @@ def install_trace(path: str) -> None:
         stamp(text, f"socket_{self.audience}")
 
     core_consumers.BaseConsumer.arena_message = traced_message
+    _install_lpp2()
 
     def dump():
         with _lock, open(path, "w") as out:
             json.dump(_stamps, out)
 
     atexit.register(dump)
+
+
+def lpp2_content(data) -> str | None:
+    """The line's text in an LPP2 payload (the stringified JSON a client sends or is sent), or in a
+    socket.io frame carrying one (``42["message","{...}"]``, either Engine.IO generation)."""
+    try:
+        if isinstance(data, bytes):
+            data = data.decode()
+        if isinstance(data, str) and data.startswith("42"):
+            event, data = json.loads(data[data.index("["):])[:2]
+            if event != "message":
+                return None
+        return json.loads(data).get("content") if isinstance(data, str) else None
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+LPP2_STAMPS = ("ws_in", "lpp2_event", "lpp2_sql", "lpp2_stored", "lpp2_relay", "ws_out")  # a line's, in order
+
+
+def _install_lpp2() -> None:
+    """An LPP2 line's stamps: its frame read off the judge's websocket (``ws_in``), its event in the hub
+    (``lpp2_event``), its statement sent (``lpp2_sql``) and answered (``lpp2_stored``) on the loop's
+    connections, its relay (``lpp2_relay``), the partner's frame handed to Twisted (``ws_out``)."""
+    from daphne import ws_protocol
+
+    from lpp.lpp2 import loop_lines, server
+
+    protocol = ws_protocol.WebSocketProtocol
+    on_message, server_send = protocol.onMessage, protocol.serverSend
+
+    def frame_text(frame, binary):  # socket.io events only (a chat console's frames are not parsed)
+        return lpp2_content(frame) if not binary and frame[:2] in ("42", b"42") else None
+
+    def traced_on_message(self, payload, isBinary):
+        stamp(frame_text(payload, isBinary), "ws_in")
+        return on_message(self, payload, isBinary)
+
+    def traced_server_send(self, content, binary=False):
+        result = server_send(self, content, binary)
+        stamp(frame_text(content, binary), "ws_out")
+        return result
+
+    protocol.onMessage, protocol.serverSend = traced_on_message, traced_server_send
+    _wrap_async(server.Hub, "dispatch", "lpp2_event", None, lambda args, kwargs: lpp2_content(args[4]))
+    _wrap_async(server.Hub, "_relay", "lpp2_relay", None, lambda args, kwargs: lpp2_content(args[5]))
+    _wrap_async(loop_lines.LoopLines, "_execute", "lpp2_sql", "lpp2_stored", lambda args, kwargs: args[1][3])
+
+
+def slowest(server: dict[str, dict[str, float]], client: dict[str, dict[str, float]], share: float = 0.01) -> list[str]:
+    """Lines: for the slowest ``share`` of the messages (first to last client stamp) and for the rest,
+    the mean time between consecutive stamps of the order they all share: where the tail's time goes."""
+    merged = [{**server.get(text, {}), **stamps} for text, stamps in client.items()]
+    orders = [tuple(sorted(stamps, key=stamps.get)) for stamps in merged]
+    order = collections.Counter(orders).most_common(1)[0][0]
+    rows = sorted(((s[order[-1]] - s[order[0]], s) for s, o in zip(merged, orders) if o == order), key=lambda row: row[0])
+    cut = max(1, int(len(rows) * share))
+    lines = [f"    {len(rows)} of {len(merged)} messages with every stamp; the slowest {cut} against the other "
+             f"{len(rows) - cut} (mean ms):"]
+    for a, b in zip(order, order[1:]):
+        tail = sum(s[b] - s[a] for _, s in rows[-cut:]) / cut * 1000.0
+        rest = sum(s[b] - s[a] for _, s in rows[:-cut]) / max(1, len(rows) - cut) * 1000.0
+        lines.append(f"    {a:>15} -> {b:<15} slowest {tail:7.3f}   others {rest:7.3f}")
+    return lines
 
 
 # --- CPU profile of every thread --------------------------------------------------------------------

@@ -16,9 +16,9 @@ pytestmark = [
 ]
 
 
-def test_one_bridged_conversation_prints_the_json_last_line():
+def test_one_bridged_conversation_prints_the_json_last_line(tmp_path):
     result = run_benchmark("lpp_latency", "--conversations", "1", "--keys", "20", "--reader-seconds", "0.3",
-                           "--key-timeout", "5", "--time-limit", "60")
+                           "--key-timeout", "5", "--time-limit", "60", "--trace", str(tmp_path / "stamps.json"))
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"p50_ms", "p99_ms", "baseline_p99_ms", "keystrokes_per_s", "baseline_bytes_per_s",
@@ -37,4 +37,15 @@ def test_one_bridged_conversation_prints_the_json_last_line():
     low, high = figures["lpp2_target_ratio_ci95"]
     assert figures["lpp2_target_ratio"] == pytest.approx(figures["lpp2_p99_ms"] / figures["lpp2_target_ms"], abs=0.002)
     assert 0 < low <= high
+    # beside it, the line's own append (a heavier statement than the one-row INSERT) in the commit's place
+    assert figures["lpp2_append_p99_ms"] > 0
+    assert figures["lpp2_target_append_ms"] == pytest.approx(
+        2 * figures["lpp2_baseline_p99_ms"] + figures["lpp2_append_p99_ms"], abs=0.01)
+    low, high = figures["lpp2_target_append_ratio_ci95"]
+    assert 0 < low <= high
     assert "cleaned up" in result.stderr
+    # --trace: each line's stamps inside daphne, beside the clients' own, the slowest 1% apart
+    traced = result.stdout.split("where an LPP2 line's time goes", 1)[1]
+    for gap in ("client_sent -> ws_in", "lpp2_sql -> lpp2_stored", "ws_out -> client_arrived"):
+        assert gap in traced
+    assert "with every stamp; the slowest 8 against the other" in traced
