@@ -15,11 +15,13 @@ from .test_play import connect, two_players
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # measured when written (before the lobby read its games once and the consoles the participant in one
-# query: 10, 19, 10, 34, 11, 9, 20, 24); a little slack for the timing of pushes. End and verdict: 22
-# until session 13 (now 16: the seals read every conversation's head and count with the conversations,
-# the verdict's close-if-due check reads the locked row, the judge's state reads its interrogation once)
-BUDGET = {"lobby A": 7, "join A": 17, "lobby B": 7, "join B": 32, "judge console": 9, "witness console": 8,
-          "20 messages": 20, "end and verdict": 17}
+# query: 10, 19, 10, 34, 11, 9, 20, 24); a little slack for the timing of pushes (a push's reaction can
+# fall in the phase before or after: "end and verdict" measured 16-18 with the same code). End and
+# verdict: 22 until session 13 (now 16-18: the seals read every conversation's head and count with the
+# conversations, the verdict's close-if-due check reads the locked row, the judge's state reads its
+# interrogation once); the judge console 10, now 9
+BUDGET = {"lobby A": 7, "join A": 17, "lobby B": 7, "join B": 32, "judge console": 10, "witness console": 8,
+          "20 messages": 20, "end and verdict": 19}
 
 
 async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_statements(cast, monkeypatch):
