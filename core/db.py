@@ -53,21 +53,36 @@ def insert_statement(objs: list, *, returning_pk: bool = False) -> Statement:
     column on PostgreSQL, which for a turn's few rows costs more CPU than it saves (each JSON prompt
     escaped again as an array element). An expression among the values, or a field with a placeholder
     of its own, takes the compiler."""
+    model, fields, rows, plain = _insert_rows(objs)
+    if not plain:
+        return _compiled_insert(model, fields, objs, returning_pk)
+    meta, qn = model._meta, connection.ops.quote_name
+    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    text = (f"{_insert_into(meta, fields)} VALUES " + ", ".join([placeholders] * len(objs))
+            + (f" RETURNING {qn(meta.db_table)}.{qn(meta.pk.column)}" if returning_pk else ""))
+    return Statement(text, _prepared(fields, rows))
+
+
+def _insert_rows(objs: list) -> tuple:
+    """(model, fields, each object's values, whether all are plain values): what an INSERT of ``objs`` writes."""
     model = type(objs[0])
     meta = model._meta
     for obj in objs:  # as bulk_create: a related object saved since it was assigned lends its key now
         obj._prepare_related_fields_for_save(operation_name="insert_statement")
     fields = [f for f in meta.concrete_fields if not f.generated and f is not meta.auto_field]
     rows = [[f.pre_save(obj, True) for f in fields] for obj in objs]
-    if (any(hasattr(f, "get_placeholder") for f in fields)
-            or any(hasattr(v, "resolve_expression") or hasattr(v, "as_sql") for row in rows for v in row)):
-        return _compiled_insert(model, fields, objs, returning_pk)
+    plain = not (any(hasattr(f, "get_placeholder") for f in fields)
+                 or any(hasattr(v, "resolve_expression") or hasattr(v, "as_sql") for row in rows for v in row))
+    return model, fields, rows, plain
+
+
+def _insert_into(meta, fields) -> str:
     qn = connection.ops.quote_name
-    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    text = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) VALUES "
-            + ", ".join([placeholders] * len(objs))
-            + (f" RETURNING {qn(meta.db_table)}.{qn(meta.pk.column)}" if returning_pk else ""))
-    return Statement(text, tuple(f.get_db_prep_save(v, connection=connection) for row in rows for f, v in zip(fields, row)))
+    return f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)})"
+
+
+def _prepared(fields, rows) -> tuple:
+    return tuple(f.get_db_prep_save(v, connection=connection) for row in rows for f, v in zip(fields, row))
 
 
 def _compiled_insert(model, fields, objs, returning_pk) -> Statement:
@@ -119,16 +134,17 @@ def update_where(model, where: dict, **values) -> Statement:
                      tuple(params))
 
 
-def insert_if_updated(update: Statement, insert: Statement) -> Statement:
-    """One PostgreSQL statement: ``update`` (an :func:`update_where`), then ``insert`` (an
-    :func:`insert_statement` of one row of plain values) only if the update matched a row: both or
+def insert_if_updated(update: Statement, obj) -> Statement:
+    """One PostgreSQL statement: ``update`` (an :func:`update_where`), then the INSERT of ``obj`` (as
+    :func:`insert_statement` writes it, plain values only) only if the update matched a row: both or
     neither, whatever transaction it runs in. Its row count is the rows inserted (0: nothing changed).
-    A data-modifying ``WITH``, so the insert's literals take their columns' types as in ``VALUES``."""
-    head, values = insert.sql.split(" VALUES (", 1)
-    if not values.endswith(")") or set(values[:-1].replace("%s", "").replace(", ", "")):
-        raise ValueError("insert_if_updated takes the INSERT of one row of plain values")
-    return Statement(f"WITH updated AS ({update.sql} RETURNING 1) {head} SELECT {values[:-1]} "
-                     "WHERE EXISTS (SELECT 1 FROM updated)", update.params + insert.params)
+    A data-modifying ``WITH``, so the inserted literals take their columns' types as in ``VALUES``."""
+    model, fields, rows, plain = _insert_rows([obj])
+    if not plain:
+        raise ValueError("insert_if_updated takes an object of plain values (no expression, no placeholder)")
+    return Statement(f"WITH updated AS ({update.sql} RETURNING 1) {_insert_into(model._meta, fields)} "
+                     f"SELECT {', '.join(['%s'] * len(fields))} WHERE EXISTS (SELECT 1 FROM updated)",
+                     update.params + _prepared(fields, rows))
 
 
 def inserted(objs: list, rows: list) -> None:

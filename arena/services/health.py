@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.models import EngineCall, Entry, EntryHealth
-from core.db import Statement, batched, insert_if_updated, insert_statement, statements_run, update_where
+from core.db import Statement, batched, insert_if_updated, statements_run, update_where
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def engine_call_record(entry: Entry, result: CallResult, *, subject: str, attemp
         statements = [Statement("SET LOCAL synchronous_commit TO OFF")] if relaxed else []
         statements.append(insert_if_updated(
             update_where(EntryHealth, _CLEAN | {"entry": entry.pk}, last_ok_at=timezone.now()),
-            insert_statement([_call_row(entry, result, subject=subject, attempt=attempt)])))
+            _call_row(entry, result, subject=subject, attempt=attempt)))
         if statements_run(statements)[-1][0]:
             return
     with transaction.atomic():
