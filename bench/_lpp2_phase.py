@@ -78,8 +78,8 @@ class Appends:
     (``arena.services.appends_pg.CALL``: the conversation's row locked, its chain's last link read, the
     message numbered, hashed, inserted and committed) of a judge's line to a running one-to-one
     interrogation of its own per pair, through a persistent psycopg connection per pair set up as the
-    LPP2 hub sets up its own (``loop_lines._connection_params``, warmed by one call), run on the default
-    thread pool as Floor's INSERT is."""
+    LPP2 hub sets up its own (``loop_lines.connection_params``, warmed by ``loop_lines.warm_args``), run
+    on the default thread pool as Floor's INSERT is."""
 
     def __init__(self):
         self.connections: dict = {}
@@ -91,8 +91,9 @@ class Appends:
         from django.utils import timezone
 
         from arena.services import appends_pg, interrogation_create, interrogation_start
-        from lpp.lpp2.loop_lines import _connection_params
+        from lpp.lpp2.loop_lines import connection_params, warm_args
 
+        self.call, self.now = appends_pg.CALL, timezone.now  # not imported inside the timed append
         users = get_user_model().objects
         for i in range(n):
             judge = users.get_or_create(username=f"bench-append-judge{i}")[0]
@@ -100,8 +101,8 @@ class Appends:
             interrogation = interrogation_create(judge=judge, witnesses=[witness], time_limit_s=3600, title="bench appends")
             interrogation_start(interrogation_id=interrogation.pk)
             self.targets[i] = (interrogation.conversations.get().pk, judge.pk)
-            self.connections[i] = conn = psycopg.connect(**_connection_params(), autocommit=True)
-            conn.execute(appends_pg.CALL, [0, "interrogator", None, "", timezone.now(), False])
+            self.connections[i] = conn = psycopg.connect(**connection_params(), autocommit=True)
+            conn.execute(self.call, warm_args())
 
     def close(self) -> None:
         for conn in self.connections.values():
@@ -109,14 +110,9 @@ class Appends:
         self.connections.clear()
 
     def _append(self, pair: int, k: int) -> None:
-        from django.utils import timezone
-
-        from arena.services import appends_pg
-
         conversation_id, judge_id = self.targets[pair]
-        row = self.connections[pair].execute(appends_pg.CALL, [conversation_id, "interrogator", judge_id,
-                                                               f"bench {pair} {k}: are you human?", timezone.now(),
-                                                               True]).fetchone()
+        row = self.connections[pair].execute(self.call, [conversation_id, "interrogator", judge_id,
+                                                         f"bench {pair} {k}: are you human?", self.now(), True]).fetchone()
         if row[0] != "ok":
             raise RuntimeError(f"the bench append was refused: {row[0]}")
 

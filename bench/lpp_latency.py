@@ -71,7 +71,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench import harness
+from bench import harness, tracing
 from bench.harness import BenchError, fmt, summary
 
 
@@ -661,8 +661,6 @@ def run(args) -> dict:
     directory = Path(tempfile.mkdtemp(prefix="lpp_latency_", dir=args.comm_dir))
     log(f"communications directories in {directory} ({filesystem(directory)})")
     if args.trace:  # read by bench/asgi.py in the daphne child
-        from bench import tracing
-
         os.environ[tracing.TRACE_ENV] = str(args.trace.resolve())
     try:
         with harness.Services("lpp_latency", port=args.port, as_configured=args.as_configured) as services:
@@ -709,8 +707,6 @@ def run(args) -> dict:
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     if args.trace and keys.get("lpp2_stamps"):  # daphne wrote its stamps when it exited
-        from bench import tracing
-
         server = {text: {name: t for name, t in stamps.items() if name in tracing.LPP2_STAMPS}  # not the chat's
                   for text, stamps in json.loads(args.trace.read_text()).items()}
         print("  where an LPP2 line's time goes (consecutive stamps, ms; bench/tracing):")

@@ -51,7 +51,7 @@ class LoopLines:
         self.opened = 0  # connections of this process: idle, in use, or being opened (at most CONNECTIONS)
         self.freed = asyncio.Event()  # set when a connection goes back idle or is closed
         self.slots = asyncio.Semaphore(CONNECTIONS)
-        self.params = _connection_params()
+        self.params = connection_params()
         self.own_channel = own_channel  # conversation id -> this process's hub's channel in its group, if any
 
     async def post(self, data, relay: Callable[[int, Line], Awaitable] | None = None) -> tuple[int, Line | None] | None:
@@ -116,9 +116,8 @@ class LoopLines:
         try:
             while self.opened < CONNECTIONS:
                 conn = await self._connect()
-                try:  # the function's first call on a session costs ~6 ms more (catalogs, plans): a call
-                    # for no conversation (answered "missing", nothing locked or written) pays most of it now
-                    await conn.execute(appends_pg.CALL, [0, "interrogator", None, "", timezone.now(), False])
+                try:
+                    await conn.execute(appends_pg.CALL, warm_args())
                 except psycopg.Error:
                     await self._drop(conn)
                     raise
@@ -182,7 +181,7 @@ class LoopLines:
             await self._drop(self.idle.pop())
 
 
-def _connection_params() -> dict:
+def connection_params() -> dict:
     """Django's connection settings for a plain psycopg connection: its adapters and cursor class are
     Django's own business; the session speaks UTC as Django's does (aware datetimes either way), and
     names itself APPLICATION_NAME. The append's statements (primary-key and index lookups) use their
@@ -195,6 +194,12 @@ def _connection_params() -> dict:
     params["options"] = f"{options} -c TimeZone=UTC -c plan_cache_mode=force_generic_plan".strip()
     params["application_name"] = APPLICATION_NAME
     return params
+
+
+def warm_args() -> list:
+    """The append's arguments for no conversation (answered "missing", nothing locked or written): the
+    function's first call on a session costs ~6 ms more (catalogs, plans), which this call pays first."""
+    return [0, "interrogator", None, "", timezone.now(), False]
 
 
 def _target_cached(data) -> tuple | None:
