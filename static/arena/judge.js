@@ -182,6 +182,7 @@
     e.preventDefault();
     const chosen = document.querySelector("input[name=choice]:checked");
     if (!chosen) { Arena.notice("Choose an answer first."); return; }
+    Arena.notice("");
     socket.send({ type: "verdict", choice: chosen.value, confidence: Number(range.value), reason: document.getElementById("reason").value });
   });
 })();

@@ -127,9 +127,12 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     witness.screenshot(path=shots / f"confederate-ended-{size}.png", full_page=True)
     judge.screenshot(path=shots / f"judge-verdict-{size}.png", full_page=True)
 
+    judge.click("#verdict-submit")  # no answer chosen: told so, nothing sent
+    expect(judge.locator("#notice")).to_have_text("Choose an answer first.")
     judge.check(f"#choice-{human.side}")
     judge.click("#verdict-submit")
     expect(judge.locator("#ended")).to_contain_text("Your verdict is recorded")
+    expect(judge.locator("#notice")).to_have_text("")  # the earlier prompt does not stay beside the reveal
     expect(judge.locator("#reveal")).to_be_visible()
     expect(judge.locator("#verdict")).to_be_hidden()
     judge.screenshot(path=shots / f"judge-recorded-{size}.png", full_page=True)
