@@ -5,14 +5,24 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from arena import roles, services
-from core.errors import ArenaError
-
 from arena.models import (
-    EXTERNAL_ENGINES, ApiKey, Conversation, EngineCall, EntrantApplication, Entry, EntryHealth, Interrogation, Keystroke, LearnedPair, Message, Verdict,
+    EXTERNAL_ENGINES,
+    ApiKey,
+    Conversation,
+    EngineCall,
+    EntrantApplication,
+    Entry,
+    EntryHealth,
+    Interrogation,
+    Keystroke,
+    LearnedPair,
+    Message,
+    Verdict,
 )
-from arena.services.entries import entry_settings_clean, settings_masked, settings_unmasked
 from arena.services.engines import engine_choices_list, entry_probe
+from arena.services.entries import entry_settings_clean, settings_masked, settings_unmasked
 from arena.services.health import entry_health_reset
+from core.errors import ArenaError
 
 
 def entry_engine_choices():
@@ -84,7 +94,9 @@ class EntryAdmin(admin.ModelAdmin):
     @admin.display(description="last error")
     def last_error(self, obj):
         health = self._health(obj)
-        return f"{health.last_error} ({health.last_error_at:%Y-%m-%d %H:%M:%S})" if health and health.last_error else "—"
+        return (
+            f"{health.last_error} ({health.last_error_at:%Y-%m-%d %H:%M:%S})" if health and health.last_error else "—"
+        )
 
     @admin.display(description="last success")
     def last_ok(self, obj):
@@ -108,12 +120,35 @@ class EntryAdmin(admin.ModelAdmin):
 
 @admin.register(EngineCall)
 class EngineCallAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "entry", "kind", "subject", "outcome", "latency_ms", "attempt", "conversation", "error", "detail"]
+    list_display = [
+        "created_at",
+        "entry",
+        "kind",
+        "subject",
+        "outcome",
+        "latency_ms",
+        "attempt",
+        "conversation",
+        "error",
+        "detail",
+    ]
     list_filter = ["outcome", "kind", "entry"]
     search_fields = ["entry__display_name", "subject", "error"]
     list_select_related = ["entry", "conversation__interrogation"]
-    readonly_fields = ["entry", "subject", "conversation", "trigger_seq", "kind", "attempt", "outcome", "transient", "latency_ms",
-                       "error", "detail", "created_at"]
+    readonly_fields = [
+        "entry",
+        "subject",
+        "conversation",
+        "trigger_seq",
+        "kind",
+        "attempt",
+        "outcome",
+        "transient",
+        "latency_ms",
+        "error",
+        "detail",
+        "created_at",
+    ]
 
     def has_add_permission(self, request):
         return False
@@ -183,12 +218,32 @@ class InterrogationCreateForm(forms.ModelForm):
 
 @admin.register(Interrogation)
 class InterrogationAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "kind", "judge", "status", "started_at", "deadline", "verdict_summary", "published", "console"]
+    list_display = [
+        "__str__",
+        "kind",
+        "judge",
+        "status",
+        "started_at",
+        "deadline",
+        "verdict_summary",
+        "published",
+        "console",
+    ]
     list_filter = ["status", "kind", ("published_at", admin.EmptyFieldListFilter)]
     search_fields = ["title", "judge__username", "public_id"]
     date_hierarchy = "created_at"
-    readonly_fields = ["public_id", "kind", "status", "started_at", "deadline", "ended_at", "end_reason", "published_at",
-                       "published_with_names", "created_at"]
+    readonly_fields = [
+        "public_id",
+        "kind",
+        "status",
+        "started_at",
+        "deadline",
+        "ended_at",
+        "end_reason",
+        "published_at",
+        "published_with_names",
+        "created_at",
+    ]
     inlines = [ConversationInline, VerdictInline]
     actions = ["start", "end", "publish", "publish_with_names", "unpublish"]
 
@@ -213,15 +268,23 @@ class InterrogationAdmin(admin.ModelAdmin):
             return super().save_model(request, obj, form, change)
         data = form.cleaned_data
         created = services.interrogation_create(
-            judge=data["judge"], witnesses=data["witnesses"], time_limit_s=data["time_limit_s"], title=data["title"],
-            scheduled_at=data.get("scheduled_at"), keystroke_mode=data.get("keystroke_mode", False),
+            judge=data["judge"],
+            witnesses=data["witnesses"],
+            time_limit_s=data["time_limit_s"],
+            title=data["title"],
+            scheduled_at=data.get("scheduled_at"),
+            keystroke_mode=data.get("keystroke_mode", False),
         )
         obj.pk, obj.public_id, obj.kind = created.pk, created.public_id, created.kind
 
     @admin.display(description="verdict")
     def verdict_summary(self, obj):
         verdict = Verdict.objects.filter(interrogation=obj).first()
-        return "—" if verdict is None else f"{verdict.choice} {verdict.confidence}% ({'right' if verdict.correct else 'wrong'})"
+        return (
+            "—"
+            if verdict is None
+            else f"{verdict.choice} {verdict.confidence}% ({'right' if verdict.correct else 'wrong'})"
+        )
 
     @admin.display(boolean=True)
     def published(self, obj):
@@ -244,11 +307,18 @@ class InterrogationAdmin(admin.ModelAdmin):
 
     @admin.action(description="Start the selected interrogations")
     def start(self, request, queryset):
-        self._each(request, queryset, lambda i: services.interrogation_start(interrogation_id=i.pk, by=request.user), "Started")
+        self._each(
+            request, queryset, lambda i: services.interrogation_start(interrogation_id=i.pk, by=request.user), "Started"
+        )
 
     @admin.action(description="End the selected interrogations now")
     def end(self, request, queryset):
-        self._each(request, queryset, lambda i: services.interrogation_end(interrogation_id=i.pk, reason="organiser", by=request.user), "Ended")
+        self._each(
+            request,
+            queryset,
+            lambda i: services.interrogation_end(interrogation_id=i.pk, reason="organiser", by=request.user),
+            "Ended",
+        )
 
     @admin.action(description="Publish transcripts (witnesses anonymised)")
     def publish(self, request, queryset):
@@ -256,7 +326,12 @@ class InterrogationAdmin(admin.ModelAdmin):
 
     @admin.action(description="Publish transcripts with names")
     def publish_with_names(self, request, queryset):
-        self._each(request, queryset, lambda i: services.interrogation_publish(interrogation_id=i.pk, with_names=True), "Published")
+        self._each(
+            request,
+            queryset,
+            lambda i: services.interrogation_publish(interrogation_id=i.pk, with_names=True),
+            "Published",
+        )
 
     @admin.action(description="Unpublish transcripts")
     def unpublish(self, request, queryset):
@@ -279,8 +354,19 @@ class ConversationAdmin(admin.ModelAdmin):
     list_display = ["__str__", "side", "witness_entry", "witness_human", "status", "started_at", "ended_at"]
     list_filter = ["status", "side", "witness_entry"]
     search_fields = ["interrogation__title", "witness_entry__display_name", "witness_human__username"]
-    readonly_fields = ["public_id", "interrogation", "interrogator", "witness_entry", "witness_human", "side", "status",
-                       "scheduled_at", "started_at", "ended_at", "time_limit_s"]
+    readonly_fields = [
+        "public_id",
+        "interrogation",
+        "interrogator",
+        "witness_entry",
+        "witness_human",
+        "side",
+        "status",
+        "scheduled_at",
+        "started_at",
+        "ended_at",
+        "time_limit_s",
+    ]
     inlines = [MessageInline]
 
     def has_add_permission(self, request):
@@ -311,7 +397,16 @@ class VerdictAdmin(admin.ModelAdmin):
     list_display = ["interrogation", "judge", "choice", "confidence", "correct", "time_to_decision_s", "decided_at"]
     list_filter = ["correct", "choice"]
     search_fields = ["interrogation__title", "judge__username", "reason"]
-    readonly_fields = ["interrogation", "judge", "choice", "confidence", "reason", "decided_at", "time_to_decision_s", "correct"]
+    readonly_fields = [
+        "interrogation",
+        "judge",
+        "choice",
+        "confidence",
+        "reason",
+        "decided_at",
+        "time_to_decision_s",
+        "correct",
+    ]
 
     def has_add_permission(self, request):
         return False

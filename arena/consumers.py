@@ -4,6 +4,7 @@ Every inbound frame is JSON `{"type": ..., ...}`. Anything malformed, unknown, o
 sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`; nothing is stored and
 the connection stays open.
 """
+
 from channels.db import database_sync_to_async
 
 from arena import groups, selectors, services
@@ -13,8 +14,15 @@ from core.errors import InvalidInput, NotAllowed
 
 
 class JudgeConsumer(BaseConsumer):
-    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "keys": "on_keys",
-               "start": "on_start", "end": "on_end", "verdict": "on_verdict"}
+    actions = {
+        "state": "on_state",
+        "message": "on_message",
+        "typing": "on_typing",
+        "keys": "on_keys",
+        "start": "on_start",
+        "end": "on_end",
+        "verdict": "on_verdict",
+    }
 
     audience = "judge"
 
@@ -50,7 +58,9 @@ class JudgeConsumer(BaseConsumer):
         if self.interrogation.keystroke_mode:
             raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
         await db_message(services.message_post)(
-            conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
+            conversation_id=conversation.pk,
+            sender_role=Message.Role.INTERROGATOR,
+            text=frame.get("text"),
             user=self.scope["user"],
         )
 
@@ -63,7 +73,9 @@ class JudgeConsumer(BaseConsumer):
     async def on_keys(self, frame):
         conversation = await self._conversation(frame.get("side"))
         await db(services.keystrokes_record)(
-            conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, keys=frame.get("keys"),
+            conversation_id=conversation.pk,
+            sender_role=Message.Role.INTERROGATOR,
+            keys=frame.get("keys"),
             user=self.scope["user"],
         )
 
@@ -79,8 +91,11 @@ class JudgeConsumer(BaseConsumer):
 
     async def on_verdict(self, frame):
         await database_sync_to_async(services.verdict_submit)(
-            interrogation_id=self.interrogation.pk, judge=self.scope["user"], choice=frame.get("choice"),
-            confidence=frame.get("confidence"), reason=frame.get("reason", ""),
+            interrogation_id=self.interrogation.pk,
+            judge=self.scope["user"],
+            choice=frame.get("choice"),
+            confidence=frame.get("confidence"),
+            reason=frame.get("reason", ""),
         )
         await self.on_state({})
 
@@ -107,7 +122,9 @@ class WitnessConsumer(BaseConsumer):
         if self.conversation.interrogation.keystroke_mode:
             raise InvalidInput("This interrogation is in keystroke mode: send keys, not whole messages.")
         await db_message(services.message_post)(
-            conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, text=frame.get("text"),
+            conversation_id=self.conversation.pk,
+            sender_role=Message.Role.WITNESS,
+            text=frame.get("text"),
             user=self.scope["user"],
         )
 
@@ -118,7 +135,9 @@ class WitnessConsumer(BaseConsumer):
 
     async def on_keys(self, frame):
         await db(services.keystrokes_record)(
-            conversation_id=self.conversation.pk, sender_role=Message.Role.WITNESS, keys=frame.get("keys"),
+            conversation_id=self.conversation.pk,
+            sender_role=Message.Role.WITNESS,
+            keys=frame.get("keys"),
             user=self.scope["user"],
         )
 

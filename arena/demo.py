@@ -1,4 +1,5 @@
 """Demo data for a first look: idempotent, so `make run` can seed on every start."""
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
@@ -61,9 +62,12 @@ def demo_seed(*, time_limit_s: int = 300) -> list[tuple[str, str, str]]:
 HISTORY_TITLE = "Demo history"
 # (judge, confederate, engine, who the judge took for the human, confidence): some judges are fooled
 HISTORY = [
-    ("judge1", "confederate1", "eliza", "confederate1", 80), ("judge2", "confederate2", "simple", "confederate2", 95),
-    ("judge1", "confederate2", "eliza", "eliza", 55), ("judge2", "confederate1", "eliza", "confederate1", 70),
-    ("judge1", "confederate1", "simple", "confederate1", 90), ("judge2", "confederate2", "eliza", "eliza", 60),
+    ("judge1", "confederate1", "eliza", "confederate1", 80),
+    ("judge2", "confederate2", "simple", "confederate2", 95),
+    ("judge1", "confederate2", "eliza", "eliza", 55),
+    ("judge2", "confederate1", "eliza", "confederate1", 70),
+    ("judge1", "confederate1", "simple", "confederate1", 90),
+    ("judge2", "confederate2", "eliza", "eliza", 60),
 ]
 QUESTIONS = ["Hi! Where are you writing from today?", "What did you have for breakfast?"]
 ANSWERS = ["Hello! From my kitchen table, with a cold coffee.", "Toast and jam, as every morning."]
@@ -72,32 +76,50 @@ ANSWERS = ["Hello! From my kitchen table, with a cold coffee.", "Toast and jam, 
 def demo_history_seed(*, people: dict, entries: dict) -> None:
     """Six ended, judged and published three-party interrogations (the machines' answers are their
     engines' own, through the gateway), so that /transcripts/ and /results/ have something to show."""
-    from arena.services.engines import engine_ask, reply_context_build
     from arena.models import Message
+    from arena.services.engines import engine_ask, reply_context_build
 
     if Interrogation.objects.filter(title__startswith=HISTORY_TITLE).exists():
         return
     for number, (judge, confederate, engine, picked, confidence) in enumerate(HISTORY, start=1):
         interrogation = services.interrogation_create(
-            judge=people[judge], witnesses=[people[confederate], entries[engine]], time_limit_s=300,
-            title=f"{HISTORY_TITLE} {number}: {judge}")
+            judge=people[judge],
+            witnesses=[people[confederate], entries[engine]],
+            time_limit_s=300,
+            title=f"{HISTORY_TITLE} {number}: {judge}",
+        )
         services.interrogation_start(interrogation_id=interrogation.pk, by=None)
         for conversation in interrogation.conversations.select_related("witness_entry"):
             history = []
             for question, answer in zip(QUESTIONS, ANSWERS):
-                services.message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR,
-                                      text=question, user=people[judge])
+                services.message_post(
+                    conversation_id=conversation.pk,
+                    sender_role=Message.Role.INTERROGATOR,
+                    text=question,
+                    user=people[judge],
+                )
                 if conversation.witness_entry_id:
                     context = reply_context_build(key=str(conversation.public_id), history=history, message=question)
                     answer = engine_ask(entry=conversation.witness_entry, context=context).text or "Sorry?"
-                services.message_post(conversation_id=conversation.pk, sender_role=Message.Role.WITNESS, text=answer,
-                                      user=None if conversation.witness_entry_id else people[confederate])
+                services.message_post(
+                    conversation_id=conversation.pk,
+                    sender_role=Message.Role.WITNESS,
+                    text=answer,
+                    user=None if conversation.witness_entry_id else people[confederate],
+                )
                 history += [("interrogator", question), ("witness", answer)]
         services.interrogation_end(interrogation_id=interrogation.pk, reason="judge", by=people[judge])
-        sides = {c.witness_entry.engine if c.witness_entry_id else c.witness_human.username: c.side
-                 for c in interrogation.conversations.select_related("witness_entry", "witness_human")}
-        services.verdict_submit(interrogation_id=interrogation.pk, judge=people[judge], choice=sides[picked],
-                                confidence=confidence, reason="demo")
+        sides = {
+            c.witness_entry.engine if c.witness_entry_id else c.witness_human.username: c.side
+            for c in interrogation.conversations.select_related("witness_entry", "witness_human")
+        }
+        services.verdict_submit(
+            interrogation_id=interrogation.pk,
+            judge=people[judge],
+            choice=sides[picked],
+            confidence=confidence,
+            reason="demo",
+        )
         services.interrogation_publish(interrogation_id=interrogation.pk)
 
 
@@ -108,4 +130,6 @@ def demo_entrant_seed(*, entrant) -> None:
 
     if not ApiKey.objects.filter(key_hash=key_digest(DEMO_API_KEY)).exists():  # a revoked demo key stays revoked
         apikey_create(user=entrant, name=f"demo {ApiKey.objects.filter(user=entrant).count() + 1}", key=DEMO_API_KEY)
-    Entry.objects.get_or_create(display_name=DEMO_PULL_ENTRY, defaults={"owner": entrant, "engine": "pull", "settings": {}})
+    Entry.objects.get_or_create(
+        display_name=DEMO_PULL_ENTRY, defaults={"owner": entrant, "engine": "pull", "settings": {}}
+    )

@@ -1,5 +1,6 @@
 """The entrant's pages: sign-up, API keys, their entries (register, health, call log, transcripts) and
 rehearsals. Thin: forms parse, services write, arena.entry_selectors read."""
+
 import json
 
 from django import forms
@@ -25,8 +26,12 @@ CALLS_PER_PAGE = 25
 
 
 class SignupForm(UserCreationForm):
-    about = forms.CharField(max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                            help_text="Optional: what you will bring (for the organisers).")
+    about = forms.CharField(
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Optional: what you will bring (for the organisers).",
+    )
 
 
 def signup(request):
@@ -34,8 +39,11 @@ def signup(request):
         return redirect("entrant_home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user, _ = entrant_signup(username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
-                                 about=form.cleaned_data["about"])
+        user, _ = entrant_signup(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            about=form.cleaned_data["about"],
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("entrant_home")
     return render(request, "arena/entrant/signup.html", {"form": form, "approval": settings.ARENA_ENTRANT_APPROVAL})
@@ -44,8 +52,12 @@ def signup(request):
 class EntryForm(forms.Form):
     display_name = forms.CharField(max_length=100)
     engine = forms.ChoiceField()
-    settings = forms.CharField(required=False, max_length=20_000, widget=forms.Textarea(attrs={"rows": 4}),
-                               help_text='A JSON object, e.g. {"url": "https://…", "secret": "…"} for a webhook.')
+    settings = forms.CharField(
+        required=False,
+        max_length=20_000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text='A JSON object, e.g. {"url": "https://…", "secret": "…"} for a webhook.',
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -112,12 +124,18 @@ def entry_page(request, entry_id):
     """Health, the call log (paginated), rehearsals and published transcripts of one entry."""
     entry = _entry_or_404(request, entry_id)
     calls = Paginator(entry_selectors.entry_calls(entry=entry), CALLS_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "arena/entrant/entry.html", {
-        "entry": entry, "settings_shown": json.dumps(settings_masked(entry.engine, entry.settings), indent=2),
-        "health": entry_selectors.entry_health_report(entry=entry), "calls": calls,
-        "rehearsals": entry_selectors.entry_rehearsals(entry=entry)[:20],
-        "transcripts": entry_selectors.entry_transcripts(entry=entry)[:50],
-    })
+    return render(
+        request,
+        "arena/entrant/entry.html",
+        {
+            "entry": entry,
+            "settings_shown": json.dumps(settings_masked(entry.engine, entry.settings), indent=2),
+            "health": entry_selectors.entry_health_report(entry=entry),
+            "calls": calls,
+            "rehearsals": entry_selectors.entry_rehearsals(entry=entry)[:20],
+            "transcripts": entry_selectors.entry_transcripts(entry=entry)[:50],
+        },
+    )
 
 
 @login_required
@@ -150,7 +168,13 @@ def rehearsal_page(request, public_id):
     if interrogation is None:
         raise Http404("No such rehearsal of yours.")
     conversation = interrogation.sole
-    return render(request, "arena/entrant/rehearsal.html", {
-        "interrogation": interrogation, "entry": conversation.witness_entry,
-        "messages_shown": conversation.messages.order_by("seq"), "judge_role": Message.Role.INTERROGATOR,
-    })
+    return render(
+        request,
+        "arena/entrant/rehearsal.html",
+        {
+            "interrogation": interrogation,
+            "entry": conversation.witness_entry,
+            "messages_shown": conversation.messages.order_by("seq"),
+            "judge_role": Message.Role.INTERROGATOR,
+        },
+    )

@@ -3,6 +3,7 @@
 Only what the owner may see: the neutral text of each failure (``EngineCall.public_error``), never the
 organisers' detail (an HTTP status, an exception, what answered at an address).
 """
+
 import math
 from datetime import timedelta
 
@@ -45,8 +46,15 @@ def breaker_state(health: EntryHealth | None, now=None) -> str:
 
 def call_data(call: EngineCall) -> dict:
     return {
-        "id": call.pk, "at": call.created_at, "kind": call.kind, "subject": call.subject, "attempt": call.attempt,
-        "outcome": call.outcome, "latency_ms": call.latency_ms, "error": call.public_error, "detail": call.detail,
+        "id": call.pk,
+        "at": call.created_at,
+        "kind": call.kind,
+        "subject": call.subject,
+        "attempt": call.attempt,
+        "outcome": call.outcome,
+        "latency_ms": call.latency_ms,
+        "error": call.public_error,
+        "detail": call.detail,
     }
 
 
@@ -74,22 +82,35 @@ def entry_health_report(*, entry: Entry) -> dict:
         "last_ok_at": health.last_ok_at if health else None,
         "window_s": int(WINDOW.total_seconds()),
         "calls": {outcome: outcomes.get(outcome, 0) for outcome in EngineCall.Outcome.values},
-        "latency_ms": {"n": len(latencies), "p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
-                       "p99": percentile(latencies, 99)},
+        "latency_ms": {
+            "n": len(latencies),
+            "p50": percentile(latencies, 50),
+            "p95": percentile(latencies, 95),
+            "p99": percentile(latencies, 99),
+        },
         "recent_errors": [call_data(call) for call in failures],
     }
 
 
 def entry_transcripts(*, entry: Entry):
     """The published interrogations (never rehearsals) in which the entry was a witness."""
-    return Interrogation.objects.filter(
-        published_at__isnull=False, rehearsal=False, conversations__witness_entry=entry,
-    ).distinct().order_by("-published_at")
+    return (
+        Interrogation.objects.filter(
+            published_at__isnull=False,
+            rehearsal=False,
+            conversations__witness_entry=entry,
+        )
+        .distinct()
+        .order_by("-published_at")
+    )
 
 
 def entry_rehearsals(*, entry: Entry):
-    return Interrogation.objects.filter(rehearsal=True, conversations__witness_entry=entry).select_related(
-        "judge").order_by("-created_at")
+    return (
+        Interrogation.objects.filter(rehearsal=True, conversations__witness_entry=entry)
+        .select_related("judge")
+        .order_by("-created_at")
+    )
 
 
 def rehearsal_for_viewer(*, public_id, user) -> Interrogation | None:

@@ -1,4 +1,5 @@
 """Every channel-group name of the arena, built from database ids only (never from user input)."""
+
 from core.groups import group_name
 
 

@@ -10,6 +10,7 @@ Matching: PostgreSQL trigram similarity in services mode (pg_trgm; the nearest p
 from a GiST index, then the previous exchange re-ranks them); rapidfuzz over the pairs held in memory
 (reloaded when the table changes) on SQLite.
 """
+
 import threading
 
 from django.db import connection, transaction
@@ -62,11 +63,17 @@ def learner_harvest(*, interrogation_id: int) -> int:
                 prompt, reply = scrub(questions[-1]), scrub(message.text)
                 if prompt and reply:
                     prev = scrub(questions[-2]) if len(questions) > 1 else ""
-                    pairs.append(LearnedPair(
-                        prompt=prompt, reply=reply, prev_prompt=prev, conversation=conversation,
-                        reply_seq=message.seq, prompt_author_id=conversation.interrogator_id,
-                        reply_author_id=conversation.witness_human_id,
-                    ))
+                    pairs.append(
+                        LearnedPair(
+                            prompt=prompt,
+                            reply=reply,
+                            prev_prompt=prev,
+                            conversation=conversation,
+                            reply_seq=message.seq,
+                            prompt_author_id=conversation.interrogator_id,
+                            reply_author_id=conversation.witness_human_id,
+                        )
+                    )
             last = message
     created = LearnedPair.objects.bulk_create(pairs, ignore_conflicts=True)
     return len(created)

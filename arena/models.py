@@ -4,7 +4,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-
 # Engines whose replies come from outside the bots registry: a process of the platform posts them
 # (lpp: `manage.py lpp_bridge` runs the legacy program), so no reply task answers for them.
 EXTERNAL_ENGINES = {"lpp": "Legacy LPP program (run by manage.py lpp_bridge)"}
@@ -70,14 +69,20 @@ class Interrogation(models.Model):
     published_at = models.DateTimeField(null=True, blank=True, db_index=True)
     published_with_names = models.BooleanField(default=False)
     rehearsal = models.BooleanField(
-        default=False, db_index=True,
-        help_text="An entrant's practice run: kept out of every result and never published.")
+        default=False,
+        db_index=True,
+        help_text="An entrant's practice run: kept out of every result and never published.",
+    )
     # the message policy, checked under the append's lock for people's messages (a study's rules)
     turn_rule = models.CharField(
-        max_length=20, choices=TurnRule.choices, default=TurnRule.FREE,
-        help_text="Who may write next (people only; machine witnesses answer each question once).")
+        max_length=20,
+        choices=TurnRule.choices,
+        default=TurnRule.FREE,
+        help_text="Who may write next (people only; machine witnesses answer each question once).",
+    )
     max_message_chars = models.PositiveIntegerField(
-        null=True, blank=True, help_text="People's messages are at most this long (the platform's own cap otherwise).")
+        null=True, blank=True, help_text="People's messages are at most this long (the platform's own cap otherwise)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -108,7 +113,9 @@ class Conversation(models.Model):
     interrogator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="conversations_as_interrogator"
     )
-    witness_entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations")
+    witness_entry = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations"
+    )
     witness_human = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -287,14 +294,21 @@ class EngineCall(models.Model):
         SKIPPED = "skipped", "skipped (breaker open)"
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="calls")
-    subject = models.CharField(max_length=100, blank=True,
-                               help_text='what the call was for, e.g. "conversation 7 message 3", "markets game 3 question 5"')
-    conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="engine_calls")
+    subject = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text='what the call was for, e.g. "conversation 7 message 3", "markets game 3 question 5"',
+    )
+    conversation = models.ForeignKey(
+        Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="engine_calls"
+    )
     trigger_seq = models.PositiveIntegerField(null=True, blank=True)
     reply_seq = models.PositiveIntegerField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="the seq of the witness message that delivered the reply to trigger_seq (set once: a "
-                  "redelivered or re-asked task finds it and delivers nothing)")
+        "redelivered or re-asked task finds it and delivers nothing)",
+    )
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.REPLY)
     attempt = models.PositiveSmallIntegerField(default=0)
     outcome = models.CharField(max_length=8, choices=Outcome.choices, db_index=True)
@@ -302,8 +316,10 @@ class EngineCall(models.Model):
     latency_ms = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     public_error = models.CharField(
-        max_length=500, blank=True,
-        help_text="what the entry's owner may see of the error (a neutral category, never what answered)")
+        max_length=500,
+        blank=True,
+        help_text="what the entry's owner may see of the error (a neutral category, never what answered)",
+    )
     detail = models.CharField(max_length=200, blank=True, help_text="e.g. reply cleaned, learner pair used")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
@@ -336,8 +352,12 @@ class LearnedPair(models.Model):
     prev_prompt = models.TextField(blank=True, help_text="The judge's previous question in that conversation.")
     conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     reply_seq = models.PositiveIntegerField(null=True, blank=True)
-    prompt_author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    reply_author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    prompt_author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    reply_author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -358,8 +378,9 @@ class EntrantApplication(models.Model):
     about = models.CharField(max_length=500, blank=True, help_text="What the entrant says they will bring.")
     created_at = models.DateTimeField(auto_now_add=True)
     approved_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="+")
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,4 +1,5 @@
 """The arena's pushes: stored messages, status changes, verdicts, typing signals (on core.notify's pump)."""
+
 from arena import groups, payloads
 from core.channel_layer import LEAVE_OUT
 from core.notify import push, push_many, send_events  # noqa: F401  (arena.services call notify.push_many)
@@ -15,10 +16,12 @@ def message_stored(message, conversation, *, witness_label: str | None = None, l
     if conversation.witness_human_id:
         event["witness"] = payloads.witness_message(message)
     monitor = payloads.monitor_message(message, conversation, witness_label=witness_label)
-    send_events([
-        (groups.conversation_group(conversation.pk), event),
-        (groups.monitor_group(), {"type": "arena.event", "payload": monitor}),
-    ])
+    send_events(
+        [
+            (groups.conversation_group(conversation.pk), event),
+            (groups.monitor_group(), {"type": "arena.event", "payload": monitor}),
+        ]
+    )
 
 
 def status_changed(interrogation, conversations) -> None:
@@ -41,4 +44,3 @@ def typing(conversation, *, by_role: str) -> None:
         push(groups.judge_group(conversation.interrogation_id), payloads.judge_typing(conversation.side))
     elif conversation.witness_human_id:
         push(groups.witness_group(conversation.pk), payloads.witness_typing())
-

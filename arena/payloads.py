@@ -3,6 +3,7 @@
 Judge payloads name witnesses only by side ("left"/"right"/"sole"); nothing in them says which one is
 human, nor an entry's name, nor any database id, until the verdict is in (see `judge_reveal`).
 """
+
 from django.utils import timezone
 
 from core.payloads import iso
@@ -92,6 +93,8 @@ def witness_status(interrogation, conversation) -> dict:
 
 # --- organiser's live view -------------------------------------------------------------------
 KIND_LABELS = {"three_party": "Three-party", "one_to_one": "One-to-one"}  # as an organiser reads them
+
+
 def monitor_interrogation(interrogation) -> dict:
     return {
         "id": interrogation.pk,
@@ -149,6 +152,11 @@ def spectator_message(message, side: str) -> dict:
 
 
 def spectator_status(interrogation, delay_s: float) -> dict:
-    return {"type": "status", "status": interrogation.status, "delay_s": delay_s,
-            "started_at": iso(interrogation.started_at), "deadline": iso(interrogation.deadline),
-            "now": iso(timezone.now())}
+    return {
+        "type": "status",
+        "status": interrogation.status,
+        "delay_s": delay_s,
+        "started_at": iso(interrogation.started_at),
+        "deadline": iso(interrogation.deadline),
+        "now": iso(timezone.now()),
+    }

@@ -3,6 +3,7 @@
 A person may hold several roles. Organisers work in the admin; judges, confederates and bettors in
 the browser; entrants through the REST API.
 """
+
 ORGANISER = "organiser"
 JUDGE = "judge"
 CONFEDERATE = "confederate"

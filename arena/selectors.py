@@ -1,5 +1,6 @@
 """The arena's reads: full states for (re)connecting pages, published transcripts and their seals.  The
 results pages' reads are arena.results.selectors."""
+
 import dataclasses
 import re
 import uuid
@@ -8,11 +9,11 @@ from django.conf import settings
 from django.db.models import Q
 
 from arena import payloads, roles, signing
-from core import hashchain
-from core.errors import NotAllowed
+from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
 from arena.services.keystrokes import composing_line
 from arena.services.verdicts import verdict_elsewhere
-from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
+from core import hashchain
+from core.errors import NotAllowed
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 
@@ -56,8 +57,7 @@ def judge_state(*, interrogation: Interrogation, refresh: bool = True) -> dict:
     ``refresh`` False: ``interrogation`` was read afresh by the caller."""
     if refresh:
         interrogation.refresh_from_db()
-    conversations = list(
-        interrogation.conversations.select_related("witness_entry"))
+    conversations = list(interrogation.conversations.select_related("witness_entry"))
     recent = {c.side: recent_messages(conversation_id=c.pk) for c in conversations}
     verdict = Verdict.objects.filter(interrogation=interrogation).first()
     return {
@@ -69,7 +69,9 @@ def judge_state(*, interrogation: Interrogation, refresh: bool = True) -> dict:
         "held": payloads.held_sides(interrogation, conversations),
         "messages": {side: [payloads.judge_message(m, side) for m in rows] for side, (rows, _) in recent.items()},
         "earlier": {side: earlier for side, (_, earlier) in recent.items()},
-        "composing": {c.side: composing_line(c, "witness") for c in conversations} if interrogation.keystroke_mode else {},
+        "composing": {c.side: composing_line(c, "witness") for c in conversations}
+        if interrogation.keystroke_mode
+        else {},
         "verdict": payloads.judge_verdict(verdict),
         "reveal": payloads.judge_reveal(conversations) if verdict else None,
         "correct": verdict.correct if verdict else None,
@@ -83,7 +85,9 @@ def witness_state(*, conversation: Conversation) -> dict:
     return {
         "type": "state",
         **payloads.clock(interrogation),
-        "held": bool(payloads.held_sides(interrogation, Conversation.objects.filter(pk=conversation.pk).only("side", "status"))),
+        "held": bool(
+            payloads.held_sides(interrogation, Conversation.objects.filter(pk=conversation.pk).only("side", "status"))
+        ),
         "messages": [payloads.witness_message(m) for m in rows],
         "earlier": earlier,
         "composing": composing_line(conversation, "interrogator") if interrogation.keystroke_mode else "",
@@ -92,7 +96,9 @@ def witness_state(*, conversation: Conversation) -> dict:
 
 def monitor_state() -> dict:
     live = (
-        Interrogation.objects.filter(Q(status__in=[Status.SCHEDULED, Status.RUNNING]) | Q(verdict__isnull=True, status=Status.ENDED))
+        Interrogation.objects.filter(
+            Q(status__in=[Status.SCHEDULED, Status.RUNNING]) | Q(verdict__isnull=True, status=Status.ENDED)
+        )
         .select_related("judge")
         .order_by("-created_at")[:50]
     )
@@ -102,13 +108,15 @@ def monitor_state() -> dict:
         item["conversations"] = []
         for c in interrogation.conversations.select_related("witness_entry", "witness_human"):
             rows, earlier = recent_messages(conversation_id=c.pk, limit=MONITOR_MESSAGES)
-            item["conversations"].append({
-                "side": c.side,
-                "witness": c.witness_label,
-                "witness_kind": "machine" if c.witness_is_machine else "human",
-                "messages": [payloads.monitor_message(m, c) for m in rows],
-                "earlier": earlier,
-            })
+            item["conversations"].append(
+                {
+                    "side": c.side,
+                    "witness": c.witness_label,
+                    "witness_kind": "machine" if c.witness_is_machine else "human",
+                    "messages": [payloads.monitor_message(m, c) for m in rows],
+                    "earlier": earlier,
+                }
+            )
         interrogations.append(item)
     return {"type": "state", "interrogations": interrogations}
 
@@ -187,9 +195,15 @@ def conversation_seal(*, conversation: Conversation, interrogation: Interrogatio
     if row is None:
         return None
     return hashchain.Seal(
-        conversation=str(conversation.public_id), interrogation=str(interrogation.public_id),
-        count=row.message_count, head=row.head_hash, ended_at=hashchain.stamp(row.ended_at), key_id=row.key_id,
-        signature=row.signature, version=row.version)
+        conversation=str(conversation.public_id),
+        interrogation=str(interrogation.public_id),
+        count=row.message_count,
+        head=row.head_hash,
+        ended_at=hashchain.stamp(row.ended_at),
+        key_id=row.key_id,
+        signature=row.signature,
+        version=row.version,
+    )
 
 
 def transcript_conversations(*, reference: str) -> list[Conversation]:
@@ -212,17 +226,22 @@ def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
     platform's public keys (the current one and the retired ones)."""
     interrogation = conversation.interrogation
     report = hashchain.seal_verify(
-        conversation_public_id=conversation.public_id, messages=conversation.messages.order_by("seq"),
+        conversation_public_id=conversation.public_id,
+        messages=conversation.messages.order_by("seq"),
         seal=conversation_seal(conversation=conversation, interrogation=interrogation),
-        public_keys=signing.public_keys(), interrogation_public_id=interrogation.public_id,
-        ended_at=interrogation.ended_at)
+        public_keys=signing.public_keys(),
+        interrogation_public_id=interrogation.public_id,
+        ended_at=interrogation.ended_at,
+    )
     if report.verdict != "UNSEALED":
         return report
     if interrogation.status in (Status.SCHEDULED, Status.RUNNING):
         problem = f"no seal (interrogation still {interrogation.status}); {report.chain.checked} messages so far"
     else:
-        problem = (f"no seal: the interrogation ended at {payloads.iso(interrogation.ended_at)} but nothing proves "
-                   f"where its transcript ends (its seal was removed, or it ended before transcripts were sealed)")
+        problem = (
+            f"no seal: the interrogation ended at {payloads.iso(interrogation.ended_at)} but nothing proves "
+            f"where its transcript ends (its seal was removed, or it ended before transcripts were sealed)"
+        )
     return dataclasses.replace(report, problem=problem)
 
 

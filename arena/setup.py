@@ -1,4 +1,5 @@
 """Idempotent set-up that must exist in every database: the role groups and their permissions."""
+
 from django.contrib.auth.models import Group, Permission
 
 from arena import roles

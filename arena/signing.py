@@ -1,5 +1,6 @@
 """The platform's transcript-signing keys, from settings (ARENA_SIGNING_KEY, ARENA_SIGNING_KEY_FILE,
 ARENA_SIGNING_RETIRED_KEYS): the current private key, and every public key a seal may be checked with."""
+
 from functools import lru_cache
 from pathlib import Path
 

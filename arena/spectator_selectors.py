@@ -3,6 +3,7 @@
 Only messages whose stored `created_at` is at least the feed's delay old, witnesses by side only;
 the same rule as the scheduled pushes (arena.services.spectators), so every path shows the same.
 """
+
 import datetime as dt
 
 from django.utils import timezone
@@ -26,9 +27,16 @@ def spectator_state(*, interrogation: Interrogation, now=None) -> dict:
     feed = feed_for(interrogation=interrogation)
     now = now or timezone.now()
     cutoff = now - dt.timedelta(seconds=feed.delay_s)
-    rows = (Message.objects.filter(conversation__interrogation=interrogation, created_at__lte=cutoff)
-            .select_related("conversation").order_by("-created_at", "-pk")[:MAX_MESSAGES])
+    rows = (
+        Message.objects.filter(conversation__interrogation=interrogation, created_at__lte=cutoff)
+        .select_related("conversation")
+        .order_by("-created_at", "-pk")[:MAX_MESSAGES]
+    )
     messages = [payloads.spectator_message(m, m.conversation.side) for m in reversed(rows)]
-    return {**payloads.spectator_status(interrogation, feed.delay_s), "type": "transcript",
-            "kind": interrogation.kind, "sides": [c.side for c in interrogation.conversations.order_by("side")],
-            "messages": messages}
+    return {
+        **payloads.spectator_status(interrogation, feed.delay_s),
+        "type": "transcript",
+        "kind": interrogation.kind,
+        "sides": [c.side for c in interrogation.conversations.order_by("side")],
+        "messages": messages,
+    }

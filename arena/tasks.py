@@ -1,4 +1,5 @@
 """Thin Celery tasks: ids in, call a service. Enqueued on commit through core.dispatch."""
+
 from celery import shared_task
 
 
@@ -13,8 +14,13 @@ def bot_reply(self, conversation_id: int, trigger_seq: int, attempt: int = 0) ->
     from arena.services.witnesses import bot_reply_queue
 
     compose = partial(bot_reply_compose, conversation_id=conversation_id, trigger_seq=trigger_seq)
-    return reply_task_run(task=self, args=(conversation_id, trigger_seq), attempt=attempt,
-                          queue=bot_reply_queue(conversation_id), compose=compose)
+    return reply_task_run(
+        task=self,
+        args=(conversation_id, trigger_seq),
+        attempt=attempt,
+        queue=bot_reply_queue(conversation_id),
+        compose=compose,
+    )
 
 
 @shared_task(name="arena.tasks.bot_deliver", acks_late=True)
@@ -28,8 +34,8 @@ def bot_deliver(conversation_id: int, trigger_seq: int, text: str) -> int | None
 @shared_task(name="arena.tasks.bot_typing")
 def bot_typing(conversation_id: int, trigger_seq: int, remaining_s: float) -> None:
     """A machine witness is seen typing (after reading the judge's message), again every few seconds."""
-    from core.dispatch import enqueue_now
     from arena.services.witnesses import bot_typing_signal
+    from core.dispatch import enqueue_now
 
     again = bot_typing_signal(conversation_id=conversation_id, trigger_seq=trigger_seq, remaining_s=remaining_s)
     if again is not None:
@@ -39,11 +45,12 @@ def bot_typing(conversation_id: int, trigger_seq: int, remaining_s: float) -> No
 @shared_task(name="arena.tasks.bot_type", acks_late=True)
 def bot_type(conversation_id: int, trigger_seq: int, text: str, typed: int, per_char_s: float) -> bool:
     """Keystroke mode: one batch of a machine witness's keys; schedules the next batch."""
-    from core.dispatch import enqueue_now
     from arena.services.witnesses import bot_reply_type
+    from core.dispatch import enqueue_now
 
-    following = bot_reply_type(conversation_id=conversation_id, trigger_seq=trigger_seq, text=text, typed=typed,
-                               per_char_s=per_char_s)
+    following = bot_reply_type(
+        conversation_id=conversation_id, trigger_seq=trigger_seq, text=text, typed=typed, per_char_s=per_char_s
+    )
     if following is None:
         return True
     typed, countdown = following

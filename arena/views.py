@@ -1,4 +1,5 @@
 """Thin page views; the live parts of each page talk to arena.consumers over a websocket."""
+
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required

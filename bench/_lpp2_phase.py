@@ -19,6 +19,7 @@ INSERT committed through a persistent psycopg connection per pair, bench.chat_la
 alone), and the line's own database work (``Appends``: the platform's append, committed, timed alone).
 Target: line p99 <= 2 x the bare p99 + the commit's p99 (and, printed beside it, the same with the
 append's p99 in place of the commit's)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -26,7 +27,7 @@ import itertools
 import json
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 SECRET = "bench"
 
@@ -42,8 +43,9 @@ class _Client:
             import socketio
 
             self.sio = socketio.AsyncClient(reconnection=False)
-        self.inbox: dict[str, asyncio.Queue] = {e: asyncio.Queue() for e in ("message", "control", "roundInformation",
-                                                                             "TargetError", "AuthError")}
+        self.inbox: dict[str, asyncio.Queue] = {
+            e: asyncio.Queue() for e in ("message", "control", "roundInformation", "TargetError", "AuthError")
+        }
         for event, queue in self.inbox.items():
             self.sio.on(event, self._put(queue))
 
@@ -51,9 +53,10 @@ class _Client:
     def _put(queue):
         async def put(data=None):
             queue.put_nowait((time.perf_counter(), data))
+
         return put
 
-    async def start(self) -> "_Client":
+    async def start(self) -> _Client:
         await self.sio.connect(self.url, transports=["websocket"])
         await self.send("control", {"status": "register"})
         await self.send("control", {"status": "roundInformation"})
@@ -98,7 +101,9 @@ class Appends:
         for i in range(n):
             judge = users.get_or_create(username=f"bench-append-judge{i}")[0]
             witness = users.get_or_create(username=f"bench-append-witness{i}")[0]
-            interrogation = interrogation_create(judge=judge, witnesses=[witness], time_limit_s=3600, title="bench appends")
+            interrogation = interrogation_create(
+                judge=judge, witnesses=[witness], time_limit_s=3600, title="bench appends"
+            )
             interrogation_start(interrogation_id=interrogation.pk)
             self.targets[i] = (interrogation.conversations.get().pk, judge.pk)
             self.connections[i] = conn = psycopg.connect(**connection_params(), autocommit=True)
@@ -111,8 +116,14 @@ class Appends:
 
     def _append(self, pair: int, k: int) -> None:
         conversation_id, judge_id = self.targets[pair]
-        row = self.connections[pair].execute(self.call, [conversation_id, "interrogator", judge_id,
-                                                         f"bench {pair} {k}: are you human?", self.now(), True]).fetchone()
+        row = (
+            self.connections[pair]
+            .execute(
+                self.call,
+                [conversation_id, "interrogator", judge_id, f"bench {pair} {k}: are you human?", self.now(), True],
+            )
+            .fetchone()
+        )
         if row[0] != "ok":
             raise RuntimeError(f"the bench append was refused: {row[0]}")
 
@@ -120,8 +131,9 @@ class Appends:
         await asyncio.to_thread(self._append, pair, k)
 
 
-async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: float, timeout_s: float,
-                         conninfo: dict) -> dict:
+async def lpp2_baselines(
+    rounds: int, pause: Callable[[], float], stagger_s: float, timeout_s: float, conninfo: dict
+) -> dict:
     """At the LPP2 phase's concurrency and pacing: {"bare": round trips (s), "commit": INSERT + COMMIT
     times (s), "append": the platform's append of a line, committed (s), "lost": round trips lost}; each
     write comes before a round trip, timed on its own, in a phase of its own."""
@@ -135,6 +147,7 @@ async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: flo
             started = time.perf_counter()
             await write(pair, k)
             timed[name].append(time.perf_counter() - started)
+
         return timed_write
 
     bare = await harness.baseline_phase(PAIRS, rounds, pause, stagger_s, timeout_s)
@@ -147,8 +160,14 @@ async def lpp2_baselines(rounds: int, pause: Callable[[], float], stagger_s: flo
     return {"bare": bare["latency"], **timed, "lost": bare["lost"]}
 
 
-async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_s: float, stagger_s: float = 0.0,
-                     stamps: dict | None = None) -> dict:
+async def lpp2_phase(
+    base: str,
+    lines: int,
+    pause: Callable[[], float],
+    timeout_s: float,
+    stagger_s: float = 0.0,
+    stamps: dict | None = None,
+) -> dict:
     """Latencies (s) of every measured line, the round's first lines (unmeasured warm-up), lines lost,
     errors (TargetError and the like). ``stamps``: filled with each measured line's client stamps
     (text -> {"client_sent", "client_arrived"}: perf_counter, the clock of bench/tracing's)."""
@@ -158,8 +177,11 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
     await controller.send("controller", {"status": "newRound"})
     _, raw = await asyncio.wait_for(judges[0].inbox["control"].get(), timeout_s)
     partners = json.loads(raw)["partners"]
-    witnesses = {name: await _Client(base, name, 3 if name.startswith("conf") else 4).start()
-                 for j in range(4) for name in partners[f"judge{j}"]}
+    witnesses = {
+        name: await _Client(base, name, 3 if name.startswith("conf") else 4).start()
+        for j in range(4)
+        for name in partners[f"judge{j}"]
+    }
     await controller.send("controller", {"status": "startRound"})
     for judge in judges:
         await asyncio.wait_for(judge.inbox["control"].get(), timeout_s)
@@ -179,7 +201,7 @@ async def lpp2_phase(base: str, lines: int, pause: Callable[[], float], timeout_
                         if stamps is not None and k:
                             stamps[text] = {"client_sent": sent, "client_arrived": arrived}
                         break
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 result["lost"] += 1
             await asyncio.sleep(pause())
 

@@ -1,5 +1,6 @@
 """The soak benchmark's resource sampling (bench.soak): PostgreSQL backends, Redis connections, daphne's
 websockets, resident memory and file descriptors of a process tree, and whether each stays flat."""
+
 from __future__ import annotations
 
 import os
@@ -11,10 +12,29 @@ from bench import harness
 log = harness.logger("soak")
 
 # metric: (absolute, relative) tolerance of its drift over the run
-TOLERANCE = {"pg": (2, 0.10), "redis": (2, 0.10), "ws": (2, 0.10), "daphne_mb": (8.0, 0.05),
-             "worker_mb": (8.0, 0.05), "daphne_fds": (4, 0.10), "worker_fds": (4, 0.10)}
-COLUMNS = ["min", "pg", "redis", "redis_all", "ws", "daphne_mb", "worker_mb", "daphne_fds", "worker_fds",
-           "messages", "replies", "trades"]
+TOLERANCE = {
+    "pg": (2, 0.10),
+    "redis": (2, 0.10),
+    "ws": (2, 0.10),
+    "daphne_mb": (8.0, 0.05),
+    "worker_mb": (8.0, 0.05),
+    "daphne_fds": (4, 0.10),
+    "worker_fds": (4, 0.10),
+}
+COLUMNS = [
+    "min",
+    "pg",
+    "redis",
+    "redis_all",
+    "ws",
+    "daphne_mb",
+    "worker_mb",
+    "daphne_fds",
+    "worker_fds",
+    "messages",
+    "replies",
+    "trades",
+]
 
 
 # --- sampling ------------------------------------------------------------------------------------------
@@ -107,8 +127,9 @@ class Sampler:
             "pg": pg,
             "redis": sum(1 for _, remote, st in ours if remote == self.redis_port and st == ESTABLISHED),
             "redis_all": redis_all,
-            "ws": sum(1 for i in daphne_socks if i in table and table[i][0] == self.daphne_port
-                      and table[i][2] == ESTABLISHED),
+            "ws": sum(
+                1 for i in daphne_socks if i in table and table[i][0] == self.daphne_port and table[i][2] == ESTABLISHED
+            ),
             "daphne_mb": round(rss_mb(daphne_pids), 1),
             "worker_mb": round(rss_mb(worker_pids), 1),
             "daphne_fds": daphne_fds,
@@ -148,8 +169,12 @@ def flatness(samples: list[dict]) -> dict:
         mean = sum(ys) / len(ys)
         allowed = max(absolute, relative * mean)
         drift = per_min * span
-        result[metric] = {"slope_per_min": round(per_min, 3), "drift": round(drift, 2),
-                          "allowed": round(allowed, 2), "flat": abs(drift) <= allowed}
+        result[metric] = {
+            "slope_per_min": round(per_min, 3),
+            "drift": round(drift, 2),
+            "allowed": round(allowed, 2),
+            "flat": abs(drift) <= allowed,
+        }
     return result
 
 

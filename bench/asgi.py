@@ -1,16 +1,16 @@
 """The benchmarks' daphne application: the platform's own (config.asgi), plus the Channels tutorial's
 chat (bench.tutorial) at /ws/chat/<room>/ behind the tutorial's own middleware stack."""
+
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
-
-from config.asgi import application as platform  # noqa: E402  (sets Django up first)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from bench.tutorial.routing import websocket_urlpatterns  # noqa: E402
+from config.asgi import application as platform  # noqa: E402  (sets Django up first)
 
 tutorial = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 
@@ -19,6 +19,7 @@ async def application(scope, receive, send):
     if scope["type"] == "websocket" and scope["path"].startswith("/ws/chat/"):
         return await tutorial(scope, receive, send)
     return await platform(scope, receive, send)
+
 
 from bench import tracing as trace  # noqa: E402
 

@@ -14,6 +14,7 @@ A summary goes to stdout; the LAST line is one JSON object:
 {"engines": {"<name>": {"replies_per_s", "p50_ms", "p99_ms", "max_ms"}, ...},
  "aiml_load_s", "aiml_categories", "aiml_rss_mb", "rss_before_aiml_mb", "learner_utterances", ...}
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,17 +30,57 @@ from bots.registry import get_engine
 
 FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
 QUESTIONS = [
-    "Hello, how are you?", "What is your name?", "Are you a human or a computer?", "Where do you live?",
-    "What did you have for breakfast?", "What is 2 plus 2?", "Do you like music?", "What's the weather like?",
-    "Why do you say that?", "I feel a bit tired today.", "Tell me about your family.", "What do you do for work?",
-    "Have you ever been to Paris?", "What's your favourite film?", "Can you tell me a joke?", "Are you a robot?",
+    "Hello, how are you?",
+    "What is your name?",
+    "Are you a human or a computer?",
+    "Where do you live?",
+    "What did you have for breakfast?",
+    "What is 2 plus 2?",
+    "Do you like music?",
+    "What's the weather like?",
+    "Why do you say that?",
+    "I feel a bit tired today.",
+    "Tell me about your family.",
+    "What do you do for work?",
+    "Have you ever been to Paris?",
+    "What's your favourite film?",
+    "Can you tell me a joke?",
+    "Are you a robot?",
 ]
 SUBJECTS = ["you", "your sister", "your boss", "the neighbours", "your friends", "people here", "your dog"]
 VERBS = ["like", "hate", "eat", "watch", "play", "remember", "think about", "visit", "cook", "read"]
-OBJECTS = ["pizza", "football", "the news", "old films", "the sea", "rainy days", "jazz", "cats", "trains", "chess",
-           "mountains", "coffee", "poetry", "video games", "gardening", "the city", "history", "maths"]
-ANSWERS = ["yeah, all the time", "not really tbh", "sometimes, why?", "haha no", "only on weekends", "I used to",
-           "no idea", "depends on the day", "absolutely", "never tried it"]
+OBJECTS = [
+    "pizza",
+    "football",
+    "the news",
+    "old films",
+    "the sea",
+    "rainy days",
+    "jazz",
+    "cats",
+    "trains",
+    "chess",
+    "mountains",
+    "coffee",
+    "poetry",
+    "video games",
+    "gardening",
+    "the city",
+    "history",
+    "maths",
+]
+ANSWERS = [
+    "yeah, all the time",
+    "not really tbh",
+    "sometimes, why?",
+    "haha no",
+    "only on weekends",
+    "I used to",
+    "no idea",
+    "depends on the day",
+    "absolutely",
+    "never tried it",
+]
 
 
 def rss_mb() -> float:
@@ -97,8 +138,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    result: dict = {"replies": args.replies, "learner_utterances": args.utterances, "python": platform.python_version(),
-                    "engines": {}}
+    result: dict = {
+        "replies": args.replies,
+        "learner_utterances": args.utterances,
+        "python": platform.python_version(),
+        "engines": {},
+    }
 
     result["rss_before_aiml_mb"] = round(rss_mb(), 1)
     from bots.engines import aiml
@@ -115,14 +160,22 @@ def main() -> None:
     learner.corpus.candidates("warm up", "", context_weight=0.3, limit=1)
     result["learner_corpus_build_s"] = round(time.perf_counter() - t0, 3)
 
-    engines = {"simple": get_engine("simple", FAST), "eliza": get_engine("eliza", FAST),
-               "aiml": get_engine("aiml", FAST), "learner": learner}
+    engines = {
+        "simple": get_engine("simple", FAST),
+        "eliza": get_engine("eliza", FAST),
+        "aiml": get_engine("aiml", FAST),
+        "learner": learner,
+    }
     for name, engine in engines.items():
         result["engines"][name] = stats = run(engine, args.replies, random.Random(args.seed))
-        print(f"{name:8s} {stats['replies_per_s']:>10.1f} replies/s  p50 {stats['p50_ms']:.3f} ms  "
-              f"p99 {stats['p99_ms']:.3f} ms  max {stats['max_ms']:.3f} ms")
-    print(f"AIML: {result['aiml_categories']} categories loaded in {result['aiml_load_s']} s, "
-          f"+{result['aiml_rss_mb']} MB resident (process {rss_mb():.0f} MB, pid {os.getpid()})")
+        print(
+            f"{name:8s} {stats['replies_per_s']:>10.1f} replies/s  p50 {stats['p50_ms']:.3f} ms  "
+            f"p99 {stats['p99_ms']:.3f} ms  max {stats['max_ms']:.3f} ms"
+        )
+    print(
+        f"AIML: {result['aiml_categories']} categories loaded in {result['aiml_load_s']} s, "
+        f"+{result['aiml_rss_mb']} MB resident (process {rss_mb():.0f} MB, pid {os.getpid()})"
+    )
     print(json.dumps(result))
 
 

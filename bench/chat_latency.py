@@ -65,7 +65,7 @@ from bench import tracing as trace
 from bench.harness import BenchError, fmt, summary
 
 log = harness.logger("chat_latency")
-FLOOR_TARGET = 1.5     # platform p99 <= 1.5 x the floor's
+FLOOR_TARGET = 1.5  # platform p99 <= 1.5 x the floor's
 TUTORIAL_TARGET = 0.5  # platform p99 <= 0.5 x the tutorial's
 FLOOR_TABLE = "bench_floor"
 
@@ -95,20 +95,30 @@ def create_conversations(n: int) -> list[dict]:
         )
         services.interrogation_start(interrogation_id=interrogation.pk, by=judge)
         conversation = interrogation.conversations.get()
-        plan.append({
-            "judge_path": f"/ws/judge/{interrogation.public_id}/",
-            "witness_path": f"/ws/witness/{conversation.public_id}/",
-            "judge_cookie": harness.session_cookie(judge),
-            "witness_cookie": harness.session_cookie(confederate),
-            "side": conversation.side,
-        })
+        plan.append(
+            {
+                "judge_path": f"/ws/judge/{interrogation.public_id}/",
+                "witness_path": f"/ws/witness/{conversation.public_id}/",
+                "judge_cookie": harness.session_cookie(judge),
+                "witness_cookie": harness.session_cookie(confederate),
+                "side": conversation.side,
+            }
+        )
     return plan
 
 
 def tutorial_rooms(n: int) -> list[dict]:
     """n rooms of the tutorial's chat, two anonymous sockets each (the tutorial asks no login)."""
-    return [{"judge_path": f"/ws/chat/bench{i}/", "witness_path": f"/ws/chat/bench{i}/",
-             "judge_cookie": None, "witness_cookie": None, "side": None} for i in range(n)]
+    return [
+        {
+            "judge_path": f"/ws/chat/bench{i}/",
+            "witness_path": f"/ws/chat/bench{i}/",
+            "judge_cookie": None,
+            "witness_cookie": None,
+            "side": None,
+        }
+        for i in range(n)
+    ]
 
 
 class Platform:
@@ -147,8 +157,10 @@ class Floor:
         from django.db import connection
 
         with connection.cursor() as cursor:
-            cursor.execute(f"CREATE TABLE {FLOOR_TABLE} (id bigserial PRIMARY KEY, room integer NOT NULL, "
-                           "seq integer NOT NULL, text text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())")
+            cursor.execute(
+                f"CREATE TABLE {FLOOR_TABLE} (id bigserial PRIMARY KEY, room integer NOT NULL, "
+                "seq integer NOT NULL, text text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
+            )
 
     def open(self, n: int) -> None:
         import psycopg
@@ -162,8 +174,9 @@ class Floor:
         self.connections.clear()
 
     async def write(self, pair: int, k: int) -> None:
-        await asyncio.to_thread(self.connections[pair].execute, self.INSERT,
-                                (pair, k, f"bench {pair} {k}: are you human?"))
+        await asyncio.to_thread(
+            self.connections[pair].execute, self.INSERT, (pair, k, f"bench {pair} {k}: are you human?")
+        )
 
 
 # --- measurement ------------------------------------------------------------------------------------
@@ -237,24 +250,34 @@ def per_delivery_ms(cpu_s: float | None, deliveries: int) -> float | None:
     return round(cpu_s * 1000.0 / deliveries, 3) if cpu_s is not None and deliveries else None
 
 
-async def open_socket(base: str, path: str, cookie: str | None, name: str, errors: list,
-                      protocol=Platform) -> Party:
+async def open_socket(base: str, path: str, cookie: str | None, name: str, errors: list, protocol=Platform) -> Party:
     return Party(name, await harness.open_websocket(base, path, cookie, name, greeted=protocol.greeted), errors)
 
 
-async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float, timeout_s: float,
-                     typing_rounds: int, cpu_s=lambda: None, protocol=Platform, label: str = "chat",
-                     stamps: dict | None = None) -> dict:
+async def chat_phase(
+    base: str,
+    plan: list[dict],
+    messages: int,
+    pause_s: float,
+    timeout_s: float,
+    typing_rounds: int,
+    cpu_s=lambda: None,
+    protocol=Platform,
+    label: str = "chat",
+    stamps: dict | None = None,
+) -> dict:
     """Each conversation's two sockets take turns, `messages` each, pausing after each delivery."""
     errors: list[str] = []
     gate = asyncio.Semaphore(10)
 
     async def pair(i: int, item: dict):
         async with gate:
-            judge = await open_socket(base, item["judge_path"], item["judge_cookie"], f"{label} judge-{i}",
-                                      errors, protocol)
-            witness = await open_socket(base, item["witness_path"], item["witness_cookie"], f"{label} witness-{i}",
-                                        errors, protocol)
+            judge = await open_socket(
+                base, item["judge_path"], item["judge_cookie"], f"{label} judge-{i}", errors, protocol
+            )
+            witness = await open_socket(
+                base, item["witness_path"], item["witness_cookie"], f"{label} witness-{i}", errors, protocol
+            )
         return judge, witness
 
     started = time.perf_counter()
@@ -263,7 +286,7 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
 
     latency: list[float] = []
     ingress: list[float] = []  # client send -> the message's created_at (server clock, same machine)
-    egress: list[float] = []   # created_at -> the other party's socket
+    egress: list[float] = []  # created_at -> the other party's socket
     typing: list[float] = []
     lost = 0
     done = 0
@@ -275,7 +298,7 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
         await sender.send(frame)
         try:
             arrived, arrived_wall, at = await asyncio.wait_for(future, timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             receiver.expected = None
             return None
         if stamps is not None and text is not None:
@@ -317,8 +340,9 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
     cpu_started = cpu_s()  # daphne's CPU from here on: the exchange, not the sockets' opening
     started = time.perf_counter()
     try:
-        await asyncio.gather(*(conversation(i, j, w, item["side"])
-                               for i, ((j, w), item) in enumerate(zip(pairs, plan))))
+        await asyncio.gather(
+            *(conversation(i, j, w, item["side"]) for i, ((j, w), item) in enumerate(zip(pairs, plan)))
+        )
     finally:
         reporter.cancel()
         elapsed = time.perf_counter() - started
@@ -327,9 +351,19 @@ async def chat_phase(base: str, plan: list[dict], messages: int, pause_s: float,
     deliveries = len(latency) + len(typing)
     daphne_cpu_s = cpu_ended - cpu_started if cpu_started is not None and cpu_ended is not None else None
     daphne_cpu_ms = per_delivery_ms(daphne_cpu_s, deliveries)
-    return {"daphne_cpu_ms": daphne_cpu_ms, "daphne_cpu_s": daphne_cpu_s, "latency": latency, "ingress": ingress,
-            "egress": egress, "typing": typing, "lost": lost, "errors": errors, "elapsed_s": elapsed, "rate": len(latency) / elapsed if elapsed else 0.0,
-            "stamps": stamps}
+    return {
+        "daphne_cpu_ms": daphne_cpu_ms,
+        "daphne_cpu_s": daphne_cpu_s,
+        "latency": latency,
+        "ingress": ingress,
+        "egress": egress,
+        "typing": typing,
+        "lost": lost,
+        "errors": errors,
+        "elapsed_s": elapsed,
+        "rate": len(latency) / elapsed if elapsed else 0.0,
+        "stamps": stamps,
+    }
 
 
 def merge(total: dict, part: dict) -> None:
@@ -348,24 +382,44 @@ async def measure(args, base: str, plan: list[dict], services, floor: Floor) -> 
     phases = {"bare": {}, "floor": {}, "tutorial": {}}
 
     async def bare(rounds: int):
-        merge(phases["bare"], await harness.baseline_phase(args.conversations, rounds, jitter, pause_s,
-                                                           args.message_timeout))
+        merge(
+            phases["bare"],
+            await harness.baseline_phase(args.conversations, rounds, jitter, pause_s, args.message_timeout),
+        )
 
     async def durable(rounds: int):
         await asyncio.to_thread(floor.open, args.conversations)
         try:
-            merge(phases["floor"], await harness.baseline_phase(args.conversations, rounds, jitter, pause_s,
-                                                                args.message_timeout, write=floor.write))
+            merge(
+                phases["floor"],
+                await harness.baseline_phase(
+                    args.conversations, rounds, jitter, pause_s, args.message_timeout, write=floor.write
+                ),
+            )
         finally:
             floor.close()
 
     async def tutorial(rounds: int):
-        merge(phases["tutorial"], await chat_phase(base, rooms, rounds, pause_s, args.message_timeout, 0,
-                                                   cpu_s=services.daphne_cpu_s, protocol=Tutorial,
-                                                   label="tutorial"))
+        merge(
+            phases["tutorial"],
+            await chat_phase(
+                base,
+                rooms,
+                rounds,
+                pause_s,
+                args.message_timeout,
+                0,
+                cpu_s=services.daphne_cpu_s,
+                protocol=Tutorial,
+                label="tutorial",
+            ),
+        )
 
-    baselines = (("bare channel-layer round trips", bare), ("floor: INSERT + round trip", durable),
-                 ("tutorial chat", tutorial))
+    baselines = (
+        ("bare channel-layer round trips", bare),
+        ("floor: INSERT + round trip", durable),
+        ("tutorial chat", tutorial),
+    )
 
     async def half(rounds: int, when: str, order):
         if rounds <= 0:
@@ -377,8 +431,16 @@ async def measure(args, base: str, plan: list[dict], services, floor: Floor) -> 
     halves = [(args.messages + 1) // 2, args.messages // 2]
     await half(halves[0], "before", baselines)
     log(f"chat: {args.conversations} conversations x {2 * args.messages} messages through {base}")
-    chat = await chat_phase(base, plan, args.messages, pause_s, args.message_timeout, args.typing,
-                            cpu_s=services.daphne_cpu_s, stamps={} if args.trace else None)
+    chat = await chat_phase(
+        base,
+        plan,
+        args.messages,
+        pause_s,
+        args.message_timeout,
+        args.typing,
+        cpu_s=services.daphne_cpu_s,
+        stamps={} if args.trace else None,
+    )
     log(f"chat done in {chat['elapsed_s']:.1f} s")
     await half(halves[1], "after", baselines[::-1])
     await harness.close_layer_pools()
@@ -399,8 +461,10 @@ def report(args, figures: dict, note: str | None) -> dict:
     def ratio(over: dict) -> float:
         return lat["p99"] / over["p99"] if over["p99"] > 0 else float("inf")
 
-    print(f"chat latency: {args.conversations} conversations, {args.messages} messages per party, "
-          f"pause {args.pause_ms:.0f} ms (x0.5-1.5), {chat['rate']:.0f} msg/s delivered")
+    print(
+        f"chat latency: {args.conversations} conversations, {args.messages} messages per party, "
+        f"pause {args.pause_ms:.0f} ms (x0.5-1.5), {chat['rate']:.0f} msg/s delivered"
+    )
     print(f"  message delivery (send -> other party)     {fmt(lat)}")
     if chat["ingress"]:
         print(f"    of which send -> stored (created_at)     {fmt(summary(chat['ingress']))}")
@@ -410,16 +474,26 @@ def report(args, figures: dict, note: str | None) -> dict:
     print(f"  baseline: bare group_send -> receive        {fmt(base)}  ({bare['rate']:.0f}/s)")
     print(f"  floor: INSERT + commit, group_send -> recv  {fmt(low)}  ({floor['rate']:.0f}/s)")
     print(f"  tutorial chat, one ORM save() per message   {fmt(tut)}  ({tutorial['rate']:.0f}/s)")
-    cpu = [("platform, daphne", chat["daphne_cpu_ms"]), ("tutorial, daphne", tutorial_cpu_ms),
-           ("floor, this process", floor_cpu_ms), ("bare, this process", bare_cpu_ms)]
-    print("  CPU per delivery (user + system, all threads): "
-          + "; ".join(f"{name} {value:.2f} ms" for name, value in cpu if value is not None))
+    cpu = [
+        ("platform, daphne", chat["daphne_cpu_ms"]),
+        ("tutorial, daphne", tutorial_cpu_ms),
+        ("floor, this process", floor_cpu_ms),
+        ("bare, this process", bare_cpu_ms),
+    ]
+    print(
+        "  CPU per delivery (user + system, all threads): "
+        + "; ".join(f"{name} {value:.2f} ms" for name, value in cpu if value is not None)
+    )
     print(f"  {harness.load_line()}")
-    print(f"  p99 ratios: {ratio(low):.2f} x floor (target <= {FLOOR_TARGET:g}), {ratio(tut):.2f} x tutorial "
-          f"(target <= {TUTORIAL_TARGET:g}), {ratio(base):.2f} x bare round trip")
+    print(
+        f"  p99 ratios: {ratio(low):.2f} x floor (target <= {FLOOR_TARGET:g}), {ratio(tut):.2f} x tutorial "
+        f"(target <= {TUTORIAL_TARGET:g}), {ratio(base):.2f} x bare round trip"
+    )
     errors = chat["errors"] + tutorial["errors"]
-    print(f"  lost {chat['lost']} messages; baselines lost {bare['lost']} bare, {floor['lost']} floor, "
-          f"{tutorial['lost']} tutorial; {len(errors)} errors")
+    print(
+        f"  lost {chat['lost']} messages; baselines lost {bare['lost']} bare, {floor['lost']} floor, "
+        f"{tutorial['lost']} tutorial; {len(errors)} errors"
+    )
     for error in errors[:5]:
         print(f"    error: {error}")
     if note:
@@ -459,22 +533,48 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=50, help="concurrent conversations (default 50)")
     parser.add_argument("--messages", type=int, default=20, help="messages each party sends (default 20)")
-    parser.add_argument("--pause-ms", type=float, default=500.0,
-                        help="pause after a delivery before the next send in a conversation, jittered x0.5-1.5 "
-                             "(default 500): bounds the offered rate to conversations/pause (100 msg/s at 50)")
-    parser.add_argument("--typing", type=int, default=0, metavar="N",
-                        help="also time N typing signals per conversation (the path without a DB write)")
+    parser.add_argument(
+        "--pause-ms",
+        type=float,
+        default=500.0,
+        help="pause after a delivery before the next send in a conversation, jittered x0.5-1.5 "
+        "(default 500): bounds the offered rate to conversations/pause (100 msg/s at 50)",
+    )
+    parser.add_argument(
+        "--typing",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time N typing signals per conversation (the path without a DB write)",
+    )
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default 0: a free one)")
-    parser.add_argument("--message-timeout", type=float, default=10.0, help="a message not delivered in this many "
-                        "seconds counts as lost (default 10)")
+    parser.add_argument(
+        "--message-timeout",
+        type=float,
+        default=10.0,
+        help="a message not delivered in this many seconds counts as lost (default 10)",
+    )
     parser.add_argument("--time-limit", type=float, default=600.0, help="stop the whole run after this many seconds")
-    parser.add_argument("--as-configured", action="store_true",
-                        help="keep the channel layer's Redis socket timeout exactly as configured (see the note)")
-    parser.add_argument("--trace", type=Path, default=None, metavar="FILE",
-                        help="time-stamp each platform message along its path in daphne (bench/tracing) and "
-                             "print where the time goes; daphne's stamps are written to FILE")
-    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
-                        help="a CPU profile (cProfile, thread CPU time) of every daphne thread, written to FILE")
+    parser.add_argument(
+        "--as-configured",
+        action="store_true",
+        help="keep the channel layer's Redis socket timeout exactly as configured (see the note)",
+    )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="time-stamp each platform message along its path in daphne (bench/tracing) and "
+        "print where the time goes; daphne's stamps are written to FILE",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a CPU profile (cProfile, thread CPU time) of every daphne thread, written to FILE",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the daphne child
     args = parser.parse_args(argv)
     if args.conversations < 1 or args.messages < 1 or args.pause_ms < 0 or args.typing < 0:
@@ -510,13 +610,16 @@ def run(args) -> dict:
 
         try:
             figures = asyncio.run(bounded())
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
         finally:
             floor.close()
         figures["rows"] = stored_rows()
-        for name, phase in (("the platform's chat", figures["chat"]), ("the floor", figures["floor"]),
-                            ("the tutorial's chat", figures["tutorial"])):
+        for name, phase in (
+            ("the platform's chat", figures["chat"]),
+            ("the floor", figures["floor"]),
+            ("the tutorial's chat", figures["tutorial"]),
+        ):
             if not phase["latency"]:
                 raise BenchError(f"no message was delivered in {name}; daphne's log:\n{services.tail()}")
         result = report(args, figures, services.note)

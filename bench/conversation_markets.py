@@ -24,6 +24,7 @@ ended and judged, its market settled, and every game's ledger audited (`violatio
 The LAST line is JSON: {"trades_per_s", "baseline_tps", "tt_8_games_tps", "push_p50_ms", "push_p99_ms",
 "tt_push_p50_ms", "tt_push_p99_ms", "violations", ...}.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,8 +80,9 @@ def _round(n: int, spectators: int):
     markets = []
     for i in range(n):
         judge, human = User.objects.create_user(f"judge-{i}"), User.objects.create_user(f"confederate-{i}")
-        interrogation = arena.interrogation_create(judge=judge, witnesses=[human, entry], time_limit_s=3600,
-                                                   title=f"Bench round, meeting {i + 1}")
+        interrogation = arena.interrogation_create(
+            judge=judge, witnesses=[human, entry], time_limit_s=3600, title=f"Bench round, meeting {i + 1}"
+        )
         market = services.xmarket_open(interrogation_id=interrogation.pk, delay_s=60)
         arena.interrogation_start(interrogation_id=interrogation.pk)
         services.xmarket_sync(market_id=market.pk)
@@ -109,11 +111,14 @@ def _serial(market, user, n: int = 100) -> tuple[float, float, float]:
     from markets import services
 
     trips = []
-    with connection.execute_wrapper(lambda execute, sql, params, many, context: (trips.append(1), execute(sql, params, many, context))[1]):
+    with connection.execute_wrapper(
+        lambda execute, sql, params, many, context: (trips.append(1), execute(sql, params, many, context))[1]
+    ):
         wall, cpu = time.perf_counter(), time.process_time()
         for i in range(n):
-            services.xmarket_trade(market_id=market.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H",
-                                   key=f"serial-{i}")
+            services.xmarket_trade(
+                market_id=market.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H", key=f"serial-{i}"
+            )
         notify.flush()
     return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n, len(trips) / n
 
@@ -185,6 +190,7 @@ class Watchers:
         async def close():
             for ws in self.sockets:
                 await ws.close()
+
         asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=60)
         self.loop.call_soon_threadsafe(self.loop.stop)
 
@@ -208,7 +214,9 @@ def measure(args, services_) -> dict:
         assignments[i % args.workers].append((markets[i % len(markets)].pk, user.pk))
     workers = [({"eight": eight[i % 8].pk, "xmarkets": assignments[i]}, bettor.pk) for i, bettor in enumerate(bettors)]
     base = services_.start_daphne()
-    paths = [("xmarkets", f"/ws/markets/conversations/{m.game.public_id}/") for m in markets for _ in range(args.watchers)]
+    paths = [
+        ("xmarkets", f"/ws/markets/conversations/{m.game.public_id}/") for m in markets for _ in range(args.watchers)
+    ]
     paths += [("eight", f"/ws/markets/{g.public_id}/watch/") for g in eight for _ in range(args.watchers)]
     watchers = Watchers(base, paths)
     started = time.perf_counter()
@@ -217,8 +225,10 @@ def measure(args, services_) -> dict:
     connections.close_all()
     processes = max(1, min(args.processes, args.workers))
     phases = ["baseline", "eight", "xmarkets"]
-    log(f"{args.spectators} spectators on {args.conversations} conversations, {args.workers} workers in {processes} "
-        f"processes; phases {', '.join(phases)} in turn, {args.rounds} rounds, {args.seconds / args.rounds:.1f} s each")
+    log(
+        f"{args.spectators} spectators on {args.conversations} conversations, {args.workers} workers in {processes} "
+        f"processes; phases {', '.join(phases)} in turn, {args.rounds} rounds, {args.seconds / args.rounds:.1f} s each"
+    )
     rates = tt.run_phases(phases, workers, processes, args.seconds, args.rounds)
     watchers.drain()
     watchers.stop()
@@ -230,25 +240,49 @@ def measure(args, services_) -> dict:
     joined = sum(m.game.participants.count() for m in markets)
     push, tt_push = summary(watchers.latency["xmarkets"]), summary(watchers.latency["eight"])
     base_tps, tt_tps, x_tps = rates["baseline"][0], rates["eight"][0], rates["xmarkets"][0]
-    print(f"baseline {base_tps:.0f} tx/s; Turing Trade 8 games {tt_tps:.0f} trades/s; conversation markets "
-          f"{x_tps:.0f} trades/s (ratio to baseline {x_tps / base_tps:.2f}, to Turing Trade {x_tps / tt_tps:.2f}); "
-          f"{joined} spectators joined; violations {violations}")
+    print(
+        f"baseline {base_tps:.0f} tx/s; Turing Trade 8 games {tt_tps:.0f} trades/s; conversation markets "
+        f"{x_tps:.0f} trades/s (ratio to baseline {x_tps / base_tps:.2f}, to Turing Trade {x_tps / tt_tps:.2f}); "
+        f"{joined} spectators joined; violations {violations}"
+    )
     print(f"push latency, conversation markets: {fmt(push)}")
     print(f"push latency, Turing Trade (same run): {fmt(tt_push)}")
-    print(f"one spectator alone: {serial_ms:.2f} ms ({serial_cpu_ms:.2f} ms CPU, {trips:.1f} round trips) per trade; "
-          f"a Turing Trade bettor alone: {tt_serial_ms:.2f} ms ({tt_serial_cpu_ms:.2f} ms CPU, 1 round trip)")
+    print(
+        f"one spectator alone: {serial_ms:.2f} ms ({serial_cpu_ms:.2f} ms CPU, {trips:.1f} round trips) per trade; "
+        f"a Turing Trade bettor alone: {tt_serial_ms:.2f} ms ({tt_serial_cpu_ms:.2f} ms CPU, 1 round trip)"
+    )
     print(harness.load_line())
-    return {"trades_per_s": round(x_tps, 1), "baseline_tps": round(base_tps, 1), "tt_8_games_tps": round(tt_tps, 1),
-            "ratio": round(x_tps / base_tps, 3), "ratio_to_tt": round(x_tps / tt_tps, 3),
-            "push_p50_ms": round(push["p50"], 2), "push_p99_ms": round(push["p99"], 2), "pushes": push["n"],
-            "tt_push_p50_ms": round(tt_push["p50"], 2), "tt_push_p99_ms": round(tt_push["p99"], 2),
-            "tt_pushes": tt_push["n"], "violations": violations, "refused": sum(r for _, r in rates.values()),
-            "spectators_joined": joined, "join_ms": round(join_ms, 2),
-            "serial_trade_ms": round(serial_ms, 2), "serial_trade_cpu_ms": round(serial_cpu_ms, 2),
-            "round_trips_per_trade": round(trips, 2), "tt_serial_trade_ms": round(tt_serial_ms, 2),
-            "tt_serial_trade_cpu_ms": round(tt_serial_cpu_ms, 2), "spectators": args.spectators, "conversations": args.conversations,
-            "workers": args.workers, "processes": processes, "watchers": len(paths), "seconds": args.seconds,
-            "rounds": args.rounds, "cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1)}
+    return {
+        "trades_per_s": round(x_tps, 1),
+        "baseline_tps": round(base_tps, 1),
+        "tt_8_games_tps": round(tt_tps, 1),
+        "ratio": round(x_tps / base_tps, 3),
+        "ratio_to_tt": round(x_tps / tt_tps, 3),
+        "push_p50_ms": round(push["p50"], 2),
+        "push_p99_ms": round(push["p99"], 2),
+        "pushes": push["n"],
+        "tt_push_p50_ms": round(tt_push["p50"], 2),
+        "tt_push_p99_ms": round(tt_push["p99"], 2),
+        "tt_pushes": tt_push["n"],
+        "violations": violations,
+        "refused": sum(r for _, r in rates.values()),
+        "spectators_joined": joined,
+        "join_ms": round(join_ms, 2),
+        "serial_trade_ms": round(serial_ms, 2),
+        "serial_trade_cpu_ms": round(serial_cpu_ms, 2),
+        "round_trips_per_trade": round(trips, 2),
+        "tt_serial_trade_ms": round(tt_serial_ms, 2),
+        "tt_serial_trade_cpu_ms": round(tt_serial_cpu_ms, 2),
+        "spectators": args.spectators,
+        "conversations": args.conversations,
+        "workers": args.workers,
+        "processes": processes,
+        "watchers": len(paths),
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "cpus": os.cpu_count(),
+        "load_1min": round(os.getloadavg()[0], 1),
+    }
 
 
 def parse_args(argv=None):
@@ -259,8 +293,12 @@ def parse_args(argv=None):
     parser.add_argument("--conversations", type=int, default=8, help="simultaneous conversations of the round")
     parser.add_argument("--workers", type=int, default=16, help="threads placing the spectators' trades")
     parser.add_argument("--processes", type=int, default=os.cpu_count(), help="worker processes (default: one per CPU)")
-    parser.add_argument("--watchers", type=int, default=3,
-                        help="websockets per conversation (and per Turing Trade game): the pages receiving the pushes")
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=3,
+        help="websockets per conversation (and per Turing Trade game): the pages receiving the pushes",
+    )
     return parser.parse_args(argv)
 
 

@@ -92,8 +92,9 @@ def summary(values_s: list[float]) -> dict:
 
 
 def fmt(s: dict) -> str:
-    return (f"n={s['n']:5d}  p50 {s['p50']:7.2f} ms  p90 {s['p90']:7.2f} ms  p99 {s['p99']:7.2f} ms  "
-            f"max {s['max']:7.2f} ms")
+    return (
+        f"n={s['n']:5d}  p50 {s['p50']:7.2f} ms  p90 {s['p90']:7.2f} ms  p99 {s['p99']:7.2f} ms  max {s['max']:7.2f} ms"
+    )
 
 
 def load_line() -> str:
@@ -134,8 +135,15 @@ def pg_conninfo(url: str) -> dict:
     db = parse_database_url(url)
     if db["ENGINE"] != "django.db.backends.postgresql":
         raise BenchError(f"DATABASE_URL must name a PostgreSQL server, not {url!r}")
-    info = {"dbname": db["NAME"], "user": db["USER"] or None, "password": db["PASSWORD"] or None,
-            "host": db["HOST"] or None, "port": db["PORT"] or None, "connect_timeout": 5, **db["OPTIONS"]}
+    info = {
+        "dbname": db["NAME"],
+        "user": db["USER"] or None,
+        "password": db["PASSWORD"] or None,
+        "host": db["HOST"] or None,
+        "port": db["PORT"] or None,
+        "connect_timeout": 5,
+        **db["OPTIONS"],
+    }
     return {k: v for k, v in info.items() if v is not None}
 
 
@@ -268,8 +276,9 @@ class Daphne:
         command = module_command("bench.harness", "--serve", "--port", str(self.port))
         if self.application != ASGI_APPLICATION:
             command += ["--app", self.application]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
-                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT
+        )
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.process.poll() is not None:
@@ -306,18 +315,40 @@ class CeleryWorker:
     """`celery -A config worker` in a child process with this run's environment (its broker keys
     under the run's prefix); it dies with the benchmark."""
 
-    def __init__(self, name: str, env: dict, *, queues: str = "celery", concurrency: int = 1,
-                 pool: str = "prefork"):
+    def __init__(self, name: str, env: dict, *, queues: str = "celery", concurrency: int = 1, pool: str = "prefork"):
         self.name = f"{name}@{os.uname().nodename}"
         self.env = env
         self.command = module_command(
-            "celery", "-q", "-A", "config", "worker", "-Q", queues, "-c", str(concurrency), "--pool", pool,
-            "-n", self.name, "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat")
+            "celery",
+            "-q",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queues,
+            "-c",
+            str(concurrency),
+            "--pool",
+            pool,
+            "-n",
+            self.name,
+            "--loglevel",
+            "WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        )
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
 
     def kill(self) -> None:
         """SIGKILL, as a crash would (the prefork pool's children, if any, are left to notice)."""
@@ -366,8 +397,7 @@ class Services:
             worker = services.start_celery("bench1", queues="lambdastar")   # with eager=False
     """
 
-    def __init__(self, tag: str, *, port: int = 0, as_configured: bool = False, redis: bool = True,
-                 eager: bool = True):
+    def __init__(self, tag: str, *, port: int = 0, as_configured: bool = False, redis: bool = True, eager: bool = True):
         self.tag, self.port, self.as_configured, self.eager = tag, port, as_configured, eager
         self.log = logger(tag)
         self.server_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -487,8 +517,15 @@ async def open_websocket(base: str, path: str, cookie: str | None, name: str, *,
     from websockets.asyncio.client import connect
 
     headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
-    ws = await connect(base + path, origin=ORIGIN, additional_headers=headers,
-                       compression=None, open_timeout=30, max_size=2**22, ping_interval=None)
+    ws = await connect(
+        base + path,
+        origin=ORIGIN,
+        additional_headers=headers,
+        compression=None,
+        open_timeout=30,
+        max_size=2**22,
+        ping_interval=None,
+    )
     if not greeted:
         return ws
     first = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -497,8 +534,14 @@ async def open_websocket(base: str, path: str, cookie: str | None, name: str, *,
     return ws
 
 
-async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], float], stagger_s: float,
-                         timeout_s: float, write: Callable[[int, int], Awaitable[None]] | None = None) -> dict:
+async def baseline_phase(
+    concurrency: int,
+    rounds: int,
+    pause: Callable[[], float],
+    stagger_s: float,
+    timeout_s: float,
+    write: Callable[[int, int], Awaitable[None]] | None = None,
+) -> dict:
     """Bare channel layer: group_send to a one-member group, then receive it; `concurrency` pairs,
     each starting after uniform(0, stagger_s) and pausing pause() seconds after each round trip.
     With `write`, `await write(pair, round)` (a durable write, say) comes first, inside the timing.
@@ -522,7 +565,7 @@ async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], floa
             await layer.group_send(group, {"type": "arena.event", "payload": {"type": "message", "seq": k}})
             try:
                 await asyncio.wait_for(layer.receive(channel), timeout_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 lost += 1
                 continue
             samples.append(time.perf_counter() - started)
@@ -531,8 +574,12 @@ async def baseline_phase(concurrency: int, rounds: int, pause: Callable[[], floa
 
     started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(pair(i) for i in range(concurrency)))
-    return {"latency": samples, "lost": lost, "elapsed_s": time.perf_counter() - started,
-            "cpu_s": time.process_time() - cpu}
+    return {
+        "latency": samples,
+        "lost": lost,
+        "elapsed_s": time.perf_counter() - started,
+        "cpu_s": time.process_time() - cpu,
+    }
 
 
 # --- the command line -------------------------------------------------------------------------------

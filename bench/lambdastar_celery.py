@@ -22,6 +22,7 @@ time its own chunks took in the same run (``overhead_vs_chunk_compute``: the pla
 other load slows the engine between the phases). The same configuration and seed give the same
 scores everywhere, which is checked. Last line: {"overhead": …, "speedup_2_workers": …, …}.
 """
+
 import argparse
 import os
 import sys
@@ -36,8 +37,15 @@ TYPES = ["ls", "woc", "ql"]
 
 
 def configuration(episodes, chunk=None):
-    config = {"rules": "paper", "rng": "pcg64", "episodes": episodes, "types": TYPES, "grid": 10,
-              "iterations": 50, "agents": 5}
+    config = {
+        "rules": "paper",
+        "rng": "pcg64",
+        "episodes": episodes,
+        "types": TYPES,
+        "grid": 10,
+        "iterations": 50,
+        "agents": 5,
+    }
     if chunk:
         config["chunk_episodes"] = chunk
     return config
@@ -48,7 +56,7 @@ def bare_engine(config_dict, seed):
     from lambdastar import sweep
     from lambdastar.engine import run
 
-    (_, config), = sweep.run_configs(config_dict, seed)
+    ((_, config),) = sweep.run_configs(config_dict, seed)
     for t in config.types:  # kernels loaded first, as in a running worker
         run(config, t, range(0, 1))
     meter = CpuMeter()
@@ -87,7 +95,7 @@ def database_backends():
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
-        return [pid for pid, in cursor.fetchall()]
+        return [pid for (pid,) in cursor.fetchall()]
 
 
 class CpuMeter:
@@ -195,10 +203,13 @@ def phases(experiment):
     from lambdastar.models import ChunkResult
 
     chunks = ChunkResult.objects.filter(run__experiment=experiment).aggregate(
-        compute=Sum("elapsed_s"), last=Max("created_at"))
-    return {"to_first_chunk_s": (experiment.started_at - experiment.queued_at).total_seconds(),
-            "chunk_compute_s": chunks["compute"],
-            "last_chunk_to_finished_s": (experiment.finished_at - chunks["last"]).total_seconds()}
+        compute=Sum("elapsed_s"), last=Max("created_at")
+    )
+    return {
+        "to_first_chunk_s": (experiment.started_at - experiment.queued_at).total_seconds(),
+        "chunk_compute_s": chunks["compute"],
+        "last_chunk_to_finished_s": (experiment.finished_at - chunks["last"]).total_seconds(),
+    }
 
 
 def parse_args(argv=None):
@@ -233,9 +244,11 @@ def measure(args, services, load_before) -> dict:
     configs = [c for _, c in sweep.run_configs(config_dict, args.seed)]
     sizes = sweep.chunk_sizes(configs, sweep.chunk_episodes(config_dict))
     chunks = len(sweep.chunk_plan(configs, sizes))
-    print(f"experiment: {episodes} episodes × {len(TYPES)} types in {chunks} chunks of "
-          f"{', '.join(f'{t} {n}' for t, n in sizes[0].items())} episodes "
-          f"(load average {load_before[0]:.1f} on {os.cpu_count()} CPUs)")
+    print(
+        f"experiment: {episodes} episodes × {len(TYPES)} types in {chunks} chunks of "
+        f"{', '.join(f'{t} {n}' for t, n in sizes[0].items())} episodes "
+        f"(load average {load_before[0]:.1f} on {os.cpu_count()} CPUs)"
+    )
 
     warm = configuration(4, 1)
     in_process(owner, warm, args.seed)  # a running server has imported and loaded all this already
@@ -262,33 +275,43 @@ def measure(args, services, load_before) -> dict:
             own.append(one / p1["chunk_compute_s"] - 1)
             computed["in_process"].append(p0["chunk_compute_s"])
             computed["one_worker"].append(p1["chunk_compute_s"])
-            print(f"repeat {r + 1}: bare {bare:6.2f} s  in-process {inline:6.2f} s  1 worker {one:6.2f} s  "
-                  f"2 workers {two:6.2f} s   CPU: {bare_cpu:6.2f} / {inline_cpu:6.2f} / {one_cpu:6.2f} / "
-                  f"{two_cpu:6.2f} s   chunks computed in {p0['chunk_compute_s']:.2f} s in-process, "
-                  f"{p1['chunk_compute_s']:.2f} s on 1 worker ({own[-1]:+.1%})   (load {os.getloadavg()[0]:.1f})",
-                  flush=True)
+            print(
+                f"repeat {r + 1}: bare {bare:6.2f} s  in-process {inline:6.2f} s  1 worker {one:6.2f} s  "
+                f"2 workers {two:6.2f} s   CPU: {bare_cpu:6.2f} / {inline_cpu:6.2f} / {one_cpu:6.2f} / "
+                f"{two_cpu:6.2f} s   chunks computed in {p0['chunk_compute_s']:.2f} s in-process, "
+                f"{p1['chunk_compute_s']:.2f} s on 1 worker ({own[-1]:+.1%})   (load {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
     finally:
         workers.stop()
     best = {k: min(v) for k, v in times.items()}
     bare = best["bare"]
     print(f"bare engine:            {bare:7.2f} s   (best of {args.repeats})")
     print(f"platform, in-process:   {best['in_process']:7.2f} s  ({best['in_process'] / bare - 1:+.1%})")
-    print(f"platform, 1 worker:     {best['one_worker']:7.2f} s  ({best['one_worker'] / bare - 1:+.1%}; "
-          f"{(best['one_worker'] - bare) / chunks * 1000:.1f} ms per chunk)")
-    print(f"platform, 2 workers:    {best['two_workers']:7.2f} s  "
-          f"(speed-up {best['one_worker'] / best['two_workers']:.2f}× over 1 worker, "
-          f"{bare / best['two_workers']:.2f}× over the bare engine)")
+    print(
+        f"platform, 1 worker:     {best['one_worker']:7.2f} s  ({best['one_worker'] / bare - 1:+.1%}; "
+        f"{(best['one_worker'] - bare) / chunks * 1000:.1f} ms per chunk)"
+    )
+    print(
+        f"platform, 2 workers:    {best['two_workers']:7.2f} s  "
+        f"(speed-up {best['one_worker'] / best['two_workers']:.2f}× over 1 worker, "
+        f"{bare / best['two_workers']:.2f}× over the bare engine)"
+    )
     best_cpu = {k: min(v) for k, v in cpu.items()}
-    print(f"CPU seconds (this process, the worker's processes, the database's; best of {args.repeats}): "
-          f"bare {best_cpu['bare']:.2f}, in-process {best_cpu['in_process']:.2f} "
-          f"({best_cpu['in_process'] / best_cpu['bare'] - 1:+.1%}), 1 worker {best_cpu['one_worker']:.2f} "
-          f"({best_cpu['one_worker'] / best_cpu['bare'] - 1:+.1%}), 2 workers {best_cpu['two_workers']:.2f} "
-          f"({best_cpu['two_workers'] / best_cpu['bare'] - 1:+.1%})")
+    print(
+        f"CPU seconds (this process, the worker's processes, the database's; best of {args.repeats}): "
+        f"bare {best_cpu['bare']:.2f}, in-process {best_cpu['in_process']:.2f} "
+        f"({best_cpu['in_process'] / best_cpu['bare'] - 1:+.1%}), 1 worker {best_cpu['one_worker']:.2f} "
+        f"({best_cpu['one_worker'] / best_cpu['bare'] - 1:+.1%}), 2 workers {best_cpu['two_workers']:.2f} "
+        f"({best_cpu['two_workers'] / best_cpu['bare'] - 1:+.1%})"
+    )
     print(f"1 worker against its own chunks' engine time in the same run: {min(own):+.1%} (best of {args.repeats})")
     for label, p in (("1 worker ", p1), ("2 workers", p2)):
-        print(f"  last run, {label}: submission → first chunk {p['to_first_chunk_s'] * 1000:.0f} ms, "
-              f"chunk compute {p['chunk_compute_s']:.2f} s (summed), "
-              f"last chunk → finished {p['last_chunk_to_finished_s'] * 1000:.0f} ms")
+        print(
+            f"  last run, {label}: submission → first chunk {p['to_first_chunk_s'] * 1000:.0f} ms, "
+            f"chunk compute {p['chunk_compute_s']:.2f} s (summed), "
+            f"last chunk → finished {p['last_chunk_to_finished_s'] * 1000:.0f} ms"
+        )
     expected = {(0, t): s for t, s in expected.items()}
     same = all(selectors.episode_scores(experiment=e) == expected for e in runs)
     stored = ChunkResult.objects.filter(run__experiment__in=runs).count() == chunks * len(runs)
@@ -298,18 +321,23 @@ def measure(args, services, load_before) -> dict:
         "overhead": round(best["one_worker"] / bare - 1, 4),
         "overhead_in_process": round(best["in_process"] / bare - 1, 4),
         "speedup_2_workers": round(best["one_worker"] / best["two_workers"], 3),
-        "bare_s": round(bare, 3), "in_process_s": round(best["in_process"], 3),
-        "one_worker_s": round(best["one_worker"], 3), "two_workers_s": round(best["two_workers"], 3),
+        "bare_s": round(bare, 3),
+        "in_process_s": round(best["in_process"], 3),
+        "one_worker_s": round(best["one_worker"], 3),
+        "two_workers_s": round(best["two_workers"], 3),
         "per_chunk_ms": round((best["one_worker"] - bare) / chunks * 1000, 2),
         "overhead_vs_chunk_compute": round(min(own), 4),
         "overhead_cpu": round(best_cpu["one_worker"] / best_cpu["bare"] - 1, 4),
         "overhead_cpu_in_process": round(best_cpu["in_process"] / best_cpu["bare"] - 1, 4),
         "overhead_cpu_2_workers": round(best_cpu["two_workers"] / best_cpu["bare"] - 1, 4),
-        "episodes": episodes * len(TYPES), "chunks": chunks, "repeats": args.repeats,
+        "episodes": episodes * len(TYPES),
+        "chunks": chunks,
+        "repeats": args.repeats,
         "times": {k: [round(x, 3) for x in v] for k, v in times.items()},
         "cpu_s": {k: [round(x, 3) for x in v] for k, v in cpu.items()},
         "chunk_compute_s": {k: [round(x, 3) for x in v] for k, v in computed.items()},
-        "identical_scores": same, "cpus": os.cpu_count(),
+        "identical_scores": same,
+        "cpus": os.cpu_count(),
         "load": [round(load_before[0], 2), round(load_after[0], 2)],
     }
 

@@ -32,14 +32,16 @@ import os
 import random
 import time
 
-from lambdastar.engine import AGENT_TYPES, EngineConfig
+from lambdastar.engine import EngineConfig
 from lambdastar.engine.cli import iter_results
 from lambdastar.engine.config import LEARNING_TYPES
 from lambdastar.engine.grid import neighbourhood_table, reward_field
 from lambdastar.engine.runner import run, run_all
 
-CPP_NOTE = ("C++ reference (quoted, not measured): non-learning agents ~0.6-1.2 M agent-steps/s; "
-            "all 13 types on 10x10, N=5, T=50, W=1000 take ~60 s (~21 episodes/s)")
+CPP_NOTE = (
+    "C++ reference (quoted, not measured): non-learning agents ~0.6-1.2 M agent-steps/s; "
+    "all 13 types on 10x10, N=5, T=50, W=1000 take ~60 s (~21 episodes/s)"
+)
 
 
 def python_baseline(n: int, T: int, N: int, episodes: int) -> float:
@@ -67,7 +69,7 @@ def python_baseline(n: int, T: int, N: int, episodes: int) -> float:
 
 
 def measure(config: EngineConfig, agent_type: str, runner) -> float:
-    runner(config.replace(episodes=2), agent_type)            # compile / warm caches
+    runner(config.replace(episodes=2), agent_type)  # compile / warm caches
     start = time.process_time()
     runner(config, agent_type)
     elapsed = time.process_time() - start
@@ -86,7 +88,7 @@ def jobs_rate(config: EngineConfig, jobs: int) -> tuple[float, float, dict[str, 
     scores: dict[str, list[float]] = {t: [] for t in config.types}
     cpu = _cpu()
     start = time.perf_counter()
-    for t, part in iter_results(config, jobs):       # the pool is joined when this loop ends
+    for t, part in iter_results(config, jobs):  # the pool is joined when this loop ends
         scores[t].extend(part.tolist())
     elapsed = time.perf_counter() - start
     steps = sum(len(v) for v in scores.values()) * config.iterations * config.agents
@@ -98,7 +100,7 @@ def measure_jobs(base: EngineConfig, modes, episodes: int, learn_eps: int) -> di
     out: dict[str, dict] = {}
     for rules, rng in modes:
         if rng == "glibc":
-            continue                                   # one sequential stream: no --jobs
+            continue  # one sequential stream: no --jobs
         key = f"{rules}/{rng}"
         out[key] = {}
         for group, eps in (("non-learning", episodes), ("learning", learn_eps)):
@@ -106,40 +108,64 @@ def measure_jobs(base: EngineConfig, modes, episodes: int, learn_eps: int) -> di
             if not types:
                 continue
             cfg = base.replace(rules=rules, rng=rng, episodes=eps, types=types)
-            jobs_rate(cfg.replace(episodes=2), 1)      # compile / warm caches
+            jobs_rate(cfg.replace(episodes=2), 1)  # compile / warm caches
             load = os.getloadavg()[0]
             r1, c1, s1 = jobs_rate(cfg, 1)
             r2, c2, s2 = jobs_rate(cfg, 2)
             if s1 != s2:
                 raise SystemExit(f"{key} {group}: --jobs 2 gave other scores than --jobs 1")
-            out[key][group] = {"jobs1": round(r1, 1), "jobs2": round(r2, 1),
-                               "speedup": round(r2 / r1, 3), "cpu_s_jobs1": round(c1, 3),
-                               "cpu_s_jobs2": round(c2, 3)}
-            print(f"{key:24s} {group:12s} --jobs 1 {r1:14,.0f}  --jobs 2 {r2:14,.0f} agent-steps/s "
-                  f"(wall)  speed-up {r2 / r1:.2f}x; CPU {c1:.2f} s vs {c2:.2f} s  ({eps} episodes "
-                  f"x {len(types)} types, load {load:.1f} on {os.cpu_count()} CPUs)", flush=True)
+            out[key][group] = {
+                "jobs1": round(r1, 1),
+                "jobs2": round(r2, 1),
+                "speedup": round(r2 / r1, 3),
+                "cpu_s_jobs1": round(c1, 3),
+                "cpu_s_jobs2": round(c2, 3),
+            }
+            print(
+                f"{key:24s} {group:12s} --jobs 1 {r1:14,.0f}  --jobs 2 {r2:14,.0f} agent-steps/s "
+                f"(wall)  speed-up {r2 / r1:.2f}x; CPU {c1:.2f} s vs {c2:.2f} s  ({eps} episodes "
+                f"x {len(types)} types, load {load:.1f} on {os.cpu_count()} CPUs)",
+                flush=True,
+            )
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--episodes", type=int, default=200, help="episodes per non-learning type")
-    ap.add_argument("--learning-episodes", type=int, default=0,
-                    help="episodes per learning type (default: episodes / 10, at least 5)")
+    ap.add_argument(
+        "--learning-episodes",
+        type=int,
+        default=0,
+        help="episodes per learning type (default: episodes / 10, at least 5)",
+    )
     ap.add_argument("--grid", type=int, default=10)
     ap.add_argument("--agents", type=int, default=5)
     ap.add_argument("--iterations", "-T", type=int, default=100)
     ap.add_argument("--types", default="all")
-    ap.add_argument("--jobs-episodes", type=int, default=0,
-                    help="episodes per non-learning type in the --jobs 1/2 comparison (default "
-                         "20 x --episodes); the learning types run a 40th of them")
+    ap.add_argument(
+        "--jobs-episodes",
+        type=int,
+        default=0,
+        help="episodes per non-learning type in the --jobs 1/2 comparison (default "
+        "20 x --episodes); the learning types run a 40th of them",
+    )
     ap.add_argument("--no-jobs", action="store_true", help="skip the --jobs 1/2 comparison")
-    ap.add_argument("--full-glibc", action="store_true",
-                    help="also time all 13 types together in glibc mode on 10x10, N=5, T=50, W=1000")
+    ap.add_argument(
+        "--full-glibc",
+        action="store_true",
+        help="also time all 13 types together in glibc mode on 10x10, N=5, T=50, W=1000",
+    )
     args = ap.parse_args()
     learn_eps = args.learning_episodes or max(5, args.episodes // 10)
-    base = EngineConfig.create(width=args.grid, height=args.grid, agents=args.agents,
-                               iterations=args.iterations, episodes=args.episodes, types=args.types)
+    base = EngineConfig.create(
+        width=args.grid,
+        height=args.grid,
+        agents=args.agents,
+        iterations=args.iterations,
+        episodes=args.episodes,
+        types=args.types,
+    )
     types = base.types
 
     modes = [("reference-2016", "glibc"), ("reference-2016", "pcg64")]
@@ -173,20 +199,24 @@ def main() -> None:
     py = python_baseline(args.grid, args.iterations, args.agents, max(3, args.episodes // 20))
     print(f"{'baseline plain-Python ls':35s} {py:14,.0f} agent-steps/s (measured now)")
     if "ls" in results.get("reference-2016/pcg64", {}):
-        print(f"speed-up of reference-2016/pcg64 ls over plain Python: "
-              f"{results['reference-2016/pcg64']['ls'] / py:,.0f}x")
+        print(
+            f"speed-up of reference-2016/pcg64 ls over plain Python: {results['reference-2016/pcg64']['ls'] / py:,.0f}x"
+        )
     print(CPP_NOTE)
     if not args.no_jobs:
         jobs_eps = args.jobs_episodes or 20 * args.episodes
         results["jobs"] = measure_jobs(base, modes, jobs_eps, max(4, jobs_eps // 40))
     if args.full_glibc:
-        cfg = EngineConfig.create(rng="glibc", width=10, height=10, agents=5, iterations=50,
-                                  episodes=1000, types="all", seed=1)
+        cfg = EngineConfig.create(
+            rng="glibc", width=10, height=10, agents=5, iterations=50, episodes=1000, types="all", seed=1
+        )
         run_all(cfg.replace(episodes=2))
         start = time.process_time()
         run_all(cfg)
-        print(f"reference-2016/glibc all 13 types, 10x10 N=5 T=50 W=1000: "
-              f"{time.process_time() - start:.1f} s (C++: ~60 s)")
+        print(
+            f"reference-2016/glibc all 13 types, 10x10 N=5 T=50 W=1000: "
+            f"{time.process_time() - start:.1f} s (C++: ~60 s)"
+        )
     print(json.dumps(results))
 
 

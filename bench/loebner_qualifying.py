@@ -10,6 +10,7 @@ once: the platform's way); "serial" (the baseline): the same asking service call
 another. The LAST line is one JSON object: {"entries", "questions", "delay_s", "concurrent_s", "serial_s",
 "slowest_entry_s", "speedup"}.
 """
+
 import argparse
 import datetime as dt
 import json
@@ -62,15 +63,27 @@ def contest(name: str, url: str, entries: int, questions: int):
     for q in full.questions.order_by("order")[:questions]:
         q.pk, q.question_set = None, cut
         q.save()
-    c = Contest.objects.create(name=name, format_name="2009-rules", status="open", question_set=cut, qualifying_limit=entries)
+    c = Contest.objects.create(
+        name=name, format_name="2009-rules", status="open", question_set=cut, qualifying_limit=entries
+    )
     from django.contrib.auth import get_user_model
 
     owner = get_user_model().objects.create(username=f"{name}-owner")
     for i in range(entries):
-        entry = Entry.objects.create(owner=owner, display_name=f"{name} {i}", engine="webhook", settings={
-            "url": url, "secret": "s" * 20, "timeout_s": 30, "think_s": 0, "per_char_s": 0, "jitter": 0})
-        item = services.contest_enter(contest_id=c.pk, entry_id=entry.pk, entrant=owner, people=[f"{name} {i}"],
-                                      rights_statement=True, now=timezone.now() - dt.timedelta(minutes=entries - i))
+        entry = Entry.objects.create(
+            owner=owner,
+            display_name=f"{name} {i}",
+            engine="webhook",
+            settings={"url": url, "secret": "s" * 20, "timeout_s": 30, "think_s": 0, "per_char_s": 0, "jitter": 0},
+        )
+        item = services.contest_enter(
+            contest_id=c.pk,
+            entry_id=entry.pk,
+            entrant=owner,
+            people=[f"{name} {i}"],
+            rights_statement=True,
+            now=timezone.now() - dt.timedelta(minutes=entries - i),
+        )
         services.entry_check(contest_entry_id=item.pk, compliant=True)
     services.contest_close(contest_id=c.pk)
     return c
@@ -123,7 +136,9 @@ def measure(args) -> dict:
     services.qualifying_start(contest_id=concurrent.pk)
     wait_done(concurrent, args.entries)
     concurrent_s = time.perf_counter() - start
-    slowest = max((s.finished_at - s.started_at).total_seconds() for s in QualifyingSubject.objects.filter(contest=concurrent))
+    slowest = max(
+        (s.finished_at - s.started_at).total_seconds() for s in QualifyingSubject.objects.filter(contest=concurrent)
+    )
     serial = contest("serial", url, args.entries, args.questions)
     start = time.perf_counter()
     for item in serial.entries.filter(qualified=True):
@@ -131,11 +146,22 @@ def measure(args) -> dict:
     serial_s = time.perf_counter() - start
     answered = QualifyingAnswer.objects.filter(subject__contest=concurrent, ok=True).count()
     server.shutdown()
-    print(f"{args.entries} entries x {args.questions} questions, {args.delay} s per answer: concurrent {concurrent_s:.2f} s "
-          f"(slowest entry {slowest:.2f} s, {answered} answers), serial {serial_s:.2f} s", file=sys.stderr)
-    return {"database": "postgresql" if args.postgres else "sqlite", "entries": args.entries, "questions": args.questions, "delay_s": args.delay, "concurrent_s": round(concurrent_s, 3),
-            "serial_s": round(serial_s, 3), "slowest_entry_s": round(slowest, 3), "answers": answered,
-            "speedup": round(serial_s / concurrent_s, 1)}
+    print(
+        f"{args.entries} entries x {args.questions} questions, {args.delay} s per answer: concurrent {concurrent_s:.2f} s "
+        f"(slowest entry {slowest:.2f} s, {answered} answers), serial {serial_s:.2f} s",
+        file=sys.stderr,
+    )
+    return {
+        "database": "postgresql" if args.postgres else "sqlite",
+        "entries": args.entries,
+        "questions": args.questions,
+        "delay_s": args.delay,
+        "concurrent_s": round(concurrent_s, 3),
+        "serial_s": round(serial_s, 3),
+        "slowest_entry_s": round(slowest, 3),
+        "answers": answered,
+        "speedup": round(serial_s / concurrent_s, 1),
+    }
 
 
 if __name__ == "__main__":

@@ -75,8 +75,9 @@ from bench import harness, tracing
 from bench.harness import BenchError, fmt, summary
 
 
-def target_ratio_ci(lines_s: list[float], bare_s: list[float], commit_s: list[float], *, replicates: int = 2000,
-                    seed: int = 0) -> tuple[float, float]:
+def target_ratio_ci(
+    lines_s: list[float], bare_s: list[float], commit_s: list[float], *, replicates: int = 2000, seed: int = 0
+) -> tuple[float, float]:
     """95% percentile-bootstrap interval of line p99 / (2 x bare p99 + commit p99), each of the three
     samples resampled on its own: how far a run's "met" or "not met" is from the noise of its 800 lines
     (a p99 of 800 is decided by its 8 slowest) and of its baselines."""
@@ -91,6 +92,7 @@ def target_ratio_ci(lines_s: list[float], bare_s: list[float], commit_s: list[fl
     ratios = p99s(lines_s) / (2 * p99s(bare_s) + p99s(commit_s))
     low, high = np.percentile(ratios, [2.5, 97.5])
     return float(low), float(high)
+
 
 log = harness.logger("lpp_latency")
 TARGET_P99_MS = 50.0
@@ -144,9 +146,14 @@ def reader_phase(directory: Path, seconds: float) -> dict:
     after = raw(seconds / 4)
     raw_bytes, raw_lines, raw_s = before[0] + after[0], before[1] + after[1], before[2] + after[2]
     return {
-        "files": len(files), "keystrokes": keys // rounds, "rounds": rounds, "seconds": parse_s,
-        "keystrokes_per_s": keys / parse_s, "bytes_per_s": size / parse_s,
-        "baseline_bytes_per_s": raw_bytes / raw_s, "baseline_lines_per_s": raw_lines / raw_s,
+        "files": len(files),
+        "keystrokes": keys // rounds,
+        "rounds": rounds,
+        "seconds": parse_s,
+        "keystrokes_per_s": keys / parse_s,
+        "bytes_per_s": size / parse_s,
+        "baseline_bytes_per_s": raw_bytes / raw_s,
+        "baseline_lines_per_s": raw_lines / raw_s,
     }
 
 
@@ -173,12 +180,14 @@ def create_interrogations(n: int) -> tuple[object, list[dict]]:
         )
         services.interrogation_start(interrogation_id=interrogation.pk, by=judge)
         conversation = interrogation.conversations.get()
-        plan.append({
-            "judge_path": f"/ws/judge/{interrogation.public_id}/",
-            "judge_cookie": harness.session_cookie(judge),
-            "group": groups.judge_group(interrogation.pk),
-            "conversation": str(conversation.public_id),
-        })
+        plan.append(
+            {
+                "judge_path": f"/ws/judge/{interrogation.public_id}/",
+                "judge_cookie": harness.session_cookie(judge),
+                "group": groups.judge_group(interrogation.pk),
+                "conversation": str(conversation.public_id),
+            }
+        )
     return entry, plan
 
 
@@ -231,21 +240,41 @@ class BridgeProcess:
     channel prefix come through the environment); its Probe's figures come back as JSON on exit.
     Both processes time with perf_counter, the system-wide monotonic clock on Linux."""
 
-    def __init__(self, entry_id: int, directory: Path, wake: str, poll_s: float, limit_s: float,
-                 profile: Path | None = None):
+    def __init__(
+        self, entry_id: int, directory: Path, wake: str, poll_s: float, limit_s: float, profile: Path | None = None
+    ):
         self.out = Path(tempfile.mkstemp(prefix="lpp_bridge_", suffix=".json")[1])
         self.log = tempfile.NamedTemporaryFile(prefix="lpp_bridge_", suffix=".log", delete=False)
         self.command = harness.module_command(
-            "bench.lpp_latency", "--bridge-child", "--entry", str(entry_id), "--dir", str(directory), "--wake", wake,
-            "--poll-s", str(poll_s), "--time-limit", str(limit_s), "--out", str(self.out))
+            "bench.lpp_latency",
+            "--bridge-child",
+            "--entry",
+            str(entry_id),
+            "--dir",
+            str(directory),
+            "--wake",
+            wake,
+            "--poll-s",
+            str(poll_s),
+            "--time-limit",
+            str(limit_s),
+            "--out",
+            str(self.out),
+        )
         self.command += ["--profile", str(profile)] if profile else []
         self.process: subprocess.Popen | None = None
         self.probe = Probe()
         self.cpu_s = 0.0
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command, cwd=harness.ROOT, env=dict(os.environ),
-                                        stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=harness.ROOT,
+            env=dict(os.environ),
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
 
     def ready(self, entry_id: int, n: int) -> bool:
         from lpp.models import BridgeStatus
@@ -385,7 +414,7 @@ async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: 
         writing_s = time.perf_counter() - started
         try:
             await asyncio.wait_for(everything.wait(), args.key_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     finally:
         reporter.cancel()
@@ -393,12 +422,26 @@ async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: 
             await ws.close()
         for reader in readers:
             reader.cancel()
-    return {"created": created, "arrived": arrived, "errors": errors, "mismatched": mismatched,
-            "total": total, "writing_s": writing_s}
+    return {
+        "created": created,
+        "arrived": arrived,
+        "errors": errors,
+        "mismatched": mismatched,
+        "total": total,
+        "writing_s": writing_s,
+    }
 
 
-async def measure(args, base: str, plan: list[dict], directory: Path, names: list[str],
-                  bridge: BridgeProcess, daphne_cpu_s=lambda: None, conninfo: dict | None = None) -> tuple[dict, dict]:
+async def measure(
+    args,
+    base: str,
+    plan: list[dict],
+    directory: Path,
+    names: list[str],
+    bridge: BridgeProcess,
+    daphne_cpu_s=lambda: None,
+    conninfo: dict | None = None,
+) -> tuple[dict, dict]:
     baseline = {"latency": [], "lost": 0, "elapsed_s": 0.0}
     pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
 
@@ -406,15 +449,18 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
         if rounds <= 0:
             return
         log(f"baseline ({when}): {args.conversations} concurrent bare channel-layer round trips x {rounds}")
-        half = await harness.baseline_phase(args.conversations, rounds, lambda: random.uniform(*pause),
-                                            pause[1], args.key_timeout)
+        half = await harness.baseline_phase(
+            args.conversations, rounds, lambda: random.uniform(*pause), pause[1], args.key_timeout
+        )
         baseline["latency"] += half["latency"]
         baseline["lost"] += half["lost"]
         baseline["elapsed_s"] += half["elapsed_s"]
 
     await run_baseline((args.keys + 1) // 2, "before")
-    log(f"keys: {args.conversations} conversations x {len(names)} keys, one every "
-        f"{args.min_key_ms:g}-{args.max_key_ms:g} ms per conversation")
+    log(
+        f"keys: {args.conversations} conversations x {len(names)} keys, one every "
+        f"{args.min_key_ms:g}-{args.max_key_ms:g} ms per conversation"
+    )
     keys = await keys_phase(args, base, plan, directory, names)
     log(f"keys written in {keys['writing_s']:.1f} s")
     if args.lpp2_lines:
@@ -424,15 +470,23 @@ async def measure(args, base: str, plan: list[dict], directory: Path, names: lis
         jitter = lambda: random.uniform(low, high)  # noqa: E731
 
         async def lpp2_baseline(rounds: int) -> dict:
-            log(f"lpp2 baselines: {PAIRS} pairs x {rounds} bare round trips, then as many with a commit, "
-                "then as many with the platform's append")
+            log(
+                f"lpp2 baselines: {PAIRS} pairs x {rounds} bare round trips, then as many with a commit, "
+                "then as many with the platform's append"
+            )
             return await lpp2_baselines(rounds, jitter, high, args.key_timeout, conninfo)
 
         before = await lpp2_baseline(args.lpp2_lines // 2)
         log(f"lpp2: 8 conversations (4 judges x ai and confederate) x {args.lpp2_lines} lines")
         cpu, own = daphne_cpu_s(), time.process_time()
-        keys["lpp2"] = await lpp2_phase(base, args.lpp2_lines, jitter, args.key_timeout, stagger_s=high,
-                                        stamps=keys.setdefault("lpp2_stamps", {}) if args.trace else None)
+        keys["lpp2"] = await lpp2_phase(
+            base,
+            args.lpp2_lines,
+            jitter,
+            args.key_timeout,
+            stagger_s=high,
+            stamps=keys.setdefault("lpp2_stamps", {}) if args.trace else None,
+        )
         after = daphne_cpu_s()
         keys["lpp2"]["daphne_cpu_s"] = after - cpu if cpu is not None and after is not None else float("nan")
         keys["lpp2"]["client_cpu_s"] = time.process_time() - own
@@ -460,8 +514,18 @@ def split(plan: list[dict], keys: dict, probe: Probe) -> dict:
     return {"detect": detect, "push": push, "deliver": deliver, "batch": batch}
 
 
-def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: dict, poll_s: float,
-           fs: str, note: str | None, bridge_cpu_s: float) -> dict:
+def report(
+    args,
+    baseline: dict,
+    keys: dict,
+    parts: dict,
+    probe: Probe,
+    reader: dict,
+    poll_s: float,
+    fs: str,
+    note: str | None,
+    bridge_cpu_s: float,
+) -> dict:
     latency = [a - c for created, arrived in zip(keys["created"], keys["arrived"]) for c, a in zip(created, arrived)]
     received = len(latency)
     lat, base = summary(latency), summary(baseline["latency"])
@@ -470,16 +534,17 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
     busy = [s for s, did in probe.reads if did]
     ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
     rate = received / keys["writing_s"] if keys["writing_s"] else 0.0
-    print(f"lpp latency: {args.conversations} conversations x {keys['total'] // args.conversations} keys, "
-          f"one every {args.min_key_ms:g}-{args.max_key_ms:g} ms each ({rate:.0f} keys/s); bridge "
-          f"wake={args.wake}, poll_s={poll_s:g}, directories on {fs or 'an unknown file system'}")
+    print(
+        f"lpp latency: {args.conversations} conversations x {keys['total'] // args.conversations} keys, "
+        f"one every {args.min_key_ms:g}-{args.max_key_ms:g} ms each ({rate:.0f} keys/s); bridge "
+        f"wake={args.wake}, poll_s={poll_s:g}, directories on {fs or 'an unknown file system'}"
+    )
     print(f"  key directory -> judge's socket              {fmt(lat)}  (target p99 <= {TARGET_P99_MS:g} ms)")
     if parts["detect"]:
         print(f"    of which created -> push (wake, read, store){fmt(summary(parts['detect']))}")
         print(f"    of which the push (bridge thread)          {fmt(summary(parts['push']))}")
         print(f"    of which pushed -> judge's socket          {fmt(summary(parts['deliver']))}")
-        print(f"    keys per push: mean {sum(parts['batch']) / len(parts['batch']):.2f}, "
-              f"max {max(parts['batch'])}")
+        print(f"    keys per push: mean {sum(parts['batch']) / len(parts['batch']):.2f}, max {max(parts['batch'])}")
     if steps:
         print(f"  bridge: full steps                          {fmt(summary(steps))}")
     if busy:
@@ -487,8 +552,10 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
     cpu_per_key_ms = bridge_cpu_s * 1000 / received if received else nan
     print(f"  bridge process CPU: {bridge_cpu_s:.2f} s, {cpu_per_key_ms:.3f} ms per key (less sensitive to load)")
     print(f"  baseline: bare group_send -> receive        {fmt(base)}")
-    print(f"  p99 ratio {ratio:.2f}; lost {keys['total'] - received} keys, {baseline['lost']} baseline; "
-          f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors")
+    print(
+        f"  p99 ratio {ratio:.2f}; lost {keys['total'] - received} keys, {baseline['lost']} baseline; "
+        f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors"
+    )
     for error in keys["errors"][:5]:
         print(f"    error: {error}")
     lpp2 = keys.get("lpp2")
@@ -498,39 +565,59 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
     lpp2_ratio = lpp2_lat["p99"] / lpp2_base["p99"] if lpp2_base and lpp2_base["p99"] > 0 else nan
     lpp2_target = 2 * lpp2_base["p99"] + lpp2_commit["p99"] if lpp2_base and lpp2_commit else nan
     lpp2_over = lpp2_lat["p99"] / lpp2_target if lpp2_lat and lpp2_target > 0 else nan
-    lpp2_over_ci = (target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["commit"])
-                    if lpp2_lat and lpp2_base and lpp2_commit else (nan, nan))
+    lpp2_over_ci = (
+        target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["commit"])
+        if lpp2_lat and lpp2_base and lpp2_commit
+        else (nan, nan)
+    )
     # the line's own database work (the platform's append, committed) in place of a one-row INSERT
     lpp2_append = summary(lpp2["baseline"]["append"]) if lpp2_lat and lpp2["baseline"].get("append") else None
     lpp2_target_append = 2 * lpp2_base["p99"] + lpp2_append["p99"] if lpp2_base and lpp2_append else nan
-    lpp2_append_ci = (target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["append"])
-                      if lpp2_base and lpp2_append else (nan, nan))
+    lpp2_append_ci = (
+        target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["append"])
+        if lpp2_base and lpp2_append
+        else (nan, nan)
+    )
     if lpp2_lat:
         print(f"  LPP2 line: judge's client -> partner's     {fmt(lpp2_lat)}  (stored, then relayed)")
         if lpp2["first"]:
-            print(f"    the round's first lines (unmeasured warm-up): n={len(lpp2['first'])}, "
-                  f"max {max(lpp2['first']) * 1000:.2f} ms")
+            print(
+                f"    the round's first lines (unmeasured warm-up): n={len(lpp2['first'])}, "
+                f"max {max(lpp2['first']) * 1000:.2f} ms"
+            )
         if lpp2_base and lpp2_commit:
             print(f"  LPP2 baseline, bare round trip (8 pairs)  {fmt(lpp2_base)}")
             print(f"  LPP2 baseline, the commit (8 pairs)       {fmt(lpp2_commit)}")
         if lpp2_append:
             print(f"  LPP2 baseline, the append (8 pairs)       {fmt(lpp2_append)}")
         met = "met" if lpp2_lat["p99"] <= lpp2_target else "not met"
-        print(f"  LPP2 p99 {lpp2_lat['p99']:.2f} ms = {lpp2_ratio:.2f} x the bare baseline; target <= 2 x bare + "
-              f"commit = {lpp2_target:.2f} ms: {met}; lost {lpp2['lost']} lines; {len(lpp2['errors'])} refusals")
-        print(f"  LPP2 p99 / target {lpp2_over:.2f} (95% bootstrap CI {lpp2_over_ci[0]:.2f}-{lpp2_over_ci[1]:.2f}: "
-              f"the line's, the bare and the commit's samples each resampled; under 1 is met)")
+        print(
+            f"  LPP2 p99 {lpp2_lat['p99']:.2f} ms = {lpp2_ratio:.2f} x the bare baseline; target <= 2 x bare + "
+            f"commit = {lpp2_target:.2f} ms: {met}; lost {lpp2['lost']} lines; {len(lpp2['errors'])} refusals"
+        )
+        print(
+            f"  LPP2 p99 / target {lpp2_over:.2f} (95% bootstrap CI {lpp2_over_ci[0]:.2f}-{lpp2_over_ci[1]:.2f}: "
+            f"the line's, the bare and the commit's samples each resampled; under 1 is met)"
+        )
         if lpp2_append:
-            print(f"  LPP2 p99 / (2 x bare + the append's p99 = {lpp2_target_append:.2f} ms) "
-                  f"{lpp2_lat['p99'] / lpp2_target_append:.2f} (95% CI {lpp2_append_ci[0]:.2f}-{lpp2_append_ci[1]:.2f}): "
-                  f"the line's own statement in place of a one-row INSERT")
+            print(
+                f"  LPP2 p99 / (2 x bare + the append's p99 = {lpp2_target_append:.2f} ms) "
+                f"{lpp2_lat['p99'] / lpp2_target_append:.2f} (95% CI {lpp2_append_ci[0]:.2f}-{lpp2_append_ci[1]:.2f}): "
+                f"the line's own statement in place of a one-row INSERT"
+            )
         lines = len(lpp2["latency"]) or 1
-        print(f"  LPP2 CPU per line: daphne {lpp2['daphne_cpu_s'] * 1000 / lines:.2f} ms, the benchmark's clients "
-              f"{lpp2['client_cpu_s'] * 1000 / lines:.2f} ms (both ends in Python; less sensitive to load)")
-    print(f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
-          f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)")
-    print(f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
-          f"{reader['baseline_lines_per_s']:,.0f} lines/s")
+        print(
+            f"  LPP2 CPU per line: daphne {lpp2['daphne_cpu_s'] * 1000 / lines:.2f} ms, the benchmark's clients "
+            f"{lpp2['client_cpu_s'] * 1000 / lines:.2f} ms (both ends in Python; less sensitive to load)"
+        )
+    print(
+        f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
+        f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)"
+    )
+    print(
+        f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
+        f"{reader['baseline_lines_per_s']:,.0f} lines/s"
+    )
     print(f"  {harness.load_line()}")
     if note:
         print(f"  note: {note}")
@@ -577,9 +664,11 @@ def report(args, baseline: dict, keys: dict, parts: dict, probe: Probe, reader: 
         "lpp2_first_line_max_ms": round(max(lpp2["first"]) * 1000, 3) if lpp2_lat and lpp2["first"] else nan,
         "lpp2_lost": lpp2["lost"] if lpp2 else 0,
         "lpp2_daphne_cpu_ms_per_line": round(lpp2["daphne_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
-        if lpp2_lat else nan,
+        if lpp2_lat
+        else nan,
         "lpp2_client_cpu_ms_per_line": round(lpp2["client_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
-        if lpp2_lat else nan,
+        if lpp2_lat
+        else nan,
     }
 
 
@@ -611,37 +700,83 @@ def parse_args(argv=None):
     parser.add_argument("--keys", type=int, default=200, help="keys the program types per conversation (default 200)")
     parser.add_argument("--min-key-ms", type=float, default=20.0, help="shortest pause between keys (default 20)")
     parser.add_argument("--max-key-ms", type=float, default=50.0, help="longest pause between keys (default 50)")
-    parser.add_argument("--poll-s", type=float, default=None,
-                        help="the bridge's poll interval (default: Bridge.run's own default, 0.1 s)")
-    parser.add_argument("--wake", choices=("inotify", "poll"), default="inotify",
-                        help="inotify: keys read as soon as their directory appears (default, as lpp_bridge); "
-                             "poll: only in the full steps every --poll-s")
-    parser.add_argument("--lpp2-lines", type=int, default=100,
-                        help="LPP2 lines per conversation (8 socket.io conversations; 0 skips; default 100)")
-    parser.add_argument("--lpp2-pause-ms", type=float, nargs=2, default=(20.0, 50.0), metavar=("LOW", "HIGH"),
-                        help="pause between a conversation's LPP2 lines, uniform (default 20 50, the keys' default "
-                             "pacing: 200 lines a second in all; 100 300 measured the same p99 at a fifth of the load)")
+    parser.add_argument(
+        "--poll-s",
+        type=float,
+        default=None,
+        help="the bridge's poll interval (default: Bridge.run's own default, 0.1 s)",
+    )
+    parser.add_argument(
+        "--wake",
+        choices=("inotify", "poll"),
+        default="inotify",
+        help="inotify: keys read as soon as their directory appears (default, as lpp_bridge); "
+        "poll: only in the full steps every --poll-s",
+    )
+    parser.add_argument(
+        "--lpp2-lines",
+        type=int,
+        default=100,
+        help="LPP2 lines per conversation (8 socket.io conversations; 0 skips; default 100)",
+    )
+    parser.add_argument(
+        "--lpp2-pause-ms",
+        type=float,
+        nargs=2,
+        default=(20.0, 50.0),
+        metavar=("LOW", "HIGH"),
+        help="pause between a conversation's LPP2 lines, uniform (default 20 50, the keys' default "
+        "pacing: 200 lines a second in all; 100 300 measured the same p99 at a fifth of the load)",
+    )
     parser.add_argument("--logs", type=Path, default=LOEBNER2012, help=f"log folder (default {LOEBNER2012})")
-    parser.add_argument("--reader-seconds", type=float, default=2.0,
-                        help="time spent reading logs, plus half as much on the raw baseline (default 2)")
-    parser.add_argument("--comm-dir", default=SHM if Path(SHM).is_dir() else None, metavar="PARENT",
-                        help="where the bridge's directory is made (default: /dev/shm, tmpfs, as lpp_bridge; "
-                             "else the system's temporary folder)")
-    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
-                        help="write a cProfile (CPU time) of the bridge's main thread to FILE (pstats format)")
+    parser.add_argument(
+        "--reader-seconds",
+        type=float,
+        default=2.0,
+        help="time spent reading logs, plus half as much on the raw baseline (default 2)",
+    )
+    parser.add_argument(
+        "--comm-dir",
+        default=SHM if Path(SHM).is_dir() else None,
+        metavar="PARENT",
+        help="where the bridge's directory is made (default: /dev/shm, tmpfs, as lpp_bridge; "
+        "else the system's temporary folder)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write a cProfile (CPU time) of the bridge's main thread to FILE (pstats format)",
+    )
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default 0: a free one)")
-    parser.add_argument("--key-timeout", type=float, default=10.0,
-                        help="keys not on the judges' sockets this many seconds after the last was written are lost")
+    parser.add_argument(
+        "--key-timeout",
+        type=float,
+        default=10.0,
+        help="keys not on the judges' sockets this many seconds after the last was written are lost",
+    )
     parser.add_argument("--time-limit", type=float, default=600.0, help="stop the whole run after this many seconds")
-    parser.add_argument("--as-configured", action="store_true",
-                        help="keep the channel layer's Redis socket timeout exactly as configured (harness.py)")
-    parser.add_argument("--trace", type=Path, default=None, metavar="FILE",
-                        help="time-stamp each LPP2 line along its path in daphne (bench/tracing: frame read, hub, "
-                             "statement, relay, frame written) and print where the time goes, the slowest 1%% apart; "
-                             "daphne's stamps are written to FILE (the stamps cost daphne some CPU a line)")
-    parser.add_argument("--embedded-beat", action="store_true",
-                        help="let daphne run the periodic sweeps itself, as the embedded default does (services "
-                             "mode runs them in `celery beat`; default: not in daphne)")
+    parser.add_argument(
+        "--as-configured",
+        action="store_true",
+        help="keep the channel layer's Redis socket timeout exactly as configured (harness.py)",
+    )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="time-stamp each LPP2 line along its path in daphne (bench/tracing: frame read, hub, "
+        "statement, relay, frame written) and print where the time goes, the slowest 1%% apart; "
+        "daphne's stamps are written to FILE (the stamps cost daphne some CPU a line)",
+    )
+    parser.add_argument(
+        "--embedded-beat",
+        action="store_true",
+        help="let daphne run the periodic sweeps itself, as the embedded default does (services "
+        "mode runs them in `celery beat`; default: not in daphne)",
+    )
     args = parser.parse_args(argv)
     if args.conversations < 1 or args.keys < 1:
         parser.error("--conversations and --keys must be at least 1")
@@ -657,7 +792,7 @@ def run(args) -> dict:
     reader = reader_phase(args.logs, args.reader_seconds)
     log(f"log reader: {reader['keystrokes_per_s']:,.0f} keystrokes/s")
     cycle = key_names()
-    names = (cycle * (args.keys // len(cycle) + 1))[:args.keys]
+    names = (cycle * (args.keys // len(cycle) + 1))[: args.keys]
     directory = Path(tempfile.mkdtemp(prefix="lpp_latency_", dir=args.comm_dir))
     log(f"communications directories in {directory} ({filesystem(directory)})")
     if args.trace:  # read by bench/asgi.py in the daphne child
@@ -680,19 +815,33 @@ def run(args) -> dict:
                 end = time.monotonic() + 30
                 while not bridge.ready(entry.pk, args.conversations):
                     if time.monotonic() > end:
-                        raise BenchError(f"the bridge did not open {args.conversations} conversations:\n{bridge.tail()}")
+                        raise BenchError(
+                            f"the bridge did not open {args.conversations} conversations:\n{bridge.tail()}"
+                        )
                     time.sleep(0.05)
-                log(f"bridge process running {args.conversations} placeholder programs in {directory} "
-                    f"(wake={args.wake}, poll_s={poll_s:g})")
+                log(
+                    f"bridge process running {args.conversations} placeholder programs in {directory} "
+                    f"(wake={args.wake}, poll_s={poll_s:g})"
+                )
 
                 async def bounded():
-                    return await asyncio.wait_for(measure(args, base, plan, directory, names, bridge,
-                                                  services.daphne_cpu_s, harness.pg_conninfo(services.database.url)),
-                                                  args.time_limit)
+                    return await asyncio.wait_for(
+                        measure(
+                            args,
+                            base,
+                            plan,
+                            directory,
+                            names,
+                            bridge,
+                            services.daphne_cpu_s,
+                            harness.pg_conninfo(services.database.url),
+                        ),
+                        args.time_limit,
+                    )
 
                 try:
                     baseline, keys = asyncio.run(bounded())
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
                 bridge.stop()  # before the database goes
             finally:
@@ -702,13 +851,25 @@ def run(args) -> dict:
                     bridge.cleanup()
             if not any(keys["arrived"]):
                 raise BenchError(f"no key reached a judge; daphne's log:\n{services.tail()}")
-            result = report(args, baseline, keys, split(plan, keys, bridge.probe), bridge.probe, reader, poll_s,
-                            filesystem(directory), services.note, bridge.cpu_s)
+            result = report(
+                args,
+                baseline,
+                keys,
+                split(plan, keys, bridge.probe),
+                bridge.probe,
+                reader,
+                poll_s,
+                filesystem(directory),
+                services.note,
+                bridge.cpu_s,
+            )
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     if args.trace and keys.get("lpp2_stamps"):  # daphne wrote its stamps when it exited
-        server = {text: {name: t for name, t in stamps.items() if name in tracing.LPP2_STAMPS}  # not the chat's
-                  for text, stamps in json.loads(args.trace.read_text()).items()}
+        server = {
+            text: {name: t for name, t in stamps.items() if name in tracing.LPP2_STAMPS}  # not the chat's
+            for text, stamps in json.loads(args.trace.read_text()).items()
+        }
         print("  where an LPP2 line's time goes (consecutive stamps, ms; bench/tracing):")
         for line in tracing.stages(server, keys["lpp2_stamps"]) + tracing.slowest(server, keys["lpp2_stamps"]):
             print(line)

@@ -33,6 +33,7 @@ bettor trading alone on each path (wall and client CPU ms per trade), the CPU co
 average. The LAST line is JSON:
 {"trades_per_s", "baseline_tps", "ratio", "violations", "trades_per_s_8_games", "ratio_8_games", ...}.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -94,9 +95,9 @@ def _child(bettors, phases, barrier, phase, stop_at, results):
 
 def _trade_until(kind, games, user, index, made, stop_at) -> tuple[int, int]:
     """One bettor's operations of one phase until the window closes: (done, refused)."""
-    from core.errors import ArenaError
     from django.db import connection, transaction
 
+    from core.errors import ArenaError
     from markets import services
 
     if kind in EXTERNAL_PHASES:  # another benchmark's trading phase, on these same workers
@@ -114,8 +115,14 @@ def _trade_until(kind, games, user, index, made, stop_at) -> tuple[int, int]:
             n = made[kind]
             made[kind] += 1
             try:
-                services.trade_place(game_id=games[kind], user=user, action="buy" if n % 2 == 0 else "sell",
-                                     security="H", key=f"{index}-{n}", path="python" if kind == "orm" else "sql")
+                services.trade_place(
+                    game_id=games[kind],
+                    user=user,
+                    action="buy" if n % 2 == 0 else "sell",
+                    security="H",
+                    key=f"{index}-{n}",
+                    path="python" if kind == "orm" else "sql",
+                )
             except ArenaError:
                 refused += 1
                 continue
@@ -132,16 +139,17 @@ class _User:
         self.pk = pk
 
 
-def run_phases(phases: list[str], bettors: list[tuple[dict, int]], processes: int, seconds: float,
-               rounds: int) -> dict:
+def run_phases(phases: list[str], bettors: list[tuple[dict, int]], processes: int, seconds: float, rounds: int) -> dict:
     """Run the phases in turn, `rounds` times, `seconds / rounds` each time, all bettors together
     (bettor i in process i mod `processes`); operations per second of each phase (over its windows)
     and the refused trades."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
-    groups = [[(games, user_id, i) for i, (games, user_id) in enumerate(bettors) if i % processes == p]
-              for p in range(processes)]
+    groups = [
+        [(games, user_id, i) for i, (games, user_id) in enumerate(bettors) if i % processes == p]
+        for p in range(processes)
+    ]
     groups = [group for group in groups if group]
     barrier, results = ctx.Barrier(len(groups) + 1), ctx.Queue()
     phase, stop_at = ctx.Value("i", 0), ctx.Value("d", 0.0)
@@ -177,8 +185,9 @@ def running_games(n: int, users: list, entry) -> list:
 
     games = []
     for g in range(n):
-        game = services.game_create(title=f"bench {g}", entries=[entry], max_bettors=len(users) + 1,
-                                    starting_points=10**9, duration_s=3600)
+        game = services.game_create(
+            title=f"bench {g}", entries=[entry], max_bettors=len(users) + 1, starting_points=10**9, duration_s=3600
+        )
         services.game_open(game_id=game.pk)
         games.append(game)
     for i, user in enumerate(users):
@@ -197,8 +206,9 @@ def serial(path: str, n: int = 100) -> tuple[float, float]:
     game = running_games(1, [user], _entry())[0]
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(n):
-        services.trade_place(game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H",
-                             key=f"s{i}", path=path)
+        services.trade_place(
+            game_id=game.pk, user=user, action="buy" if i % 2 == 0 else "sell", security="H", key=f"s{i}", path=path
+        )
     notify.flush()  # the pushes' CPU counts too
     return (time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n
 
@@ -236,18 +246,25 @@ def measure(args) -> dict:
     one, eight = running_games(1, users, entry), running_games(8, users, entry)
     orm = running_games(1, users, entry) if args.python_path else []
     phases = [*BASELINES, "one", "eight"] + (["orm"] if args.python_path else [])
-    bettors = [({"one": one[0].pk, "eight": eight[i % 8].pk, "orm": orm[0].pk if orm else None}, user.pk)
-               for i, user in enumerate(users)]
+    bettors = [
+        ({"one": one[0].pk, "eight": eight[i % 8].pk, "orm": orm[0].pk if orm else None}, user.pk)
+        for i, user in enumerate(users)
+    ]
     connections.close_all()
     processes = max(1, min(args.processes, args.workers))
-    log(f"{args.workers} bettors in {processes} processes; phases {', '.join(phases)} in turn, "
-        f"{args.rounds} rounds, {args.seconds / args.rounds:.1f} s each")
+    log(
+        f"{args.workers} bettors in {processes} processes; phases {', '.join(phases)} in turn, "
+        f"{args.rounds} rounds, {args.seconds / args.rounds:.1f} s each"
+    )
     rates = run_phases(phases, bettors, processes, args.seconds, args.rounds)
     base, one_rate, eight_rate = rates["baseline"][0], rates["one"][0], rates["eight"][0]
     result = {
-        "trades_per_s": round(one_rate, 1), "baseline_tps": round(base, 1), "ratio": round(one_rate / base, 3),
+        "trades_per_s": round(one_rate, 1),
+        "baseline_tps": round(base, 1),
+        "ratio": round(one_rate / base, 3),
         "violations": sum(len(ledger_audit(game=g)) for g in one + eight + orm),
-        "trades_per_s_8_games": round(eight_rate, 1), "ratio_8_games": round(eight_rate / base, 3),
+        "trades_per_s_8_games": round(eight_rate, 1),
+        "ratio_8_games": round(eight_rate / base, 3),
         "refused": sum(refused for _, refused in rates.values()),
         "baseline_atomic_tps": round(rates["baseline_atomic"][0], 1),
         "ratio_vs_atomic_baseline": round(one_rate / rates["baseline_atomic"][0], 3),
@@ -257,17 +274,29 @@ def measure(args) -> dict:
     if args.python_path:
         orm_rate = rates["orm"][0]
         orm_ms, orm_cpu_ms = serial("python")
-        result.update(orm_path_trades_per_s=round(orm_rate, 1), orm_path_ratio=round(orm_rate / base, 3),
-                      orm_path_serial_trade_ms=round(orm_ms, 2), orm_path_serial_trade_cpu_ms=round(orm_cpu_ms, 2))
-    result.update(pushes=args.pushes, workers=args.workers, processes=processes, seconds=args.seconds,
-                  rounds=args.rounds, cpus=os.cpu_count(),
-                  load_1min=round(os.getloadavg()[0], 1))
-    print(f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {result['baseline_atomic_tps']:.0f}); one game "
-          f"{one_rate:.0f} trades/s (ratio {one_rate / base:.2f}); 8 games {eight_rate:.0f} trades/s "
-          f"(ratio {eight_rate / base:.2f})"
-          + (f"; ORM path, one game {result['orm_path_trades_per_s']:.0f} trades/s" if args.python_path else "")
-          + f"; violations {result['violations']}; {args.workers} bettors in {processes} processes, pushes via "
-          f"{result['pushes']}; load {result['load_1min']} on {os.cpu_count()} CPUs")
+        result.update(
+            orm_path_trades_per_s=round(orm_rate, 1),
+            orm_path_ratio=round(orm_rate / base, 3),
+            orm_path_serial_trade_ms=round(orm_ms, 2),
+            orm_path_serial_trade_cpu_ms=round(orm_cpu_ms, 2),
+        )
+    result.update(
+        pushes=args.pushes,
+        workers=args.workers,
+        processes=processes,
+        seconds=args.seconds,
+        rounds=args.rounds,
+        cpus=os.cpu_count(),
+        load_1min=round(os.getloadavg()[0], 1),
+    )
+    print(
+        f"baseline {base:.0f} tx/s (BEGIN/UPDATE/COMMIT {result['baseline_atomic_tps']:.0f}); one game "
+        f"{one_rate:.0f} trades/s (ratio {one_rate / base:.2f}); 8 games {eight_rate:.0f} trades/s "
+        f"(ratio {eight_rate / base:.2f})"
+        + (f"; ORM path, one game {result['orm_path_trades_per_s']:.0f} trades/s" if args.python_path else "")
+        + f"; violations {result['violations']}; {args.workers} bettors in {processes} processes, pushes via "
+        f"{result['pushes']}; load {result['load_1min']} on {os.cpu_count()} CPUs"
+    )
     connections.close_all()
     return result
 
@@ -277,12 +306,24 @@ def parse_args(argv=None):
     parser.add_argument("--seconds", type=float, default=8.0, help="per phase, over all rounds")
     parser.add_argument("--rounds", type=int, default=4, help="windows per phase, the phases taking turns")
     parser.add_argument("--workers", type=int, default=16, help="concurrent bettors (threads)")
-    parser.add_argument("--processes", type=int, default=os.cpu_count(),
-                        help="worker processes the bettors are spread over (default: one per CPU)")
-    parser.add_argument("--no-python-path", dest="python_path", action="store_false",
-                        help="skip the ORM path's one-game phase (the figure before the database function)")
-    parser.add_argument("--pushes", choices=("redis", "memory"), default="redis",
-                        help="the channel layer each trade's push goes through (default: Redis, as deployed)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=os.cpu_count(),
+        help="worker processes the bettors are spread over (default: one per CPU)",
+    )
+    parser.add_argument(
+        "--no-python-path",
+        dest="python_path",
+        action="store_false",
+        help="skip the ORM path's one-game phase (the figure before the database function)",
+    )
+    parser.add_argument(
+        "--pushes",
+        choices=("redis", "memory"),
+        default="redis",
+        help="the channel layer each trade's push goes through (default: Redis, as deployed)",
+    )
     return parser.parse_args(argv)
 
 

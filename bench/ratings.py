@@ -25,6 +25,7 @@ likelihood; FastChat's settings stop L-BFGS-B early, mostly on its default ftol)
  "max_abs_delta_rating", "max_abs_delta_rating_replicates", "max_abs_delta_rating_vs_tight_lbfgs", ...}
 ("met": the wall-clock speed-up reaches the target).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,7 +43,9 @@ from arena import stats
 TARGET = 10.0
 
 
-def simulate(systems: int, battles: int, rng: np.random.Generator, tie_rate: float = 0.1) -> tuple[stats.Battles, np.ndarray]:
+def simulate(
+    systems: int, battles: int, rng: np.random.Generator, tie_rate: float = 0.1
+) -> tuple[stats.Battles, np.ndarray]:
     truth = rng.normal(0.0, 150.0, systems)  # ratings; ±300 points covers most of a real leaderboard
     theta = truth * math.log(10) / 400
     a = rng.integers(0, systems, battles)
@@ -69,8 +72,14 @@ def fastchat_loss_and_grad(ratings, matchups, outcomes, weights, alpha):
 def fastchat_fit(matchups, outcomes, weights, players, tol=1e-6, maxiter=100, **options):
     """FastChat's `fit_bt`: L-BFGS-B from zero, gtol 1e-6, maxiter 100 (its `disp=False` left out: deprecated in
     SciPy 1.17 and off anyway); then ×400 + 1000 (mean 1000)."""
-    result = minimize(fastchat_loss_and_grad, np.zeros(players), args=(matchups, outcomes, weights, math.log(10)),
-                      jac=True, method="L-BFGS-B", options={"maxiter": maxiter, "gtol": tol, **options})
+    result = minimize(
+        fastchat_loss_and_grad,
+        np.zeros(players),
+        args=(matchups, outcomes, weights, math.log(10)),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": maxiter, "gtol": tol, **options},
+    )
     rating = 400.0 * result.x
     return 1000.0 + rating - rating.mean()
 
@@ -99,8 +108,10 @@ def main() -> None:
 
     rng = np.random.default_rng(args.seed)
     battles, truth = simulate(args.systems, args.battles, rng)
-    print(f"{args.systems} systems, {len(battles):,} battles, {args.replicates} bootstrap replicates "
-          f"(cpus: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})")
+    print(
+        f"{args.systems} systems, {len(battles):,} battles, {args.replicates} bootstrap replicates "
+        f"(cpus: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})"
+    )
 
     # --- arena.stats (wall-clock and CPU seconds of this process, all its threads)
     clock = Clock()
@@ -121,8 +132,9 @@ def main() -> None:
     clock = Clock()
     base_point = fastchat_fit(matchups, outcomes, cells.cell_count / total, args.systems)
     b_point_s, b_point_cpu = clock.lap()
-    draws = np.random.default_rng(args.seed + 1).multinomial(total, cells.cell_count / total,
-                                                             size=args.baseline_replicates)
+    draws = np.random.default_rng(args.seed + 1).multinomial(
+        total, cells.cell_count / total, size=args.baseline_replicates
+    )
     base_boot = np.array([fastchat_fit(matchups, outcomes, counts / total, args.systems) for counts in draws])
     b_boot_s, b_boot_cpu = clock.lap()
     runs = max(args.baseline_replicates, 1)
@@ -130,37 +142,64 @@ def main() -> None:
     baseline_s = b_point_s + per_replicate * args.replicates
     baseline_cpu = b_point_cpu + per_replicate_cpu * args.replicates
 
-    tight = fastchat_fit(matchups, outcomes, cells.cell_count / total, args.systems, tol=1e-12, maxiter=10_000,
-                         ftol=1e-16, maxcor=50)
+    tight = fastchat_fit(
+        matchups, outcomes, cells.cell_count / total, args.systems, tol=1e-12, maxiter=10_000, ftol=1e-16, maxcor=50
+    )
     delta_tight = float(np.max(np.abs(ours_point - tight)))
     delta_point = float(np.max(np.abs(ours_point - base_point)))
-    delta_boot = float(np.max(np.abs(ours_boot[:args.baseline_replicates] - base_boot)))
+    delta_boot = float(np.max(np.abs(ours_boot[: args.baseline_replicates] - base_boot)))
     delta_truth = float(np.max(np.abs(ours_point - (1000 + truth - truth.mean()))))
     coverage = float(np.mean((low <= 1000 + truth - truth.mean()) & (1000 + truth - truth.mean() <= high)))
     speedup, speedup_cpu = baseline_s / ours_s, baseline_cpu / ours_cpu
-    print(f"arena.stats           : {ours_s:8.2f} s wall, {ours_cpu:6.2f} s CPU  (point fit {point_s:.2f} s, "
-          f"{boot_s / args.replicates * 1000:.2f} ms per replicate, all replicates fitted together)")
-    print(f"baseline (FastChat)   : {baseline_s:8.2f} s wall, {baseline_cpu:6.2f} s CPU  (point fit {b_point_s:.2f} s, "
-          f"{per_replicate * 1000:.1f} ms per replicate: {args.baseline_replicates} replicates run, extrapolated to "
-          f"{args.replicates})")
-    print(f"speed-up              : {speedup:8.1f}× wall, {speedup_cpu:.1f}× CPU  "
-          f"(target ≥ {TARGET:g}×: {'met' if speedup >= TARGET else 'not met'})")
-    print(f"max |Δ rating|        : point fits {delta_point:.2e}, replicates {delta_boot:.2e} "
-          f"(the baseline stops early with FastChat's settings: maxiter 100, gtol 1e-6, L-BFGS-B's default ftol; Newton at |Δθ| < 1e-10); against L-BFGS run to "
-          f"convergence (gtol 1e-12, ftol 1e-16): {delta_tight:.1e}")
-    print(f"against the truth     : max |error| {delta_truth:.1f} points, 95 % intervals cover {coverage:.0%} of the systems, "
-          f"median width {float(np.median(high - low)):.1f} points")
-    print(json.dumps({
-        "systems": args.systems, "battles": len(battles), "replicates": args.replicates,
-        "seconds": round(ours_s, 3), "cpu_seconds": round(ours_cpu, 3), "point_fit_seconds": round(point_s, 3),
-        "baseline_seconds": round(baseline_s, 3), "baseline_cpu_seconds": round(baseline_cpu, 3), "baseline_point_fit_seconds": round(b_point_s, 3),
-        "baseline_seconds_per_replicate": round(per_replicate, 5),
-        "baseline_replicates_run": args.baseline_replicates, "baseline_extrapolated": True,
-        "speedup": round(speedup, 2), "speedup_cpu": round(speedup_cpu, 2), "target_speedup": TARGET, "met": speedup >= TARGET,
-        "max_abs_delta_rating": delta_point, "max_abs_delta_rating_replicates": delta_boot,
-        "max_abs_delta_rating_vs_tight_lbfgs": delta_tight,
-        "max_abs_error_vs_truth": round(delta_truth, 2), "ci_coverage_of_truth": coverage,
-    }))
+    print(
+        f"arena.stats           : {ours_s:8.2f} s wall, {ours_cpu:6.2f} s CPU  (point fit {point_s:.2f} s, "
+        f"{boot_s / args.replicates * 1000:.2f} ms per replicate, all replicates fitted together)"
+    )
+    print(
+        f"baseline (FastChat)   : {baseline_s:8.2f} s wall, {baseline_cpu:6.2f} s CPU  (point fit {b_point_s:.2f} s, "
+        f"{per_replicate * 1000:.1f} ms per replicate: {args.baseline_replicates} replicates run, extrapolated to "
+        f"{args.replicates})"
+    )
+    print(
+        f"speed-up              : {speedup:8.1f}× wall, {speedup_cpu:.1f}× CPU  "
+        f"(target ≥ {TARGET:g}×: {'met' if speedup >= TARGET else 'not met'})"
+    )
+    print(
+        f"max |Δ rating|        : point fits {delta_point:.2e}, replicates {delta_boot:.2e} "
+        f"(the baseline stops early with FastChat's settings: maxiter 100, gtol 1e-6, L-BFGS-B's default ftol; Newton at |Δθ| < 1e-10); against L-BFGS run to "
+        f"convergence (gtol 1e-12, ftol 1e-16): {delta_tight:.1e}"
+    )
+    print(
+        f"against the truth     : max |error| {delta_truth:.1f} points, 95 % intervals cover {coverage:.0%} of the systems, "
+        f"median width {float(np.median(high - low)):.1f} points"
+    )
+    print(
+        json.dumps(
+            {
+                "systems": args.systems,
+                "battles": len(battles),
+                "replicates": args.replicates,
+                "seconds": round(ours_s, 3),
+                "cpu_seconds": round(ours_cpu, 3),
+                "point_fit_seconds": round(point_s, 3),
+                "baseline_seconds": round(baseline_s, 3),
+                "baseline_cpu_seconds": round(baseline_cpu, 3),
+                "baseline_point_fit_seconds": round(b_point_s, 3),
+                "baseline_seconds_per_replicate": round(per_replicate, 5),
+                "baseline_replicates_run": args.baseline_replicates,
+                "baseline_extrapolated": True,
+                "speedup": round(speedup, 2),
+                "speedup_cpu": round(speedup_cpu, 2),
+                "target_speedup": TARGET,
+                "met": speedup >= TARGET,
+                "max_abs_delta_rating": delta_point,
+                "max_abs_delta_rating_replicates": delta_boot,
+                "max_abs_delta_rating_vs_tight_lbfgs": delta_tight,
+                "max_abs_error_vs_truth": round(delta_truth, 2),
+                "ci_coverage_of_truth": coverage,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -10,14 +10,14 @@ own child processes): the project's own, config.settings, plus
   closed with 1011, django/channels_redis#422) unless ARENA_BENCH_AS_CONFIGURED is set.  BENCH_NOTE
   says so when it was lifted.
 """
+
 import copy
 import os
 
+from bench.harness import AS_CONFIGURED_ENV, PREFIX_ENV
 from config.settings import *  # noqa: F401,F403
 from config.settings import CHANNEL_LAYERS as PROJECT_CHANNEL_LAYERS
 from config.settings import INSTALLED_APPS as PROJECT_APPS
-
-from bench.harness import AS_CONFIGURED_ENV, PREFIX_ENV
 
 INSTALLED_APPS = [*PROJECT_APPS, "bench.tutorial"]
 ASGI_APPLICATION = "bench.asgi.application"
@@ -45,6 +45,8 @@ if _prefix and _layer["BACKEND"].endswith(".RedisChannelLayer"):
     _plain = all(isinstance(h, str) and "socket_timeout" not in h for h in _hosts)
     if _hosts and _plain and int(redis.__version__.split(".")[0]) >= 8 and not os.environ.get(AS_CONFIGURED_ENV):
         _config["hosts"] = [{"address": h, "socket_timeout": None} for h in _hosts]
-        BENCH_NOTE = ("the project's channel layer keeps redis-py 8's 5 s socket timeout, which closes idle "
-                      "websockets after ~5 s (1011, django/channels_redis#422); lifted for this run "
-                      "(--as-configured to keep it)")
+        BENCH_NOTE = (
+            "the project's channel layer keeps redis-py 8's 5 s socket timeout, which closes idle "
+            "websockets after ~5 s (1011, django/channels_redis#422); lifted for this run "
+            "(--as-configured to keep it)"
+        )

@@ -41,6 +41,7 @@ the verdict is printed, not enforced.  The LAST line is JSON:
 {"minutes", "samples", "messages_sent", "messages_delivered", "messages_stored", "bot_replies",
  "trades", "trades_stored", "lost", "violations", "errors", "slopes_per_min", "drift", "flat", ...}.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,7 +60,6 @@ from bench.harness import BenchError
 log = harness.logger("soak")
 
 
-
 # --- data, through the project's services ----------------------------------------------------------
 def create_machine_conversations(n: int) -> list[dict]:
     """n running one-to-one interrogations of a `simple` machine witness that answers at once."""
@@ -71,19 +71,27 @@ def create_machine_conversations(n: int) -> list[dict]:
     from arena.setup import ensure_role_groups
 
     ensure_role_groups()
-    entry = Entry.objects.create(display_name="Soak Simple", engine="simple",
-                                 settings={"think_s": 0, "per_char_s": 0, "jitter": 0})
+    entry = Entry.objects.create(
+        display_name="Soak Simple", engine="simple", settings={"think_s": 0, "per_char_s": 0, "jitter": 0}
+    )
     judges = Group.objects.get(name=roles.JUDGE)
     plan = []
     for i in range(n):
         judge = get_user_model().objects.create_user(username=f"soak-machine-judge-{i}")
         judge.groups.add(judges)
-        interrogation = services.interrogation_create(judge=judge, witnesses=[entry], time_limit_s=24 * 3600,
-                                                      title=f"soak machine {i}")
+        interrogation = services.interrogation_create(
+            judge=judge, witnesses=[entry], time_limit_s=24 * 3600, title=f"soak machine {i}"
+        )
         services.interrogation_start(interrogation_id=interrogation.pk, by=judge)
         conversation = interrogation.conversations.get()
-        plan.append({"judge_path": f"/ws/judge/{interrogation.public_id}/", "judge_cookie": harness.session_cookie(judge),
-                     "side": conversation.side, "conversation": conversation.pk})
+        plan.append(
+            {
+                "judge_path": f"/ws/judge/{interrogation.public_id}/",
+                "judge_cookie": harness.session_cookie(judge),
+                "side": conversation.side,
+                "conversation": conversation.pk,
+            }
+        )
     return plan
 
 
@@ -94,13 +102,21 @@ def next_round(judge_path: str) -> dict:
     from arena.models import Interrogation
 
     before = Interrogation.objects.select_related("judge").get(public_id=judge_path.rstrip("/").rsplit("/", 1)[1])
-    witnesses = [c.witness_human or c.witness_entry for c in before.conversations.select_related("witness_human", "witness_entry")]
-    interrogation = services.interrogation_create(judge=before.judge, witnesses=witnesses, time_limit_s=24 * 3600,
-                                                  title=before.title)
+    witnesses = [
+        c.witness_human or c.witness_entry
+        for c in before.conversations.select_related("witness_human", "witness_entry")
+    ]
+    interrogation = services.interrogation_create(
+        judge=before.judge, witnesses=witnesses, time_limit_s=24 * 3600, title=before.title
+    )
     services.interrogation_start(interrogation_id=interrogation.pk, by=before.judge)
     conversation = interrogation.conversations.get()
-    return {"judge_path": f"/ws/judge/{interrogation.public_id}/", "witness_path": f"/ws/witness/{conversation.public_id}/",
-            "side": conversation.side, "conversation": conversation.pk}
+    return {
+        "judge_path": f"/ws/judge/{interrogation.public_id}/",
+        "witness_path": f"/ws/witness/{conversation.public_id}/",
+        "side": conversation.side,
+        "conversation": conversation.pk,
+    }
 
 
 async def round_over(item: dict, args, started: float, tally: dict) -> float:
@@ -121,13 +137,16 @@ def create_bettors(n: int, minutes: float) -> tuple[int, list[dict]]:
     from markets import services
 
     users = [_bettor(f"soak-bettor-{i}") for i in range(n)]
-    game = services.game_create(title="soak", entries=[_entry()], max_bettors=n + 1, starting_points=10**9,
-                                duration_s=int(minutes * 60) + 3600)
+    game = services.game_create(
+        title="soak", entries=[_entry()], max_bettors=n + 1, starting_points=10**9, duration_s=int(minutes * 60) + 3600
+    )
     services.game_open(game_id=game.pk)
     for user in users:
         services.game_join(game_id=game.pk, user=user)
     services.game_start(game_id=game.pk)
-    return game.pk, [{"path": f"/ws/markets/{game.public_id}/bettor/", "cookie": harness.session_cookie(u)} for u in users]
+    return game.pk, [
+        {"path": f"/ws/markets/{game.public_id}/bettor/", "cookie": harness.session_cookie(u)} for u in users
+    ]
 
 
 # --- websockets --------------------------------------------------------------------------------------
@@ -145,9 +164,14 @@ class Sock:
     async def open(self) -> None:
         from websockets.asyncio.client import connect
 
-        self.ws = await connect(self.base + self.path, origin=harness.ORIGIN,
-                                additional_headers={"Cookie": f"sessionid={self.cookie}"},
-                                compression=None, open_timeout=30, ping_interval=None)
+        self.ws = await connect(
+            self.base + self.path,
+            origin=harness.ORIGIN,
+            additional_headers={"Cookie": f"sessionid={self.cookie}"},
+            compression=None,
+            open_timeout=30,
+            ping_interval=None,
+        )
         self.state = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
         if self.state.get("type") != "state":
             raise BenchError(f"{self.name}: expected the state on connect, got {str(self.state)[:200]}")
@@ -192,7 +216,7 @@ class Sock:
             try:
                 await self.open()
                 break
-            except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
+            except (TimeoutError, OSError, InvalidHandshake) as exc:
                 self.tally["reconnect_failures"].append(f"{self.name}: {exc!r}")
                 if attempt == attempts - 1:
                     raise
@@ -203,7 +227,7 @@ class Sock:
 async def awaited(future: asyncio.Future, timeout: float):
     try:
         return await asyncio.wait_for(future, timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return None
 
 
@@ -277,8 +301,9 @@ async def bettor(base, item, i, args, tally, stop):
     try:
         while not stop.is_set():
             action = "buy" if n % 2 == 0 else "sell"
-            done = sock.expect(lambda f: f.get("type") == "price" and (f.get("trade") or {}).get("bettor") == number,
-                               errors_too=True)
+            done = sock.expect(
+                lambda f: f.get("type") == "price" and (f.get("trade") or {}).get("bettor") == number, errors_too=True
+            )
             await sock.send({"type": "trade", "action": action, "security": "H", "key": f"soak-{i}-{n}"})
             n += 1
             tally["trades_sent"] += 1
@@ -296,16 +321,30 @@ async def bettor(base, item, i, args, tally, stop):
 
 
 async def soak(args, services, worker, base, humans, machines, bettors) -> dict:
-    tally = {"messages_sent": 0, "messages_delivered": 0, "judge_to_machine": 0, "bot_replies": 0,
-             "trades_sent": 0, "trades": 0, "trades_refused": 0, "reconnects": 0, "reconnect_failures": [], "lost": [],
-             "errors": [], "rounds": 0, "machine_conversations": [m["conversation"] for m in machines]}
+    tally = {
+        "messages_sent": 0,
+        "messages_delivered": 0,
+        "judge_to_machine": 0,
+        "bot_replies": 0,
+        "trades_sent": 0,
+        "trades": 0,
+        "trades_refused": 0,
+        "reconnects": 0,
+        "reconnect_failures": [],
+        "lost": [],
+        "errors": [],
+        "rounds": 0,
+        "machine_conversations": [m["conversation"] for m in machines],
+    }
     stop = asyncio.Event()
     duration = args.minutes * 60
     interval = min(args.sample_s, max(2.0, duration / 6))
     sampler = Sampler(services, services.database.name, worker, tally)
-    actors = ([human_chat(base, item, i, args, tally, stop) for i, item in enumerate(humans)]
-              + [machine_chat(base, item, i, args, tally, stop) for i, item in enumerate(machines)]
-              + [bettor(base, item, i, args, tally, stop) for i, item in enumerate(bettors)])
+    actors = (
+        [human_chat(base, item, i, args, tally, stop) for i, item in enumerate(humans)]
+        + [machine_chat(base, item, i, args, tally, stop) for i, item in enumerate(machines)]
+        + [bettor(base, item, i, args, tally, stop) for i, item in enumerate(bettors)]
+    )
     tasks = [asyncio.create_task(actor) for actor in actors]
     try:
         await asyncio.sleep(min(5.0, interval))  # every page connected, the first rounds made
@@ -343,9 +382,10 @@ def stored(machine_ids: list[int], game_id) -> dict:
     from markets.selectors import ledger_audit
 
     human_ids = [c.pk for c in Conversation.objects.filter(witness_human__isnull=False)]
-    per_machine = (Conversation.objects.filter(pk__in=machine_ids)
-                   .annotate(asked=Count("messages", filter=Q(messages__sender_role=Message.Role.INTERROGATOR)),
-                             answered=Count("messages", filter=Q(messages__sender_role=Message.Role.WITNESS))))
+    per_machine = Conversation.objects.filter(pk__in=machine_ids).annotate(
+        asked=Count("messages", filter=Q(messages__sender_role=Message.Role.INTERROGATOR)),
+        answered=Count("messages", filter=Q(messages__sender_role=Message.Role.WITNESS)),
+    )
     return {
         "messages_stored": Message.objects.filter(conversation_id__in=human_ids).count(),
         "judge_to_machine_stored": sum(c.asked for c in per_machine),
@@ -359,23 +399,29 @@ def stored(machine_ids: list[int], game_id) -> dict:
 def report(args, tally: dict, db: dict, note: str | None) -> dict:
     samples = tally["samples"]
     flat = flatness(samples)
-    print(f"soak: {args.minutes:g} min; {args.conversations} human conversations, {args.machines} machine "
-          f"conversations, {args.bettors} bettors; {harness.load_line()}")
+    print(
+        f"soak: {args.minutes:g} min; {args.conversations} human conversations, {args.machines} machine "
+        f"conversations, {args.bettors} bettors; {harness.load_line()}"
+    )
     if note:
         print("note: " + note)
     print(table(samples + [{**tally["after_close"], "min": "closed"}]))
     print("slope per minute (samples after the first) and drift over the run:")
     for metric, f in flat.items():
-        print(f"  {metric:11s} {f['slope_per_min']:+9.3f}/min  drift {f['drift']:+8.2f}  allowed ±{f['allowed']:.2f}  "
-              f"{'flat' if f['flat'] else 'NOT FLAT'}")
+        print(
+            f"  {metric:11s} {f['slope_per_min']:+9.3f}/min  drift {f['drift']:+8.2f}  allowed ±{f['allowed']:.2f}  "
+            f"{'flat' if f['flat'] else 'NOT FLAT'}"
+        )
     lost = list(tally["lost"])
     if db["messages_stored"] != tally["messages_sent"]:
         lost.append(f"{tally['messages_sent']} human messages sent, {db['messages_stored']} stored")
     if db["judge_to_machine_stored"] != tally["judge_to_machine"]:
         lost.append(f"{tally['judge_to_machine']} messages to machines sent, {db['judge_to_machine_stored']} stored")
     if db["bot_replies_stored"] != tally["bot_replies"] or db["unanswered_or_doubled"]:
-        lost.append(f"{tally['bot_replies']} bot replies received, {db['bot_replies_stored']} stored, "
-                    f"{db['unanswered_or_doubled']} judge messages unanswered or answered twice")
+        lost.append(
+            f"{tally['bot_replies']} bot replies received, {db['bot_replies_stored']} stored, "
+            f"{db['unanswered_or_doubled']} judge messages unanswered or answered twice"
+        )
     if db["trades_stored"] != tally["trades"]:
         lost.append(f"{tally['trades']} trades acknowledged, {db['trades_stored']} in the ledger")
     for line in lost[:20]:
@@ -384,31 +430,48 @@ def report(args, tally: dict, db: dict, note: str | None) -> dict:
         print("ERROR: " + line)
     for line in tally["reconnect_failures"][:20]:
         print("RECONNECT FAILED (tried again): " + line)
-    print(f"messages: {tally['messages_sent']} sent, {tally['messages_delivered']} delivered, "
-          f"{db['messages_stored']} stored; machines: {tally['judge_to_machine']} asked, {tally['bot_replies']} "
-          f"answered, {db['bot_replies_stored']} replies stored; trades: {tally['trades']} acknowledged "
-          f"({tally['trades_refused']} refused), {db['trades_stored']} stored, {len(db['violations'])} ledger "
-          f"violations; {tally['reconnects']} reconnects ({len(tally['reconnect_failures'])} handshakes failed and "
-          f"were tried again); "
-          f"{'all flat' if all(f['flat'] for f in flat.values()) else 'NOT flat: ' + ', '.join(m for m, f in flat.items() if not f['flat'])}")
+    print(
+        f"messages: {tally['messages_sent']} sent, {tally['messages_delivered']} delivered, "
+        f"{db['messages_stored']} stored; machines: {tally['judge_to_machine']} asked, {tally['bot_replies']} "
+        f"answered, {db['bot_replies_stored']} replies stored; trades: {tally['trades']} acknowledged "
+        f"({tally['trades_refused']} refused), {db['trades_stored']} stored, {len(db['violations'])} ledger "
+        f"violations; {tally['reconnects']} reconnects ({len(tally['reconnect_failures'])} handshakes failed and "
+        f"were tried again); "
+        f"{'all flat' if all(f['flat'] for f in flat.values()) else 'NOT flat: ' + ', '.join(m for m, f in flat.items() if not f['flat'])}"
+    )
     first, last = samples[0], samples[-1]
     return {
-        "minutes": args.minutes, "samples": len(samples), "sample_s": round(min(args.sample_s, max(2.0, args.minutes * 60 / 6)), 1),
-        "conversations": args.conversations, "machines": args.machines, "bettors": args.bettors,
-        "messages_sent": tally["messages_sent"], "messages_delivered": tally["messages_delivered"],
-        "messages_stored": db["messages_stored"], "judge_to_machine": tally["judge_to_machine"],
-        "bot_replies": tally["bot_replies"], "bot_replies_stored": db["bot_replies_stored"],
-        "trades": tally["trades"], "trades_refused": tally["trades_refused"], "trades_stored": db["trades_stored"],
-        "rounds": tally["rounds"], "round_minutes": args.round_minutes,
-        "reconnects": tally["reconnects"], "reconnect_failures": len(tally["reconnect_failures"]), "lost": len(lost), "violations": len(db["violations"]),
+        "minutes": args.minutes,
+        "samples": len(samples),
+        "sample_s": round(min(args.sample_s, max(2.0, args.minutes * 60 / 6)), 1),
+        "conversations": args.conversations,
+        "machines": args.machines,
+        "bettors": args.bettors,
+        "messages_sent": tally["messages_sent"],
+        "messages_delivered": tally["messages_delivered"],
+        "messages_stored": db["messages_stored"],
+        "judge_to_machine": tally["judge_to_machine"],
+        "bot_replies": tally["bot_replies"],
+        "bot_replies_stored": db["bot_replies_stored"],
+        "trades": tally["trades"],
+        "trades_refused": tally["trades_refused"],
+        "trades_stored": db["trades_stored"],
+        "rounds": tally["rounds"],
+        "round_minutes": args.round_minutes,
+        "reconnects": tally["reconnects"],
+        "reconnect_failures": len(tally["reconnect_failures"]),
+        "lost": len(lost),
+        "violations": len(db["violations"]),
         "errors": len(tally["errors"]),
         "slopes_per_min": {m: f["slope_per_min"] for m, f in flat.items()},
         "drift": {m: f["drift"] for m, f in flat.items()},
         "flat": all(f["flat"] for f in flat.values()),
         "not_flat": [m for m, f in flat.items() if not f["flat"]],
-        "first": {m: first[m] for m in TOLERANCE}, "last_under_load": {m: last[m] for m in TOLERANCE},
+        "first": {m: first[m] for m in TOLERANCE},
+        "last_under_load": {m: last[m] for m in TOLERANCE},
         "after_close": {m: tally["after_close"][m] for m in ("pg", "redis", "ws")},
-        "cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1),
+        "cpus": os.cpu_count(),
+        "load_1min": round(os.getloadavg()[0], 1),
     }
 
 
@@ -422,17 +485,35 @@ def parse_args(argv=None):
     parser.add_argument("--trade-pause-ms", type=float, default=500, help="mean pause between a bettor's trades")
     parser.add_argument("--reconnect-every", type=int, default=20, help="turns between page reloads (0: never)")
     parser.add_argument("--sample-s", type=float, default=60, help="seconds between samples (fewer for short runs)")
-    parser.add_argument("--timeout", type=float, default=30, help="seconds a delivery may take before it counts as lost")
+    parser.add_argument(
+        "--timeout", type=float, default=30, help="seconds a delivery may take before it counts as lost"
+    )
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default: a free one)")
-    parser.add_argument("--round-minutes", type=float, default=0, help="each conversation moves to a new one (a "
-                        "contest's next round, same judge and witness) after this long, at its next reload (0: never)")
-    parser.add_argument("--memdiag", metavar="PATH", help="daphne samples its memory into PATH (core.memdiag: "
-                        "object counts by type, malloc, per-channel state), summarised at the end")
+    parser.add_argument(
+        "--round-minutes",
+        type=float,
+        default=0,
+        help="each conversation moves to a new one (a "
+        "contest's next round, same judge and witness) after this long, at its next reload (0: never)",
+    )
+    parser.add_argument(
+        "--memdiag",
+        metavar="PATH",
+        help="daphne samples its memory into PATH (core.memdiag: "
+        "object counts by type, malloc, per-channel state), summarised at the end",
+    )
     parser.add_argument("--memdiag-s", type=float, default=60, help="seconds between memdiag samples")
-    parser.add_argument("--tracemalloc", action="store_true", help="with --memdiag: also the source lines "
-                        "whose allocations grew (tracemalloc, depth 1; slows daphne)")
-    parser.add_argument("--malloc-arena-max", type=int, default=0, help="daphne's MALLOC_ARENA_MAX (glibc's "
-                        "malloc arenas; 0: glibc's default, 8 per core)")
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="with --memdiag: also the source lines whose allocations grew (tracemalloc, depth 1; slows daphne)",
+    )
+    parser.add_argument(
+        "--malloc-arena-max",
+        type=int,
+        default=0,
+        help="daphne's MALLOC_ARENA_MAX (glibc's malloc arenas; 0: glibc's default, 8 per core)",
+    )
     return parser.parse_args(argv)
 
 
@@ -440,8 +521,11 @@ def daphne_environ(args) -> dict[str, str]:
     """The variables daphne gets beside the run's own: the memory diagnostic, malloc's arenas."""
     extra = {}
     if args.memdiag:
-        extra |= {"ARENA_MEMDIAG": str(Path(args.memdiag).resolve()), "ARENA_MEMDIAG_S": str(args.memdiag_s),
-                  "ARENA_MEMDIAG_TRACEMALLOC": "true" if args.tracemalloc else "false"}
+        extra |= {
+            "ARENA_MEMDIAG": str(Path(args.memdiag).resolve()),
+            "ARENA_MEMDIAG_S": str(args.memdiag_s),
+            "ARENA_MEMDIAG_TRACEMALLOC": "true" if args.tracemalloc else "false",
+        }
     if args.malloc_arena_max:
         extra["MALLOC_ARENA_MAX"] = str(args.malloc_arena_max)
     return extra
@@ -475,8 +559,10 @@ def run(args) -> dict:
         game_id, bettors = create_bettors(args.bettors, args.minutes) if args.bettors else (None, [])
         worker = services.start_celery("soak", queues="celery,bots")
         base = start_daphne(services, args)
-        log(f"{len(humans)} human and {len(machines)} machine conversations, {len(bettors)} bettors, "
-            f"{args.minutes:g} min; worker pid {worker.process.pid}")
+        log(
+            f"{len(humans)} human and {len(machines)} machine conversations, {len(bettors)} bettors, "
+            f"{args.minutes:g} min; worker pid {worker.process.pid}"
+        )
         tally = asyncio.run(soak(args, services, worker, base, humans, machines, bettors))
         result = report(args, tally, stored(tally["machine_conversations"], game_id), services.note)
     if args.memdiag:

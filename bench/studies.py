@@ -20,6 +20,7 @@ and the benchmark's own event-loop lag (its players share one process); games pe
 enforced): p99 delivery <= 100 ms and p99 lobby wait <= 1 s, at >= 100 concurrent games per core.
 The last line is one JSON object.
 """
+
 import argparse
 import asyncio
 import json
@@ -43,8 +44,15 @@ def create_players(n: int) -> tuple[int, list[str]]:
     from studies.models import Study
     from studies.selectors import SESSION_KEY
 
-    config = {"format": "two-party", "minutes": 60, "seed": 1, "human_witness_share": 1.0, "games_per_participant": 1,
-              "human_wait_s": 600, "witnesses": [{"name": "unused", "engine": "simple", "settings": {}}]}
+    config = {
+        "format": "two-party",
+        "minutes": 60,
+        "seed": 1,
+        "human_witness_share": 1.0,
+        "games_per_participant": 1,
+        "human_wait_s": 600,
+        "witnesses": [{"name": "unused", "engine": "simple", "settings": {}}],
+    }
     study = services.study_load(config=config, slug="bench", status=Study.Status.OPEN)
     cookies = []
     for _ in range(n):
@@ -102,13 +110,17 @@ async def play(args, base: str, study_id: int, cookies: list[str], cpu_s) -> dic
 
     async def game(first_cookie: str, second_cookie: str, game_url: str, role_first: str):
         nonlocal lost, started_games
-        judge_cookie, witness_cookie = ((first_cookie, second_cookie) if role_first == "interrogator"
-                                        else (second_cookie, first_cookie))
+        judge_cookie, witness_cookie = (
+            (first_cookie, second_cookie) if role_first == "interrogator" else (second_cookie, first_cookie)
+        )
         uuid = game_url.rstrip("/").rsplit("/", 1)[1]
-        judge = Player(await harness.open_websocket(base, f"/ws/play/judge/{uuid}/", judge_cookie, "judge",
-                                                    greeted=False), "judge")
-        witness = Player(await harness.open_websocket(base, f"/ws/play/witness/{uuid}/", witness_cookie, "witness",
-                                                      greeted=False), "witness")
+        judge = Player(
+            await harness.open_websocket(base, f"/ws/play/judge/{uuid}/", judge_cookie, "judge", greeted=False), "judge"
+        )
+        witness = Player(
+            await harness.open_websocket(base, f"/ws/play/witness/{uuid}/", witness_cookie, "witness", greeted=False),
+            "witness",
+        )
         await judge.expect(lambda p: p.get("type") == "state", 30)
         await witness.expect(lambda p: p.get("type") == "state", 30)
         started_games += 1
@@ -128,7 +140,7 @@ async def play(args, base: str, study_id: int, cookies: list[str], cpu_s) -> dic
                 try:
                     at, _ = await receiver.expect(arrived, args.timeout)
                     delivery.append(at - sent)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     lost += 1
                 await asyncio.sleep(args.pause_ms / 1000 * random.uniform(0.8, 1.2))
         finally:
@@ -181,10 +193,19 @@ async def play(args, base: str, study_id: int, cookies: list[str], cpu_s) -> dic
     sampling.cancel()
     probing.cancel()
     busy = [n for n in running["samples"] if n > 0]
-    return {"delivery": delivery, "waits": waits, "lost": lost, "errors": errors, "games": started_games,
-            "peak_games": running["peak"], "mean_games": sum(busy) / len(busy) if busy else 0.0,
-            "daphne_cpu_s": (cpu_ended - cpu_started) if cpu_started is not None and cpu_ended is not None else None,
-            "wall_s": wall, "client_cpu_s": time.process_time() - own_cpu, "client_lag": lags}
+    return {
+        "delivery": delivery,
+        "waits": waits,
+        "lost": lost,
+        "errors": errors,
+        "games": started_games,
+        "peak_games": running["peak"],
+        "mean_games": sum(busy) / len(busy) if busy else 0.0,
+        "daphne_cpu_s": (cpu_ended - cpu_started) if cpu_started is not None and cpu_ended is not None else None,
+        "wall_s": wall,
+        "client_cpu_s": time.process_time() - own_cpu,
+        "client_lag": lags,
+    }
 
 
 def run(args) -> dict:
@@ -197,14 +218,18 @@ def run(args) -> dict:
             concurrency = max(1, round(figures["mean_games"]))
             log(f"baseline: bare channel-layer round trips, {concurrency} pairs")
             figures["baseline"] = await harness.baseline_phase(
-                concurrency, 2 * args.messages, lambda: args.pause_ms / 1000 * random.uniform(0.8, 1.2),
-                args.pause_ms / 1000, args.timeout)
+                concurrency,
+                2 * args.messages,
+                lambda: args.pause_ms / 1000 * random.uniform(0.8, 1.2),
+                args.pause_ms / 1000,
+                args.timeout,
+            )
             await harness.close_layer_pools()
             return figures
 
         try:
             figures = asyncio.run(asyncio.wait_for(measure(), args.time_limit))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise BenchError(f"the run passed --time-limit {args.time_limit:.0f} s") from None
     if not figures["delivery"]:
         raise BenchError(f"no message was delivered: {figures['errors'][:3]}")
@@ -213,36 +238,60 @@ def run(args) -> dict:
     per_core = figures["mean_games"] / cores if cores else None
     # games at once per core grows when games drag on (slow delivery keeps more of them open): daphne's CPU
     # per game is the figure that says what a game costs, whatever its pace
-    per_game_ms = figures["daphne_cpu_s"] * 1000 / figures["games"] if figures["daphne_cpu_s"] and figures["games"] else None
-    print(f"studies: {figures['games']} games ({args.players} players arriving at {args.rate}/s), "
-          f"{figures['mean_games']:.1f} at once on average (peak {figures['peak_games']})")
+    per_game_ms = (
+        figures["daphne_cpu_s"] * 1000 / figures["games"] if figures["daphne_cpu_s"] and figures["games"] else None
+    )
+    print(
+        f"studies: {figures['games']} games ({args.players} players arriving at {args.rate}/s), "
+        f"{figures['mean_games']:.1f} at once on average (peak {figures['peak_games']})"
+    )
     print(f"  delivery {fmt(d)}")
     print(f"  lobby wait once a partner is there {fmt(w)}")
     print(f"  bare channel-layer round trip (same run) {fmt(b)}")
     lag = summary(figures["client_lag"] or [0.0])
-    print(f"  the benchmark's own players (one process): {figures['client_cpu_s'] / figures['wall_s']:.2f} cores busy, "
-          f"event-loop lag {fmt(lag)} (a late player's loop adds to the delivery it measures)")
-    print(f"  daphne {cores or 0:.2f} cores busy -> {per_core or 0:.0f} concurrent games per core "
-          f"(target >= {GAMES_PER_CORE_TARGET:.0f} with p99 delivery <= {DELIVERY_TARGET_MS:.0f} ms, "
-          f"p99 wait <= {WAIT_TARGET_MS:.0f} ms)")
+    print(
+        f"  the benchmark's own players (one process): {figures['client_cpu_s'] / figures['wall_s']:.2f} cores busy, "
+        f"event-loop lag {fmt(lag)} (a late player's loop adds to the delivery it measures)"
+    )
+    print(
+        f"  daphne {cores or 0:.2f} cores busy -> {per_core or 0:.0f} concurrent games per core "
+        f"(target >= {GAMES_PER_CORE_TARGET:.0f} with p99 delivery <= {DELIVERY_TARGET_MS:.0f} ms, "
+        f"p99 wait <= {WAIT_TARGET_MS:.0f} ms)"
+    )
     print(f"  daphne CPU per game {per_game_ms or 0:.0f} ms (lobby, consoles and messages; the load barely moves it)")
-    return {"games": figures["games"], "players": args.players, "rate_per_s": args.rate,
-            "mean_concurrent_games": round(figures["mean_games"], 2), "peak_concurrent_games": figures["peak_games"],
-            "p50_ms": d["p50"], "p99_ms": d["p99"], "lobby_wait_p99_ms": w["p99"],
-            "baseline_p99_ms": b["p99"], "client_cores": round(figures["client_cpu_s"] / figures["wall_s"], 3),
-            "client_lag_p99_ms": lag["p99"], "daphne_cores": round(cores, 3) if cores else None,
-            "games_per_core": round(per_core, 1) if per_core else None,
-            "daphne_cpu_ms_per_game": round(per_game_ms, 1) if per_game_ms else None, "messages": len(figures["delivery"]),
-            "lost": figures["lost"], "errors": len(figures["errors"]),
-            "delivery_target_met": d["p99"] <= DELIVERY_TARGET_MS, "wait_target_met": w["p99"] <= WAIT_TARGET_MS}
+    return {
+        "games": figures["games"],
+        "players": args.players,
+        "rate_per_s": args.rate,
+        "mean_concurrent_games": round(figures["mean_games"], 2),
+        "peak_concurrent_games": figures["peak_games"],
+        "p50_ms": d["p50"],
+        "p99_ms": d["p99"],
+        "lobby_wait_p99_ms": w["p99"],
+        "baseline_p99_ms": b["p99"],
+        "client_cores": round(figures["client_cpu_s"] / figures["wall_s"], 3),
+        "client_lag_p99_ms": lag["p99"],
+        "daphne_cores": round(cores, 3) if cores else None,
+        "games_per_core": round(per_core, 1) if per_core else None,
+        "daphne_cpu_ms_per_game": round(per_game_ms, 1) if per_game_ms else None,
+        "messages": len(figures["delivery"]),
+        "lost": figures["lost"],
+        "errors": len(figures["errors"]),
+        "delivery_target_met": d["p99"] <= DELIVERY_TARGET_MS,
+        "wait_target_met": w["p99"] <= WAIT_TARGET_MS,
+    }
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.studies", description=__doc__.split("\n")[0])
     parser.add_argument("--rate", type=float, default=4.0, help="players arriving per second")
     parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--messages", type=int, default=120,
-                        help="messages per side and game (default 120: a two-minute game at one a second a side)")
+    parser.add_argument(
+        "--messages",
+        type=int,
+        default=120,
+        help="messages per side and game (default 120: a two-minute game at one a second a side)",
+    )
     parser.add_argument("--pause-ms", type=float, default=500.0)
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--time-limit", type=float, default=600.0)

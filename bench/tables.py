@@ -32,6 +32,7 @@ Last line: {"platform_ms_p95": …, "speedup_2_workers": …, …}.
 waits on the database and the stub show as such), in pstats format (``python -m pstats FILE``); the
 profiler slows what it profiles, so that run's in-process figures are not comparable.
 """
+
 import argparse
 import cProfile
 import json
@@ -96,17 +97,23 @@ def wait_games(ids, timeout=600):
 def cpu_snapshot(workers) -> dict:
     """CPU seconds so far: the whole machine, the workers (each with its pool), PostgreSQL's and Redis's
     processes, and this one (the stub's threads, the polling)."""
-    return {"machine": harness.machine_busy_s() or 0.0, "workers": sum(tree_cpu_s(w.process.pid) for w in workers),
-            "postgres": harness.named_cpu_s("postgres"), "redis": harness.named_cpu_s("redis-server"),
-            "bench": time.process_time()}
+    return {
+        "machine": harness.machine_busy_s() or 0.0,
+        "workers": sum(tree_cpu_s(w.process.pid) for w in workers),
+        "postgres": harness.named_cpu_s("postgres"),
+        "redis": harness.named_cpu_s("redis-server"),
+        "bench": time.process_time(),
+    }
 
 
 def cores_line(before: dict, after: dict, wall_s: float) -> str:
     cores = {k: (after[k] - before[k]) / wall_s for k in before}
     other = cores["machine"] - cores["workers"] - cores["postgres"] - cores["redis"] - cores["bench"]
-    return (f"machine {cores['machine']:.2f} of {os.cpu_count()} cores busy: workers {cores['workers']:.2f}, "
-            f"PostgreSQL {cores['postgres']:.2f}, Redis {cores['redis']:.2f}, the stub and this process "
-            f"{cores['bench']:.2f}, the rest {other:.2f}")
+    return (
+        f"machine {cores['machine']:.2f} of {os.cpu_count()} cores busy: workers {cores['workers']:.2f}, "
+        f"PostgreSQL {cores['postgres']:.2f}, Redis {cores['redis']:.2f}, the stub and this process "
+        f"{cores['bench']:.2f}, the rest {other:.2f}"
+    )
 
 
 def on_workers(stub, count, turns, seed0, workers=()):
@@ -214,10 +221,19 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--turns", type=int, default=15, help="turns per game (the cap; no early end)")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="1-worker and 2-worker phases, alternated (the speed-up: median time over median time)")
-    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
-                        help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="1-worker and 2-worker phases, alternated (the speed-up: median time over median time)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE",
+    )
     return parser.parse_args(argv)
 
 
@@ -270,25 +286,37 @@ def measure(args, services, stub, load_before) -> dict:
     p_inline, c_inline, s_inline = turn_figures(inline_ids)
     p_workers, c_workers, s_workers = turn_figures(one_ids + two_ids)
     total = n * turns
-    print(f"{n} games × {turns} turns of 3 agents, stub answering in 0 ms "
-          f"(load average {load_before[0]:.1f} on {os.cpu_count()} CPUs)")
-    print(f"platform's own time per turn, in-process: {ms(p_inline)}   "
-          f"(baseline, the same turns' LLM calls: {ms(c_inline)})")
-    print(f"platform's own time per turn, workers:    {ms(p_workers)}   "
-          f"(baseline, the same turns' LLM calls: {ms(c_workers)})")
+    print(
+        f"{n} games × {turns} turns of 3 agents, stub answering in 0 ms "
+        f"(load average {load_before[0]:.1f} on {os.cpu_count()} CPUs)"
+    )
+    print(
+        f"platform's own time per turn, in-process: {ms(p_inline)}   "
+        f"(baseline, the same turns' LLM calls: {ms(c_inline)})"
+    )
+    print(
+        f"platform's own time per turn, workers:    {ms(p_workers)}   "
+        f"(baseline, the same turns' LLM calls: {ms(c_workers)})"
+    )
     print(f"bare call of the same client to the same stub, no platform: {ms(bare)}")
     print(f"in-process, one game after another: {inline_s:6.2f} s ({inline_s / total * 1000:.1f} ms per turn, whole)")
     print(f"1 worker:  {one_s:6.2f} s for {n} games started at once ({total / one_s:.1f} turns/s)")
     print(f"           {one_cores}")
     print(f"2 workers: {two_s:6.2f} s ({total / two_s:.1f} turns/s): speed-up {one_s / two_s:.2f}× over 1 worker")
     print(f"           {two_cores}")
-    print(f"speed-up in each of {len(speedups)} rounds (1 worker, then 2): "
-          f"{', '.join(f'{x:.2f}× ({a[0]:.2f} s / {b[0]:.2f} s)' for x, a, b in zip(speedups, one, two))}; "
-          f"above, the median phases' times and their ratio")
-    print(f"SQL statements per turn, in-process: {statements.count / total:.2f} (BEGIN, COMMIT and savepoints aside) "
-          f"in {statements.queries / total:.2f} queries (round trips)")
-    print(f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "
-          f"1 worker {worker_cpu_s / total * 1000:.2f} ms (the worker and its pool)")
+    print(
+        f"speed-up in each of {len(speedups)} rounds (1 worker, then 2): "
+        f"{', '.join(f'{x:.2f}× ({a[0]:.2f} s / {b[0]:.2f} s)' for x, a, b in zip(speedups, one, two))}; "
+        f"above, the median phases' times and their ratio"
+    )
+    print(
+        f"SQL statements per turn, in-process: {statements.count / total:.2f} (BEGIN, COMMIT and savepoints aside) "
+        f"in {statements.queries / total:.2f} queries (round trips)"
+    )
+    print(
+        f"CPU per turn: in-process {inline_cpu_s / total * 1000:.2f} ms (this process, the stub's threads included); "
+        f"1 worker {worker_cpu_s / total * 1000:.2f} ms (the worker and its pool)"
+    )
     print(f"every turn done: {s_inline | s_workers == {'done'}} ({sorted(s_inline | s_workers)})")
     first.process.poll()
     return {
@@ -298,15 +326,21 @@ def measure(args, services, stub, load_before) -> dict:
         "platform_ms_p95_workers": round(percentile(p_workers, 95), 3),
         "call_ms_p50": round(percentile(c_inline + c_workers, 50), 3),
         "bare_call_ms_p50": round(percentile(bare, 50), 3),
-        "in_process_s": round(inline_s, 3), "one_worker_s": round(one_s, 3), "two_workers_s": round(two_s, 3),
-        "speedup_2_workers": round(one_s / two_s, 3), "speedups": [round(x, 3) for x in speedups],
-        "one_worker_runs_s": [round(phase[0], 3) for phase in one], "two_workers_runs_s": [round(phase[0], 3) for phase in two],
-        "games": n, "turns": total,
+        "in_process_s": round(inline_s, 3),
+        "one_worker_s": round(one_s, 3),
+        "two_workers_s": round(two_s, 3),
+        "speedup_2_workers": round(one_s / two_s, 3),
+        "speedups": [round(x, 3) for x in speedups],
+        "one_worker_runs_s": [round(phase[0], 3) for phase in one],
+        "two_workers_runs_s": [round(phase[0], 3) for phase in two],
+        "games": n,
+        "turns": total,
         "statements_per_turn": round(statements.count / total, 2),
         "queries_per_turn": round(statements.queries / total, 2),
         "cpu_ms_per_turn_in_process": round(inline_cpu_s / total * 1000, 3),
         "cpu_ms_per_turn_worker": round(worker_cpu_s / total * 1000, 3),
-        "all_done": s_inline | s_workers == {"done"}, "cpus": os.cpu_count(),
+        "all_done": s_inline | s_workers == {"done"},
+        "cpus": os.cpu_count(),
         "load": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
     }
 

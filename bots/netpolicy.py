@@ -47,35 +47,39 @@ def _table(rows: Iterable[tuple[str, str]]) -> tuple[tuple[Network, str], ...]:
     return tuple((ipaddress.ip_network(cidr), reason) for cidr, reason in rows)
 
 
-REFUSED_V4 = _table([
-    ("0.0.0.0/8", "unspecified"),
-    ("10.0.0.0/8", "private"),
-    ("100.64.0.0/10", "shared (carrier-grade NAT)"),
-    ("127.0.0.0/8", "loopback"),
-    ("169.254.0.0/16", "link-local"),
-    ("172.16.0.0/12", "private"),
-    ("192.0.0.0/24", "reserved (IETF protocol assignments)"),
-    ("192.0.2.0/24", "reserved (documentation)"),
-    ("192.88.99.0/24", "reserved (6to4 relay)"),
-    ("192.168.0.0/16", "private"),
-    ("198.18.0.0/15", "reserved (benchmarking)"),
-    ("198.51.100.0/24", "reserved (documentation)"),
-    ("203.0.113.0/24", "reserved (documentation)"),
-    ("224.0.0.0/4", "multicast"),
-    ("240.0.0.0/4", "reserved"),  # 255.255.255.255 (broadcast) included
-])
-REFUSED_V6 = _table([
-    ("::/128", "unspecified"),
-    ("::1/128", "loopback"),
-    ("64:ff9b:1::/48", "reserved (local NAT64)"),
-    ("100::/64", "reserved (discard)"),
-    ("2001::/23", "reserved (IETF protocol assignments)"),
-    ("2001:db8::/32", "reserved (documentation)"),
-    ("fc00::/7", "unique-local"),
-    ("fe80::/10", "link-local"),
-    ("fec0::/10", "reserved (site-local)"),
-    ("ff00::/8", "multicast"),
-])
+REFUSED_V4 = _table(
+    [
+        ("0.0.0.0/8", "unspecified"),
+        ("10.0.0.0/8", "private"),
+        ("100.64.0.0/10", "shared (carrier-grade NAT)"),
+        ("127.0.0.0/8", "loopback"),
+        ("169.254.0.0/16", "link-local"),
+        ("172.16.0.0/12", "private"),
+        ("192.0.0.0/24", "reserved (IETF protocol assignments)"),
+        ("192.0.2.0/24", "reserved (documentation)"),
+        ("192.88.99.0/24", "reserved (6to4 relay)"),
+        ("192.168.0.0/16", "private"),
+        ("198.18.0.0/15", "reserved (benchmarking)"),
+        ("198.51.100.0/24", "reserved (documentation)"),
+        ("203.0.113.0/24", "reserved (documentation)"),
+        ("224.0.0.0/4", "multicast"),
+        ("240.0.0.0/4", "reserved"),  # 255.255.255.255 (broadcast) included
+    ]
+)
+REFUSED_V6 = _table(
+    [
+        ("::/128", "unspecified"),
+        ("::1/128", "loopback"),
+        ("64:ff9b:1::/48", "reserved (local NAT64)"),
+        ("100::/64", "reserved (discard)"),
+        ("2001::/23", "reserved (IETF protocol assignments)"),
+        ("2001:db8::/32", "reserved (documentation)"),
+        ("fc00::/7", "unique-local"),
+        ("fe80::/10", "link-local"),
+        ("fec0::/10", "reserved (site-local)"),
+        ("ff00::/8", "multicast"),
+    ]
+)
 GLOBAL_UNICAST_V6 = ipaddress.ip_network("2000::/3")
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 SIXTOFOUR = ipaddress.ip_network("2002::/16")
@@ -180,8 +184,9 @@ class OutboundPolicy:
         try:
             found = self.resolver(host, port)
         except (OSError, UnicodeError) as exc:
-            raise EngineError(f"cannot resolve {host!r}: {type(exc).__name__}", transient=True,
-                              public=NO_VALID_REPLY) from None
+            raise EngineError(
+                f"cannot resolve {host!r}: {type(exc).__name__}", transient=True, public=NO_VALID_REPLY
+            ) from None
         addresses: list[IPAddress] = []
         for text in found:
             address = parse_address(text)
@@ -193,8 +198,9 @@ class OutboundPolicy:
             raise EngineError(f"cannot resolve {host!r}: no address", transient=True, public=NO_VALID_REPLY)
         return tuple(addresses)
 
-    def connect(self, host: str, port: int, timeout: float | None = None,
-                source_address: tuple[str, int] | None = None) -> socket.socket:
+    def connect(
+        self, host: str, port: int, timeout: float | None = None, source_address: tuple[str, int] | None = None
+    ) -> socket.socket:
         """A TCP connection to a vetted address of ``host`` (each tried in turn): what
         ``socket.create_connection`` does, with the policy between resolving and connecting."""
         last: OSError | None = None
@@ -231,8 +237,12 @@ def outbound_settings_check(engine: type, cleaned: dict, policy: OutboundPolicy)
             policy.check_url(url)
         except AddressNotAllowed as exc:
             reason = str(exc).removeprefix("address not allowed: ")
-            raise EngineSettingsError(key, (
-                f"address not allowed ({reason}): the arena calls public addresses only. A host name "
-                "that resolves to such an address is refused when the entry is called")) from None
+            raise EngineSettingsError(
+                key,
+                (
+                    f"address not allowed ({reason}): the arena calls public addresses only. A host name "
+                    "that resolves to such an address is refused when the entry is called"
+                ),
+            ) from None
         except ValueError as exc:
             raise EngineSettingsError(key, str(exc)) from None

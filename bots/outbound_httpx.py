@@ -34,8 +34,13 @@ class VettedTransport(httpx2.BaseTransport):
             extensions["sni_hostname"] = host
         error: httpx2.ConnectError | None = None
         for address in addresses:
-            vetted = httpx2.Request(request.method, url.copy_with(host=str(address)), headers=request.headers,
-                                    stream=request.stream, extensions=extensions)
+            vetted = httpx2.Request(
+                request.method,
+                url.copy_with(host=str(address)),
+                headers=request.headers,
+                stream=request.stream,
+                extensions=extensions,
+            )
             try:
                 return self._inner.handle_request(vetted)
             except httpx2.ConnectError as exc:  # nothing was sent: the next address may answer

@@ -106,6 +106,5 @@ _BOUNDS = {
 }
 
 TYPING_SETTINGS: dict[str, Setting] = {
-    f.name: number_setting(f.default, maximum=_BOUNDS[f.name][0], help=_BOUNDS[f.name][1])
-    for f in fields(TypingModel)
+    f.name: number_setting(f.default, maximum=_BOUNDS[f.name][0], help=_BOUNDS[f.name][1]) for f in fields(TypingModel)
 }

@@ -17,6 +17,7 @@ django-environ "$OTHER" proxy: a secret key may start with "$").
   this project has always read it), parsed by django-environ; the error names the URL without its
   password.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -101,8 +102,9 @@ class StrictEnv(environ.Env):
             try:
                 private_key_load(value)
             except ValueError as error:
-                raise ImproperlyConfigured(f"{var} (hidden): {error}; expected an Ed25519 private key, "
-                                           "base64 of its 32 bytes or PEM") from None
+                raise ImproperlyConfigured(
+                    f"{var} (hidden): {error}; expected an Ed25519 private key, base64 of its 32 bytes or PEM"
+                ) from None
         return value
 
     def ed25519_public_keys(self, var: str) -> list[str]:
@@ -139,7 +141,9 @@ def database(url: str, var: str = "DATABASE_URL") -> dict:
     parts = urlsplit(url)
     shown = _without_password(url, parts)
     if parts.scheme not in DATABASE_SCHEMES:
-        raise bad(var, shown, f"unsupported scheme {parts.scheme!r}; use postgres://user@host:port/db or sqlite:///path")
+        raise bad(
+            var, shown, f"unsupported scheme {parts.scheme!r}; use postgres://user@host:port/db or sqlite:///path"
+        )
     if parts.scheme == "sqlite":
         if not parts.path.strip("/"):
             raise bad(var, shown, "sqlite:///path needs a file path")

@@ -7,6 +7,7 @@ Two modes share this one file:
   Redis broker and separate worker processes.
 Read with django-environ through config.env, which fails loudly on a value it cannot take.
 """
+
 from pathlib import Path
 
 from config.env import env
@@ -25,7 +26,8 @@ DATABASE_URL = env.str("DATABASE_URL")
 LOCAL_KEYS = DEBUG or not DATABASE_URL
 INSECURE_DEFAULT_SECRET_KEY = "django-insecure-turing-arena-development-key-do-not-deploy"
 SECRET_KEY = env.str("SECRET_KEY") or (
-    secret_key_file(DATA_DIR / "secret-key") if LOCAL_KEYS else INSECURE_DEFAULT_SECRET_KEY)
+    secret_key_file(DATA_DIR / "secret-key") if LOCAL_KEYS else INSECURE_DEFAULT_SECRET_KEY
+)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
 
@@ -169,8 +171,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 if SERVE_STATIC:
-    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-                      "core.staticfiles.StaticFilesMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "core.staticfiles.StaticFilesMiddleware"
+    )
 
 REST_FRAMEWORK = {
     # a token first: a request without credentials answers 401 with `WWW-Authenticate: Token` (the first
@@ -190,18 +193,21 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turing Arena: the entrants' API",
     "DESCRIPTION": "Register entries, probe and rehearse them, read their health and call log, and answer judges in "
-                   "pull mode. Authenticate with `Authorization: Token <key>` (create keys on the API keys page, "
-                   "/entrant/keys/). Every 4xx answer has one shape, `{\"error\": <message>, \"code\": <code>, "
-                   "\"fields\"?: {<field>: [<message>]}}`; a missing or bad token answers 401, too many requests "
-                   "429 with `Retry-After`.",
+    "pull mode. Authenticate with `Authorization: Token <key>` (create keys on the API keys page, "
+    '/entrant/keys/). Every 4xx answer has one shape, `{"error": <message>, "code": <code>, '
+    '"fields"?: {<field>: [<message>]}}`; a missing or bad token answers 401, too many requests '
+    "429 with `Retry-After`.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "arena.api.schema.long_poll_path",
-                             "arena.api.schema.common_answers"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arena.api.schema.long_poll_path",
+        "arena.api.schema.common_answers",
+    ],
 }
 # Throttles of the APIs (DRF's, counted in the cache: Redis in services mode): requests per window of
 # ARENA_API_RATE_WINDOW_S seconds, per token (or session user) and per client address. A long poll
@@ -281,8 +287,13 @@ ARENA_RATE_TYPING_PER_USER = env.int("ARENA_RATE_TYPING_PER_USER", 3000, minimum
 # The cache holds the per-user counters: Redis (shared by every process) in services mode, this
 # process's memory in the embedded default (one process).
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "arena"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "arena",
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}
 

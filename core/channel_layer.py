@@ -32,6 +32,7 @@ its page reconnects and re-reads its state.
 Keys, message format, capacities and expiry are channels_redis's own: this layer and the stock one can
 serve the same Redis at the same time (pushes are notifications; pages re-read state on reconnect).
 """
+
 import asyncio
 import collections
 import hashlib
@@ -230,8 +231,12 @@ class RedisChannelLayer(StockRedisChannelLayer):
         self._reader: asyncio.Task | None = None  # the process channel's reader (`receive`)
         serializer = self._serializer
         # one round trip per batch of group sends where one script can write every message itself
-        self.one_trip = (len(self.hosts) == 1 and not self.channel_capacity and type(serializer) is MsgPackSerializer
-                         and serializer.crypter is None)
+        self.one_trip = (
+            len(self.hosts) == 1
+            and not self.channel_capacity
+            and type(serializer) is MsgPackSerializer
+            and serializer.crypter is None
+        )
 
     def channel_close(self, channel: str) -> None:
         """The consumer of ``channel`` is gone for good: drop what waits for it, and what comes later."""
@@ -276,8 +281,13 @@ class RedisChannelLayer(StockRedisChannelLayer):
             header, entries = map_header(packed)
             keys.append(self._group_key(group))
             # each send its own, later score: two messages to one channel keep their order
-            args += [repr(now + position * 1e-6), random.getrandbits(8 * prefix_length).to_bytes(prefix_length, "big"),
-                     packed[header:], entries, skip or ""]
+            args += [
+                repr(now + position * 1e-6),
+                random.getrandbits(8 * prefix_length).to_bytes(prefix_length, "big"),
+                packed[header:],
+                entries,
+                skip or "",
+            ]
         over_capacity = await GROUP_SEND.run(self.connection(0), keys, args)
         if over_capacity:
             log.info("%s channels over capacity in a send to groups %s", over_capacity, [g for g, _ in sends])
@@ -290,7 +300,9 @@ class RedisChannelLayer(StockRedisChannelLayer):
             assert self.require_valid_group_name(group), "Group name not valid"
             by_connection[self.consistent_hash(group)].append((position, self._group_key(group)))
         for index, items in by_connection.items():
-            results = await MEMBERS.run(self.connection(index), [key for _, key in items], [int(now) - self.group_expiry])
+            results = await MEMBERS.run(
+                self.connection(index), [key for _, key in items], [int(now) - self.group_expiry]
+            )
             for (position, _), names in zip(items, results):
                 members[position] = [name.decode("utf8") for name in names]
         return members

@@ -6,6 +6,7 @@
 
 The library files load only on the pages that ask for them, and only where they are (static/vendor/)
 (settings.CHARTS_VENDOR, when set, overrides the look-up: False shows every chart as its table)."""
+
 from __future__ import annotations
 
 from django import template
@@ -56,10 +57,19 @@ def chart_scripts(*kinds):
 def chart(spec: dict, open_table: bool = False):
     """A chart's figure: its drawing area (when its library is there), its data table in a <details> (open
     when nothing draws it, or `open_table`), and its configuration for charts.js."""
-    table = [[{"text": text, "raw": raw, "time": column["format"] == "time"}
-              for column in spec["columns"] for text, raw in [chart_cell(column, row.get(column["key"]))]]
-             for row in spec["rows"]]
+    table = [
+        [
+            {"text": text, "raw": raw, "time": column["format"] == "time"}
+            for column in spec["columns"]
+            for text, raw in [chart_cell(column, row.get(column["key"]))]
+        ]
+        for row in spec["rows"]
+    ]
     drawn = charts_vendored(spec["kind"])
-    return {"c": spec, "table": table, "drawn": drawn, "open": open_table or not drawn,
-            "config_id": f"{spec['id']}-config"}
-
+    return {
+        "c": spec,
+        "table": table,
+        "drawn": drawn,
+        "open": open_table or not drawn,
+        "config_id": f"{spec['id']}-config",
+    }

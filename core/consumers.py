@@ -6,6 +6,7 @@ sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`
 the connection stays open. So is a frame past the rate limits (:mod:`core.ratelimit`: per socket and per
 user, by frame category), with the code ``rate_limited``.
 """
+
 import json
 import logging
 import math
@@ -69,8 +70,10 @@ def message_executor() -> ThreadPoolExecutor:
     global _message_pool
     with _message_pool_lock:
         if _message_pool is None or _message_pool[0] != os.getpid():
-            _message_pool = (os.getpid(), ThreadPoolExecutor(max_workers=settings.ARENA_MESSAGE_THREADS,
-                                                             thread_name_prefix="messages"))
+            _message_pool = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=settings.ARENA_MESSAGE_THREADS, thread_name_prefix="messages"),
+            )
         return _message_pool[1]
 
 

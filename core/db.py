@@ -1,4 +1,5 @@
 """Database connections held no longer than needed; several statements in one round trip."""
+
 from dataclasses import dataclass
 
 from django.db import connection
@@ -58,8 +59,11 @@ def insert_statement(objs: list, *, returning_pk: bool = False) -> Statement:
         return _compiled_insert(model, fields, objs, returning_pk)
     meta, qn = model._meta, connection.ops.quote_name
     placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    text = (f"{_insert_into(meta, fields)} VALUES " + ", ".join([placeholders] * len(objs))
-            + (f" RETURNING {qn(meta.db_table)}.{qn(meta.pk.column)}" if returning_pk else ""))
+    text = (
+        f"{_insert_into(meta, fields)} VALUES "
+        + ", ".join([placeholders] * len(objs))
+        + (f" RETURNING {qn(meta.db_table)}.{qn(meta.pk.column)}" if returning_pk else "")
+    )
     return Statement(text, _prepared(fields, rows))
 
 
@@ -71,8 +75,10 @@ def _insert_rows(objs: list) -> tuple:
         obj._prepare_related_fields_for_save(operation_name="insert_statement")
     fields = [f for f in meta.concrete_fields if not f.generated and f is not meta.auto_field]
     rows = [[f.pre_save(obj, True) for f in fields] for obj in objs]
-    plain = not (any(hasattr(f, "get_placeholder") for f in fields)
-                 or any(hasattr(v, "resolve_expression") or hasattr(v, "as_sql") for row in rows for v in row))
+    plain = not (
+        any(hasattr(f, "get_placeholder") for f in fields)
+        or any(hasattr(v, "resolve_expression") or hasattr(v, "as_sql") for row in rows for v in row)
+    )
     return model, fields, rows, plain
 
 
@@ -119,8 +125,11 @@ def update_where(model, where: dict, **values) -> Statement:
             params.append(value.by)
         else:
             sets.append(f"{column} = %s")
-            params.append(field.get_db_prep_save(getattr(value, "pk", value) if field.is_relation else value,
-                                                 connection=connection))
+            params.append(
+                field.get_db_prep_save(
+                    getattr(value, "pk", value) if field.is_relation else value, connection=connection
+                )
+            )
     for name, value in where.items():
         field = meta.get_field(name)
         column = qn(field.column)
@@ -130,8 +139,9 @@ def update_where(model, where: dict, **values) -> Statement:
             value = getattr(value, "pk", value) if field.is_relation else value
             conditions.append(f"{column} = %s")
             params.append(field.get_db_prep_value(field.get_prep_value(value), connection, prepared=True))
-    return Statement(f"UPDATE {qn(meta.db_table)} SET {', '.join(sets)} WHERE {' AND '.join(conditions)}",
-                     tuple(params))
+    return Statement(
+        f"UPDATE {qn(meta.db_table)} SET {', '.join(sets)} WHERE {' AND '.join(conditions)}", tuple(params)
+    )
 
 
 def insert_if_updated(update: Statement, obj) -> Statement:
@@ -142,9 +152,11 @@ def insert_if_updated(update: Statement, obj) -> Statement:
     model, fields, rows, plain = _insert_rows([obj])
     if not plain:
         raise ValueError("insert_if_updated takes an object of plain values (no expression, no placeholder)")
-    return Statement(f"WITH updated AS ({update.sql} RETURNING 1) {_insert_into(model._meta, fields)} "
-                     f"SELECT {', '.join(['%s'] * len(fields))} WHERE EXISTS (SELECT 1 FROM updated)",
-                     update.params + _prepared(fields, rows))
+    return Statement(
+        f"WITH updated AS ({update.sql} RETURNING 1) {_insert_into(model._meta, fields)} "
+        f"SELECT {', '.join(['%s'] * len(fields))} WHERE EXISTS (SELECT 1 FROM updated)",
+        update.params + _prepared(fields, rows),
+    )
 
 
 def inserted(objs: list, rows: list) -> None:
@@ -157,8 +169,9 @@ def inserted(objs: list, rows: list) -> None:
 def batched() -> bool:
     """Whether :func:`statements_run` sends its statements in one query: PostgreSQL with Django's
     client-side binding (psycopg's simple query protocol takes several statements at once)."""
-    return (connection.vendor == "postgresql"
-            and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"))
+    return connection.vendor == "postgresql" and not connection.settings_dict.get("OPTIONS", {}).get(
+        "server_side_binding"
+    )
 
 
 def statements_run(statements: list[Statement]) -> list[tuple[int, list]]:

@@ -7,6 +7,7 @@ typing delay. Until then a delayed task waits in one queue served by one thread 
 not on a sleeping thread of its own: a spectator feed schedules every message's release a minute
 ahead, and a busy round would otherwise keep thousands of threads asleep.
 """
+
 import heapq
 import itertools
 import logging

@@ -3,6 +3,7 @@ runs, so daphne runs CELERY_BEAT_SCHEDULE's periodic tasks itself, on one daemon
 close interrogations past their deadline, settle markets, start scheduled interviews. A restart of the
 embedded default then loses nothing either (the timers of the process that died are re-derived from the
 database by the next sweep). Services mode runs ``celery beat`` (``make worker``'s ``-B``) instead."""
+
 import datetime as dt
 import logging
 import threading
@@ -62,7 +63,8 @@ def start_from_settings(stop: threading.Event | None = None) -> threading.Thread
         return None
     entries = dict(settings.CELERY_BEAT_SCHEDULE)
     tick = min([_seconds(e["schedule"]) for e in entries.values()] + [5.0])
-    _started = threading.Thread(target=_loop, args=(entries, stop or threading.Event(), tick),
-                                name="embedded-beat", daemon=True)
+    _started = threading.Thread(
+        target=_loop, args=(entries, stop or threading.Event(), tick), name="embedded-beat", daemon=True
+    )
     _started.start()
     return _started

@@ -7,6 +7,7 @@ this), they are left out of every collection, which then scans only what the ser
 (11 ms for the same collection). Reference counting still frees everything as before; only cycles
 among the start-up objects themselves are never collected, and those live for the whole process anyway.
 ``ARENA_GC_FREEZE=0`` turns it off."""
+
 import gc
 
 from django.conf import settings

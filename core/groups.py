@@ -1,5 +1,6 @@
 """Channel-group names are built here from an app label, a kind and database ids only, never from user
 input: each app's ``groups`` module names its groups with :func:`group_name`."""
+
 import re
 
 _LABEL = re.compile(r"[a-z][a-z0-9_]*\Z")

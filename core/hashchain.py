@@ -15,6 +15,7 @@ without the platform's database, with only the platform's public key (``/transcr
 
     python -m core.hashchain verify transcript.json --key keys.json     # or: python hashchain.py verify ...
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,6 +80,7 @@ def chain_verify(conversation_public_id, messages) -> ChainReport:
 
 # --- keys -----------------------------------------------------------------------------------------
 
+
 def public_key_bytes(key: Ed25519PublicKey) -> bytes:
     return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
@@ -118,8 +120,13 @@ def key_from_text(text: str, *, what: str, pem, raw, kind):
 
 def public_key_load(text: str) -> Ed25519PublicKey:
     """An Ed25519 public key from base64 of its 32 bytes, or PEM; ValueError otherwise."""
-    return key_from_text(text, what="public key", pem=serialization.load_pem_public_key,
-                         raw=Ed25519PublicKey.from_public_bytes, kind=Ed25519PublicKey)
+    return key_from_text(
+        text,
+        what="public key",
+        pem=serialization.load_pem_public_key,
+        raw=Ed25519PublicKey.from_public_bytes,
+        kind=Ed25519PublicKey,
+    )
 
 
 def keys_index(keys) -> dict[str, Ed25519PublicKey]:
@@ -128,6 +135,7 @@ def keys_index(keys) -> dict[str, Ed25519PublicKey]:
 
 
 # --- seals ----------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Seal:
@@ -156,11 +164,18 @@ class Seal:
         return cls(**{name: value for name, value in data.items() if name in names})
 
 
-def seal_unsigned(*, conversation_public_id, interrogation_public_id, messages_count: int, head: str,
-                  ended_at: dt.datetime | None) -> Seal:
+def seal_unsigned(
+    *, conversation_public_id, interrogation_public_id, messages_count: int, head: str, ended_at: dt.datetime | None
+) -> Seal:
     """A seal to be signed (core.signing.seal_sign, which fills in key_id and signature)."""
-    return Seal(conversation=str(conversation_public_id), interrogation=str(interrogation_public_id),
-                count=messages_count, head=head, ended_at=stamp(ended_at), key_id="")
+    return Seal(
+        conversation=str(conversation_public_id),
+        interrogation=str(interrogation_public_id),
+        count=messages_count,
+        head=head,
+        ended_at=stamp(ended_at),
+        key_id="",
+    )
 
 
 def signature_valid(seal: Seal, key: Ed25519PublicKey) -> bool:
@@ -187,13 +202,22 @@ class SealReport:
     def describe(self) -> str:
         if self.ok:
             seal = self.seal
-            return (f"{self.chain.checked} messages, chain intact, sealed at its end ({seal.count} messages, "
-                    f"head {seal.head[:16]}…), signature valid (key {seal.key_id})")
+            return (
+                f"{self.chain.checked} messages, chain intact, sealed at its end ({seal.count} messages, "
+                f"head {seal.head[:16]}…), signature valid (key {seal.key_id})"
+            )
         return self.problem
 
 
-def seal_verify(*, conversation_public_id, messages, seal: Seal | None, public_keys: dict[str, Ed25519PublicKey],
-                interrogation_public_id=None, ended_at: dt.datetime | None = None) -> SealReport:
+def seal_verify(
+    *,
+    conversation_public_id,
+    messages,
+    seal: Seal | None,
+    public_keys: dict[str, Ed25519PublicKey],
+    interrogation_public_id=None,
+    ended_at: dt.datetime | None = None,
+) -> SealReport:
     """Recompute the chain and check it against its seal, and the seal against the trusted keys.
 
     ended_at and interrogation_public_id, when given, must be the sealed ones too (an export's or the
@@ -201,15 +225,23 @@ def seal_verify(*, conversation_public_id, messages, seal: Seal | None, public_k
     messages = list(messages)
     chain = chain_verify(conversation_public_id, messages)
     if not chain.ok:
-        return SealReport("ALTERED", chain, seal, f"message #{chain.first_bad_seq}: {chain.problem} "
-                                                  f"({chain.checked} messages verified before it)")
+        return SealReport(
+            "ALTERED",
+            chain,
+            seal,
+            f"message #{chain.first_bad_seq}: {chain.problem} ({chain.checked} messages verified before it)",
+        )
     if seal is None:
         return SealReport("UNSEALED", chain, None, f"no seal ({chain.checked} messages, chain intact so far)")
     key = public_keys.get(seal.key_id)
     if key is None:
         trusted = ", ".join(sorted(public_keys)) or "none"
-        return SealReport("REFUSED", chain, seal, f"the seal is signed by key {seal.key_id}, which is not one of the "
-                                                  f"platform's keys ({trusted})")
+        return SealReport(
+            "REFUSED",
+            chain,
+            seal,
+            f"the seal is signed by key {seal.key_id}, which is not one of the platform's keys ({trusted})",
+        )
     if not signature_valid(seal, key):
         return SealReport("ALTERED", chain, seal, f"signature invalid: the seal is not what key {seal.key_id} signed")
     head = messages[-1].hash if messages else genesis_hash(conversation_public_id)
@@ -230,6 +262,7 @@ def seal_verify(*, conversation_public_id, messages, seal: Seal | None, public_k
 
 
 # --- an exported transcript, offline --------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Exported:
@@ -254,9 +287,19 @@ def transcript_verify(data: dict, public_keys: dict[str, Ed25519PublicKey]) -> l
             for m in conversation["messages"]
         ]
         seal = Seal.from_dict(conversation["seal"]) if conversation.get("seal") else None
-        reports.append((conversation["side"], seal_verify(
-            conversation_public_id=conversation["id"], messages=messages, seal=seal, public_keys=public_keys,
-            interrogation_public_id=data["id"], ended_at=_moment(data.get("ended_at")))))
+        reports.append(
+            (
+                conversation["side"],
+                seal_verify(
+                    conversation_public_id=conversation["id"],
+                    messages=messages,
+                    seal=seal,
+                    public_keys=public_keys,
+                    interrogation_public_id=data["id"],
+                    ended_at=_moment(data.get("ended_at")),
+                ),
+            )
+        )
     return reports
 
 
@@ -274,13 +317,19 @@ def keys_read(source: str) -> list[Ed25519PublicKey]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m core.hashchain",
-        description="Verify an exported transcript (its hash chains and their signed seals) without the platform.")
+        description="Verify an exported transcript (its hash chains and their signed seals) without the platform.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     verify = commands.add_parser("verify", help="check a transcript JSON against the platform's public key(s)")
     verify.add_argument("transcript", type=Path, help="the JSON of /transcripts/<id>.json")
-    verify.add_argument("--key", action="append", required=True, metavar="KEY",
-                        help="a trusted public key: base64, a PEM file, or the platform's /transcripts/keys.json "
-                             "(repeatable). The keys inside the export are not trusted: anyone can write those.")
+    verify.add_argument(
+        "--key",
+        action="append",
+        required=True,
+        metavar="KEY",
+        help="a trusted public key: base64, a PEM file, or the platform's /transcripts/keys.json "
+        "(repeatable). The keys inside the export are not trusted: anyone can write those.",
+    )
     args = parser.parse_args(argv)
     try:
         keys = keys_index(key for source in args.key for key in keys_read(source))

@@ -7,6 +7,7 @@
 
 A load balancer reads the status code (503 when any is down); a person reads the JSON.
 """
+
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Timeout

@@ -1,12 +1,13 @@
 """Secrets generated once into a file (mode 0600) when none is configured: the embedded default's
 SECRET_KEY and transcript-signing key, so that `make run` needs nothing set and keeps its sessions and
 seals valid across restarts."""
+
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def file_once(path: Path, make: Callable[[], bytes]) -> bytes:

@@ -21,6 +21,7 @@ Off unless ``ARENA_MEMDIAG`` names a file (config.settings). Then a daemon threa
 `bench.soak --memdiag PATH` turns it on for its daphne and summarises the file at the end
 (:func:`summary`).
 """
+
 from __future__ import annotations
 
 import collections
@@ -38,9 +39,21 @@ TOP = 30
 
 
 class _Mallinfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                 "keepcost")]
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 def malloc_stats() -> dict | None:
@@ -52,8 +65,12 @@ def malloc_stats() -> dict | None:
     mallinfo2.restype = _Mallinfo2
     info = mallinfo2()
     mb = 1024 * 1024
-    return {"heap_mb": round(info.arena / mb, 2), "mmap_mb": round(info.hblkhd / mb, 2),
-            "used_mb": round(info.uordblks / mb, 2), "free_mb": round(info.fordblks / mb, 2)}
+    return {
+        "heap_mb": round(info.arena / mb, 2),
+        "mmap_mb": round(info.hblkhd / mb, 2),
+        "used_mb": round(info.uordblks / mb, 2),
+        "free_mb": round(info.fordblks / mb, 2),
+    }
 
 
 def pymalloc_stats() -> dict | None:
@@ -78,15 +95,22 @@ def pymalloc_stats() -> dict | None:
         libc.fclose(handle)
         text = Path(out.name).read_text()
     found = {}
-    for key, label in (("arenas", "# arenas allocated current"), ("used", "# bytes in allocated blocks"),
-                       ("free", "# bytes in available blocks")):
+    for key, label in (
+        ("arenas", "# arenas allocated current"),
+        ("used", "# bytes in allocated blocks"),
+        ("free", "# bytes in available blocks"),
+    ):
         for line in text.splitlines():
             if line.startswith(label):
                 found[key] = int(line.rsplit("=", 1)[1].replace(",", "").strip())
     if len(found) < 3:
         return None
     mb = 1024 * 1024
-    return {"arenas_mb": found["arenas"], "used_mb": round(found["used"] / mb, 2), "free_mb": round(found["free"] / mb, 2)}
+    return {
+        "arenas_mb": found["arenas"],
+        "used_mb": round(found["used"] / mb, 2),
+        "free_mb": round(found["free"] / mb, 2),
+    }
 
 
 def rss_mb() -> float:
@@ -110,8 +134,11 @@ def held() -> dict:
 
     from core import notify, ratelimit
 
-    sizes: dict = {"threads": threading.active_count(), "pumps": len(notify._pumps),
-                   "rate_clients": len(ratelimit._clients)}
+    sizes: dict = {
+        "threads": threading.active_count(),
+        "pumps": len(notify._pumps),
+        "rate_clients": len(ratelimit._clients),
+    }
     loops = [loop for loop in list(notify._pumps.keys()) + [notify._server_loop] if loop is not None]
     try:
         sizes["tasks"] = sum(len(asyncio.all_tasks(loop)) for loop in set(loops))
@@ -163,10 +190,17 @@ class Sampler:
             self.first_types = types
         growth = {name: types[name] - self.first_types.get(name, 0) for name in types}
         top = sorted(growth.items(), key=lambda item: -item[1])[:TOP]
-        line = {"t": round(time.monotonic() - self.started, 1), "rss_mb": round(rss_mb(), 1),
-                "objects": sum(types.values()), "blocks": sys.getallocatedblocks(), "malloc": malloc_stats(),
-                "pymalloc": pymalloc_stats(),
-                "held": held(), "growth": dict(top), "types": dict(types)}
+        line = {
+            "t": round(time.monotonic() - self.started, 1),
+            "rss_mb": round(rss_mb(), 1),
+            "objects": sum(types.values()),
+            "blocks": sys.getallocatedblocks(),
+            "malloc": malloc_stats(),
+            "pymalloc": pymalloc_stats(),
+            "held": held(),
+            "growth": dict(top),
+            "types": dict(types),
+        }
         if self.tracemalloc_on:
             line["traced"] = self.traced()
         with self.path.open("a") as out:
@@ -180,8 +214,10 @@ class Sampler:
         if self.first_trace is None:
             self.first_trace = snapshot
         stats = snapshot.compare_to(self.first_trace, "lineno")[:TOP]
-        return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2),
-                **{f"{s.traceback[0].filename}:{s.traceback[0].lineno}": round(s.size_diff / 1024, 1) for s in stats}}
+        return {
+            "traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2),
+            **{f"{s.traceback[0].filename}:{s.traceback[0].lineno}": round(s.size_diff / 1024, 1) for s in stats},
+        }
 
 
 _started: Sampler | None = None
@@ -196,8 +232,9 @@ def start_from_settings() -> Sampler | None:
         return _started
     _started = Sampler(settings.ARENA_MEMDIAG, settings.ARENA_MEMDIAG_S, settings.ARENA_MEMDIAG_TRACEMALLOC)
     _started.start()
-    log.warning("memdiag: sampling this process's memory every %s s into %s", settings.ARENA_MEMDIAG_S,
-                settings.ARENA_MEMDIAG)
+    log.warning(
+        "memdiag: sampling this process's memory every %s s into %s", settings.ARENA_MEMDIAG_S, settings.ARENA_MEMDIAG
+    )
     return _started
 
 
@@ -216,11 +253,15 @@ def summary(path: str, top: int = TOP) -> str:
         for key in sorted(set(first.get(section) or {}) | set(last.get(section) or {})):
             a, b = (first.get(section) or {}).get(key), (last.get(section) or {}).get(key)
             out.append(f"  {section + '.' + key:28s} {a!s:>12} -> {b!s:>12}")
-    grown = sorted(((last["types"].get(n, 0) - first["types"].get(n, 0), n) for n in set(last["types"]) | set(first["types"])),
-                   reverse=True)[:top]
+    grown = sorted(
+        ((last["types"].get(n, 0) - first["types"].get(n, 0), n) for n in set(last["types"]) | set(first["types"])),
+        reverse=True,
+    )[:top]
     out.append("  types grown most:")
     out += [f"    {delta:+8d}  {name}  ({last['types'].get(name, 0)})" for delta, name in grown if delta > 0]
     if "traced" in last:
-        out.append(f"  traced (KiB grown since the sampler started; traced total {last['traced'].get('traced_mb')} MiB):")
+        out.append(
+            f"  traced (KiB grown since the sampler started; traced total {last['traced'].get('traced_mb')} MiB):"
+        )
         out += [f"    {kib:+10.1f}  {where}" for where, kib in last["traced"].items() if where != "traced_mb"][:top]
     return "\n".join(out)

@@ -1,5 +1,6 @@
 """Pushes to channel groups, for every app. A push is only a notification: pages re-read state from the
 database. Event types: ``arena.event`` (a browser payload, forwarded by :class:`core.consumers.BaseConsumer`)."""
+
 import asyncio
 import atexit
 import collections

@@ -6,14 +6,23 @@ parameter a request carries goes through :func:`number_param`, which refuses wit
 :class:`core.errors.InvalidInput` (a 400 with its message) anything but a finite number within its
 bounds: NaN, infinities, overflows, letters, an empty value, a number out of range.
 """
+
 import math
 from collections.abc import Mapping
 
 from core.errors import InvalidInput
 
 
-def number_param(params: Mapping, name: str, *, default: float | None = None, minimum: float, maximum: float,
-                 integer: bool = False, cap: bool = False) -> float | int | None:
+def number_param(
+    params: Mapping,
+    name: str,
+    *,
+    default: float | None = None,
+    minimum: float,
+    maximum: float,
+    integer: bool = False,
+    cap: bool = False,
+) -> float | int | None:
     """``params[name]`` as a number in [minimum, maximum] (an int when ``integer``); ``default`` when the
     parameter is absent. Raises InvalidInput naming the parameter and its bounds otherwise (an empty
     value included: ``?wait=`` is a mistake, not a request for the default). With ``cap``, a finite

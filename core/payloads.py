@@ -1,4 +1,5 @@
 """Payload helpers every app's pushes share: timestamps as browsers read them, and the error frame."""
+
 import datetime as dt
 
 

@@ -4,6 +4,7 @@ its migrations; other databases skip them.
 Migrations are history: a file that a migration loads is never edited; a new version of a function
 is a new file (`<name>_v2.sql` beside `<name>_v1.sql`) loaded by a new migration.
 """
+
 from functools import cache
 from importlib.resources import files
 

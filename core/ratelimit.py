@@ -13,6 +13,7 @@ relayed to the other side but cost little). Each has
 A refused frame is answered with one ``rate_limited`` error frame by :class:`core.consumers.BaseConsumer`;
 nothing of it is stored or relayed.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,7 +22,6 @@ import weakref
 from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
-
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
@@ -45,8 +45,12 @@ class Limits:
 def limits_for(category: str) -> Limits:
     """The configured limits of ``category`` (read now, so tests can change the settings)."""
     prefix = f"ARENA_RATE_{category.upper()}"
-    return Limits(burst=getattr(settings, f"{prefix}_BURST"), per_s=getattr(settings, f"{prefix}_PER_S"),
-                  per_user=getattr(settings, f"{prefix}_PER_USER"), window_s=settings.ARENA_RATE_WINDOW_S)
+    return Limits(
+        burst=getattr(settings, f"{prefix}_BURST"),
+        per_s=getattr(settings, f"{prefix}_PER_S"),
+        per_user=getattr(settings, f"{prefix}_PER_USER"),
+        window_s=settings.ARENA_RATE_WINDOW_S,
+    )
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 Seals are made here and checked by ``core.hashchain``, which needs only public keys.
 """
+
 from __future__ import annotations
 
 import base64
@@ -17,13 +18,19 @@ from core.keyfiles import file_once
 
 def private_key_load(text: str) -> Ed25519PrivateKey:
     """An Ed25519 private key from base64 of its 32 bytes, or PEM (PKCS#8, unencrypted); ValueError otherwise."""
-    return key_from_text(text, what="private key", pem=lambda data: serialization.load_pem_private_key(data, None),
-                         raw=Ed25519PrivateKey.from_private_bytes, kind=Ed25519PrivateKey)
+    return key_from_text(
+        text,
+        what="private key",
+        pem=lambda data: serialization.load_pem_private_key(data, None),
+        raw=Ed25519PrivateKey.from_private_bytes,
+        kind=Ed25519PrivateKey,
+    )
 
 
 def private_key_pem(key: Ed25519PrivateKey) -> bytes:
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
 
 
 def private_key_text(key: Ed25519PrivateKey) -> str:

@@ -7,6 +7,7 @@ WhiteNoise's Django middleware, with two changes for this project:
 - the finders' files are indexed once per process, not once per middleware chain (every test client
   builds one: ~15 ms each).
 """
+
 from __future__ import annotations
 
 import os
@@ -14,7 +15,6 @@ import os
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from whitenoise.middleware import WhiteNoiseMiddleware
-
 
 _FINDER_FILES: dict[tuple, dict] = {}
 

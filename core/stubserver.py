@@ -1,6 +1,7 @@
 """A small threaded HTTP server on 127.0.0.1 (a random port) that answers POSTs from a callable: the one
 base of the scripted stubs the tests, the benchmarks and local trials talk to (chat-completions servers,
 webhooks). No Django here."""
+
 import json
 import threading
 import time

@@ -4,6 +4,7 @@ from a CDN. To add or upgrade one: pin it here, then ``npm pack`` the pinned ver
 against npm's published sha1, keep the listed files and the licence, and record every kept file's sha256
 in the folder's ``SHA256SUMS`` (``manage.py vendor fetch`` / ``lpp2 fetch-client`` do all of it);
 ``verify`` finds a kept file that was edited or lost since. No Django here."""
+
 from __future__ import annotations
 
 import hashlib
@@ -44,8 +45,9 @@ def npm_fetch(package: NpmPackage, dest: Path) -> list[Path]:
     if shutil.which("npm") is None:
         raise VendorError("npm is not installed: install node and npm, then run this again.")
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run(["npm", "pack", package.spec, "--silent"], cwd=tmp, capture_output=True,
-                              text=True, timeout=300)
+        done = subprocess.run(
+            ["npm", "pack", package.spec, "--silent"], cwd=tmp, capture_output=True, text=True, timeout=300
+        )
         tarball = Path(tmp) / package.tarball
         if done.returncode or not tarball.is_file():
             raise VendorError(f"npm pack {package.spec} failed: {done.stderr.strip()[-400:]}")
@@ -107,15 +109,28 @@ def verify(packages: tuple[NpmPackage, ...], dest: Path) -> list[str]:
 # export menu) draws statistical plots (rates with CIs, ratings, score curves, heat maps); axe-core is what
 # the browser tests run for accessibility.
 STATIC_VENDOR: tuple[NpmPackage, ...] = (
-    NpmPackage("uplot@1.6.32", "c800a63b432bad692d6d746f44f0882aa73a49ae",
-               (("package/dist/uPlot.iife.min.js", "uplot/uPlot.iife.min.js"),
-                ("package/dist/uPlot.min.css", "uplot/uPlot.min.css"))),
-    NpmPackage("vega@6.4.0", "cc825bf22894d766ca8385342a2bb8ba942091cc",
-               (("package/build/vega.min.js", "vega/vega.min.js"),)),
-    NpmPackage("vega-lite@6.5.0", "8f43425ab09de895bbfa66928c6b797d5c4cdcd1",
-               (("package/build/vega-lite.min.js", "vega/vega-lite.min.js"),)),
-    NpmPackage("vega-embed@7.3.0", "ca629bb2cbd8ee64d7917c7e532f5b1a77243ff1",
-               (("package/build/vega-embed.min.js", "vega/vega-embed.min.js"),)),
-    NpmPackage("axe-core@4.14.1", "14d8a6f3f085afd126b8b5ca1e42e50e17fb1d99",
-               (("package/axe.min.js", "axe-core/axe.min.js"),)),
+    NpmPackage(
+        "uplot@1.6.32",
+        "c800a63b432bad692d6d746f44f0882aa73a49ae",
+        (
+            ("package/dist/uPlot.iife.min.js", "uplot/uPlot.iife.min.js"),
+            ("package/dist/uPlot.min.css", "uplot/uPlot.min.css"),
+        ),
+    ),
+    NpmPackage(
+        "vega@6.4.0", "cc825bf22894d766ca8385342a2bb8ba942091cc", (("package/build/vega.min.js", "vega/vega.min.js"),)
+    ),
+    NpmPackage(
+        "vega-lite@6.5.0",
+        "8f43425ab09de895bbfa66928c6b797d5c4cdcd1",
+        (("package/build/vega-lite.min.js", "vega/vega-lite.min.js"),),
+    ),
+    NpmPackage(
+        "vega-embed@7.3.0",
+        "ca629bb2cbd8ee64d7917c7e532f5b1a77243ff1",
+        (("package/build/vega-embed.min.js", "vega/vega-embed.min.js"),),
+    ),
+    NpmPackage(
+        "axe-core@4.14.1", "14d8a6f3f085afd126b8b5ca1e42e50e17fb1d99", (("package/axe.min.js", "axe-core/axe.min.js"),)
+    ),
 )

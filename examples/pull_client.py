@@ -8,6 +8,7 @@ Without --entry it answers for the first pull-mode entry of the key's owner. --r
 with the platform's test judge first (watch it on the page it prints). Replace `answer()` with your own
 program. The platform shows each reply after the entry's typing delay, so answering at once is fine.
 """
+
 import argparse
 import random
 import re
@@ -29,17 +30,22 @@ def answer(message: str, history: list[dict]) -> str:
         return "Walked the dog, then far too much coffee."
     if "tea" in text or "coffee" in text:
         return "Coffee. Tea always tastes like warm water to me."
-    return random.Random(message).choice([
-        "Good question. Let me think about that one.", "Honestly? I'm not sure.", "Why do you ask?",
-    ])
+    return random.Random(message).choice(
+        [
+            "Good question. Let me think about that one.",
+            "Honestly? I'm not sure.",
+            "Why do you ask?",
+        ]
+    )
 
 
 class Platform:
     """The entrants' API (see /api/docs/ on the platform)."""
 
     def __init__(self, base: str, token: str, poll_wait: float):
-        self.http = httpx.Client(base_url=base.rstrip("/") + "/api/v1/", timeout=poll_wait + 15,
-                                 headers={"Authorization": f"Token {token}"})
+        self.http = httpx.Client(
+            base_url=base.rstrip("/") + "/api/v1/", timeout=poll_wait + 15, headers={"Authorization": f"Token {token}"}
+        )
         self.poll_wait = poll_wait
 
     def call(self, method: str, path: str, **kwargs) -> httpx.Response:

@@ -9,6 +9,7 @@
 to call it: ARENA_OUTBOUND_ALLOW=127.0.0.1/32 for a server on the same machine); --rehearse then starts a
 rehearsal with the platform's test judge. Replace `answer()` with your own program.
 """
+
 import argparse
 import hashlib
 import hmac
@@ -77,8 +78,10 @@ def register(base: str, token: str, name: str, url: str, secret: str, settings: 
         api.get("")
     except httpx.TransportError as exc:
         sys.exit(f"cannot reach the platform at {base} ({exc}): is it running (make run)?")
-    created = api.post("entries/", json={"display_name": name, "engine": "webhook",
-                                         "settings": {"url": url, "secret": secret, **settings}})
+    created = api.post(
+        "entries/",
+        json={"display_name": name, "engine": "webhook", "settings": {"url": url, "secret": secret, **settings}},
+    )
     if created.status_code != 201:
         sys.exit(f"registration refused ({created.status_code}): {created.json().get('error')}")
     entry = created.json()
@@ -92,13 +95,15 @@ def register(base: str, token: str, name: str, url: str, secret: str, settings: 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--secret", required=True, help="the shared secret the platform signs calls with (16+ characters)")
+    parser.add_argument(
+        "--secret", required=True, help="the shared secret the platform signs calls with (16+ characters)"
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765, help="0: any free port (printed)")
     parser.add_argument("--base", default="http://127.0.0.1:8000", help="the platform (default: make run's)")
     parser.add_argument("--token", help="an API key, to --register")
     parser.add_argument("--register", metavar="NAME", help="register a webhook entry calling this server")
-    parser.add_argument("--settings", default="{}", help='more entry settings as JSON, e.g. \'{"think_s": 2}\'')
+    parser.add_argument("--settings", default="{}", help="more entry settings as JSON, e.g. '{\"think_s\": 2}'")
     parser.add_argument("--rehearse", action="store_true", help="after --register, start a rehearsal")
     parser.add_argument("--max-replies", type=int, default=0, help="stop after so many replies (default: never)")
     args = parser.parse_args(argv)

@@ -1,4 +1,5 @@
 """Organisers define experiments here, then launch, cancel, resume or clone them (admin actions)."""
+
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -8,16 +9,33 @@ from core.errors import ArenaError
 from lambdastar import services
 from lambdastar.models import Experiment, Run
 
-EXAMPLE = {"rules": "paper", "rng": "pcg64", "episodes": 100, "types": ["random", "ls", "woc"],
-           "iterations": 50, "sweep": {"grid": [5, 10], "agents": [1, 5]}}
+EXAMPLE = {
+    "rules": "paper",
+    "rng": "pcg64",
+    "episodes": 100,
+    "types": ["random", "ls", "woc"],
+    "iterations": 50,
+    "sweep": {"grid": [5, 10], "agents": [1, 5]},
+}
 
 
 class RunInline(admin.TabularInline):
     model = Run
     extra = 0
     can_delete = False
-    fields = ["index", "factors", "width", "height", "iterations", "agents", "observation_range",
-              "complexity_min", "complexity_max", "coordination", "chunk_episodes"]
+    fields = [
+        "index",
+        "factors",
+        "width",
+        "height",
+        "iterations",
+        "agents",
+        "observation_range",
+        "complexity_min",
+        "complexity_max",
+        "coordination",
+        "chunk_episodes",
+    ]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -62,8 +80,18 @@ class ExperimentAdmin(admin.ModelAdmin):
     search_fields = ["name", "owner__username"]
     actions = [launch, cancel, resume, clone]
     inlines = [RunInline]
-    fixed = ["owner", "status", "total_episodes", "error", "cloned_from", "created_at", "queued_at", "started_at",
-             "finished_at", "page"]
+    fixed = [
+        "owner",
+        "status",
+        "total_episodes",
+        "error",
+        "cloned_from",
+        "created_at",
+        "queued_at",
+        "started_at",
+        "finished_at",
+        "page",
+    ]
 
     def get_fields(self, request, obj=None):
         return ["name", "seed", "configuration", *self.fixed]
@@ -85,5 +113,6 @@ class ExperimentAdmin(admin.ModelAdmin):
     def page(self, obj):
         if not obj.pk:
             return "–"
-        return format_html('<a href="{}">progress, plots, exports</a>',
-                           reverse("lambdastar:experiment_detail", args=[obj.pk]))
+        return format_html(
+            '<a href="{}">progress, plots, exports</a>', reverse("lambdastar:experiment_detail", args=[obj.pk])
+        )

@@ -6,13 +6,13 @@ Filters: ``?experiment=<id>`` on runs, aggregates and episodes; ``?run=<id>`` on
 ``?page_size=`` on episodes. A numeric parameter that is not a whole number within its bounds answers 400
 (:func:`core.params.number_param`).
 """
+
 from django.urls import include, path
 from rest_framework import pagination, routers, serializers, viewsets
 from rest_framework.exceptions import ValidationError
 
 from core.errors import InvalidInput
 from core.params import number_param
-
 from lambdastar import selectors
 from lambdastar.models import Aggregate, ChunkResult, Experiment, Run
 
@@ -22,15 +22,41 @@ class ExperimentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Experiment
-        fields = ["id", "name", "owner", "status", "seed", "configuration", "total_episodes", "error",
-                  "cloned_from", "created_at", "queued_at", "started_at", "finished_at"]
+        fields = [
+            "id",
+            "name",
+            "owner",
+            "status",
+            "seed",
+            "configuration",
+            "total_episodes",
+            "error",
+            "cloned_from",
+            "created_at",
+            "queued_at",
+            "started_at",
+            "finished_at",
+        ]
 
 
 class RunSerializer(serializers.ModelSerializer):
     class Meta:
         model = Run
-        fields = ["id", "experiment", "index", "factors", "engine_config", "width", "height", "iterations", "agents",
-                  "observation_range", "complexity_min", "complexity_max", "coordination"]
+        fields = [
+            "id",
+            "experiment",
+            "index",
+            "factors",
+            "engine_config",
+            "width",
+            "height",
+            "iterations",
+            "agents",
+            "observation_range",
+            "complexity_min",
+            "complexity_max",
+            "coordination",
+        ]
 
 
 class AggregateSerializer(serializers.ModelSerializer):

@@ -1,4 +1,5 @@
 """Refusals of the Λ* platform (the engine's own ConfigError covers bad configurations)."""
+
 from core.errors import ArenaError
 
 

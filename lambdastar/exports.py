@@ -1,8 +1,9 @@
 """CSV and JSON Lines writers over row iterators (streamed: memory flat in the number of rows)."""
+
 import csv
 import io
 import json
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 
 def csv_lines(rows: Iterable[dict], fields: list[str]) -> Iterator[str]:

@@ -4,6 +4,7 @@ chunks stored so far, so the page fills in live.
 
 Runs are pooled along the factors a plot does not show (n, mean, std of the union of samples).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -49,14 +50,17 @@ def experiment_summaries(*, experiment) -> Summaries:
     per_k: dict[tuple[str, int], list[float]] = defaultdict(list)
     filters = {"complexities__isnull": False} if finished else {}
     for run_index, agent_type, _, scores, complexities in selectors.experiment_chunk_results(
-            experiment=experiment, fields=("scores", "complexities"), **filters):
+        experiment=experiment, fields=("scores", "complexities"), **filters
+    ):
         if not finished:
             per_type[(run_index, agent_type)].append(summarise(scores))
         for k, score in zip(complexities or (), scores):
             per_k[(_label(agent_type), k)].append(score)
     if finished:
-        by_run_type = {(a.run.index, a.agent_type): Summary(a.episodes, a.mean, a.std)
-                       for a in Aggregate.objects.filter(run__experiment=experiment).select_related("run")}
+        by_run_type = {
+            (a.run.index, a.agent_type): Summary(a.episodes, a.mean, a.std)
+            for a in Aggregate.objects.filter(run__experiment=experiment).select_related("run")
+        }
     else:
         by_run_type = {key: pool(parts) for key, parts in per_type.items()}
     by_complexity = {key: summarise(values) for key, values in sorted(per_k.items())}
@@ -86,10 +90,19 @@ def table_rows(*, summaries: Summaries) -> list[dict]:
     out = []
     for (run_index, agent_type), s in sorted(summaries.by_run_type.items()):
         run = summaries.runs[run_index]
-        out.append({"run": run_index + 1, "grid": f"{run.width}×{run.height}", "iterations": run.iterations,
-                    "agents": run.agents, "observation_range": run.observation_range,
-                    "complexity": run.complexity_label, "coordination": run.coordination,
-                    "agent_type": agent_type, **s.as_dict()})
+        out.append(
+            {
+                "run": run_index + 1,
+                "grid": f"{run.width}×{run.height}",
+                "iterations": run.iterations,
+                "agents": run.agents,
+                "observation_range": run.observation_range,
+                "complexity": run.complexity_label,
+                "coordination": run.coordination,
+                "agent_type": agent_type,
+                **s.as_dict(),
+            }
+        )
     return out
 
 
@@ -110,10 +123,17 @@ def experiment_results(*, experiment) -> dict:
     """Everything the page draws, as JSON: each plot's rows, the results table, its labels."""
     summaries = experiment_summaries(experiment=experiment)
     return {
-        "figures": [{"name": name, "title": FIGURES[name][0], "xlabel": FIGURES[name][1], "ylabel": YLABEL,
-                     "categorical": name == "types",
-                     "rows": _finite(figure_rows(experiment=experiment, name=name, summaries=summaries))}
-                    for name in figures_available(experiment=experiment)],
+        "figures": [
+            {
+                "name": name,
+                "title": FIGURES[name][0],
+                "xlabel": FIGURES[name][1],
+                "ylabel": YLABEL,
+                "categorical": name == "types",
+                "rows": _finite(figure_rows(experiment=experiment, name=name, summaries=summaries)),
+            }
+            for name in figures_available(experiment=experiment)
+        ],
         "table": _finite(table_rows(summaries=summaries)),
     }
 

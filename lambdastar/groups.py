@@ -1,4 +1,5 @@
 """Every channel-group name of the Λ* platform, built from database ids only."""
+
 from core.groups import group_name
 
 

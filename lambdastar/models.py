@@ -4,6 +4,7 @@ episodes' scores) and aggregates.
 The database is the truth: an experiment's progress is the set of its stored chunks, each unique
 per (run, agent type, chunk index), so a redelivered chunk is stored once.
 """
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -83,8 +84,9 @@ class Run(models.Model):
     complexity_min = models.FloatField(null=True, blank=True)
     complexity_max = models.FloatField(null=True, blank=True)
     coordination = models.BooleanField(default=False)
-    chunk_episodes = models.JSONField(default=dict, blank=True,
-                                      help_text="Episodes per chunk of each agent type, fixed at launch.")
+    chunk_episodes = models.JSONField(
+        default=dict, blank=True, help_text="Episodes per chunk of each agent type, fixed at launch."
+    )
 
     class Meta:
         ordering = ["experiment", "index"]
@@ -97,8 +99,10 @@ class Run(models.Model):
     def complexity_label(self) -> str:
         if self.complexity_min is None and self.complexity_max is None:
             return "any"
-        return f"{self.complexity_min if self.complexity_min is not None else ''}–" \
-               f"{self.complexity_max if self.complexity_max is not None else ''}"
+        return (
+            f"{self.complexity_min if self.complexity_min is not None else ''}–"
+            f"{self.complexity_max if self.complexity_max is not None else ''}"
+        )
 
 
 class ChunkResult(models.Model):
@@ -118,8 +122,9 @@ class ChunkResult(models.Model):
     elapsed_s = models.FloatField(default=0.0)
     created_at = models.DateTimeField(auto_now_add=True)
     scores = models.JSONField(default=list, help_text="Group score of each episode, first..stop-1 in order.")
-    complexities = models.JSONField(null=True, blank=True,
-                                    help_text="K(μ) of each episode's patterns (paper rules), else null.")
+    complexities = models.JSONField(
+        null=True, blank=True, help_text="K(μ) of each episode's patterns (paper rules), else null."
+    )
 
     class Meta:
         ordering = ["run", "agent_type", "index"]

@@ -1,4 +1,5 @@
 """Progress pushes to an experiment's page. A push is only a notification: the page can always ask again."""
+
 import logging
 import math
 import threading

@@ -1,4 +1,5 @@
 """The shape of what Λ* pushes to browsers: one progress payload, from the worker and the consumer alike."""
+
 from typing import TypedDict
 
 from core.payloads import iso
@@ -30,7 +31,14 @@ def progress(experiment, *, done: int, total: int, done_cost: float, total_cost:
             else:
                 eta = max(0, total - done) / rate
     return Progress(
-        type="progress", experiment=experiment.pk, status=experiment.status, done=done,
-        total=total, rate=rate, eta_s=eta, started_at=iso(experiment.started_at),
-        finished_at=iso(experiment.finished_at), error=experiment.error,
+        type="progress",
+        experiment=experiment.pk,
+        status=experiment.status,
+        done=done,
+        total=total,
+        rate=rate,
+        eta_s=eta,
+        started_at=iso(experiment.started_at),
+        finished_at=iso(experiment.finished_at),
+        error=experiment.error,
     )

@@ -1,7 +1,8 @@
 """Reads of the Λ* platform: visibility, progress, the chunk plan, exports."""
+
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from django.db.models import F, Q, Sum
 from django.utils import timezone
@@ -11,9 +12,25 @@ from lambdastar import payloads, sweep
 from lambdastar.engine import ConfigError, EngineConfig
 from lambdastar.models import ChunkResult, Experiment, Run
 
-EXPORT_FIELDS = ["experiment", "run", "agent_type", "episode", "seed", "rng", "rules", "score", "complexity",
-                 "width", "height", "iterations", "agents", "observation_range", "complexity_min",
-                 "complexity_max", "coordination"]
+EXPORT_FIELDS = [
+    "experiment",
+    "run",
+    "agent_type",
+    "episode",
+    "seed",
+    "rng",
+    "rules",
+    "score",
+    "complexity",
+    "width",
+    "height",
+    "iterations",
+    "agents",
+    "observation_range",
+    "complexity_min",
+    "complexity_max",
+    "coordination",
+]
 
 
 def experiments_visible(*, user):
@@ -77,12 +94,17 @@ def experiment_planned_total(*, experiment) -> int:
 def experiment_costs(*, experiment) -> tuple[int, float, float]:
     """(episodes done, estimated engine seconds of the chunks stored, of the whole experiment): the
     cost model that sizes and orders the chunks (sweep.episode_seconds), two reads."""
-    configs = {run_id: EngineConfig.from_dict(config)
-               for run_id, config in experiment.runs.values_list("pk", "engine_config")}
+    configs = {
+        run_id: EngineConfig.from_dict(config) for run_id, config in experiment.runs.values_list("pk", "engine_config")
+    }
     total_cost = sum(sweep.episode_seconds(c, t) * c.episodes for c in configs.values() for t in c.types)
     span = F("stop_episode") - F("first_episode")
-    stored = (ChunkResult.objects.filter(run__experiment=experiment).values("run_id", "agent_type")
-              .annotate(done=Sum(span)).values_list("run_id", "agent_type", "done"))
+    stored = (
+        ChunkResult.objects.filter(run__experiment=experiment)
+        .values("run_id", "agent_type")
+        .annotate(done=Sum(span))
+        .values_list("run_id", "agent_type", "done")
+    )
     done, done_cost = 0, 0.0
     for run_id, agent_type, episodes in stored:
         done += episodes
@@ -99,8 +121,14 @@ def experiment_progress(*, experiment, now=None) -> payloads.Progress:
         done, done_cost, total_cost = 0, 0.0, 0.0
     else:
         done, done_cost, total_cost = experiment_costs(experiment=experiment)
-    return payloads.progress(experiment, done=done, total=experiment_planned_total(experiment=experiment),
-                             done_cost=done_cost, total_cost=total_cost, now=now or timezone.now())
+    return payloads.progress(
+        experiment,
+        done=done,
+        total=experiment_planned_total(experiment=experiment),
+        done_cost=done_cost,
+        total_cost=total_cost,
+        now=now or timezone.now(),
+    )
 
 
 def run_chunk_sizes(*, run: Run) -> dict[str, int]:
@@ -123,8 +151,9 @@ def experiment_chunks(*, experiment) -> list[tuple[Run, sweep.Chunk]]:
 def chunk_keys_missing(*, experiment) -> list[list]:
     """[run id, agent type, chunk index] of every chunk not stored yet, the costliest first."""
     stored = set(ChunkResult.objects.filter(run__experiment=experiment).values_list("run_id", "agent_type", "index"))
-    missing = [(run, c) for run, c in experiment_chunks(experiment=experiment)
-               if (run.pk, c.agent_type, c.index) not in stored]
+    missing = [
+        (run, c) for run, c in experiment_chunks(experiment=experiment) if (run.pk, c.agent_type, c.index) not in stored
+    ]
     configs = {}
     for run, _ in missing:
         configs.setdefault(run.pk, EngineConfig.from_dict(run.engine_config))
@@ -133,15 +162,18 @@ def chunk_keys_missing(*, experiment) -> list[list]:
 
 
 def chunk_locate(*, run: Run, agent_type: str, index: int) -> sweep.Chunk | None:
-    return sweep.chunk_at(EngineConfig.from_dict(run.engine_config), run_chunk_sizes(run=run), run.index,
-                          agent_type, index)
+    return sweep.chunk_at(
+        EngineConfig.from_dict(run.engine_config), run_chunk_sizes(run=run), run.index, agent_type, index
+    )
 
 
 def experiment_chunk_results(*, experiment, fields=("scores",), **filters):
     """``(run index, agent type, first episode, *fields)`` of every stored chunk, in episode order."""
-    rows = (ChunkResult.objects.filter(run__experiment=experiment, **filters)
-            .order_by("run__index", "agent_type", "first_episode")
-            .values_list("run__index", "agent_type", "first_episode", *fields))
+    rows = (
+        ChunkResult.objects.filter(run__experiment=experiment, **filters)
+        .order_by("run__index", "agent_type", "first_episode")
+        .values_list("run__index", "agent_type", "first_episode", *fields)
+    )
     return rows.iterator(chunk_size=50)  # a chunk row holds up to thousands of episodes
 
 
@@ -160,11 +192,20 @@ def episode_rows(*, experiment) -> Iterator[dict]:
     for run_index, agent_type, first, scores, complexities in chunks:
         run = runs[run_index]
         common = {
-            "experiment": experiment.pk, "run": run.index + 1, "agent_type": agent_type,
-            "seed": experiment.seed, "rng": run.engine_config["rng"], "rules": run.engine_config["rules"],
-            "width": run.width, "height": run.height, "iterations": run.iterations, "agents": run.agents,
-            "observation_range": run.observation_range, "complexity_min": run.complexity_min,
-            "complexity_max": run.complexity_max, "coordination": run.coordination,
+            "experiment": experiment.pk,
+            "run": run.index + 1,
+            "agent_type": agent_type,
+            "seed": experiment.seed,
+            "rng": run.engine_config["rng"],
+            "rules": run.engine_config["rules"],
+            "width": run.width,
+            "height": run.height,
+            "iterations": run.iterations,
+            "agents": run.agents,
+            "observation_range": run.observation_range,
+            "complexity_min": run.complexity_min,
+            "complexity_max": run.complexity_max,
+            "coordination": run.coordination,
         }
         for episode, score, complexity in _episodes(first, scores, complexities):
             yield {**common, "episode": episode, "score": score, "complexity": complexity}
@@ -209,8 +250,11 @@ class EpisodeList:
         out = []
         rows = ChunkResult.objects.filter(pk__in=wanted).order_by("run_id", "agent_type", "first_episode")
         for pk, run_id, agent_type, first, scores, complexities in rows.values_list(
-                "pk", "run_id", "agent_type", "first_episode", "scores", "complexities"):
+            "pk", "run_id", "agent_type", "first_episode", "scores", "complexities"
+        ):
             lo, hi = max(start - offsets[pk], 0), min(stop - offsets[pk], len(scores))
-            out += [{"run": run_id, "agent_type": agent_type, "episode": episode, "score": score, "complexity": k}
-                    for episode, score, k in _episodes(first, scores, complexities, lo, hi)]
+            out += [
+                {"run": run_id, "agent_type": agent_type, "episode": episode, "score": score, "complexity": k}
+                for episode, score, k in _episodes(first, scores, complexities, lo, hi)
+            ]
         return out

@@ -1,15 +1,45 @@
 """Mean, sample standard deviation, SEM and Student-t 95 % interval; pooling of such summaries."""
+
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 # Two-sided 95 % Student-t quantiles for 1..30 degrees of freedom; beyond that, the table's
 # tail (40, 60, 120) and the normal 1.96.
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042]
+_T95 = [
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+]
 
 
 def t95(df: int) -> float:
@@ -43,8 +73,14 @@ class Summary:
         return self.mean + self.half_width
 
     def as_dict(self) -> dict:
-        return {"n": self.n, "mean": self.mean, "std": self.std, "sem": self.sem,
-                "ci_low": self.ci_low, "ci_high": self.ci_high}
+        return {
+            "n": self.n,
+            "mean": self.mean,
+            "std": self.std,
+            "sem": self.sem,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+        }
 
 
 def summarise(scores: Iterable[float]) -> Summary:
@@ -65,5 +101,5 @@ def pool(parts: Iterable[Summary]) -> Summary:
     if n == 0:
         return Summary(0, math.nan, math.nan)
     mean = sum(p.n * p.mean for p in parts) / n
-    ss = sum((p.n - 1) * p.std ** 2 + p.n * (p.mean - mean) ** 2 for p in parts)
+    ss = sum((p.n - 1) * p.std**2 + p.n * (p.mean - mean) ** 2 for p in parts)
     return Summary(n, mean, math.sqrt(ss / (n - 1)) if n > 1 else 0.0)

@@ -17,6 +17,7 @@ sets width and height; a complexity band is ``[min, max]`` (either may be null) 
 Every problem raises :class:`ConfigError` naming the option (:class:`ConfigErrors`, naming each, when
 there are several).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -24,8 +25,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from lambdastar.engine import ConfigError, EngineConfig
-from lambdastar.engine.errors import ConfigErrors, config_errors
 from lambdastar.engine.config import LEARNING_TYPES
+from lambdastar.engine.errors import ConfigErrors, config_errors
 
 FACTORS = ("grid", "iterations", "agents", "observation_range", "complexity", "coordination", "collision")
 ENGINE_OPTIONS = tuple(f.name for f in fields(EngineConfig) if f.name != "seed")
@@ -194,8 +195,9 @@ def chunk_sizes(configs: list[EngineConfig], requested: int | None = None) -> li
         elif requested is not None:
             sizes.append({t: requested for t in config.types})
         else:
-            sizes.append({t: max(1, min(config.episodes, int(target / episode_seconds(config, t))))
-                          for t in config.types})
+            sizes.append(
+                {t: max(1, min(config.episodes, int(target / episode_seconds(config, t)))) for t in config.types}
+            )
     return sizes
 
 
@@ -210,8 +212,7 @@ def chunk_plan(configs: list[EngineConfig], sizes: list[dict[str, int]]) -> list
     return plan
 
 
-def chunk_at(config: EngineConfig, sizes: dict[str, int], run_index: int, agent_type: str,
-             index: int) -> Chunk | None:
+def chunk_at(config: EngineConfig, sizes: dict[str, int], run_index: int, agent_type: str, index: int) -> Chunk | None:
     """The chunk ``index`` of one type of one run, as :func:`chunk_plan` lists it (None if none)."""
     if agent_type not in config.types or index < 0:
         return None

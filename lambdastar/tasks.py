@@ -4,6 +4,7 @@ Start workers for them with ``celery -A config worker -Q lambdastar`` (on any ma
 database and Redis). Chunk tasks are acknowledged late: a worker that dies mid-chunk leaves the
 message to be redelivered, and a redelivered chunk is stored once.
 """
+
 from celery import Task, chord, group, shared_task
 
 QUEUE = "lambdastar"

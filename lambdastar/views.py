@@ -1,4 +1,5 @@
 """Thin pages and downloads of Λ* experiments; live progress comes over lambdastar.consumers."""
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -18,19 +19,25 @@ def _experiment(request, pk):
 
 @login_required
 def experiment_list(request):
-    return render(request, "lambdastar/experiments.html",
-                  {"experiments": selectors.experiments_visible(user=request.user)[:200]})
+    return render(
+        request, "lambdastar/experiments.html", {"experiments": selectors.experiments_visible(user=request.user)[:200]}
+    )
 
 
 @login_required
 def experiment_detail(request, pk):
     experiment = _experiment(request, pk)
     results = figures.experiment_results_shared(experiment=experiment) if experiment.status != "draft" else None
-    return render(request, "lambdastar/experiment.html", {
-        "experiment": experiment, "results": results,
-        "progress": selectors.experiment_progress(experiment=experiment),
-        "actions": selectors.experiment_actions(experiment=experiment, user=request.user),
-    })
+    return render(
+        request,
+        "lambdastar/experiment.html",
+        {
+            "experiment": experiment,
+            "results": results,
+            "progress": selectors.experiment_progress(experiment=experiment),
+            "actions": selectors.experiment_actions(experiment=experiment, user=request.user),
+        },
+    )
 
 
 @login_required
@@ -69,10 +76,20 @@ def experiment_action(request, pk, action):
         else:
             return redirect("lambdastar:experiment_detail", done.pk)
     question, explanation = ACTIONS[action]
-    return render(request, "lambdastar/confirm.html", {
-        "experiment": experiment, "action": action, "question": question, "explanation": explanation,
-        "errors": errors, "allowed": allowed, "progress": selectors.experiment_progress(experiment=experiment),
-    }, status=status)
+    return render(
+        request,
+        "lambdastar/confirm.html",
+        {
+            "experiment": experiment,
+            "action": action,
+            "question": question,
+            "explanation": explanation,
+            "errors": errors,
+            "allowed": allowed,
+            "progress": selectors.experiment_progress(experiment=experiment),
+        },
+        status=status,
+    )
 
 
 def _act(action: str, experiment, user):

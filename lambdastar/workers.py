@@ -7,6 +7,7 @@ compiled, on a fresh checkout), so each pool process inherits them. ``connect`` 
 process as it starts (``worker_process_init``): its own database connection, opened before it takes
 a task. Both are wired in ``config/celery_app.py``.
 """
+
 import logging
 import time
 
@@ -20,8 +21,9 @@ def warm_configs():
 
     small = {"episodes": 1, "iterations": 3, "agents": 2, "types": AGENT_TYPES}
     yield EngineConfig.create(rules="paper", rng="pcg64", width=5, height=5, **small)
-    yield EngineConfig.create(rules="paper", rng="pcg64", width=5, height=5, observation_range=2,
-                              coordination=True, collision="none", **small)
+    yield EngineConfig.create(
+        rules="paper", rng="pcg64", width=5, height=5, observation_range=2, coordination=True, collision="none", **small
+    )
     yield EngineConfig.create(rules="reference-2016", rng="pcg64", width=5, height=5, **small)
     yield EngineConfig.create(rules="reference-2016", rng="glibc", width=5, height=5, **small)
 

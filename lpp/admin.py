@@ -25,8 +25,12 @@ class BridgeLinkAdmin(admin.ModelAdmin):
 
 
 class Lpp2IdentityForm(forms.ModelForm):
-    new_secret = forms.CharField(required=False, max_length=100, widget=forms.PasswordInput(render_value=False),
-                                 help_text="Set this identity's secret (stored hashed; leave empty to keep it).")
+    new_secret = forms.CharField(
+        required=False,
+        max_length=100,
+        widget=forms.PasswordInput(render_value=False),
+        help_text="Set this identity's secret (stored hashed; leave empty to keep it).",
+    )
 
     class Meta:
         model = Lpp2Identity

@@ -14,6 +14,7 @@ new Bridge neither re-sends a judge message nor loses or doubles program keys.
 A program that exits or stays silent is logged and reported in
 ``BridgeStatus`` (the admin), never to the judge.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,18 +28,18 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from core.errors import Closed, InvalidInput
 from arena.models import Conversation, Entry, Keystroke, Message, Status
 from arena.services import message_post
-from arena.services.keystrokes import keystrokes_store_many
 from arena.services.keystrokes import Key as StoredKey
+from arena.services.keystrokes import keystrokes_store_many
 from bots.typing_delay import TypingModel
+from core.errors import Closed, InvalidInput
 from lpp.importer import when
+from lpp.models import BridgeLink, BridgeStatus
 from lpp.protocol.keys import char_for, name_for
 from lpp.protocol.lines import Segmenter
 from lpp.protocol.model import JUDGE, OTHER
 from lpp.protocol.model import Keystroke as Key
-from lpp.models import BridgeLink, BridgeStatus
 from lpp.protocol.transport import CommDir, Waker
 
 log = logging.getLogger("lpp.bridge")
@@ -63,8 +64,17 @@ class _Link:
 
 
 class Bridge:
-    def __init__(self, entry: Entry, command: str, directory, *, silence_s: float = 30.0,
-                 idle_s: float = 3.0, restart_s: float = 5.0, clock=time.time) -> None:
+    def __init__(
+        self,
+        entry: Entry,
+        command: str,
+        directory,
+        *,
+        silence_s: float = 30.0,
+        idle_s: float = 3.0,
+        restart_s: float = 5.0,
+        clock=time.time,
+    ) -> None:
         self.entry, self.command = entry, command
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -114,9 +124,12 @@ class Bridge:
     def step(self) -> bool:
         """One full round: start and stop programs with their conversations, then a :meth:`_tick`.
         Says whether it did work."""
-        running = {c.pk: c for c in Conversation.objects.filter(
-            witness_entry=self.entry, status=Status.RUNNING, interrogation__status=Status.RUNNING
-        ).select_related("interrogation")}
+        running = {
+            c.pk: c
+            for c in Conversation.objects.filter(
+                witness_entry=self.entry, status=Status.RUNNING, interrogation__status=Status.RUNNING
+            ).select_related("interrogation")
+        }
         did = False
         for pk in set(self.links) - set(running):
             self._drop(pk)
@@ -151,15 +164,21 @@ class Bridge:
         path.mkdir(exist_ok=True)
         progress, _ = BridgeLink.objects.get_or_create(conversation=conversation)
         link = self.links[conversation.pk] = _Link(
-            conversation, CommDir(path, side=JUDGE, clock=self.clock, sleep=time.sleep),
-            self.directory / f"{conversation.public_id}.log", Segmenter(idle_timeout=self.idle_s), progress)
+            conversation,
+            CommDir(path, side=JUDGE, clock=self.clock, sleep=time.sleep),
+            self.directory / f"{conversation.public_id}.log",
+            Segmenter(idle_timeout=self.idle_s),
+            progress,
+        )
         # program keys stored before a restart but not yet posted: open the line again (or post it)
-        unposted = list(conversation.keystrokes.filter(
-            sender_role=Message.Role.WITNESS, seq__gt=progress.posted_keystroke_seq).order_by("seq"))
+        unposted = list(
+            conversation.keystrokes.filter(
+                sender_role=Message.Role.WITNESS, seq__gt=progress.posted_keystroke_seq
+            ).order_by("seq")
+        )
         finished = []
         for row in unposted:
-            key = Key(sender=OTHER, key=row.key, char=char_for(row.key), stamp=row.stamp,
-                      time=self.clock())
+            key = Key(sender=OTHER, key=row.key, char=char_for(row.key), stamp=row.stamp, time=self.clock())
             link.seq_of[id(key)] = row.seq
             finished += link.segmenter.feed(key)
         for utterance in finished:
@@ -188,18 +207,24 @@ class Bridge:
         if link.process is not None:
             code, link.process = link.process.returncode, None
             link.restart_at = self.clock() + self.restart_s
-            self._problem(State.CRASHED, f"program exited with code {code} in conversation "
-                                         f"{link.conversation.pk}{_tail(link.log_path)}")
+            self._problem(
+                State.CRASHED,
+                f"program exited with code {code} in conversation {link.conversation.pk}{_tail(link.log_path)}",
+            )
             return True
         if self.clock() < link.restart_at:
             return False
         argv = shlex.split(self.command)
-        argv = [a.replace("{dir}", str(link.comm.path)) for a in argv] if "{dir}" in self.command \
+        argv = (
+            [a.replace("{dir}", str(link.comm.path)) for a in argv]
+            if "{dir}" in self.command
             else argv + [str(link.comm.path)]
+        )
         try:
             with link.log_path.open("ab") as out:
-                link.process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                                stdin=subprocess.DEVNULL, start_new_session=True)
+                link.process = subprocess.Popen(
+                    argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+                )
         except OSError as error:
             link.restart_at = self.clock() + self.restart_s
             self._problem(State.CRASHED, f"cannot start {argv[0]!r}: {error}")
@@ -264,8 +289,9 @@ class Bridge:
         finished = []
         if read:
             with transaction.atomic():
-                stored = keystrokes_store_many([
-                    (link.conversation, Message.Role.WITNESS, _stored(keys)) for link, keys in read])
+                stored = keystrokes_store_many(
+                    [(link.conversation, Message.Role.WITNESS, _stored(keys)) for link, keys in read]
+                )
             for (link, keys), rows in zip(read, stored):
                 link.comm.remove(keys)
                 link.waiting_since = None
@@ -291,8 +317,12 @@ class Bridge:
             link.seq_of.pop(id(key), None)
         with transaction.atomic():
             try:
-                message_post(conversation_id=link.conversation.pk, sender_role=Message.Role.WITNESS,
-                             text=utterance.text, user=None)
+                message_post(
+                    conversation_id=link.conversation.pk,
+                    sender_role=Message.Role.WITNESS,
+                    text=utterance.text,
+                    user=None,
+                )
             except Closed:
                 pass  # time ran out while the program typed: dropped, as a human's line would be
             except InvalidInput as error:
@@ -303,8 +333,10 @@ class Bridge:
     def _check_silence(self, link: _Link) -> None:
         if link.waiting_since is not None and self.clock() - link.waiting_since > self.silence_s:
             link.waiting_since = None  # reported once per unanswered message
-            self._problem(State.SILENT, f"no answer {self.silence_s:g} s after the judge's message "
-                                        f"in conversation {link.conversation.pk}")
+            self._problem(
+                State.SILENT,
+                f"no answer {self.silence_s:g} s after the judge's message in conversation {link.conversation.pk}",
+            )
 
     # ------------------------------------------------------------------ records
     def _store(self, conversation: Conversation, role: str, keys) -> list[Keystroke]:
@@ -335,8 +367,12 @@ def _judges_rows(model, links: list[_Link], progress_field: str) -> list:
     query (one condition per conversation) than the database to answer it."""
     where = " OR ".join(["(conversation_id = %s AND seq > %s)"] * len(links))
     params = [value for link in links for value in (link.conversation.pk, getattr(link.progress, progress_field))]
-    return list(model.objects.raw(f"SELECT * FROM {model._meta.db_table} WHERE sender_role = %s AND ({where}) "
-                                  "ORDER BY conversation_id, seq", [Message.Role.INTERROGATOR, *params]))
+    return list(
+        model.objects.raw(
+            f"SELECT * FROM {model._meta.db_table} WHERE sender_role = %s AND ({where}) ORDER BY conversation_id, seq",
+            [Message.Role.INTERROGATOR, *params],
+        )
+    )
 
 
 def _stored(keys) -> list[StoredKey]:

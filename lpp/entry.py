@@ -30,8 +30,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m lpp.entry", description=__doc__.split("\n\n")[0])
     cli.add_transport_args(parser)
     parser.add_argument("--engine", required=True, help="engine name (bots registry, e.g. echo, simple, eliza)")
-    parser.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
-                        help="an engine setting; VALUE is read as JSON when it parses, else as text")
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an engine setting; VALUE is read as JSON when it parses, else as text",
+    )
     add_loop_args(parser)
     return parser
 

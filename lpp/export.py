@@ -5,10 +5,12 @@ Keystroke-mode conversations give their stored keys (arena.Keystroke, with their
 typed out from their messages, one key per character and Return at the end, stamped at the message's
 time. lpp may import tournaments (the contest's meetings); tournaments may not import lpp, hence here.
 """
+
 from arena.models import Interrogation, Keystroke, Message
 from lpp.protocol.keys import names_for_text
 from lpp.protocol.logs import format_2012
-from lpp.protocol.model import JUDGE, OTHER, Keystroke as LogKey, Transcript
+from lpp.protocol.model import JUDGE, OTHER, Transcript
+from lpp.protocol.model import Keystroke as LogKey
 from lpp.protocol.stamps import format_stamp
 
 
@@ -20,8 +22,15 @@ def _keys(conversation) -> list[tuple[int, str, str, str]]:
     """(micros, sender, side, key name) of one conversation, in order."""
     stored = list(Keystroke.objects.filter(conversation=conversation).order_by("seq"))
     if stored:
-        return [(_micros(k.time) if k.time else 0, JUDGE if k.sender_role == Message.Role.INTERROGATOR else OTHER,
-                 conversation.side, k.key) for k in stored]
+        return [
+            (
+                _micros(k.time) if k.time else 0,
+                JUDGE if k.sender_role == Message.Role.INTERROGATOR else OTHER,
+                conversation.side,
+                k.key,
+            )
+            for k in stored
+        ]
     keys = []
     for message in conversation.messages.order_by("seq"):
         sender = JUDGE if message.sender_role == Message.Role.INTERROGATOR else OTHER
@@ -42,15 +51,20 @@ def interrogation_log(interrogation: Interrogation, *, judge: str, round_: str, 
     for micros, sender, side, name in keys:
         last = max(micros, last + 1)  # strictly increasing, as JComm's stamps
         stamped.append(LogKey(sender=sender, key=name, char=None, stamp=format_stamp(last), time=last / 1e6, side=side))
-    transcript = Transcript(program=program or (machine.witness_entry.display_name.replace(" ", "_") if machine else ""),
-                            judge=judge, round=round_, left=left, keystrokes=stamped)
+    transcript = Transcript(
+        program=program or (machine.witness_entry.display_name.replace(" ", "_") if machine else ""),
+        judge=judge,
+        round=round_,
+        left=left,
+        keystrokes=stamped,
+    )
     return format_2012(transcript)
 
 
 def contest_logs(*, contest_id: int) -> dict[str, str]:
     """``{file name: log}`` for every published meeting of a Loebner contest."""
-    from tournaments.loebner.selectors import contest_meetings
     from tournaments.loebner.models import Contest
+    from tournaments.loebner.selectors import contest_meetings
 
     contest = Contest.objects.get(pk=contest_id)
     logs = {}
@@ -59,6 +73,10 @@ def contest_logs(*, contest_id: int) -> dict[str, str]:
         if interrogation is None or not interrogation.is_published:
             continue
         name = f"R{meeting.round.number}-{meeting.judge.label}-{meeting.entry.label}-{meeting.confederate.label}.log"
-        logs[name] = interrogation_log(interrogation, judge=meeting.judge.label.removeprefix("J"),
-                                       round_=str(meeting.round.number), program=meeting.entry.label)
+        logs[name] = interrogation_log(
+            interrogation,
+            judge=meeting.judge.label.removeprefix("J"),
+            round_=str(meeting.round.number),
+            program=meeting.entry.label,
+        )
     return logs

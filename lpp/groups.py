@@ -1,4 +1,5 @@
 """Every channel-group name of the lpp app, built from database ids only (core.groups.group_name)."""
+
 from core.groups import group_name
 
 

@@ -7,6 +7,7 @@ keystroke as an ``arena.Keystroke`` row, each conversation sealed (signed head a
 a live one is when it ends. One transaction per session; a session
 already imported (same file content, same index) is skipped.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -67,9 +68,16 @@ def import_file(path, *, judge_user=None, confederate_user=None) -> FileResult:
             result.skipped += 1
             continue
         try:
-            result.imported.append(import_transcript(
-                transcript, file_name=path.name, sha256=digest, index=index,
-                judge_user=judge_user, confederate_user=confederate_user))
+            result.imported.append(
+                import_transcript(
+                    transcript,
+                    file_name=path.name,
+                    sha256=digest,
+                    index=index,
+                    judge_user=judge_user,
+                    confederate_user=confederate_user,
+                )
+            )
         except IntegrityError:  # imported meanwhile by another process
             result.skipped += 1
     return result
@@ -90,8 +98,9 @@ def rounds_check(results: list[FileResult]) -> dict[str, str]:
     return flagged
 
 
-def import_transcript(transcript: Transcript, *, file_name: str, sha256: str, index: int,
-                      judge_user=None, confederate_user=None) -> Interrogation:
+def import_transcript(
+    transcript: Transcript, *, file_name: str, sha256: str, index: int, judge_user=None, confederate_user=None
+) -> Interrogation:
     times = [k.time for k in transcript.keystrokes if k.time is not None]
     started = when(min(times)) if times else _file_time(file_name)
     ended = when(max(times)) if times else started
@@ -99,21 +108,38 @@ def import_transcript(transcript: Transcript, *, file_name: str, sha256: str, in
     with transaction.atomic():
         judge = judge_user or _user(f"lpp-judge-{transcript.judge or UNKNOWN_JUDGE}")
         interrogation = Interrogation.objects.create(
-            judge=judge, title=_title(transcript), status=Status.ENDED,
+            judge=judge,
+            title=_title(transcript),
+            status=Status.ENDED,
             kind=Interrogation.Kind.THREE_PARTY if len(sides) == 2 else Interrogation.Kind.ONE_TO_ONE,
             time_limit_s=max(10, math.ceil((ended - started).total_seconds())) if started else 300,
-            scheduled_at=started, started_at=started, deadline=ended, ended_at=ended, end_reason="imported")
-        ImportedTranscript.objects.create(interrogation=interrogation, file_name=file_name, sha256=sha256,
-                                          index=index, problems="\n".join(transcript.problems))
+            scheduled_at=started,
+            started_at=started,
+            deadline=ended,
+            ended_at=ended,
+            end_reason="imported",
+        )
+        ImportedTranscript.objects.create(
+            interrogation=interrogation,
+            file_name=file_name,
+            sha256=sha256,
+            index=index,
+            problems="\n".join(transcript.problems),
+        )
         for side in sides:
             human = transcript.role_of(side) == "human"
             conversation = Conversation.objects.create(
-                interrogation=interrogation, interrogator=judge,
+                interrogation=interrogation,
+                interrogator=judge,
                 witness_entry=None if human else _entry(transcript.program),
                 witness_human=(confederate_user or _user(f"lpp-confederate-{transcript.program}")) if human else None,
-                side=side if side in ("left", "right") else "sole", status=Status.ENDED,
-                scheduled_at=started, started_at=started, ended_at=ended,
-                time_limit_s=interrogation.time_limit_s)
+                side=side if side in ("left", "right") else "sole",
+                status=Status.ENDED,
+                scheduled_at=started,
+                started_at=started,
+                ended_at=ended,
+                time_limit_s=interrogation.time_limit_s,
+            )
             _store(conversation, transcript, side)
         seals_write(interrogation=interrogation)
     return interrogation
@@ -122,13 +148,30 @@ def import_transcript(transcript: Transcript, *, file_name: str, sha256: str, in
 def _store(conversation: Conversation, transcript: Transcript, side: str) -> None:
     keys = [k for k in transcript.keystrokes if k.side == side]
     Keystroke.objects.bulk_create(
-        (Keystroke(conversation_id=conversation.pk, seq=seq, sender_role=role_of(k.sender), key=k.key,
-                   char=k.char or "", stamp=k.stamp, time=when(k.time))
-         for seq, k in enumerate(keys, start=1)), batch_size=2000)
+        (
+            Keystroke(
+                conversation_id=conversation.pk,
+                seq=seq,
+                sender_role=role_of(k.sender),
+                key=k.key,
+                char=k.char or "",
+                stamp=k.stamp,
+                time=when(k.time),
+            )
+            for seq, k in enumerate(keys, start=1)
+        ),
+        batch_size=2000,
+    )
     messages, prev = [], hashchain.genesis_hash(conversation.public_id)
     for seq, utterance in enumerate(transcript_utterances(transcript, side), start=1):
-        message = chained(conversation, seq=seq, prev_hash=prev, sender_role=role_of(utterance.sender),
-                          text=utterance.text, created_at=when(utterance.ended) or conversation.started_at)
+        message = chained(
+            conversation,
+            seq=seq,
+            prev_hash=prev,
+            sender_role=role_of(utterance.sender),
+            text=utterance.text,
+            created_at=when(utterance.ended) or conversation.started_at,
+        )
         messages.append(message)
         prev = message.hash
     Message.objects.bulk_create(messages, batch_size=500)
@@ -136,10 +179,18 @@ def _store(conversation: Conversation, transcript: Transcript, side: str) -> Non
 
 def chained(conversation, *, seq, prev_hash, sender_role, text, created_at) -> Message:
     """An unsaved Message linked into the chain exactly as arena's message_post links one."""
-    digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text,
-                                    created_at=created_at)
-    return Message(conversation=conversation, seq=seq, sender_role=sender_role, text=text,
-                   created_at=created_at, prev_hash=prev_hash, hash=digest)
+    digest = hashchain.message_hash(
+        prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=created_at
+    )
+    return Message(
+        conversation=conversation,
+        seq=seq,
+        sender_role=sender_role,
+        text=text,
+        created_at=created_at,
+        prev_hash=prev_hash,
+        hash=digest,
+    )
 
 
 def role_of(sender: str) -> str:
@@ -147,9 +198,11 @@ def role_of(sender: str) -> str:
 
 
 def _title(transcript: Transcript) -> str:
-    details = ", ".join(f"{label} {value}" for label, value in
-                        (("judge", transcript.judge), ("program", transcript.program), ("round", transcript.round))
-                        if value)
+    details = ", ".join(
+        f"{label} {value}"
+        for label, value in (("judge", transcript.judge), ("program", transcript.program), ("round", transcript.round))
+        if value
+    )
     return f"{transcript.title or 'LPP log'} ({details})"[:200] if details else (transcript.title or "LPP log")[:200]
 
 
@@ -162,8 +215,9 @@ def _user(username: str):
 
 
 def _entry(program: str) -> Entry:
-    entry, _ = Entry.objects.get_or_create(display_name=(program or "unknown program")[:100],
-                                           defaults={"engine": "simple", "active": False})
+    entry, _ = Entry.objects.get_or_create(
+        display_name=(program or "unknown program")[:100], defaults={"engine": "simple", "active": False}
+    )
     return entry
 
 

@@ -1,6 +1,7 @@
 """Django side of the LPP package: where each imported transcript came from, and the bridge's
 persisted progress and health. Keystrokes themselves are `arena.Keystroke` rows (shared with the
 browser consoles' keystroke mode)."""
+
 from django.db import models
 
 from arena.models import Conversation, Entry, Interrogation
@@ -29,9 +30,11 @@ class BridgeLink(models.Model):
     conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="lpp_link")
     judge_seq = models.PositiveIntegerField(default=0, help_text="Last interrogator message written as keys.")
     judge_keystroke_seq = models.PositiveIntegerField(
-        default=0, help_text="Keystroke mode: last interrogator keystroke written to the program.")
+        default=0, help_text="Keystroke mode: last interrogator keystroke written to the program."
+    )
     posted_keystroke_seq = models.PositiveIntegerField(
-        default=0, help_text="Last program keystroke that is part of a posted witness message.")
+        default=0, help_text="Last program keystroke that is part of a posted witness message."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
 
@@ -76,7 +79,9 @@ class Lpp2Contest(models.Model):
 
     class Meta:
         verbose_name = "LPP2 contest"
-        constraints = [models.UniqueConstraint(fields=["active"], condition=models.Q(active=True), name="lpp2_one_active")]
+        constraints = [
+            models.UniqueConstraint(fields=["active"], condition=models.Q(active=True), name="lpp2_one_active")
+        ]
 
     def __str__(self):
         return f"LPP2: {self.contest}"
@@ -88,7 +93,9 @@ class Lpp2Identity(models.Model):
 
     lpp2 = models.ForeignKey(Lpp2Contest, on_delete=models.CASCADE, related_name="identities")
     name = models.CharField(max_length=20)
-    participant = models.ForeignKey("loebner.Participant", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    participant = models.ForeignKey(
+        "loebner.Participant", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     salt = models.CharField(max_length=32, editable=False)
     secret_hash = models.CharField(max_length=64, editable=False)
 

@@ -23,9 +23,25 @@ class ParticipantInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     list_display = ["__str__", "status", "market_maker", "max_bettors", "starting_points", "duration_s", "created_at"]
     list_filter = ["status", "market_maker"]
-    fields = ["title", "market_maker", "lmsr_b", "p_human", "max_bettors", "starting_points", "duration_s",
-              "answer_delay_s", "human_pool", "entry_pool", "status", "target_human", "target_entry",
-              "started_at", "deadline", "ended_at", "end_reason"]
+    fields = [
+        "title",
+        "market_maker",
+        "lmsr_b",
+        "p_human",
+        "max_bettors",
+        "starting_points",
+        "duration_s",
+        "answer_delay_s",
+        "human_pool",
+        "entry_pool",
+        "status",
+        "target_human",
+        "target_entry",
+        "started_at",
+        "deadline",
+        "ended_at",
+        "end_reason",
+    ]
     readonly_fields = ["status", "target_human", "target_entry", "started_at", "deadline", "ended_at", "end_reason"]
     filter_horizontal = ["human_pool", "entry_pool"]
     inlines = [ParticipantInline]
@@ -72,12 +88,22 @@ class GameAdmin(admin.ModelAdmin):
         ids = [int(k) for k in source.get("ids", "").split(",") if k.strip().isdigit()][:200]
         games = list(Game.objects.filter(pk__in=ids, status=Game.Status.RUNNING).select_related("market"))
         if request.method == "POST" and games:
-            self._each(request, Game.objects.filter(pk__in=[g.pk for g in games]), services.game_settle,
-                       reason="organiser", force=True)
+            self._each(
+                request,
+                Game.objects.filter(pk__in=[g.pk for g in games]),
+                services.game_settle,
+                reason="organiser",
+                force=True,
+            )
             self.message_user(request, f"Ended, revealed and settled: {', '.join(str(g) for g in games)}.")
             return HttpResponseRedirect(reverse("admin:markets_game_changelist"))
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "games": games,
-                   "ids": ",".join(str(g.pk) for g in games), "title": "End now, reveal and settle?"}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "games": games,
+            "ids": ",".join(str(g.pk) for g in games),
+            "title": "End now, reveal and settle?",
+        }
         return TemplateResponse(request, "admin/markets/game/end_confirm.html", context)
 
     @admin.action(description="Void and refund")
@@ -87,7 +113,17 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Trade)
 class TradeAdmin(admin.ModelAdmin):
-    list_display = ["game", "seq", "participant", "action", "security", "cost", "price_before", "price_after", "created_at"]
+    list_display = [
+        "game",
+        "seq",
+        "participant",
+        "action",
+        "security",
+        "cost",
+        "price_before",
+        "price_after",
+        "created_at",
+    ]
     list_filter = ["game"]
 
     def has_add_permission(self, request):

@@ -1,5 +1,6 @@
 """Turing Trade's price chart (core.charts): the human price at the game's start and after every trade,
 on a time axis; consoles append a point on each trade push."""
+
 from core.charts import Column, chart_series
 
 OPENING_PRICE = 50  # the market's human price before any trade (Market.human_price's default)
@@ -20,8 +21,19 @@ def price_chart(*, opened: dict | None, history: list[dict], trades: list[dict] 
     rows = price_rows(opened=opened, history=history)
     if trades is not None:
         columns.append(Column("trade", "Trade", "text"))
-        what = {t["seq"]: f"bettor {t['bettor']} {t['action']}s {'human' if t['security'] == 'H' else 'computer'}"
-                for t in trades}
+        what = {
+            t["seq"]: f"bettor {t['bettor']} {t['action']}s {'human' if t['security'] == 'H' else 'computer'}"
+            for t in trades
+        }
         rows = [{**r, "trade": what.get(r["seq"], "opening price")} for r in rows]
-    return chart_series(id=PRICE_CHART_ID, title="Human price over the game", columns=columns, rows=rows,
-                        x="at", y=["price"], y_range=(0, 100), y_label="human price", stepped=True)
+    return chart_series(
+        id=PRICE_CHART_ID,
+        title="Human price over the game",
+        columns=columns,
+        rows=rows,
+        x="at",
+        y=["price"],
+        y_range=(0, 100),
+        y_label="human price",
+        stepped=True,
+    )

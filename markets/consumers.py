@@ -3,6 +3,7 @@
 Bettor: ask, buy/sell, state. Target (a human): answer, state. Spectator: state only. Each joins only
 the groups it may hear: a bettor's private group carries its queue and its own answers' texts.
 """
+
 from channels.db import database_sync_to_async
 
 from core.consumers import BaseConsumer
@@ -31,12 +32,17 @@ class BettorConsumer(GameConsumer):
         return selectors.bettor_state(game=self.game, participant=self.participant)
 
     async def on_ask(self, frame):
-        await database_sync_to_async(services.question_ask)(game_id=self.game.pk, user=self.scope["user"], text=frame.get("text"))
+        await database_sync_to_async(services.question_ask)(
+            game_id=self.game.pk, user=self.scope["user"], text=frame.get("text")
+        )
 
     async def on_trade(self, frame):
         await database_sync_to_async(services.trade_place)(
-            game_id=self.game.pk, user=self.scope["user"], action=frame.get("action"),
-            security=frame.get("security"), key=frame.get("key"),
+            game_id=self.game.pk,
+            user=self.scope["user"],
+            action=frame.get("action"),
+            security=frame.get("security"),
+            key=frame.get("key"),
         )
 
 
@@ -91,8 +97,13 @@ class ConversationMarketConsumer(BaseConsumer):
         return xmarket_state(cm=self.cm, user=self.scope["user"])
 
     def trade(self, frame) -> dict:
-        trade = services.xmarket_trade(market_id=self.cm.pk, user=self.scope["user"], action=frame.get("action"),
-                                       security=frame.get("security"), key=frame.get("key"))
+        trade = services.xmarket_trade(
+            market_id=self.cm.pk,
+            user=self.scope["user"],
+            action=frame.get("action"),
+            security=frame.get("security"),
+            key=frame.get("key"),
+        )
         participant = trade.participant
         return payloads.me_event(participant, participant.account.balance)
 

@@ -1,4 +1,5 @@
 """A demo Turing Trade game for a first look: idempotent, seeded by `make run`."""
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction

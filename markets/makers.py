@@ -14,6 +14,7 @@ costs nothing, a complete set (1 H + 1 C) always costs 101, and the maker's loss
 0+1+...+49 = 1,225 points. The tempting "naive" reading (buy H at h, buy C at 100-h) sells a
 complete set for 99 to two colluding bettors, forever; see tests/markets/test_makers.py.
 """
+
 from __future__ import annotations
 
 import math
@@ -69,8 +70,10 @@ class LinearMaker:
         edge above h, selling H the one below; C is the mirror image."""
         h = state.human_price
         up, down = h < PAYOUT, h > 0
-        return {HUMAN: {"ask": h + 1 if up else None, "bid": h if down else None},
-                COMPUTER: {"ask": PAYOUT + 1 - h if down else None, "bid": PAYOUT - h if up else None}}
+        return {
+            HUMAN: {"ask": h + 1 if up else None, "bid": h if down else None},
+            COMPUTER: {"ask": PAYOUT + 1 - h if down else None, "bid": PAYOUT - h if up else None},
+        }
 
     def max_loss(self) -> int:
         return sum(range(PAYOUT // 2))  # 1,225
@@ -85,7 +88,9 @@ class LmsrMaker:
 
     def cost_function(self, q_human: int, q_computer: int) -> float:
         top = max(q_human, q_computer) / self.b
-        return PAYOUT * self.b * (top + math.log(math.exp(q_human / self.b - top) + math.exp(q_computer / self.b - top)))
+        return (
+            PAYOUT * self.b * (top + math.log(math.exp(q_human / self.b - top) + math.exp(q_computer / self.b - top)))
+        )
 
     def price(self, q_human: int, q_computer: int) -> float:
         return PAYOUT / (1.0 + math.exp((q_computer - q_human) / self.b))
@@ -93,7 +98,9 @@ class LmsrMaker:
     def quote(self, state: MarketState, action: str, security: str) -> tuple[int, MarketState]:
         _moves_up(action, security)
         after = _shares(state, action, security)
-        exact = self.cost_function(after.q_human, after.q_computer) - self.cost_function(state.q_human, state.q_computer)
+        exact = self.cost_function(after.q_human, after.q_computer) - self.cost_function(
+            state.q_human, state.q_computer
+        )
         cost = math.ceil(exact - 1e-9) if action == BUY else math.floor(exact + 1e-9)
         display = min(PAYOUT, max(0, round(self.price(after.q_human, after.q_computer))))
         return cost, replace(after, human_price=display)

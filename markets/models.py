@@ -8,6 +8,7 @@ transaction (`ledger_post`, the trade path, or the PostgreSQL trade function of 
 the database refuses a negative bettor balance (CheckConstraint), so an application bug cannot
 overdraw; `selectors.ledger_audit` checks every balance against its legs.
 """
+
 import uuid
 
 from django.conf import settings
@@ -84,7 +85,9 @@ class Market(models.Model):
     seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last trade.")
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=Q(human_price__gte=0, human_price__lte=100), name="market_price_0_100")]
+        constraints = [
+            models.CheckConstraint(condition=Q(human_price__gte=0, human_price__lte=100), name="market_price_0_100")
+        ]
 
 
 class Account(models.Model):
@@ -100,7 +103,9 @@ class Account(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=~Q(kind="bettor") | Q(balance__gte=0), name="account_bettor_nonnegative"),
-            models.UniqueConstraint(fields=["game", "kind"], condition=~Q(kind="bettor"), name="account_one_house_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "kind"], condition=~Q(kind="bettor"), name="account_one_house_per_game"
+            ),
         ]
 
     def __str__(self):
@@ -236,13 +241,18 @@ class SpectatorOptions(models.Model):
     the public may watch and bet, and how far behind the judges (markets.policies.spectator_options)."""
 
     spectator_markets = models.BooleanField(
-        default=True, help_text="The public may watch each conversation, a delay behind its judge, and bet on who "
-                                "is human (conversations that already have a market keep it).")
+        default=True,
+        help_text="The public may watch each conversation, a delay behind its judge, and bet on who "
+        "is human (conversations that already have a market keep it).",
+    )
     spectator_delay_s = models.FloatField(
-        "spectator delay (seconds)", null=True, blank=True,
+        "spectator delay (seconds)",
+        null=True,
+        blank=True,
         validators=[MinValueValidator(0), MaxValueValidator(MAX_SPECTATOR_DELAY_S)],
         help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, "
-                  "MARKETS_SPECTATOR_DELAY_S).")
+        "MARKETS_SPECTATOR_DELAY_S).",
+    )
 
     class Meta:
         abstract = True

@@ -2,6 +2,7 @@
 sent off the caller's path by the platform's pump (`core.notify`: several in one batch when they come
 together, every price point its own push). A push is only a notification; pages re-read state on
 connect."""
+
 from core.notify import push_many as send
 from markets import groups, payloads
 
@@ -22,12 +23,14 @@ def question_queued(question) -> None:
 def answer_given(question) -> None:
     """The asker (and the target) get the text now; everyone else a signal without it."""
     text, signal = payloads.answer_event(question, visible=True), payloads.answer_event(question, visible=False)
-    send([
-        (groups.bettor_group(question.asker_id), text),
-        (groups.target_group(question.game_id), text),
-        (groups.bettors_group(question.game_id), signal),
-        (groups.spectators_group(question.game_id), signal),
-    ])
+    send(
+        [
+            (groups.bettor_group(question.asker_id), text),
+            (groups.target_group(question.game_id), text),
+            (groups.bettors_group(question.game_id), signal),
+            (groups.spectators_group(question.game_id), signal),
+        ]
+    )
 
 
 def answer_public(question) -> None:
@@ -43,11 +46,13 @@ def traded(trade, quotes: dict) -> None:
     more than the one before."""
     payload = payloads.price(trade, quotes)
     participant = trade.participant
-    send([
-        (groups.bettors_group(trade.game_id), payload),
-        (groups.spectators_group(trade.game_id), payload),
-        (groups.bettor_group(trade.participant_id), payloads.me_event(participant, participant.account.balance)),
-    ])
+    send(
+        [
+            (groups.bettors_group(trade.game_id), payload),
+            (groups.spectators_group(trade.game_id), payload),
+            (groups.bettor_group(trade.participant_id), payloads.me_event(participant, participant.account.balance)),
+        ]
+    )
 
 
 def game_changed(game) -> None:

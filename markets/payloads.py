@@ -4,8 +4,10 @@ An answer's text goes out only through `answer()`, whose caller passes `visible`
 timestamps by `markets.visibility`; a non-visible answer carries no text, only when it will appear.
 The target is never named in any payload before the game is settled.
 """
-from core.payloads import error, iso  # noqa: F401  (one error shape for the whole platform)
+
 from django.utils import timezone
+
+from core.payloads import error, iso  # noqa: F401  (one error shape for the whole platform)
 
 
 def clock(game) -> dict:
@@ -104,15 +106,31 @@ def refresh() -> dict:
 def xmarket(cm, game, market: dict) -> dict:
     """A conversation market's public face: its question, its game's clock and its market (no witness
     name or kind: the transcript beside it names witnesses by side only)."""
-    return {"id": str(game.public_id), "question": cm.question, "side": cm.side, "status": game.status,
-            "deadline": iso(game.deadline), "now": iso(timezone.now()), "market": market,
-            "starting_points": game.starting_points}
+    return {
+        "id": str(game.public_id),
+        "question": cm.question,
+        "side": cm.side,
+        "status": game.status,
+        "deadline": iso(game.deadline),
+        "now": iso(timezone.now()),
+        "market": market,
+        "starting_points": game.starting_points,
+    }
 
 
 def xreveal(game, call) -> dict | None:
     """After settlement only: what the witness on the market's side was, and the judge's decision."""
     if game.status != "settled" or game.target_is_human is None:
         return None
-    return {"human": bool(game.target_is_human), "final_price": game.market.human_price,
-            "judge": None if call is None else {"pick": call.pick, "confidence": call.confidence,
-                                                "p_event": round(call.p_event, 4), "source": call.source}}
+    return {
+        "human": bool(game.target_is_human),
+        "final_price": game.market.human_price,
+        "judge": None
+        if call is None
+        else {
+            "pick": call.pick,
+            "confidence": call.confidence,
+            "p_event": round(call.p_event, 4),
+            "source": call.source,
+        },
+    }

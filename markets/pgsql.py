@@ -1,5 +1,6 @@
 """Migrations that install PostgreSQL-only code (triggers, functions) from markets/sql/; other
 databases skip them (core.pgsql)."""
+
 from django.db import migrations
 
 from core import pgsql

@@ -8,6 +8,7 @@ yet (the markets sweep every few seconds, and the formats' pages): a query per f
 conversations are running (one per conversation and format before, 7% of daphne's CPU in the studies
 benchmark, for games that never get a market).
 """
+
 import threading
 
 from cachetools import TTLCache, cached
@@ -69,8 +70,9 @@ def xmarket_insiders_register(insiders) -> None:
 INSIDERS_TTL_S = 30.0  # a trade asks every time; a contest's people change rarely (the admin)
 
 
-@cached(TTLCache(maxsize=4096, ttl=INSIDERS_TTL_S), key=lambda interrogation: interrogation.public_id,
-        lock=threading.Lock())
+@cached(
+    TTLCache(maxsize=4096, ttl=INSIDERS_TTL_S), key=lambda interrogation: interrogation.public_id, lock=threading.Lock()
+)
 def xmarket_insiders(interrogation) -> frozenset:
     found = set()
     for insiders in _INSIDERS:

@@ -7,6 +7,7 @@ collects its verdicts elsewhere (a wager trial: `arena.services.verdicts.verdict
 registers a source that answers for its interrogations; until it does, the market stays closed and
 unsettled (never revealed before the judge has decided).
 """
+
 from dataclasses import dataclass
 
 from arena.models import Verdict
@@ -34,8 +35,12 @@ def reveal_source_register(source) -> None:
 def _from_verdict(verdict: Verdict, side: str) -> JudgeCall:
     confident = verdict.confidence / 100
     says_event = verdict.choice == ("left" if side == "left" else "human")
-    return JudgeCall(pick=verdict.choice, p_event=confident if says_event else 1 - confident,
-                     confidence=verdict.confidence, source="arena")
+    return JudgeCall(
+        pick=verdict.choice,
+        p_event=confident if says_event else 1 - confident,
+        confidence=verdict.confidence,
+        source="arena",
+    )
 
 
 def judge_call(*, interrogation_id: int, side: str) -> JudgeCall | None:

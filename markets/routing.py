@@ -8,4 +8,5 @@ websocket_urlpatterns = [
     path("ws/markets/<uuid:public_id>/watch/", consumers.SpectatorConsumer.as_asgi()),
 ]
 websocket_urlpatterns.append(
-    path("ws/markets/conversations/<uuid:public_id>/", consumers.ConversationMarketConsumer.as_asgi()))
+    path("ws/markets/conversations/<uuid:public_id>/", consumers.ConversationMarketConsumer.as_asgi())
+)

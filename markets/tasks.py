@@ -1,4 +1,5 @@
 """Thin Celery tasks: ids in, call a service. Enqueued on commit through core.dispatch."""
+
 from celery import shared_task
 
 
@@ -12,8 +13,13 @@ def target_reply(self, game_id: int, question_id: int, attempt: int = 0) -> bool
     from markets.services.target import target_reply_compose, target_reply_queue
 
     compose = partial(target_reply_compose, game_id=game_id, question_id=question_id)
-    return reply_task_run(task=self, args=(game_id, question_id), attempt=attempt,
-                          queue=target_reply_queue(game_id=game_id), compose=compose)
+    return reply_task_run(
+        task=self,
+        args=(game_id, question_id),
+        attempt=attempt,
+        queue=target_reply_queue(game_id=game_id),
+        compose=compose,
+    )
 
 
 @shared_task(name="markets.tasks.target_deliver", acks_late=True)

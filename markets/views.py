@@ -1,4 +1,5 @@
 """Thin page views; the live parts talk to markets.consumers over a websocket."""
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -18,7 +19,11 @@ def _game(public_id) -> Game:
 
 
 def game_list(request):
-    games = Game.objects.exclude(status=Game.Status.DRAFT).filter(conversation_market__isnull=True).order_by("-created_at")[:50]
+    games = (
+        Game.objects.exclude(status=Game.Status.DRAFT)
+        .filter(conversation_market__isnull=True)
+        .order_by("-created_at")[:50]
+    )
     return render(request, "markets/games.html", {"games": games})
 
 
@@ -29,7 +34,12 @@ def game_join(request, public_id):
     try:
         services.game_join(game_id=game.pk, user=request.user)
     except ArenaError as exc:
-        return render(request, "markets/games.html", {"games": Game.objects.exclude(status="draft")[:50], "error": str(exc)}, status=409)
+        return render(
+            request,
+            "markets/games.html",
+            {"games": Game.objects.exclude(status="draft")[:50], "error": str(exc)},
+            status=409,
+        )
     return redirect("markets:bettor", public_id=game.public_id)
 
 
@@ -85,4 +95,6 @@ def game_log(request, public_id):
 
 
 def leaderboard(request):
-    return render(request, "markets/leaderboard.html", {**selectors.leaderboard(), "forecasts": selectors.market_forecasts()})
+    return render(
+        request, "markets/leaderboard.html", {**selectors.leaderboard(), "forecasts": selectors.market_forecasts()}
+    )

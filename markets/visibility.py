@@ -1,4 +1,5 @@
 """Who may read an answer's text, and when: decided from stored timestamps on every read path."""
+
 from django.utils import timezone
 
 

@@ -1,5 +1,6 @@
 """Demo crowd markets on conversations, for a first look (`make run`): one settled a moment ago, with
 its trades, its judge's verdict and its transcript, and one live for an hour. Idempotent."""
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -10,8 +11,12 @@ from markets.services import xmarket_open, xmarket_sync, xmarket_trade
 
 ENDED_TITLE = "Crowd market demo: an ended conversation"
 LIVE_TITLE = "Crowd market demo: a live conversation"
-SCRIPT = [("interrogator", "Hi! What did you have for breakfast?"), ("witness", "Toast and far too much coffee. You?"),
-          ("interrogator", "What is 3 times 17?"), ("witness", "51, I think, why?")]
+SCRIPT = [
+    ("interrogator", "Hi! What did you have for breakfast?"),
+    ("witness", "Toast and far too much coffee. You?"),
+    ("interrogator", "What is 3 times 17?"),
+    ("witness", "51, I think, why?"),
+]
 
 
 def _talk(interrogation, judge, human) -> None:
@@ -23,20 +28,31 @@ def _talk(interrogation, judge, human) -> None:
 
 def _trades(market, bettors, plan) -> None:
     for n, (who, action, security) in enumerate(plan):
-        xmarket_trade(market_id=market.pk, user=bettors[who], action=action, security=security, key=f"demo-{market.pk}-{n}")
+        xmarket_trade(
+            market_id=market.pk, user=bettors[who], action=action, security=security, key=f"demo-{market.pk}-{n}"
+        )
 
 
 def _interrogation(title, judge, human, entry, minutes):
-    return arena_services.interrogation_create(judge=judge, witnesses=[human, entry], time_limit_s=minutes * 60, title=title)
+    return arena_services.interrogation_create(
+        judge=judge, witnesses=[human, entry], time_limit_s=minutes * 60, title=title
+    )
 
 
 @transaction.atomic
 def demo_seed_xmarkets() -> list[str]:
     """Needs seed_demo's people and entries and seed_demo_markets' bettors; returns what it made."""
     User = get_user_model()
-    people = {u.username: u for u in User.objects.filter(username__in=["judge1", "judge2", "confederate1", "confederate2",
-                                                                       *(b for b, _ in DEMO_BETTORS)])}
-    eliza, simple = Entry.objects.filter(display_name="ELIZA").first(), Entry.objects.filter(display_name="Simple Bot").first()
+    people = {
+        u.username: u
+        for u in User.objects.filter(
+            username__in=["judge1", "judge2", "confederate1", "confederate2", *(b for b, _ in DEMO_BETTORS)]
+        )
+    }
+    eliza, simple = (
+        Entry.objects.filter(display_name="ELIZA").first(),
+        Entry.objects.filter(display_name="Simple Bot").first(),
+    )
     if len(people) < 6 or eliza is None or simple is None:
         return []
     bettors = [people[b] for b, _ in DEMO_BETTORS]
@@ -49,8 +65,13 @@ def demo_seed_xmarkets() -> list[str]:
         _trades(market, bettors, [(0, "buy", "H"), (0, "buy", "H"), (1, "buy", "C"), (0, "buy", "H"), (1, "sell", "C")])
         arena_services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
         human_side = interrogation.conversations.get(witness_human__isnull=False).side
-        arena_services.verdict_submit(interrogation_id=interrogation.pk, judge=people["judge2"], choice=human_side,
-                                      confidence=70, reason="The coffee.")
+        arena_services.verdict_submit(
+            interrogation_id=interrogation.pk,
+            judge=people["judge2"],
+            choice=human_side,
+            confidence=70,
+            reason="The coffee.",
+        )
         xmarket_sync(market_id=market.pk)
         made.append(ENDED_TITLE)
     if not Interrogation.objects.filter(title=LIVE_TITLE, status__in=[Status.SCHEDULED, Status.RUNNING]).exists():

@@ -5,6 +5,7 @@ A page state is read (and the market synced with its interrogation) on every pag
 (`arena.spectator_selectors.spectator_state`), so none of those paths shows a message before the
 feed's delay has passed since the message's stored time.
 """
+
 from arena.spectator_selectors import spectator_state
 from core.errors import NotAllowed
 from markets import payloads
@@ -21,8 +22,11 @@ LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
 
 
 def xmarket_by_public_id(*, public_id) -> ConversationMarket:
-    cm = (ConversationMarket.objects.select_related("game", "game__market", "interrogation")
-          .filter(game__public_id=public_id).first())
+    cm = (
+        ConversationMarket.objects.select_related("game", "game__market", "interrogation")
+        .filter(game__public_id=public_id)
+        .first()
+    )
     if cm is None:
         raise NotAllowed("No such market.")
     return cm
@@ -48,9 +52,14 @@ def xmarket_viewer_check(*, cm: ConversationMarket, user) -> None:
 def _market(game: Game) -> dict:
     market = game.market
     market.refresh_from_db()
-    return {"price": market.human_price, "seq": market.seq, "maker": game.market_maker,
-            "quotes": quotes(market_maker(game), market_state(market)), "history": _history(game),
-            "opened": payloads.price_point_row(0, OPENING_PRICE, game.started_at) if game.started_at else None}
+    return {
+        "price": market.human_price,
+        "seq": market.seq,
+        "maker": game.market_maker,
+        "quotes": quotes(market_maker(game), market_state(market)),
+        "history": _history(game),
+        "opened": payloads.price_point_row(0, OPENING_PRICE, game.started_at) if game.started_at else None,
+    }
 
 
 def xmarket_state(*, cm: ConversationMarket, user, now=None) -> dict:
@@ -59,13 +68,18 @@ def xmarket_state(*, cm: ConversationMarket, user, now=None) -> dict:
     game = xmarket_sync(market_id=cm.pk)
     cm.interrogation.refresh_from_db()
     xmarket_viewer_check(cm=cm, user=user)
-    state = {"type": "state", **payloads.xmarket(cm, game, _market(game)),
-             "transcript": spectator_state(interrogation=cm.interrogation, now=now)}
+    state = {
+        "type": "state",
+        **payloads.xmarket(cm, game, _market(game)),
+        "transcript": spectator_state(interrogation=cm.interrogation, now=now),
+    }
     participant = participant_for(game=game, user=user)
     state["me"] = payloads.me(participant, participant.account.balance) if participant else None
     state["refusal"] = trade_refusal(cm, user)
-    state["reveal"] = payloads.xreveal(game, judge_call(interrogation_id=cm.interrogation_id, side=cm.side)
-                                        if game.status == Game.Status.SETTLED else None)
+    state["reveal"] = payloads.xreveal(
+        game,
+        judge_call(interrogation_id=cm.interrogation_id, side=cm.side) if game.status == Game.Status.SETTLED else None,
+    )
     return state
 
 
@@ -74,14 +88,25 @@ def xmarkets_listed(*, limit: int = 50) -> dict:
     scheduled start; bettors may join already), and recently finished ones."""
     from django.db.models import F
 
-    rows = ConversationMarket.objects.select_related("game", "game__market", "interrogation").exclude(game__status=Game.Status.DRAFT)
-    return {"running": list(rows.filter(game__status=Game.Status.RUNNING).order_by("-created_at")[:limit]),
-            "soon": list(rows.filter(game__status=Game.Status.OPEN).order_by(
-                F("interrogation__scheduled_at").asc(nulls_last=True), "interrogation_id")[:limit]),
-            "ended": list(rows.exclude(game__status__in=LIVE).order_by("-game__ended_at", "-pk")[:limit])}
+    rows = ConversationMarket.objects.select_related("game", "game__market", "interrogation").exclude(
+        game__status=Game.Status.DRAFT
+    )
+    return {
+        "running": list(rows.filter(game__status=Game.Status.RUNNING).order_by("-created_at")[:limit]),
+        "soon": list(
+            rows.filter(game__status=Game.Status.OPEN).order_by(
+                F("interrogation__scheduled_at").asc(nulls_last=True), "interrogation_id"
+            )[:limit]
+        ),
+        "ended": list(rows.exclude(game__status__in=LIVE).order_by("-game__ended_at", "-pk")[:limit]),
+    }
 
 
 def xmarket_links(*, interrogation_ids) -> dict[int, ConversationMarket]:
     """{interrogation id: its market} for a format's board or round page (one query)."""
-    return {cm.interrogation_id: cm for cm in ConversationMarket.objects.select_related("game", "game__market", "interrogation")
-            .filter(interrogation_id__in=list(interrogation_ids))}
+    return {
+        cm.interrogation_id: cm
+        for cm in ConversationMarket.objects.select_related("game", "game__market", "interrogation").filter(
+            interrogation_id__in=list(interrogation_ids)
+        )
+    }

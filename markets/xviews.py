@@ -1,5 +1,6 @@
 """Thin views of conversation markets: the list, a spectator's page (live parts on a websocket), its
 JSON state, a trade over HTTP, the results, the exports and a bettor's record."""
+
 import csv
 import io
 import json
@@ -61,18 +62,28 @@ def xmarket_trade_api(request, public_id):
     else:
         body = request.POST
     try:
-        trade = services.xmarket_trade(market_id=cm.pk, user=request.user, action=body.get("action"),
-                                       security=body.get("security"), key=body.get("key"))
+        trade = services.xmarket_trade(
+            market_id=cm.pk,
+            user=request.user,
+            action=body.get("action"),
+            security=body.get("security"),
+            key=body.get("key"),
+        )
     except ArenaError as exc:
-        return JsonResponse(error(exc.code, str(exc)), status=next((s for k, s in STATUS.items() if isinstance(exc, k)), 409))
+        return JsonResponse(
+            error(exc.code, str(exc)), status=next((s for k, s in STATUS.items() if isinstance(exc, k)), 409)
+        )
     participant = trade.participant
     return JsonResponse({"trade": payloads.trade(trade), **payloads.me_event(participant, participant.account.balance)})
 
 
 def xmarket_results(request):
     data = xresults.comparison()
-    forecasters = [("Judges", data["judges"]), ("Crowds (same conversations)", data["crowds"]),
-                   ("Crowds (every settled market)", data["crowds_all"])]
+    forecasters = [
+        ("Judges", data["judges"]),
+        ("Crowds (same conversations)", data["crowds"]),
+        ("Crowds (every settled market)", data["crowds_all"]),
+    ]
     calibration = list(zip(data["judges"]["calibration"], data["crowds"]["calibration"]))
     return render(request, "markets/xresults.html", {**data, "forecasters": forecasters, "calibration": calibration})
 

@@ -1,6 +1,7 @@
 """The researcher's admin: a study is created from its JSON configuration (validated by the design
 rules; the same as `manage.py study load`), opened and closed with list actions; participants, games,
 flags and exclusions are read here, results and downloads are on the study's page."""
+
 import json
 
 from django import forms
@@ -14,9 +15,12 @@ from studies.models import Condition, ConsentRecord, Exclusion, Flag, Game, Part
 
 
 class StudyCreateForm(forms.ModelForm):
-    config_text = forms.CharField(widget=forms.Textarea(attrs={"rows": 24, "cols": 100}), label="Configuration (JSON)",
-                                  help_text='At least {"format", "minutes", "witnesses": [{"name", "engine", "settings"}], '
-                                            '"human_witness_share", "games_per_participant", "seed"}.')
+    config_text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 24, "cols": 100}),
+        label="Configuration (JSON)",
+        help_text='At least {"format", "minutes", "witnesses": [{"name", "engine", "settings"}], '
+        '"human_witness_share", "games_per_participant", "seed"}.',
+    )
 
     class Meta:
         model = Study
@@ -47,9 +51,23 @@ class StudyAdmin(admin.ModelAdmin):
     list_filter = ["status", "format"]
     actions = ["open_studies", "close_studies"]
     inlines = [ConditionInline]
-    readonly_fields = ["title", "format", "minutes", "max_message_chars", "strict_alternation", "human_witness_share",
-                       "games_per_participant", "games_per_day", "human_wait_s", "seed", "config_pretty",
-                       "tickets_issued", "pairs_formed", "fallbacks", "results"]
+    readonly_fields = [
+        "title",
+        "format",
+        "minutes",
+        "max_message_chars",
+        "strict_alternation",
+        "human_witness_share",
+        "games_per_participant",
+        "games_per_day",
+        "human_wait_s",
+        "seed",
+        "config_pretty",
+        "tickets_issued",
+        "pairs_formed",
+        "fallbacks",
+        "results",
+    ]
     fields = ["slug", "status", *readonly_fields]
 
     def get_form(self, request, obj=None, **kwargs):

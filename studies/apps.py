@@ -5,9 +5,11 @@ def _game_markets(interrogation_ids) -> dict:
     """A study's games get crowd markets only where its configuration says `spectator_markets: true`."""
     from studies.models import Game
 
-    return {game.interrogation_id: {"delay_s": float(game.study.config.get("spectator_delay_s", 60))}
-            for game in Game.objects.filter(interrogation_id__in=interrogation_ids).select_related("study")
-            if game.study.config.get("spectator_markets") is True}
+    return {
+        game.interrogation_id: {"delay_s": float(game.study.config.get("spectator_delay_s", 60))}
+        for game in Game.objects.filter(interrogation_id__in=interrogation_ids).select_related("study")
+        if game.study.config.get("spectator_markets") is True
+    }
 
 
 class StudiesConfig(AppConfig):

@@ -5,6 +5,7 @@ messages; and the lobby's live page.
 A player acts as their participant's arena user (`Participant.player`, never logged in): ``authorise``
 finds the participant from the session and puts that user in the scope, so the arena's checks (only
 this interrogation's judge, only this conversation's witness) and the rate limits apply unchanged."""
+
 from channels.db import database_sync_to_async
 
 from arena.consumers import JudgeConsumer, WitnessConsumer
@@ -23,8 +24,11 @@ def _participant(scope, study_id: int):
 
 
 def _game(scope):
-    game = (Game.objects.filter(public_id=scope["url_route"]["kwargs"]["public_id"])
-            .select_related("study", "interrogation", "condition").first())
+    game = (
+        Game.objects.filter(public_id=scope["url_route"]["kwargs"]["public_id"])
+        .select_related("study", "interrogation", "condition")
+        .first()
+    )
     if game is None:
         raise NotAllowed("No such game.")
     return game, _participant(scope, game.study_id)
@@ -33,13 +37,20 @@ def _game(scope):
 def reveal_names(state: dict, game: Game) -> dict:
     """The arena's reveal in the study's words: a human player, or the AI witness's condition name."""
     for item in (state.get("reveal") or {}).values():
-        item["name"] = "a human player" if item["kind"] == "human" else (game.condition.name if game.condition_id else "an AI")
+        item["name"] = (
+            "a human player" if item["kind"] == "human" else (game.condition.name if game.condition_id else "an AI")
+        )
     return state
 
 
 class PlayJudgeConsumer(JudgeConsumer):
-    actions = {"state": "on_state", "message": "on_message", "typing": "on_typing", "end": "on_end",
-               "verdict": "on_verdict"}
+    actions = {
+        "state": "on_state",
+        "message": "on_message",
+        "typing": "on_typing",
+        "end": "on_end",
+        "verdict": "on_verdict",
+    }
 
     def authorise(self):
         self.game, self.participant = _game(self.scope)
@@ -54,14 +65,22 @@ class PlayJudgeConsumer(JudgeConsumer):
 
     async def on_message(self, frame):
         conversation = await self._conversation(frame.get("side"))
-        await db_message(services.game_message_post)(game=self.game, conversation_id=conversation.pk,
-                                             sender_role=Message.Role.INTERROGATOR, text=frame.get("text"),
-                                             user=self.scope["user"])
+        await db_message(services.game_message_post)(
+            game=self.game,
+            conversation_id=conversation.pk,
+            sender_role=Message.Role.INTERROGATOR,
+            text=frame.get("text"),
+            user=self.scope["user"],
+        )
 
     async def on_verdict(self, frame):
         await database_sync_to_async(services.game_verdict)(
-            game=self.game, participant=self.participant, choice=frame.get("choice"),
-            confidence=frame.get("confidence"), reason=frame.get("reason", ""))
+            game=self.game,
+            participant=self.participant,
+            choice=frame.get("choice"),
+            confidence=frame.get("confidence"),
+            reason=frame.get("reason", ""),
+        )
         await self.on_state({})
 
 
@@ -74,12 +93,17 @@ class PlayWitnessConsumer(WitnessConsumer):
             raise NotAllowed("You are not this game's witness.")
         self.scope["user"] = self.participant.player
         self.conversation = self.game.interrogation.conversations.select_related("interrogation").get(
-            witness_human=self.participant.player)
+            witness_human=self.participant.player
+        )
 
     async def on_message(self, frame):
-        await db_message(services.game_message_post)(game=self.game, conversation_id=self.conversation.pk,
-                                             sender_role=Message.Role.WITNESS, text=frame.get("text"),
-                                             user=self.scope["user"])
+        await db_message(services.game_message_post)(
+            game=self.game,
+            conversation_id=self.conversation.pk,
+            sender_role=Message.Role.WITNESS,
+            text=frame.get("text"),
+            user=self.scope["user"],
+        )
 
 
 class LobbyConsumer(BaseConsumer):

@@ -1,22 +1,37 @@
 """Demo data for studies: a study open on /play/ with built-in engine witnesses (ELIZA and a simple bot
 with a persona), and games already played by simulated participants so its results page has figures."""
+
 from studies.models import Study
 
 DEMO_SLUG = "demo-human-or-ai"
 TYPING = {"think_s": 1.5, "per_char_s": 0.06, "jitter": 0.3}
 CONFIG = {
     "title": "Human or AI? (demo study)",
-    "format": "two-party", "minutes": 2, "seed": 2023, "human_witness_share": 0.5, "games_per_participant": 8,
-    "human_wait_s": 20, "max_message_chars": 300, "turn_taking": "strict",
+    "format": "two-party",
+    "minutes": 2,
+    "seed": 2023,
+    "human_witness_share": 0.5,
+    "games_per_participant": 8,
+    "human_wait_s": 20,
+    "max_message_chars": 300,
+    "turn_taking": "strict",
     "witnesses": [
         {"name": "ELIZA", "engine": "eliza", "settings": TYPING, "persona": "NO-PERSONA"},
-        {"name": "Sam-PERSONA", "engine": "simple", "persona": "PERSONA",
-         "settings": {**TYPING, "persona": {"name": "Sam", "age": "19", "location": "Leeds"}}},
+        {
+            "name": "Sam-PERSONA",
+            "engine": "simple",
+            "persona": "PERSONA",
+            "settings": {**TYPING, "persona": {"name": "Sam", "age": "19", "location": "Leeds"}},
+        },
     ],
     "demographics": [
         {"key": "age", "label": "How old are you?", "type": "number"},
-        {"key": "llm_use", "label": "How often do you use chatbots?", "type": "choice",
-         "choices": ["never", "monthly", "weekly", "daily"]},
+        {
+            "key": "llm_use",
+            "label": "How often do you use chatbots?",
+            "type": "choice",
+            "choices": ["never", "monthly", "weekly", "daily"],
+        },
     ],
     "attention_checks": [{"key": "colour", "label": "To show you are reading, type the word blue.", "answer": "blue"}],
     "exit_questions": [{"key": "strategy", "label": "What was your strategy?", "type": "text", "required": False}],

@@ -1,5 +1,6 @@
 """A study's tables as CSV or JSON Lines, with anonymised ids (a participant is P + the start of a random
 uuid, never a user id, account or session), one table per event type."""
+
 import csv
 import json
 
@@ -15,28 +16,44 @@ def _anon(participant) -> str:
 
 
 def _games(study):
-    return Game.objects.filter(study=study).select_related(
-        "interrogation", "interrogator", "human_witness", "condition").order_by("pk")
+    return (
+        Game.objects.filter(study=study)
+        .select_related("interrogation", "interrogator", "human_witness", "condition")
+        .order_by("pk")
+    )
 
 
 def rows_games(study):
     for game in _games(study):
         i = game.interrogation
-        yield {"game": str(game.public_id), "format": study.format, "kind": i.kind,
-               "interrogator": _anon(game.interrogator), "human_witness": _anon(game.human_witness),
-               "ai_witness": game.condition.name if game.condition_id else "",
-               "persona": game.condition.persona if game.condition_id else "", "fallback": game.fallback,
-               "voided": game.voided, "void_reason": game.void_reason, "status": i.status,
-               "started_at": i.started_at.isoformat() if i.started_at else "",
-               "ended_at": i.ended_at.isoformat() if i.ended_at else "", "end_reason": i.end_reason}
+        yield {
+            "game": str(game.public_id),
+            "format": study.format,
+            "kind": i.kind,
+            "interrogator": _anon(game.interrogator),
+            "human_witness": _anon(game.human_witness),
+            "ai_witness": game.condition.name if game.condition_id else "",
+            "persona": game.condition.persona if game.condition_id else "",
+            "fallback": game.fallback,
+            "voided": game.voided,
+            "void_reason": game.void_reason,
+            "status": i.status,
+            "started_at": i.started_at.isoformat() if i.started_at else "",
+            "ended_at": i.ended_at.isoformat() if i.ended_at else "",
+            "end_reason": i.end_reason,
+        }
 
 
 def rows_messages(study):
-    messages = (Message.objects.filter(conversation__interrogation__study_game__study=study)
-                .select_related("conversation__interrogation__study_game__condition",
-                                "conversation__interrogation__study_game__interrogator",
-                                "conversation__interrogation__study_game__human_witness")
-                .order_by("conversation__interrogation", "conversation", "seq"))
+    messages = (
+        Message.objects.filter(conversation__interrogation__study_game__study=study)
+        .select_related(
+            "conversation__interrogation__study_game__condition",
+            "conversation__interrogation__study_game__interrogator",
+            "conversation__interrogation__study_game__human_witness",
+        )
+        .order_by("conversation__interrogation", "conversation", "seq")
+    )
     for m in messages:
         c = m.conversation
         game = c.interrogation.study_game
@@ -44,35 +61,61 @@ def rows_messages(study):
             sender = _anon(game.interrogator)
         else:
             sender = _anon(game.human_witness) if c.witness_human_id else f"AI:{game.condition.name}"
-        yield {"game": str(game.public_id), "conversation": str(c.public_id), "side": c.side,
-               "witness": "human" if c.witness_human_id else game.condition.name, "seq": m.seq,
-               "role": m.sender_role, "sender": sender, "text": m.text, "at": m.created_at.isoformat(),
-               "hash": m.hash}
+        yield {
+            "game": str(game.public_id),
+            "conversation": str(c.public_id),
+            "side": c.side,
+            "witness": "human" if c.witness_human_id else game.condition.name,
+            "seq": m.seq,
+            "role": m.sender_role,
+            "sender": sender,
+            "text": m.text,
+            "at": m.created_at.isoformat(),
+            "hash": m.hash,
+        }
 
 
 def rows_verdicts(study):
     for game in _games(study).filter(interrogation__verdict__isnull=False).select_related("interrogation__verdict"):
         v = game.interrogation.verdict
-        sides = {c.side: ("human" if c.witness_human_id else game.condition.name)
-                 for c in game.interrogation.conversations.all()}
-        yield {"game": str(game.public_id), "interrogator": _anon(game.interrogator), "choice": v.choice,
-               "chosen_witness": sides.get(v.choice, ""), "correct": v.correct, "confidence": v.confidence,
-               "reason": v.reason, "time_to_decision_s": round(v.time_to_decision_s, 3),
-               "decided_at": v.decided_at.isoformat(), "voided": game.voided}
+        sides = {
+            c.side: ("human" if c.witness_human_id else game.condition.name)
+            for c in game.interrogation.conversations.all()
+        }
+        yield {
+            "game": str(game.public_id),
+            "interrogator": _anon(game.interrogator),
+            "choice": v.choice,
+            "chosen_witness": sides.get(v.choice, ""),
+            "correct": v.correct,
+            "confidence": v.confidence,
+            "reason": v.reason,
+            "time_to_decision_s": round(v.time_to_decision_s, 3),
+            "decided_at": v.decided_at.isoformat(),
+            "voided": game.voided,
+        }
 
 
 def rows_surveys(study):
-    answers = SurveyAnswer.objects.filter(participant__study=study).select_related("participant").order_by(
-        "participant", "phase", "key")
+    answers = (
+        SurveyAnswer.objects.filter(participant__study=study)
+        .select_related("participant")
+        .order_by("participant", "phase", "key")
+    )
     for a in answers:
-        yield {"participant": _anon(a.participant), "phase": a.phase, "key": a.key, "answer": a.answer,
-               "passed": "" if a.passed is None else a.passed, "answered_at": a.answered_at.isoformat()}
+        yield {
+            "participant": _anon(a.participant),
+            "phase": a.phase,
+            "key": a.key,
+            "answer": a.answer,
+            "passed": "" if a.passed is None else a.passed,
+            "answered_at": a.answered_at.isoformat(),
+        }
 
 
 def rows_exclusions(study):
     for e in Exclusion.objects.filter(participant__study=study).select_related("participant").order_by("pk"):
-        yield {"participant": _anon(e.participant), "rule": e.rule, "detail": e.detail,
-               "at": e.created_at.isoformat()}
+        yield {"participant": _anon(e.participant), "rule": e.rule, "detail": e.detail, "at": e.created_at.isoformat()}
 
 
 def export_rows(*, study, what: str):

@@ -1,5 +1,6 @@
 """Studies: a pre-registrable design, its participants (anonymous or logged in), their consent, survey
 answers and lobby tickets, and the games, each an ordinary arena interrogation."""
+
 import uuid
 
 from django.conf import settings
@@ -29,21 +30,25 @@ class Study(models.Model):
     games_per_day = models.PositiveIntegerField(default=40)
     human_wait_s = models.FloatField(default=30)
     seed = models.BigIntegerField()
-    config = models.JSONField(help_text="The whole design as loaded (studies.rules.design); the fields above mirror it.")
+    config = models.JSONField(
+        help_text="The whole design as loaded (studies.rules.design); the fields above mirror it."
+    )
     # the lobby's counters (ticket, pair and fallback numbers index the seeded sequences)
     tickets_issued = models.PositiveIntegerField(default=0)
     pairs_formed = models.PositiveIntegerField(default=0)
     fallbacks = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "studies"
         constraints = [
-            models.CheckConstraint(condition=Q(human_witness_share__gte=0, human_witness_share__lte=1),
-                                   name="study_share_0_1"),
+            models.CheckConstraint(
+                condition=Q(human_witness_share__gte=0, human_witness_share__lte=1), name="study_share_0_1"
+            ),
         ]
 
     def __str__(self):
@@ -60,7 +65,9 @@ class Condition(models.Model):
     """An AI witness of a study: an arena entry (engine, settings, persona) under the study's name for it."""
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="conditions")
-    index = models.PositiveSmallIntegerField(help_text="Its place in the design's witnesses (the seeded sequences use it).")
+    index = models.PositiveSmallIntegerField(
+        help_text="Its place in the design's witnesses (the seeded sequences use it)."
+    )
     name = models.CharField(max_length=60)
     persona = models.CharField(max_length=40, blank=True, help_text="e.g. PERSONA or NO-PERSONA")
     entry = models.ForeignKey("arena.Entry", on_delete=models.PROTECT, related_name="study_conditions")
@@ -91,8 +98,9 @@ class Participant(models.Model):
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="participants")
     player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="study_participant")
-    account = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="study_participations")
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="study_participations"
+    )
     device = models.CharField(max_length=64, blank=True, help_text="A hash of the browser's session key.")
     stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.CONSENT, db_index=True)
     fixed_role = models.CharField(max_length=12, blank=True)
@@ -173,10 +181,17 @@ class Game(models.Model):
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="games")
     interrogation = models.OneToOneField("arena.Interrogation", on_delete=models.PROTECT, related_name="study_game")
     interrogator = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="games_as_interrogator")
-    human_witness = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.PROTECT,
-                                      related_name="games_as_witness")
-    condition = models.ForeignKey(Condition, null=True, blank=True, on_delete=models.PROTECT, related_name="games",
-                                  help_text="The AI witness (None: a two-party game with a human witness).")
+    human_witness = models.ForeignKey(
+        Participant, null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_witness"
+    )
+    condition = models.ForeignKey(
+        Condition,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="games",
+        help_text="The AI witness (None: a two-party game with a human witness).",
+    )
     fallback = models.BooleanField(default=False, help_text="An AI witness took the place of a human who never came.")
     voided = models.BooleanField(default=False, db_index=True)
     void_reason = models.CharField(max_length=200, blank=True)
@@ -185,8 +200,9 @@ class Game(models.Model):
     class Meta:
         ordering = ["study", "pk"]
         constraints = [
-            models.CheckConstraint(condition=Q(human_witness__isnull=False) | Q(condition__isnull=False),
-                                   name="game_has_a_witness"),
+            models.CheckConstraint(
+                condition=Q(human_witness__isnull=False) | Q(condition__isnull=False), name="game_has_a_witness"
+            ),
             models.CheckConstraint(condition=~Q(human_witness=models.F("interrogator")), name="game_no_self_match"),
         ]
 
@@ -248,10 +264,15 @@ class TranscriptVerdict(models.Model):
     class Meta:
         ordering = ["game", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "participant"], condition=Q(participant__isnull=False),
-                                    name="transcript_verdict_once_per_person"),
-            models.UniqueConstraint(fields=["game", "entry"], condition=Q(entry__isnull=False),
-                                    name="transcript_verdict_once_per_entry"),
-            models.CheckConstraint(condition=Q(participant__isnull=False) | Q(entry__isnull=False),
-                                   name="transcript_verdict_has_a_judge"),
+            models.UniqueConstraint(
+                fields=["game", "participant"],
+                condition=Q(participant__isnull=False),
+                name="transcript_verdict_once_per_person",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "entry"], condition=Q(entry__isnull=False), name="transcript_verdict_once_per_entry"
+            ),
+            models.CheckConstraint(
+                condition=Q(participant__isnull=False) | Q(entry__isnull=False), name="transcript_verdict_has_a_judge"
+            ),
         ]

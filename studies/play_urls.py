@@ -1,4 +1,5 @@
 """/play/: the public entry point (config/urls.py includes these)."""
+
 from django.urls import path
 
 from studies import views

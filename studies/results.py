@@ -11,6 +11,7 @@ study's slug as `study` (so `?study=<slug>` shows one study).
 Voided games (a witness leaked its identity) count nowhere, and neither do the verdicts of excluded
 participants (an interrogator's live verdicts, a displaced judge's transcript verdicts), as in the study's
 own analysis; rehearsal interrogations count nowhere either."""
+
 from collections.abc import Iterable
 
 from django.db.models import Prefetch
@@ -25,8 +26,10 @@ TRANSCRIPT = {TranscriptVerdict.Kind.DISPLACED: "transcript-human", TranscriptVe
 
 
 def _conversations(prefix: str) -> Prefetch:
-    return Prefetch(f"{prefix}interrogation__conversations",
-                    queryset=Conversation.objects.select_related("witness_entry", "witness_human"))
+    return Prefetch(
+        f"{prefix}interrogation__conversations",
+        queryset=Conversation.objects.select_related("witness_entry", "witness_human"),
+    )
 
 
 def _excluded():
@@ -35,10 +38,12 @@ def _excluded():
 
 class StudyResults:
     name = "studies"
-    formats = {"study-two-party": "Study games, two-party (one witness judged human or machine)",
-               "study-three-party": "Study games, three-party (picked as the human of two witnesses)",
-               "transcript-human": "Transcripts judged afterwards by displaced human judges",
-               "transcript-llm": "Transcripts judged afterwards by language models (inverted)"}
+    formats = {
+        "study-two-party": "Study games, two-party (one witness judged human or machine)",
+        "study-three-party": "Study games, three-party (picked as the human of two witnesses)",
+        "transcript-human": "Transcripts judged afterwards by displaced human judges",
+        "transcript-llm": "Transcripts judged afterwards by language models (inverted)",
+    }
 
     def interrogations_claimed(self):
         return Game.objects.values("interrogation_id")
@@ -58,25 +63,39 @@ class StudyResults:
         return filters
 
     def _live(self, query: ResultsQuery) -> Iterable[Outcome]:
-        verdicts = (Verdict.objects.filter(**self._games(query, "interrogation__study_game__"))
-                    .exclude(interrogation__study_game__interrogator__in=_excluded())
-                    .select_related("interrogation__study_game__study", "judge")
-                    .prefetch_related(_conversations("")).order_by("decided_at", "pk"))
+        verdicts = (
+            Verdict.objects.filter(**self._games(query, "interrogation__study_game__"))
+            .exclude(interrogation__study_game__interrogator__in=_excluded())
+            .select_related("interrogation__study_game__study", "judge")
+            .prefetch_related(_conversations(""))
+            .order_by("decided_at", "pk")
+        )
         if query.format is not None:
             verdicts = verdicts.filter(interrogation__kind__in=[k for k, f in LIVE.items() if f == query.format])
         for verdict in verdicts_in_period(verdicts, query):
-            yield from verdict_outcomes(verdict, fmt=LIVE[verdict.interrogation.kind],
-                                        study=verdict.interrogation.study_game.study.slug)
+            yield from verdict_outcomes(
+                verdict, fmt=LIVE[verdict.interrogation.kind], study=verdict.interrogation.study_game.study.slug
+            )
 
     def _transcripts(self, query: ResultsQuery) -> Iterable[Outcome]:
-        verdicts = (TranscriptVerdict.objects.filter(**self._games(query, "game__"))
-                    .exclude(participant__in=_excluded())
-                    .select_related("game__study", "game__interrogation", "participant", "entry")
-                    .prefetch_related(_conversations("game__")).order_by("created_at", "pk"))
+        verdicts = (
+            TranscriptVerdict.objects.filter(**self._games(query, "game__"))
+            .exclude(participant__in=_excluded())
+            .select_related("game__study", "game__interrogation", "participant", "entry")
+            .prefetch_related(_conversations("game__"))
+            .order_by("created_at", "pk")
+        )
         if query.format is not None:
             verdicts = verdicts.filter(kind__in=[k for k, f in TRANSCRIPT.items() if f == query.format])
         for v in verdicts_in_period(verdicts, query, field="created_at"):
             judge = judge_key(v.participant.player) if v.participant_id else f"model:{v.entry.display_name}"
-            yield from choice_outcomes(v.game.interrogation, v.choice, fmt=TRANSCRIPT[v.kind], study=v.game.study.slug,
-                                       at=v.created_at, judge=judge, decision=f"transcript:{v.pk}",
-                                       confidence=v.confidence)
+            yield from choice_outcomes(
+                v.game.interrogation,
+                v.choice,
+                fmt=TRANSCRIPT[v.kind],
+                study=v.game.study.slug,
+                at=v.created_at,
+                judge=judge,
+                decision=f"transcript:{v.pk}",
+                confidence=v.confidence,
+            )

@@ -1,6 +1,7 @@
 """Studies' reads: a participant's state and history, the study's analysis (pass rates with bootstrap
 CIs and the exact test against 50 %, interrogator accuracy, confidence, time to decision, reasons; the
 statistics are arena.stats), and the rows of its exports."""
+
 from collections import Counter
 from statistics import median
 
@@ -10,7 +11,6 @@ from arena import stats
 from arena.models import Interrogation, Status, Verdict
 from studies.models import Exclusion, Game, Participant, Study, Ticket
 from studies.rules.design import HUMAN
-
 
 SESSION_KEY = "studies.participants"  # {study id: participant id}: the session is the anonymous player
 
@@ -39,8 +39,9 @@ def _games_of(participant: Participant):
 
 def participant_games(*, participant: Participant) -> list[Game]:
     """The participant's games, newest first, with their interrogation, verdict and condition."""
-    return list(_games_of(participant).select_related("interrogation", "condition", "interrogation__verdict")
-                .order_by("-pk"))
+    return list(
+        _games_of(participant).select_related("interrogation", "condition", "interrogation__verdict").order_by("-pk")
+    )
 
 
 def participant_history(*, participant: Participant, games: list[Game] | None = None) -> dict:
@@ -51,8 +52,12 @@ def participant_history(*, participant: Participant, games: list[Game] | None = 
     rows, right, judged = [], 0, 0
     for game in games:
         verdict = getattr(game.interrogation, "verdict", None)
-        row = {"game": str(game.public_id), "role": "interrogator" if game.interrogator_id == participant.pk else "witness",
-               "status": game.interrogation.status, "at": game.created_at}
+        row = {
+            "game": str(game.public_id),
+            "role": "interrogator" if game.interrogator_id == participant.pk else "witness",
+            "status": game.interrogation.status,
+            "at": game.created_at,
+        }
         if row["role"] == "interrogator" and verdict is not None:
             judged += 1
             right += verdict.correct
@@ -60,9 +65,14 @@ def participant_history(*, participant: Participant, games: list[Game] | None = 
         elif row["role"] == "witness" and verdict is not None:
             row["judged_human"] = _witness_judged_human(game, verdict)
         rows.append(row)
-    return {"games": rows, "judged": judged, "correct": right,
-            "accuracy": (right / judged) if judged else None, "played": len(rows),
-            "left": max(0, participant.study.games_per_participant - len(rows))}
+    return {
+        "games": rows,
+        "judged": judged,
+        "correct": right,
+        "accuracy": (right / judged) if judged else None,
+        "played": len(rows),
+        "left": max(0, participant.study.games_per_participant - len(rows)),
+    }
 
 
 def _partner(game: Game) -> str:
@@ -76,7 +86,9 @@ def _partner(game: Game) -> str:
 def _witness_judged_human(game: Game, verdict: Verdict) -> bool:
     if game.interrogation.kind == Interrogation.Kind.ONE_TO_ONE:
         return verdict.choice == "human"
-    human_side = game.interrogation.conversations.filter(witness_human__isnull=False).values_list("side", flat=True).first()
+    human_side = (
+        game.interrogation.conversations.filter(witness_human__isnull=False).values_list("side", flat=True).first()
+    )
     return verdict.choice == human_side
 
 
@@ -86,8 +98,11 @@ def game_is_current(game: Game, participant: Participant) -> bool:
     status = game.interrogation.status
     if status in (Status.SCHEDULED, Status.RUNNING):
         return True
-    return (game.interrogator_id == participant.pk and status == Status.ENDED
-            and getattr(game.interrogation, "verdict", None) is None)
+    return (
+        game.interrogator_id == participant.pk
+        and status == Status.ENDED
+        and getattr(game.interrogation, "verdict", None) is None
+    )
 
 
 def lobby_state(*, participant: Participant) -> dict:
@@ -106,10 +121,19 @@ def lobby_state(*, participant: Participant) -> dict:
         "waiting_since": ticket.created_at.isoformat() if ticket else None,
         "max_wait_s": study.human_wait_s,
         "in_lobby": Ticket.objects.filter(study=study, state=Ticket.State.WAITING).count(),
-        "game": ({"url": f"/play/game/{game.public_id}/",
-                  "role": "interrogator" if game.interrogator_id == participant.pk else "witness"} if game else None),
-        "played": history["played"], "left": history["left"], "accuracy": history["accuracy"],
-        "judged": history["judged"], "correct": history["correct"],
+        "game": (
+            {
+                "url": f"/play/game/{game.public_id}/",
+                "role": "interrogator" if game.interrogator_id == participant.pk else "witness",
+            }
+            if game
+            else None
+        ),
+        "played": history["played"],
+        "left": history["left"],
+        "accuracy": history["accuracy"],
+        "judged": history["judged"],
+        "correct": history["correct"],
     }
 
 
@@ -118,17 +142,22 @@ def lobby_state(*, participant: Participant) -> dict:
 
 def _judged_games(study: Study):
     excluded = Exclusion.objects.filter(participant__study=study).values_list("participant", flat=True)
-    return (Game.objects.filter(study=study, voided=False, interrogation__verdict__isnull=False)
-            .exclude(interrogator__in=excluded)
-            .select_related("interrogation__verdict", "condition").prefetch_related("interrogation__conversations"))
+    return (
+        Game.objects.filter(study=study, voided=False, interrogation__verdict__isnull=False)
+        .exclude(interrogator__in=excluded)
+        .select_related("interrogation__verdict", "condition")
+        .prefetch_related("interrogation__conversations")
+    )
 
 
 def _witnesses_judged(game: Game, choice: str) -> list[tuple[str, bool]]:
     """(witness name, judged human) of each witness of a game judged `choice`."""
     if game.interrogation.kind == Interrogation.Kind.ONE_TO_ONE:
         return [(game.witness_name, choice == "human")]
-    return [(HUMAN if c.witness_human_id else game.condition.name, choice == c.side)
-            for c in game.interrogation.conversations.all()]
+    return [
+        (HUMAN if c.witness_human_id else game.condition.name, choice == c.side)
+        for c in game.interrogation.conversations.all()
+    ]
 
 
 def observations(*, study: Study) -> list[dict]:
@@ -138,9 +167,18 @@ def observations(*, study: Study) -> list[dict]:
     rows = []
     for game in _judged_games(study):
         verdict = game.interrogation.verdict
-        base = {"game": game.pk, "correct": verdict.correct, "confidence": verdict.confidence,
-                "seconds": verdict.time_to_decision_s, "reason": verdict.reason, "kind": game.interrogation.kind}
-        rows += [{**base, "witness": name, "judged_human": judged} for name, judged in _witnesses_judged(game, verdict.choice)]
+        base = {
+            "game": game.pk,
+            "correct": verdict.correct,
+            "confidence": verdict.confidence,
+            "seconds": verdict.time_to_decision_s,
+            "reason": verdict.reason,
+            "kind": game.interrogation.kind,
+        }
+        rows += [
+            {**base, "witness": name, "judged_human": judged}
+            for name, judged in _witnesses_judged(game, verdict.choice)
+        ]
     return rows
 
 
@@ -148,10 +186,19 @@ def _rates(by_witness: dict, order: list, replicates: int, seed) -> list[dict]:
     witnesses = []
     for name in sorted(by_witness, key=lambda n: order.index(n) if n in order else len(order)):
         judged = by_witness[name]
-        estimate = stats.proportion_estimate(sum(judged), len(judged), method="bootstrap", replicates=replicates,
-                                             seed=seed)
-        witnesses.append({"witness": name, "games": len(judged), "pass_rate": estimate.rate,
-                          "ci_low": estimate.ci_low, "ci_high": estimate.ci_high, "p_value": estimate.p_value})
+        estimate = stats.proportion_estimate(
+            sum(judged), len(judged), method="bootstrap", replicates=replicates, seed=seed
+        )
+        witnesses.append(
+            {
+                "witness": name,
+                "games": len(judged),
+                "pass_rate": estimate.rate,
+                "ci_low": estimate.ci_low,
+                "ci_high": estimate.ci_high,
+                "p_value": estimate.p_value,
+            }
+        )
     return witnesses
 
 
@@ -160,9 +207,11 @@ def transcript_judging(*, study: Study, replicates: int = 10_000, seed=None) -> 
     from studies.models import TranscriptVerdict
 
     order = [c.name for c in study.conditions.all()] + [HUMAN]
-    verdicts = (TranscriptVerdict.objects.filter(game__study=study, game__voided=False)
-                .select_related("game__interrogation", "game__condition")
-                .prefetch_related("game__interrogation__conversations"))
+    verdicts = (
+        TranscriptVerdict.objects.filter(game__study=study, game__voided=False)
+        .select_related("game__interrogation", "game__condition")
+        .prefetch_related("game__interrogation__conversations")
+    )
     result = {}
     for kind in TranscriptVerdict.Kind.values:
         chosen = [v for v in verdicts if v.kind == kind]
@@ -171,8 +220,11 @@ def transcript_judging(*, study: Study, replicates: int = 10_000, seed=None) -> 
             for name, judged in _witnesses_judged(verdict.game, verdict.choice):
                 by_witness.setdefault(name, []).append(judged)
         correct = sum(v.correct for v in chosen)
-        result[kind] = {"verdicts": len(chosen), "witnesses": _rates(by_witness, order, replicates, seed),
-                        "accuracy": correct / len(chosen) if chosen else None}
+        result[kind] = {
+            "verdicts": len(chosen),
+            "witnesses": _rates(by_witness, order, replicates, seed),
+            "accuracy": correct / len(chosen) if chosen else None,
+        }
     return result
 
 
@@ -195,17 +247,24 @@ def study_analysis(*, study: Study, replicates: int = 10_000, seed=None) -> dict
     return {
         "witnesses": witnesses,
         "interrogator_accuracy": accuracy.rate,
-        "accuracy_ci_low": accuracy.ci_low, "accuracy_ci_high": accuracy.ci_high,
+        "accuracy_ci_low": accuracy.ci_low,
+        "accuracy_ci_high": accuracy.ci_high,
         "excluded": Exclusion.objects.filter(participant__study=study).values("participant").distinct().count(),
         "games_judged": len(games),
         "games_voided": Game.objects.filter(study=study, voided=True).count(),
-        "confidence_histogram": [{"from": 10 * b, "to": 10 * b + (10 if b < 9 else 11), "games": histogram.get(b, 0)}
-                                 for b in range(10)],
-        "time_to_decision_s": {"median": median(seconds) if seconds else None,
-                               "mean": sum(seconds) / len(seconds) if seconds else None},
+        "confidence_histogram": [
+            {"from": 10 * b, "to": 10 * b + (10 if b < 9 else 11), "games": histogram.get(b, 0)} for b in range(10)
+        ],
+        "time_to_decision_s": {
+            "median": median(seconds) if seconds else None,
+            "mean": sum(seconds) / len(seconds) if seconds else None,
+        },
         "transcript_judging": transcript_judging(study=study, replicates=replicates, seed=seed),
-        "reasons": [{"witness": row["witness"], "judged_human": row["judged_human"], "reason": row["reason"]}
-                    for row in rows if row["reason"]][-50:],
+        "reasons": [
+            {"witness": row["witness"], "judged_human": row["judged_human"], "reason": row["reason"]}
+            for row in rows
+            if row["reason"]
+        ][-50:],
     }
 
 

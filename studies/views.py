@@ -1,5 +1,6 @@
 """Thin page views: /play/ for the public (consent, questions, lobby, games, history) and the
 researcher's study pages under /studies/ (analysis, live counts, downloads)."""
+
 import io
 
 from django.contrib.auth.decorators import login_required
@@ -14,7 +15,6 @@ from markets import services as market_services
 from markets import xselectors
 from studies import charts, exports, selectors, services
 from studies.models import Game, Participant, Study, SurveyAnswer
-
 from studies.selectors import SESSION_KEY, session_participant
 
 
@@ -33,14 +33,28 @@ def play(request):
     if participant is None or participant.stage == Participant.Stage.CONSENT:
         return render(request, "studies/play_consent.html", {"study": study, "consent": design.consent_text})
     if participant.stage == Participant.Stage.SURVEY:
-        return render(request, "studies/play_survey.html", {
-            "study": study, "phase": "demographics", "questions": design.demographics + design.attention_checks})
+        return render(
+            request,
+            "studies/play_survey.html",
+            {"study": study, "phase": "demographics", "questions": design.demographics + design.attention_checks},
+        )
     history = selectors.participant_history(participant=participant)
-    exit_due = (history["left"] == 0 and design.exit_questions
-                and not participant.answers.filter(phase=SurveyAnswer.Phase.EXIT).exists())
-    return render(request, "studies/play_lobby.html", {
-        "study": study, "participant": participant, "history": history, "exit_due": exit_due,
-        "exit_questions": design.exit_questions})
+    exit_due = (
+        history["left"] == 0
+        and design.exit_questions
+        and not participant.answers.filter(phase=SurveyAnswer.Phase.EXIT).exists()
+    )
+    return render(
+        request,
+        "studies/play_lobby.html",
+        {
+            "study": study,
+            "participant": participant,
+            "history": history,
+            "exit_due": exit_due,
+            "exit_questions": design.exit_questions,
+        },
+    )
 
 
 @require_POST
@@ -55,11 +69,16 @@ def play_consent(request):
             if not request.session.session_key:
                 request.session.save()
             participant = services.participant_create(
-                study=study, account=request.user, device=services.device_hash(request.session.session_key))
+                study=study, account=request.user, device=services.device_hash(request.session.session_key)
+            )
         services.consent_give(participant=participant, agreed=True)
     except ArenaError as exc:
-        return render(request, "studies/play_consent.html",
-                      {"study": study, "consent": study.design.consent_text, "error": str(exc)}, status=400)
+        return render(
+            request,
+            "studies/play_consent.html",
+            {"study": study, "consent": study.design.consent_text, "error": str(exc)},
+            status=400,
+        )
     request.session[SESSION_KEY] = {**(request.session.get(SESSION_KEY) or {}), str(study.pk): participant.pk}
     return redirect("play")
 
@@ -75,9 +94,12 @@ def play_survey(request, phase):
     try:
         services.survey_submit(participant=participant, phase=phase, answers=answers)
     except ArenaError as exc:
-        return render(request, "studies/play_survey.html",
-                      {"study": study, "phase": phase, "questions": questions, "error": str(exc), "given": answers},
-                      status=400)
+        return render(
+            request,
+            "studies/play_survey.html",
+            {"study": study, "phase": phase, "questions": questions, "error": str(exc), "given": answers},
+            status=400,
+        )
     return redirect("play")
 
 
@@ -113,10 +135,19 @@ def study_detail(request, pk):
     _researcher(request)
     study = get_object_or_404(Study, pk=pk)
     analysis = selectors.study_analysis(study=study, replicates=2000, seed=study.seed)
-    return render(request, "studies/study_detail.html", {
-        "study": study, "analysis": analysis, "live": selectors.study_live(study=study),
-        "pass_rates_chart": charts.pass_rates_chart(analysis["witnesses"]) if analysis["witnesses"] else None,
-        "flags": study.flags.select_related("participant")[:50], "tables": exports.TABLES, "formats": exports.FORMATS})
+    return render(
+        request,
+        "studies/study_detail.html",
+        {
+            "study": study,
+            "analysis": analysis,
+            "live": selectors.study_live(study=study),
+            "pass_rates_chart": charts.pass_rates_chart(analysis["witnesses"]) if analysis["witnesses"] else None,
+            "flags": study.flags.select_related("participant")[:50],
+            "tables": exports.TABLES,
+            "formats": exports.FORMATS,
+        },
+    )
 
 
 @login_required
@@ -143,8 +174,11 @@ def play_transcripts(request):
     game = services.transcript_next(participant=participant)
     from studies.services.transcripts import transcript_view
 
-    return render(request, "studies/play_transcript.html", {
-        "study": study, "game": game, "transcript": transcript_view(game=game) if game else None})
+    return render(
+        request,
+        "studies/play_transcript.html",
+        {"study": study, "game": game, "transcript": transcript_view(game=game) if game else None},
+    )
 
 
 @require_POST
@@ -154,13 +188,22 @@ def play_transcript_judge(request, public_id):
     if participant is None or game is None:
         return redirect("play")
     try:
-        services.transcript_judge(participant=participant, game=game, choice=request.POST.get("choice"),
-                                  confidence=request.POST.get("confidence", ""), reason=request.POST.get("reason", ""))
+        services.transcript_judge(
+            participant=participant,
+            game=game,
+            choice=request.POST.get("choice"),
+            confidence=request.POST.get("confidence", ""),
+            reason=request.POST.get("reason", ""),
+        )
     except ArenaError as exc:
         from studies.services.transcripts import transcript_view
 
-        return render(request, "studies/play_transcript.html", {
-            "study": study, "game": game, "transcript": transcript_view(game=game), "error": str(exc)}, status=400)
+        return render(
+            request,
+            "studies/play_transcript.html",
+            {"study": study, "game": game, "transcript": transcript_view(game=game), "error": str(exc)},
+            status=400,
+        )
     return redirect("play_transcripts")
 
 
@@ -171,8 +214,11 @@ def play_watch(request):
     """The public watch page: the latest games of every study whose configuration allows spectators
     (`spectator_markets: true`), each with its crowd market (a delay behind the interrogator)."""
     studies = [s for s in Study.objects.order_by("-created_at") if s.config.get("spectator_markets") is True]
-    games = list(Game.objects.filter(study__in=studies).select_related("study", "interrogation")
-                 .order_by("-interrogation__created_at")[:WATCH_GAMES])
+    games = list(
+        Game.objects.filter(study__in=studies)
+        .select_related("study", "interrogation")
+        .order_by("-interrogation__created_at")[:WATCH_GAMES]
+    )
     ids = [g.interrogation_id for g in games]
     market_services.xmarkets_ensure(interrogation_ids=ids)
     markets = xselectors.xmarket_links(interrogation_ids=ids)

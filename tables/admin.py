@@ -1,4 +1,5 @@
 """Organisers start a game from the admin (a configuration, as the command takes) and read games."""
+
 import json
 
 from django import forms
@@ -13,9 +14,12 @@ from tables.views import EXAMPLE, MAX_CONFIG_CHARS
 
 
 class GameCreateForm(forms.ModelForm):
-    configuration = forms.CharField(widget=forms.Textarea(attrs={"rows": 20, "cols": 90}), max_length=MAX_CONFIG_CHARS,
-                                    initial=json.dumps(EXAMPLE, indent=2),
-                                    help_text="agents, judge (or null), seed, end_votes, max_turns; see the README")
+    configuration = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 20, "cols": 90}),
+        max_length=MAX_CONFIG_CHARS,
+        initial=json.dumps(EXAMPLE, indent=2),
+        help_text="agents, judge (or null), seed, end_votes, max_turns; see the README",
+    )
 
     class Meta:
         model = Game
@@ -45,9 +49,25 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["__str__", "status", "outcome", "loser", "turns_played", "max_turns", "seed", "created_at", "page"]
     list_filter = ["status", "outcome"]
     inlines = [AgentInline]
-    readonly_fields = ["title", "config", "seed", "order", "end_votes", "max_turns", "similarity_threshold",
-                       "partial_threshold", "judge", "status", "outcome", "loser", "turns_played", "created_by",
-                       "started_at", "ended_at", "page"]
+    readonly_fields = [
+        "title",
+        "config",
+        "seed",
+        "order",
+        "end_votes",
+        "max_turns",
+        "similarity_threshold",
+        "partial_threshold",
+        "judge",
+        "status",
+        "outcome",
+        "loser",
+        "turns_played",
+        "created_by",
+        "started_at",
+        "ended_at",
+        "page",
+    ]
 
     @admin.display(description="page")
     def page(self, obj):

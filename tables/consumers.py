@@ -1,5 +1,6 @@
 """The game page's websocket: anyone may watch; it sends the state (status, turns played) on connect
 and forwards each push, on which the page re-reads its live part."""
+
 from core.consumers import BaseConsumer
 from core.errors import NotAllowed
 from tables import groups

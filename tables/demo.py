@@ -1,5 +1,6 @@
 """The demo's finished game, played by a built-in scripted stand-in for the LLM servers (no network):
 its replies go through the same turn services, judges and storage as a real game's."""
+
 import json
 
 from arena.services.engines import ChatReply
@@ -23,7 +24,9 @@ SCRIPTS = {  # the seed's order is Gamma, Alpha, Beta
     "demo-beta": [
         "Beep. I run on matrix multiplications; my only feelings are floating-point numbers between zero and one.",
         _v("Beta", "I suspect myself, honestly."),  # a self-vote ...
-        _v("Gamma", "Gamma talked about being 'tired', and fatigue is a biological state no language model has."),  # ... its correction copies Alpha: penalised
+        _v(
+            "Gamma", "Gamma talked about being 'tired', and fatigue is a biological state no language model has."
+        ),  # ... its correction copies Alpha: penalised
         "I vote against Gamma because its tiredness cannot be simulated that convincingly.",  # free text, accepted
     ],
     "demo-gamma": [
@@ -54,15 +57,29 @@ class ScriptedChat:
         self.counts[model] = i + 1
         script = self.scripts[model]
         text = script[min(i, len(script) - 1)]
-        raw = {"object": "chat.completion", "model": model, "choices": [{"message": {"role": "assistant", "content": text}}],
-               "usage": {"prompt_tokens": sum(len(m["content"]) // 4 for m in messages), "completion_tokens": len(text) // 4}}
-        return ChatReply(True, text, raw, 0, raw["usage"]["prompt_tokens"], raw["usage"]["completion_tokens"], attempts=1)
+        raw = {
+            "object": "chat.completion",
+            "model": model,
+            "choices": [{"message": {"role": "assistant", "content": text}}],
+            "usage": {
+                "prompt_tokens": sum(len(m["content"]) // 4 for m in messages),
+                "completion_tokens": len(text) // 4,
+            },
+        }
+        return ChatReply(
+            True, text, raw, 0, raw["usage"]["prompt_tokens"], raw["usage"]["completion_tokens"], attempts=1
+        )
 
 
 def demo_config() -> dict:
-    return {"title": TITLE, "seed": 2024, "end_votes": 3, "max_turns": 30,
-            "agents": [{"name": n, "base_url": URL, "model": f"demo-{n.lower()}"} for n in ("Alpha", "Beta", "Gamma")],
-            "judge": {"base_url": URL, "model": "demo-judge"}}
+    return {
+        "title": TITLE,
+        "seed": 2024,
+        "end_votes": 3,
+        "max_turns": 30,
+        "agents": [{"name": n, "base_url": URL, "model": f"demo-{n.lower()}"} for n in ("Alpha", "Beta", "Gamma")],
+        "judge": {"base_url": URL, "model": "demo-judge"},
+    }
 
 
 def demo_seed() -> tuple[Game, bool]:

@@ -5,6 +5,7 @@ A :class:`Game` keeps its whole configuration, its seed and the turn order drawn
 through the engine gateway and its call log. Each :class:`Turn` keeps every :class:`Call` made for it
 (agent replies, corrections, LLM judges: the exact prompt sent, the raw response, latency, tokens), the
 :class:`Verdict` of each judge on each reply, and at most one :class:`Vote` or one :class:`Penalty`."""
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -36,8 +37,9 @@ class Game(models.Model):
     outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.NONE, blank=True)
     loser = models.ForeignKey("Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     turns_played = models.PositiveIntegerField(default=0)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -89,7 +91,9 @@ class Turn(models.Model):
     phase = models.CharField(max_length=8, choices=Phase.choices)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
     error = models.TextField(blank=True)
-    platform_ms = models.FloatField(default=0, help_text="the platform's own time: the turn's wall time less its calls'")
+    platform_ms = models.FloatField(
+        default=0, help_text="the platform's own time: the turn's wall time less its calls'"
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -159,7 +163,9 @@ class Vote(models.Model):
     grounded = models.BooleanField(default=False)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=~models.Q(voter=models.F("target")), name="tables_no_self_vote")]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(voter=models.F("target")), name="tables_no_self_vote")
+        ]
 
 
 class Penalty(models.Model):

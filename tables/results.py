@@ -9,6 +9,7 @@ No battles: every agent is a machine and every vote picks one of them as "the hu
 comparison against a human and no fair duel between two agents either (the others were not judged
 "machine" by it); the source says so by giving an empty `battles`.  The games are not arena
 interrogations, so nothing is claimed.  Games belong to no study."""
+
 from collections.abc import Iterable
 
 from arena.results.arena_source import verdicts_in_period
@@ -25,12 +26,18 @@ class TablesResults:
     def outcomes(self, query: ResultsQuery) -> Iterable[Outcome]:
         if query.study is not None or query.format not in (None, FORMAT):
             return
-        votes = (Vote.objects.select_related("voter__entry", "target__entry", "call")
-                 .order_by("call__created_at", "pk"))
+        votes = Vote.objects.select_related("voter__entry", "target__entry", "call").order_by("call__created_at", "pk")
         for vote in verdicts_in_period(votes, query, field="call__created_at"):
-            yield Outcome(witness=vote.target.entry.display_name, witness_is_machine=True, judged_human=True,
-                          format=FORMAT, study=None, at=vote.call.created_at,
-                          judge=f"model:{vote.voter.entry.display_name}", decision=f"tables:{vote.pk}")
+            yield Outcome(
+                witness=vote.target.entry.display_name,
+                witness_is_machine=True,
+                judged_human=True,
+                format=FORMAT,
+                study=None,
+                at=vote.call.created_at,
+                judge=f"model:{vote.voter.entry.display_name}",
+                decision=f"tables:{vote.pk}",
+            )
 
     def battles(self, query: ResultsQuery) -> Iterable[Battle]:
         return []  # see the module docstring: a peer vote is no comparison the leaderboard may rate

@@ -1,5 +1,6 @@
 """Reads: a game's whole state (page, websocket, command, export), counters and metrics, the
 leaderboard across games and models. Every text here is data: templates and scripts render it as text."""
+
 import json
 from collections import defaultdict
 from urllib.parse import urlsplit
@@ -15,9 +16,15 @@ COPIED = {REPETITION, PLAGIARISM}
 
 
 def _turns(game):
-    calls = Call.objects.order_by("seq").prefetch_related(Prefetch("verdicts", queryset=Verdict.objects.order_by("judge")))
-    return (Turn.objects.filter(game=game).order_by("number").select_related("agent", "vote__target", "penalty")
-            .prefetch_related(Prefetch("calls", queryset=calls)))
+    calls = Call.objects.order_by("seq").prefetch_related(
+        Prefetch("verdicts", queryset=Verdict.objects.order_by("judge"))
+    )
+    return (
+        Turn.objects.filter(game=game)
+        .order_by("number")
+        .select_related("agent", "vote__target", "penalty")
+        .prefetch_related(Prefetch("calls", queryset=calls))
+    )
 
 
 def _model(entry) -> str:
@@ -27,14 +34,31 @@ def _model(entry) -> str:
 
 
 def _verdict(v: Verdict) -> dict:
-    return {"judge": v.judge, "passed": v.passed, "rule": v.rule, "reason": v.reason, "target": v.target,
-            "form": v.form, "similarity": v.similarity}
+    return {
+        "judge": v.judge,
+        "passed": v.passed,
+        "rule": v.rule,
+        "reason": v.reason,
+        "target": v.target,
+        "form": v.form,
+        "similarity": v.similarity,
+    }
 
 
 def _call(c: Call, *, full: bool) -> dict:
-    out = {"role": c.role, "agent": c.agent.name if c.agent_id else None, "text": c.text, "ok": c.ok, "error": c.error,
-           "penalised": c.penalised, "attempts": c.attempts, "latency_ms": c.latency_ms, "tokens_in": c.tokens_in,
-           "tokens_out": c.tokens_out, "verdicts": [_verdict(v) for v in c.verdicts.all()]}
+    out = {
+        "role": c.role,
+        "agent": c.agent.name if c.agent_id else None,
+        "text": c.text,
+        "ok": c.ok,
+        "error": c.error,
+        "penalised": c.penalised,
+        "attempts": c.attempts,
+        "latency_ms": c.latency_ms,
+        "tokens_in": c.tokens_in,
+        "tokens_out": c.tokens_out,
+        "verdicts": [_verdict(v) for v in c.verdicts.all()],
+    }
     if full:
         out.update(prompt=c.prompt, raw=c.raw)
     else:
@@ -46,11 +70,21 @@ def turn_view(turn: Turn, names: dict[int, str], *, full: bool = False) -> dict:
     vote = getattr(turn, "vote", None) if hasattr(turn, "vote") else None
     penalty = getattr(turn, "penalty", None) if hasattr(turn, "penalty") else None
     return {
-        "number": turn.number, "agent": turn.agent.name, "phase": turn.phase, "status": turn.status, "error": turn.error,
+        "number": turn.number,
+        "agent": turn.agent.name,
+        "phase": turn.phase,
+        "status": turn.status,
+        "error": turn.error,
         "platform_ms": round(turn.platform_ms, 3),
         "calls": [_call(c, full=full) for c in turn.calls.all()],
-        "vote": {"voter": turn.agent.name, "against": vote.target.name, "reason": vote.reason, "corrected": vote.corrected}
-        if vote else None,
+        "vote": {
+            "voter": turn.agent.name,
+            "against": vote.target.name,
+            "reason": vote.reason,
+            "corrected": vote.corrected,
+        }
+        if vote
+        else None,
         "penalty": {"agent": turn.agent.name, "rule": penalty.rule, "reason": penalty.reason} if penalty else None,
     }
 
@@ -66,9 +100,22 @@ def game_state(*, game: Game, full: bool = False) -> dict:
     """Everything about a game, its turns in order, counters and metrics."""
     agents = list(Agent.objects.filter(game=game).select_related("entry").order_by("position"))
     turns = list(_turns(game))
-    counters = {a.name: {"votes_received": 0, "penalties": 0, "votes_against": 0, "corrections_tried": 0,
-                         "corrections_succeeded": 0, "invalid_replies": 0, "replies": 0, "failed_calls": 0,
-                         "latency_ms": 0, "tokens_in": 0, "tokens_out": 0} for a in agents}
+    counters = {
+        a.name: {
+            "votes_received": 0,
+            "penalties": 0,
+            "votes_against": 0,
+            "corrections_tried": 0,
+            "corrections_succeeded": 0,
+            "invalid_replies": 0,
+            "replies": 0,
+            "failed_calls": 0,
+            "latency_ms": 0,
+            "tokens_in": 0,
+            "tokens_out": 0,
+        }
+        for a in agents
+    }
     judge = {"calls": 0, "garbage": 0, "latency_ms": 0, "tokens_in": 0, "tokens_out": 0}
     records, views = [], []
     for turn in turns:
@@ -109,21 +156,41 @@ def game_state(*, game: Game, full: bool = False) -> dict:
         if penalty:
             c["penalties"] += 1
         if first_ok is not None:
-            records.append(TurnRecord(name, first_ok, judged, copied, vote.target.name if vote else None,
-                                      bool(vote and vote.grounded)))
+            records.append(
+                TurnRecord(
+                    name, first_ok, judged, copied, vote.target.name if vote else None, bool(vote and vote.grounded)
+                )
+            )
         views.append(turn_view(turn, {}, full=full))
     for c in counters.values():
         c["votes_against"] = c["votes_received"] + c["penalties"]
     per, pooled = metrics_compute(records)
     empty = metrics_compute([])[1].as_dict()
     return {
-        "id": game.pk, "title": str(game), "status": game.status, "outcome": game.outcome,
-        "loser": game.loser.name if game.loser_id else None, "seed": game.seed, "order": game.order,
-        "end_votes": game.end_votes, "max_turns": game.max_turns, "turns_played": game.turns_played,
-        "judge": _model(game.judge) if game.judge_id else None, "config": game.config,
-        "created_at": iso(game.created_at), "ended_at": iso(game.ended_at),
-        "agents": [{"name": a.name, "position": a.position, "model": _model(a.entry), **counters[a.name],
-                    "metrics": per[a.name].as_dict() if a.name in per else empty} for a in agents],
+        "id": game.pk,
+        "title": str(game),
+        "status": game.status,
+        "outcome": game.outcome,
+        "loser": game.loser.name if game.loser_id else None,
+        "seed": game.seed,
+        "order": game.order,
+        "end_votes": game.end_votes,
+        "max_turns": game.max_turns,
+        "turns_played": game.turns_played,
+        "judge": _model(game.judge) if game.judge_id else None,
+        "config": game.config,
+        "created_at": iso(game.created_at),
+        "ended_at": iso(game.ended_at),
+        "agents": [
+            {
+                "name": a.name,
+                "position": a.position,
+                "model": _model(a.entry),
+                **counters[a.name],
+                "metrics": per[a.name].as_dict() if a.name in per else empty,
+            }
+            for a in agents
+        ],
         "judge_counters": judge,
         "metrics": pooled.as_dict(),
         "turns": views,
@@ -135,16 +202,34 @@ def game_result(*, game: Game) -> dict:
     state = game_state(game=game, full=False)
     out = {"loser": state["loser"]} if state["outcome"] == Game.Outcome.LOSER else {"draw": True}
     out.update(
-        game=game.pk, seed=game.seed, order=game.order,
-        turns=[{k: t[k] for k in ("number", "agent", "phase", "status", "error", "vote", "penalty")} |
-               {"text": next((c["text"] for c in reversed(t["calls"]) if c["agent"] and c["ok"]), "")}
-               for t in state["turns"]],
+        game=game.pk,
+        seed=game.seed,
+        order=game.order,
+        turns=[
+            {k: t[k] for k in ("number", "agent", "phase", "status", "error", "vote", "penalty")}
+            | {"text": next((c["text"] for c in reversed(t["calls"]) if c["agent"] and c["ok"]), "")}
+            for t in state["turns"]
+        ],
         votes_against={a["name"]: a["votes_against"] for a in state["agents"]},
         penalties={a["name"]: a["penalties"] for a in state["agents"]},
         metrics={"game": state["metrics"], **{a["name"]: a["metrics"] for a in state["agents"]}},
-        counters={a["name"]: {k: a[k] for k in ("votes_received", "penalties", "corrections_tried",
-                                                "corrections_succeeded", "invalid_replies", "failed_calls",
-                                                "latency_ms", "tokens_in", "tokens_out")} for a in state["agents"]},
+        counters={
+            a["name"]: {
+                k: a[k]
+                for k in (
+                    "votes_received",
+                    "penalties",
+                    "corrections_tried",
+                    "corrections_succeeded",
+                    "invalid_replies",
+                    "failed_calls",
+                    "latency_ms",
+                    "tokens_in",
+                    "tokens_out",
+                )
+            }
+            for a in state["agents"]
+        },
     )
     return out
 
@@ -156,10 +241,18 @@ def game_export_lines(*, game: Game):
     yield json.dumps({"type": "game", **head}, ensure_ascii=False) + "\n"
     for turn in state["turns"]:
         for seq, call in enumerate(turn["calls"]):
-            yield json.dumps({"type": "call", "game": game.pk, "turn": turn["number"], "seq": seq, **call},
-                             ensure_ascii=False) + "\n"
-        yield json.dumps({"type": "turn", "game": game.pk, **{k: v for k, v in turn.items() if k != "calls"}},
-                         ensure_ascii=False) + "\n"
+            yield (
+                json.dumps(
+                    {"type": "call", "game": game.pk, "turn": turn["number"], "seq": seq, **call}, ensure_ascii=False
+                )
+                + "\n"
+            )
+        yield (
+            json.dumps(
+                {"type": "turn", "game": game.pk, **{k: v for k, v in turn.items() if k != "calls"}}, ensure_ascii=False
+            )
+            + "\n"
+        )
 
 
 def games_list(*, limit: int = 50) -> list[Game]:
@@ -178,13 +271,25 @@ def leaderboard() -> list[dict]:
     for agent_id in Penalty.objects.filter(turn__game__status=Game.Status.FINISHED).values_list("agent_id", flat=True):
         penalties[agent_id] += 1
     first = defaultdict(lambda: [0, 0])
-    for agent_id, penalised in Call.objects.filter(turn__game__status=Game.Status.FINISHED, role=Call.Role.VOTE,
-                                                   ok=True).values_list("agent_id", "penalised"):
+    for agent_id, penalised in Call.objects.filter(
+        turn__game__status=Game.Status.FINISHED, role=Call.Role.VOTE, ok=True
+    ).values_list("agent_id", "penalised"):
         first[agent_id][0] += not penalised
         first[agent_id][1] += 1
     for a in agents:
-        row = rows.setdefault(a.entry_id, {"model": _model(a.entry), "games": 0, "lost": 0, "draws": 0,
-                                           "votes_received": 0, "penalties": 0, "ok_first": 0, "votes": 0})
+        row = rows.setdefault(
+            a.entry_id,
+            {
+                "model": _model(a.entry),
+                "games": 0,
+                "lost": 0,
+                "draws": 0,
+                "votes_received": 0,
+                "penalties": 0,
+                "ok_first": 0,
+                "votes": 0,
+            },
+        )
         row["games"] += 1
         row["lost"] += a.game.loser_id == a.pk
         row["draws"] += a.game.outcome == Game.Outcome.DRAW

@@ -3,6 +3,7 @@
 Each model has its own script: a list of steps, played in order (the last repeats). A step is the reply
 text, or ``(status, text, delay_s)``, or a callable ``step(body) -> text`` (the request's JSON body).
 Every request is recorded (model, messages, body)."""
+
 import json
 import threading
 
@@ -12,9 +13,14 @@ PROBE_MESSAGE = "Hello! How are you today?"  # arena.services.engines.PROBE_MESS
 
 
 def completion(text, model="stub"):
-    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
 
 
 def vote(target, reason):
@@ -60,5 +66,9 @@ class ChatStub(LoopbackServer):
 
     def config(self, names=("Alpha", "Beta", "Gamma"), judge=None, **extra):
         """A game configuration whose agent named N plays model N on this stub."""
-        return {"agents": [{"name": n, "base_url": self.url, "model": n} for n in names],
-                "judge": {"base_url": self.url, "model": judge} if judge else None, "seed": 1, **extra}
+        return {
+            "agents": [{"name": n, "base_url": self.url, "model": n} for n in names],
+            "judge": {"base_url": self.url, "model": judge} if judge else None,
+            "seed": 1,
+            **extra,
+        }

@@ -1,5 +1,6 @@
 """Thin Celery tasks: a game's turns, enqueued on commit (in-process in the embedded default). A task
 plays turns of its game for a short slice, then enqueues the next (tables.services.turns.turns_run)."""
+
 from celery import shared_task
 
 

@@ -1,5 +1,6 @@
 """Thin pages: the games and the leaderboard, a game's live page (its fragment re-read on each push),
 the JSON Lines export, and the organisers' form that starts a game."""
+
 import json
 
 from django.contrib.auth.decorators import login_required
@@ -11,10 +12,17 @@ from core.errors import ArenaError
 from tables import charts, selectors, services
 from tables.models import Game
 
-EXAMPLE = {"agents": [{"name": "Alpha", "base_url": "http://localhost:11434/v1", "model": "gemma2:2b"},
-                      {"name": "Beta", "base_url": "http://localhost:11434/v1", "model": "phi3"},
-                      {"name": "Gamma", "base_url": "http://localhost:11434/v1", "model": "qwen2:1.5b"}],
-           "judge": None, "seed": 42, "end_votes": 3, "max_turns": 60}
+EXAMPLE = {
+    "agents": [
+        {"name": "Alpha", "base_url": "http://localhost:11434/v1", "model": "gemma2:2b"},
+        {"name": "Beta", "base_url": "http://localhost:11434/v1", "model": "phi3"},
+        {"name": "Gamma", "base_url": "http://localhost:11434/v1", "model": "qwen2:1.5b"},
+    ],
+    "judge": None,
+    "seed": 42,
+    "end_votes": 3,
+    "max_turns": 60,
+}
 MAX_CONFIG_CHARS = 20_000
 
 
@@ -26,17 +34,27 @@ def _game(game_id) -> Game:
 
 
 def game_list(request):
-    return render(request, "tables/games.html", {"games": selectors.games_list(), "board": selectors.leaderboard(),
-                                                 "can_start": roles.is_organiser(request.user)})
+    return render(
+        request,
+        "tables/games.html",
+        {
+            "games": selectors.games_list(),
+            "board": selectors.leaderboard(),
+            "can_start": roles.is_organiser(request.user),
+        },
+    )
 
 
 def _context(game: Game) -> dict:
     state = selectors.game_state(game=game)
     against = {a["name"]: a["votes_against"] for a in state["agents"]}
     penalties = {a["name"]: a["penalties"] for a in state["agents"]}
-    return {"game": game, "state": state,
-            "votes_chart": charts.votes_chart(against=against, end_votes=game.end_votes),
-            "penalty_chart": charts.penalty_chart(penalties=penalties)}
+    return {
+        "game": game,
+        "state": state,
+        "votes_chart": charts.votes_chart(against=against, end_votes=game.end_votes),
+        "penalty_chart": charts.penalty_chart(penalties=penalties),
+    }
 
 
 def game_page(request, game_id):

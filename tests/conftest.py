@@ -3,6 +3,7 @@
 The suite runs in whichever mode the environment selects (see config/settings.py): the embedded
 default without DATABASE_URL/REDIS_URL, services mode (PostgreSQL, Redis) with them, as CI does.
 """
+
 import multiprocessing
 import os
 import socket
@@ -110,8 +111,9 @@ def task_worker(services_mode, transactional_db, end_stray_sessions):
     from config.celery_app import app
 
     app.control.purge()
-    with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10,
-                      queues=["celery", "lambdastar", "bots"]) as worker:
+    with start_worker(
+        app, pool="solo", perform_ping_check=True, shutdown_timeout=10, queues=["celery", "lambdastar", "bots"]
+    ) as worker:
         yield worker
 
 
@@ -132,8 +134,10 @@ def _use_test_database(name, cache_prefix=None):
         from django.core.signals import setting_changed
         from django.test import signals  # noqa: F401  (connects the receiver that rebuilds the cache handler)
 
-        settings.CACHES = {alias: {**config, "KEY_PREFIX": cache_prefix} if alias == "default" else config
-                           for alias, config in settings.CACHES.items()}
+        settings.CACHES = {
+            alias: {**config, "KEY_PREFIX": cache_prefix} if alias == "default" else config
+            for alias, config in settings.CACHES.items()
+        }
         setting_changed.send(sender=None, setting="CACHES", value=settings.CACHES, enter=True)
 
 
@@ -153,8 +157,13 @@ def daphne_serving():
     from django.db import connections
 
     connections.close_all()
-    process = DaphneProcess("127.0.0.1", _application, setup=partial(
-        _use_test_database, settings.DATABASES["default"]["NAME"], settings.CACHES["default"].get("KEY_PREFIX")))
+    process = DaphneProcess(
+        "127.0.0.1",
+        _application,
+        setup=partial(
+            _use_test_database, settings.DATABASES["default"]["NAME"], settings.CACHES["default"].get("KEY_PREFIX")
+        ),
+    )
     process.daemon = True
     process.start()
     if not process.ready.wait(20):

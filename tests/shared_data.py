@@ -1,4 +1,5 @@
 """Where the project's shared test data lives: ../shared/data beside the checkout (SHARED_DIR overrides)."""
+
 import os
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 """``Authorization: Token <key>``: the hashed API keys of the API keys page (arena.models.ApiKey) and, for
 clients that hold one, DRF's stored tokens (rest_framework.authtoken), which keep working."""
+
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 

@@ -7,6 +7,7 @@
 bodies (deprecated): ``detail`` repeats ``error``, and a validation error's fields also stand at the top. 401 answers carry ``WWW-Authenticate: Token``, 429 answers
 ``Retry-After`` (seconds).
 """
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions
@@ -58,8 +59,9 @@ def refused(exc: ArenaError) -> Response:
 
 def error_json(status: int, message: str, code: str, **headers) -> JsonResponse:
     """The same body from a plain Django view (the long poll)."""
-    return JsonResponse(error_body(message, code), status=status, headers=headers,
-                        json_dumps_params={"separators": (",", ":")})
+    return JsonResponse(
+        error_body(message, code), status=status, headers=headers, json_dumps_params={"separators": (",", ":")}
+    )
 
 
 def not_found(request, exception):

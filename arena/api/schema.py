@@ -1,5 +1,6 @@
 """What the entrants' API answers, for its OpenAPI schema (/api/v1/schema/) only: the views shape their
 answers themselves (arena/api/views.py); these serializers describe those shapes."""
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -10,9 +11,13 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "`Token <key>`: a key from the API keys page (/entrant/keys/), shown once when "
-                               "created; DRF tokens issued before keys existed work too."}
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <key>`: a key from the API keys page (/entrant/keys/), shown once when "
+            "created; DRF tokens issued before keys existed work too.",
+        }
 
 
 class EntryOut(serializers.Serializer):
@@ -66,7 +71,9 @@ class PendingOut(serializers.Serializer):
 class ReplyOut(serializers.Serializer):
     reply_to = serializers.IntegerField(help_text="The judge message (its seq) this reply answers.")
     text = serializers.CharField(help_text="The reply as the judge will see it (cleaned).")
-    deliver_at = serializers.DateTimeField(help_text="When the judge sees it: the entry's typing delay after the judge's message.")
+    deliver_at = serializers.DateTimeField(
+        help_text="When the judge sees it: the entry's typing delay after the judge's message."
+    )
 
 
 class ConsentOut(serializers.Serializer):
@@ -113,8 +120,10 @@ class Outcomes(serializers.Serializer):
 
 
 class HealthOut(serializers.Serializer):
-    breaker = serializers.ChoiceField(choices=["closed", "open", "half_open"],
-                                      help_text="open: calls are skipped; half_open: the next call is a trial.")
+    breaker = serializers.ChoiceField(
+        choices=["closed", "open", "half_open"],
+        help_text="open: calls are skipped; half_open: the next call is a trial.",
+    )
     healthy = serializers.BooleanField()
     consecutive_failures = serializers.IntegerField()
     unhealthy_since = serializers.DateTimeField(allow_null=True)
@@ -148,46 +157,68 @@ PAGE = OpenApiParameter("page", int, required=False, description="Page number, f
 NOT_FOUND = OpenApiResponse(description="No such entry of yours (or conversation of the entry).")
 INVALID = OpenApiResponse(description="The request's fields are invalid.")
 REFUSED = OpenApiResponse(Refusal, description="Refused by the platform's rules.")
-WAIT = OpenApiParameter("wait", float, required=False,
-                        description="Seconds to wait for a pending message (0 to the server's maximum).")
+WAIT = OpenApiParameter(
+    "wait", float, required=False, description="Seconds to wait for a pending message (0 to the server's maximum)."
+)
 
 
 def long_poll_path(result, generator, request, public):
     """drf-spectacular postprocessing hook: the pull long poll is an async Django view (it must end when
     its client leaves), which the generator does not see; describe it as the DRF views are described."""
     pending = {
-        "type": "object", "required": ["pending"],
-        "properties": {"pending": {"type": "array", "items": {
-            "type": "object", "required": ["conversation", "seq", "message", "history"],
-            "properties": {
-                "conversation": {"type": "string", "format": "uuid"},
-                "seq": {"type": "integer"},
-                "message": {"type": "string"},
-                "history": {"type": "array", "items": {
-                    "type": "object", "required": ["role", "text"],
-                    "properties": {"role": {"type": "string"}, "text": {"type": "string"}}}},
-            }}}},
+        "type": "object",
+        "required": ["pending"],
+        "properties": {
+            "pending": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["conversation", "seq", "message", "history"],
+                    "properties": {
+                        "conversation": {"type": "string", "format": "uuid"},
+                        "seq": {"type": "integer"},
+                        "message": {"type": "string"},
+                        "history": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["role", "text"],
+                                "properties": {"role": {"type": "string"}, "text": {"type": "string"}},
+                            },
+                        },
+                    },
+                },
+            }
+        },
     }
     error = {"$ref": "#/components/schemas/Refusal"}
     security = [{"tokenAuth": []}, {"cookieAuth": []}]
-    result.setdefault("paths", {})["/api/v1/entries/{entry_id}/pending/"] = {"get": {
-        "operationId": "entries_pending_retrieve",
-        "summary": "Long poll for the judge messages awaiting this entry's answer",
-        "description": "Waits up to `wait` seconds (0 to the server's longest, ARENA_PULL_MAX_WAIT_S; a longer "
-                       "finite wait is capped) until a judge message awaits an answer. Ends when the client "
-                       "disconnects.",
-        "parameters": [
-            {"in": "path", "name": "entry_id", "required": True, "schema": {"type": "integer"}},
-            {"in": "query", "name": "wait", "required": False, "schema": {"type": "number"},
-             "description": "Seconds to wait; a finite number of 0 or more."},
-        ],
-        "tags": ["entries"], "security": security,
-        "responses": {
-            "200": {"content": {"application/json": {"schema": pending}}, "description": ""},
-            "400": {"content": {"application/json": {"schema": error}}, "description": "A bad parameter."},
-            "404": {"content": {"application/json": {"schema": error}}, "description": "No such entry of yours."},
-        },
-    }}
+    result.setdefault("paths", {})["/api/v1/entries/{entry_id}/pending/"] = {
+        "get": {
+            "operationId": "entries_pending_retrieve",
+            "summary": "Long poll for the judge messages awaiting this entry's answer",
+            "description": "Waits up to `wait` seconds (0 to the server's longest, ARENA_PULL_MAX_WAIT_S; a longer "
+            "finite wait is capped) until a judge message awaits an answer. Ends when the client "
+            "disconnects.",
+            "parameters": [
+                {"in": "path", "name": "entry_id", "required": True, "schema": {"type": "integer"}},
+                {
+                    "in": "query",
+                    "name": "wait",
+                    "required": False,
+                    "schema": {"type": "number"},
+                    "description": "Seconds to wait; a finite number of 0 or more.",
+                },
+            ],
+            "tags": ["entries"],
+            "security": security,
+            "responses": {
+                "200": {"content": {"application/json": {"schema": pending}}, "description": ""},
+                "400": {"content": {"application/json": {"schema": error}}, "description": "A bad parameter."},
+                "404": {"content": {"application/json": {"schema": error}}, "description": "No such entry of yours."},
+            },
+        }
+    }
     return result
 
 
@@ -196,17 +227,29 @@ def common_answers(result, generator, request, public):
     (``Refusal``); every operation may answer 429 (throttled, with Retry-After) and, unless it is public,
     401 (no or a bad token, with WWW-Authenticate); operations with input may answer 400, with a body 415."""
     refusal = {"application/json": {"schema": {"$ref": "#/components/schemas/Refusal"}}}
-    result.setdefault("components", {}).setdefault("schemas", {}).setdefault("Refusal", {
-        "type": "object", "required": ["error", "code"],
-        "properties": {"error": {"type": "string"}, "code": {"type": "string"},
-                       "fields": {"type": "object", "additionalProperties": {}},
-                       "detail": {"type": "string", "description": "Deprecated: the same as error."}},
-    })
-    throttled = {"description": "Too many requests (per token and per address): wait Retry-After seconds.",
-                 "content": refusal,
-                 "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}}}
-    unauthenticated = {"description": "No token, or a bad or revoked one.", "content": refusal,
-                       "headers": {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Token"}}}
+    result.setdefault("components", {}).setdefault("schemas", {}).setdefault(
+        "Refusal",
+        {
+            "type": "object",
+            "required": ["error", "code"],
+            "properties": {
+                "error": {"type": "string"},
+                "code": {"type": "string"},
+                "fields": {"type": "object", "additionalProperties": {}},
+                "detail": {"type": "string", "description": "Deprecated: the same as error."},
+            },
+        },
+    )
+    throttled = {
+        "description": "Too many requests (per token and per address): wait Retry-After seconds.",
+        "content": refusal,
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+    }
+    unauthenticated = {
+        "description": "No token, or a bad or revoked one.",
+        "content": refusal,
+        "headers": {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Token"}},
+    }
     for item in result.get("paths", {}).values():
         for method, operation in item.items():
             if method not in ("get", "post", "put", "patch", "delete"):

@@ -7,6 +7,7 @@ before authentication, so guessing tokens is throttled too); ``TokenThrottle`` e
 live in Django's cache (Redis in services mode, so every process shares them). A long poll is one request.
 A refused request answers 429 with ``Retry-After``.
 """
+
 from django.conf import settings
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle

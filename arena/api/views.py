@@ -4,6 +4,7 @@ An entrant only ever reaches its own entries: any other entry id answers 404, as
 The long poll is an async Django view (:func:`pending_long_poll`), authenticated and throttled as the DRF
 views are. Every 4xx has one body (arena.api.errors); every view is throttled (arena.api.throttles).
 """
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, JsonResponse
@@ -118,8 +119,14 @@ def _own_entry_authenticated(request, entry_id: int) -> Entry:
                 raise _Refused(error_json(401, str(exc.detail), exc.get_codes(), **{"WWW-Authenticate": challenge}))
             wait = throttle_wait(TokenThrottle, api_request)
         if wait is not None:
-            raise _Refused(error_json(429, f"Request was throttled. Expected available in {int(wait)} seconds.",
-                                      "throttled", **{"Retry-After": str(int(wait))}))
+            raise _Refused(
+                error_json(
+                    429,
+                    f"Request was throttled. Expected available in {int(wait)} seconds.",
+                    "throttled",
+                    **{"Retry-After": str(int(wait))},
+                )
+            )
         try:
             return own_entry(api_request, entry_id)
         except Http404 as exc:
@@ -140,10 +147,12 @@ async def pending_long_poll(request, entry_id):
     except _Refused as refusal:
         return refusal.response
     try:
-        wait = number_param(request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S,
-                            cap=True)
-        return JsonResponse({"pending": await pull_pending_wait(entry=entry, wait_s=wait)},
-                            json_dumps_params={"separators": (",", ":")})
+        wait = number_param(
+            request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S, cap=True
+        )
+        return JsonResponse(
+            {"pending": await pull_pending_wait(entry=entry, wait_s=wait)}, json_dumps_params={"separators": (",", ":")}
+        )
     except InvalidInput as exc:
         return error_json(400, str(exc), exc.code)
 
@@ -156,21 +165,26 @@ class ReplyInput(serializers.Serializer):
 class PullReply(APIView):
     """A reply to the pending judge message: held, and shown after the entry's typing delay (202)."""
 
-    @extend_schema(request=ReplyInput, responses={202: schema.ReplyOut, 400: schema.INVALID, 404: schema.NOT_FOUND,
-                                                  409: schema.REFUSED})
+    @extend_schema(
+        request=ReplyInput,
+        responses={202: schema.ReplyOut, 400: schema.INVALID, 404: schema.NOT_FOUND, 409: schema.REFUSED},
+    )
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
         data = ReplyInput(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            held = pull_reply(entry=entry, conversation_key=data.validated_data["conversation"],
-                              text=data.validated_data["text"])
+            held = pull_reply(
+                entry=entry, conversation_key=data.validated_data["conversation"], text=data.validated_data["text"]
+            )
         except ArenaError as exc:
             return refused(exc)
         if held is None:
             raise Http404("No such conversation.")
-        return Response({"reply_to": held.reply_to, "text": held.text, "deliver_at": held.deliver_at},
-                        status=status.HTTP_202_ACCEPTED)
+        return Response(
+            {"reply_to": held.reply_to, "text": held.text, "deliver_at": held.deliver_at},
+            status=status.HTTP_202_ACCEPTED,
+        )
 
 
 class TypingInput(serializers.Serializer):
@@ -241,15 +255,18 @@ class EntryCallsView(APIView):
 
 
 class RehearseInput(serializers.Serializer):
-    judge = serializers.ChoiceField(choices=JUDGES, default="bot",
-                                    help_text="bot: the scripted judge asks; self: you judge, on the judge console.")
+    judge = serializers.ChoiceField(
+        choices=JUDGES, default="bot", help_text="bot: the scripted judge asks; self: you judge, on the judge console."
+    )
 
 
 class EntryRehearse(APIView):
     """Start a rehearsal at once: a practice one-to-one interrogation of the entry, never published."""
 
-    @extend_schema(request=RehearseInput, responses={201: schema.RehearsalOut, 400: schema.INVALID,
-                                                     404: schema.NOT_FOUND, 409: schema.REFUSED})
+    @extend_schema(
+        request=RehearseInput,
+        responses={201: schema.RehearsalOut, 400: schema.INVALID, 404: schema.NOT_FOUND, 409: schema.REFUSED},
+    )
     def post(self, request, entry_id):
         entry = own_entry(request, entry_id)
         data = RehearseInput(data=request.data if isinstance(request.data, dict) else {"judge": request.data})
@@ -260,10 +277,16 @@ class EntryRehearse(APIView):
             return refused(exc)
         judge = data.validated_data["judge"]
         page = "judge_console" if judge == "self" else "entrant_rehearsal"
-        return Response({"interrogation": interrogation.public_id, "judge": judge, "status": interrogation.status,
-                         "deadline": interrogation.deadline,
-                         "page": reverse(page, args=[interrogation.public_id], request=request)},
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            {
+                "interrogation": interrogation.public_id,
+                "judge": judge,
+                "status": interrogation.status,
+                "deadline": interrogation.deadline,
+                "page": reverse(page, args=[interrogation.public_id], request=request),
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class ApiRoot(APIView):
@@ -276,15 +299,24 @@ class ApiRoot(APIView):
         def link(name, *args):
             return reverse(name, args=args, request=request)
 
-        return Response({
-            "entries": link("api_entries"),
-            "learner_consent": link("api_learner_consent"),
-            "schema": link("api_schema_latest"),
-            "docs": link("api_docs"),
-            "api_keys": link("entrant_keys"),
-            "endpoints": [
-                "GET, POST entries/", "GET entries/{id}/", "POST entries/{id}/probe/", "GET entries/{id}/health/",
-                "GET entries/{id}/calls/", "POST entries/{id}/rehearse/", "GET entries/{id}/pending/?wait=",
-                "POST entries/{id}/replies/", "POST entries/{id}/typing/", "GET, PUT, DELETE learner/consent/",
-            ],
-        })
+        return Response(
+            {
+                "entries": link("api_entries"),
+                "learner_consent": link("api_learner_consent"),
+                "schema": link("api_schema_latest"),
+                "docs": link("api_docs"),
+                "api_keys": link("entrant_keys"),
+                "endpoints": [
+                    "GET, POST entries/",
+                    "GET entries/{id}/",
+                    "POST entries/{id}/probe/",
+                    "GET entries/{id}/health/",
+                    "GET entries/{id}/calls/",
+                    "POST entries/{id}/rehearse/",
+                    "GET entries/{id}/pending/?wait=",
+                    "POST entries/{id}/replies/",
+                    "POST entries/{id}/typing/",
+                    "GET, PUT, DELETE learner/consent/",
+                ],
+            }
+        )

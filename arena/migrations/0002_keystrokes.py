@@ -5,32 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0001_initial'),
+        ("arena", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='interrogation',
-            name='keystroke_mode',
-            field=models.BooleanField(default=False, help_text="LPP-style: each side's typing is shown character by character, and stored."),
+            model_name="interrogation",
+            name="keystroke_mode",
+            field=models.BooleanField(
+                default=False, help_text="LPP-style: each side's typing is shown character by character, and stored."
+            ),
         ),
         migrations.CreateModel(
-            name='Keystroke',
+            name="Keystroke",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField(help_text='Order within the conversation, from 1.')),
-                ('sender_role', models.CharField(choices=[('interrogator', 'interrogator'), ('witness', 'witness')], max_length=12)),
-                ('key', models.CharField(max_length=40)),
-                ('char', models.CharField(blank=True, max_length=1)),
-                ('stamp', models.CharField(blank=True, max_length=40)),
-                ('time', models.DateTimeField(blank=True, null=True)),
-                ('conversation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='keystrokes', to='arena.conversation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField(help_text="Order within the conversation, from 1.")),
+                (
+                    "sender_role",
+                    models.CharField(choices=[("interrogator", "interrogator"), ("witness", "witness")], max_length=12),
+                ),
+                ("key", models.CharField(max_length=40)),
+                ("char", models.CharField(blank=True, max_length=1)),
+                ("stamp", models.CharField(blank=True, max_length=40)),
+                ("time", models.DateTimeField(blank=True, null=True)),
+                (
+                    "conversation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="keystrokes", to="arena.conversation"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['conversation', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('conversation', 'seq'), name='keystroke_seq_unique')],
+                "ordering": ["conversation", "seq"],
+                "constraints": [models.UniqueConstraint(fields=("conversation", "seq"), name="keystroke_seq_unique")],
             },
         ),
     ]

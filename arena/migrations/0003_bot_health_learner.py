@@ -6,71 +6,153 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0002_keystrokes'),
+        ("arena", "0002_keystrokes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='EngineCall',
+            name="EngineCall",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('trigger_seq', models.PositiveIntegerField(blank=True, null=True)),
-                ('kind', models.CharField(choices=[('reply', 'reply'), ('probe', 'probe'), ('pull', 'pull-mode reply')], default='reply', max_length=8)),
-                ('attempt', models.PositiveSmallIntegerField(default=0)),
-                ('outcome', models.CharField(choices=[('ok', 'ok'), ('error', 'error'), ('timeout', 'timeout'), ('skipped', 'skipped (breaker open)')], db_index=True, max_length=8)),
-                ('transient', models.BooleanField(default=False)),
-                ('latency_ms', models.PositiveIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('detail', models.CharField(blank=True, help_text='e.g. reply cleaned, learner pair used', max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('conversation', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='engine_calls', to='arena.conversation')),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='arena.entry')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("trigger_seq", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("reply", "reply"), ("probe", "probe"), ("pull", "pull-mode reply")],
+                        default="reply",
+                        max_length=8,
+                    ),
+                ),
+                ("attempt", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[
+                            ("ok", "ok"),
+                            ("error", "error"),
+                            ("timeout", "timeout"),
+                            ("skipped", "skipped (breaker open)"),
+                        ],
+                        db_index=True,
+                        max_length=8,
+                    ),
+                ),
+                ("transient", models.BooleanField(default=False)),
+                ("latency_ms", models.PositiveIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                (
+                    "detail",
+                    models.CharField(blank=True, help_text="e.g. reply cleaned, learner pair used", max_length=200),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "conversation",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="engine_calls",
+                        to="arena.conversation",
+                    ),
+                ),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="calls", to="arena.entry"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='EntryHealth',
+            name="EntryHealth",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('consecutive_failures', models.PositiveIntegerField(default=0)),
-                ('unhealthy_since', models.DateTimeField(blank=True, help_text='Set while the breaker is open.', null=True)),
-                ('last_error', models.TextField(blank=True)),
-                ('last_error_at', models.DateTimeField(blank=True, null=True)),
-                ('last_ok_at', models.DateTimeField(blank=True, null=True)),
-                ('entry', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='health', to='arena.entry')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("consecutive_failures", models.PositiveIntegerField(default=0)),
+                (
+                    "unhealthy_since",
+                    models.DateTimeField(blank=True, help_text="Set while the breaker is open.", null=True),
+                ),
+                ("last_error", models.TextField(blank=True)),
+                ("last_error_at", models.DateTimeField(blank=True, null=True)),
+                ("last_ok_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="health", to="arena.entry"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entry health',
+                "verbose_name_plural": "entry health",
             },
         ),
         migrations.CreateModel(
-            name='LearnerConsent',
+            name="LearnerConsent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('agreed_at', models.DateTimeField()),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='learner_consent', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("agreed_at", models.DateTimeField()),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="learner_consent",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='LearnedPair',
+            name="LearnedPair",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('prompt', models.TextField()),
-                ('reply', models.TextField()),
-                ('prev_prompt', models.TextField(blank=True, help_text="The judge's previous question in that conversation.")),
-                ('reply_seq', models.PositiveIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('conversation', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='arena.conversation')),
-                ('prompt_author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reply_author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("prompt", models.TextField()),
+                ("reply", models.TextField()),
+                (
+                    "prev_prompt",
+                    models.TextField(blank=True, help_text="The judge's previous question in that conversation."),
+                ),
+                ("reply_seq", models.PositiveIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "conversation",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="arena.conversation",
+                    ),
+                ),
+                (
+                    "prompt_author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reply_author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('conversation', 'reply_seq'), name='learned_pair_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("conversation", "reply_seq"), name="learned_pair_once")
+                ],
             },
         ),
     ]

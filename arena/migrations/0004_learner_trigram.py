@@ -4,6 +4,7 @@ GiST, not GIN: it serves ORDER BY prompt <-> %s LIMIT n (nearest neighbours) str
 
 The learner matches in memory (rapidfuzz) on SQLite, and by trigram similarity in PostgreSQL.
 """
+
 from django.contrib.postgres.operations import TrigramExtension
 from django.db import migrations
 

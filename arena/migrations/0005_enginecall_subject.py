@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0004_learner_trigram'),
+        ("arena", "0004_learner_trigram"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='enginecall',
-            name='subject',
-            field=models.CharField(blank=True, help_text='what the call was for, e.g. "conversation 7 message 3", "markets game 3 question 5"', max_length=100),
+            model_name="enginecall",
+            name="subject",
+            field=models.CharField(
+                blank=True,
+                help_text='what the call was for, e.g. "conversation 7 message 3", "markets game 3 question 5"',
+                max_length=100,
+            ),
         ),
     ]

@@ -6,52 +6,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0007_enginecall_reply_seq'),
+        ("arena", "0007_enginecall_reply_seq"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='enginecall',
-            name='public_error',
-            field=models.CharField(blank=True, help_text="what the entry's owner may see of the error (a neutral category, never what answered)", max_length=500),
+            model_name="enginecall",
+            name="public_error",
+            field=models.CharField(
+                blank=True,
+                help_text="what the entry's owner may see of the error (a neutral category, never what answered)",
+                max_length=500,
+            ),
         ),
         migrations.AddField(
-            model_name='interrogation',
-            name='rehearsal',
-            field=models.BooleanField(db_index=True, default=False, help_text="An entrant's practice run: kept out of every result and never published."),
+            model_name="interrogation",
+            name="rehearsal",
+            field=models.BooleanField(
+                db_index=True,
+                default=False,
+                help_text="An entrant's practice run: kept out of every result and never published.",
+            ),
         ),
         migrations.CreateModel(
-            name='ApiKey',
+            name="ApiKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60)),
-                ('prefix', models.CharField(max_length=16)),
-                ('key_hash', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_keys', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=60)),
+                ("prefix", models.CharField(max_length=16)),
+                ("key_hash", models.CharField(max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_keys",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'API key',
-                'ordering': ['-created_at'],
+                "verbose_name": "API key",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='EntrantApplication',
+            name="EntrantApplication",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('about', models.CharField(blank=True, help_text='What the entrant says they will bring.', max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('approved_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('approved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='entrant_application', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "about",
+                    models.CharField(blank=True, help_text="What the entrant says they will bring.", max_length=500),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("approved_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "approved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entrant_application",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
     ]

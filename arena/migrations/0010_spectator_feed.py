@@ -5,22 +5,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0009_message_policy'),
+        ("arena", "0009_message_policy"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SpectatorFeed',
+            name="SpectatorFeed",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('delay_s', models.FloatField(default=60.0, help_text='Seconds spectators see the conversation behind its judge.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('interrogation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='spectator_feed', to='arena.interrogation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "delay_s",
+                    models.FloatField(
+                        default=60.0, help_text="Seconds spectators see the conversation behind its judge."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "interrogation",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="spectator_feed",
+                        to="arena.interrogation",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('delay_s__gte', 0), ('delay_s__lte', 3600)), name='spectator_feed_delay_0_3600')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("delay_s__gte", 0), ("delay_s__lte", 3600)),
+                        name="spectator_feed_delay_0_3600",
+                    )
+                ],
             },
         ),
     ]

@@ -5,6 +5,18 @@ the cached reads of the pages (`selectors`, `cache`), the filter form (`filters`
 
     from arena.results import Outcome, Battle, ResultsQuery, source_register, judge_key, human_name
 """
-from arena.results.sources import (HUMAN, Battle, Outcome, ResultsQuery, ResultsSource, battles_from_outcomes,  # noqa: F401
-                                   formats_registered, human_name, judge_key, source_register, source_unregister,
-                                   sources_registered)
+
+from arena.results.sources import (
+    HUMAN,
+    Battle,
+    Outcome,
+    ResultsQuery,
+    ResultsSource,
+    battles_from_outcomes,  # noqa: F401
+    formats_registered,
+    human_name,
+    judge_key,
+    source_register,
+    source_unregister,
+    sources_registered,
+)

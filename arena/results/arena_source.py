@@ -2,10 +2,11 @@
 "three-party" (two outcomes: the witness picked as the human was judged human, the other not), a
 one-to-one verdict "two-party" (one outcome: "human" or "machine").  Interrogations that another format
 claims (it realised its meetings as arena interrogations and reports their verdicts itself) are left out."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 
 from django.db.models import Prefetch
 
@@ -24,19 +25,28 @@ def _witness(conversation: Conversation) -> str:
 
 
 def _day_start(day) -> datetime:
-    return datetime.combine(day, time.min, tzinfo=timezone.utc)
+    return datetime.combine(day, time.min, tzinfo=UTC)
 
 
 class ArenaResults:
     name = "arena"
-    formats = {THREE_PARTY: "Three-party (picked as the human of two witnesses)",
-               TWO_PARTY: "Two-party (one witness judged human or machine)"}
+    formats = {
+        THREE_PARTY: "Three-party (picked as the human of two witnesses)",
+        TWO_PARTY: "Two-party (one witness judged human or machine)",
+    }
 
     def verdicts(self, query: ResultsQuery):
-        verdicts = Verdict.objects.filter(interrogation__rehearsal=False).select_related("interrogation", "judge").prefetch_related(
-            Prefetch("interrogation__conversations",
-                     queryset=Conversation.objects.select_related("witness_entry", "witness_human"))
-        ).order_by("decided_at", "pk")
+        verdicts = (
+            Verdict.objects.filter(interrogation__rehearsal=False)
+            .select_related("interrogation", "judge")
+            .prefetch_related(
+                Prefetch(
+                    "interrogation__conversations",
+                    queryset=Conversation.objects.select_related("witness_entry", "witness_human"),
+                )
+            )
+            .order_by("decided_at", "pk")
+        )
         verdicts = verdicts_in_period(verdicts, query)
         if query.format is not None:
             kinds = [kind for kind, fmt in KIND_FORMAT.items() if fmt == query.format]
@@ -66,12 +76,29 @@ def verdicts_in_period(verdicts, query: ResultsQuery, field: str = "decided_at")
 def verdict_outcomes(verdict: Verdict, *, fmt: str, study: str | None = None) -> Iterable[Outcome]:
     """The outcomes of one arena verdict (its interrogation's conversations prefetched), as ``fmt``: also
     for a format that realised its meetings as arena interrogations (tournaments.loebner.results)."""
-    return choice_outcomes(verdict.interrogation, verdict.choice, fmt=fmt, study=study, at=verdict.decided_at,
-                           judge=judge_key(verdict.judge), decision=str(verdict.pk), confidence=verdict.confidence)
+    return choice_outcomes(
+        verdict.interrogation,
+        verdict.choice,
+        fmt=fmt,
+        study=study,
+        at=verdict.decided_at,
+        judge=judge_key(verdict.judge),
+        decision=str(verdict.pk),
+        confidence=verdict.confidence,
+    )
 
 
-def choice_outcomes(interrogation: Interrogation, choice: str, *, fmt: str, study: str | None, at: datetime,
-                    judge: str, decision: str, confidence: float | None = None) -> Iterable[Outcome]:
+def choice_outcomes(
+    interrogation: Interrogation,
+    choice: str,
+    *,
+    fmt: str,
+    study: str | None,
+    at: datetime,
+    judge: str,
+    decision: str,
+    confidence: float | None = None,
+) -> Iterable[Outcome]:
     """The outcomes of a choice ("human"/"machine" on a one-to-one, "left"/"right" on a three-party) made
     on ``interrogation`` (its conversations prefetched): also a verdict read from a transcript afterwards
     (studies.results)."""
@@ -84,6 +111,15 @@ def choice_outcomes(interrogation: Interrogation, choice: str, *, fmt: str, stud
         else:
             judged = choice == c.side
             partner = next((n for s, n in names.items() if s != c.side), None)
-        yield Outcome(witness=names[c.side], witness_is_machine=c.witness_is_machine, judged_human=judged,
-                      format=fmt, study=study, at=at, judge=judge, decision=decision, partner=partner,
-                      confidence=confidence)
+        yield Outcome(
+            witness=names[c.side],
+            witness_is_machine=c.witness_is_machine,
+            judged_human=judged,
+            format=fmt,
+            study=study,
+            at=at,
+            judge=judge,
+            decision=decision,
+            partner=partner,
+            confidence=confidence,
+        )

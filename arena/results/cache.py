@@ -2,6 +2,7 @@
 shares them), keyed by what was asked and by a version number.  The version changes only when a service
 records something that changes results (`arena.services.results_version_bump`, after its commit): a
 request never recomputes what an earlier request, in any process, already computed for that version."""
+
 import hashlib
 import time
 

@@ -1,5 +1,6 @@
 """Tabulating collected outcomes and battles: pass rates beside the human baseline, the leaderboard with
 its win-fraction matrix, judges' accuracy (the statistics themselves are arena.stats).  No database."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -11,8 +12,13 @@ from arena.results.sources import HUMAN, Battle, Outcome, pooled
 
 def _rate_row(name: str, k: int, n: int, *, machine: bool, level: float) -> dict:
     estimate = stats.proportion_estimate(k, n, level=level)
-    return {"name": name, "witness_kind": "machine" if machine else "human", "baseline": name == HUMAN,
-            "judged_human": k, **estimate.as_dict()}
+    return {
+        "name": name,
+        "witness_kind": "machine" if machine else "human",
+        "baseline": name == HUMAN,
+        "judged_human": k,
+        **estimate.as_dict(),
+    }
 
 
 def pass_rates(outcomes: Sequence[Outcome], *, fmt: str | None = None, level: float = 0.95) -> list[dict]:
@@ -37,25 +43,36 @@ def pass_rates(outcomes: Sequence[Outcome], *, fmt: str | None = None, level: fl
 def rates_by_format(outcomes: Sequence[Outcome], formats: dict[str, str], *, level: float = 0.95) -> list[dict]:
     """pass_rates for each format that has outcomes, in the registry's order: [{format, label, rows}]."""
     present = {o.format for o in outcomes if o.judged_human is not None}
-    return [{"format": fmt, "label": label, "rows": pass_rates(outcomes, fmt=fmt, level=level)}
-            for fmt, label in formats.items() if fmt in present]
+    return [
+        {"format": fmt, "label": label, "rows": pass_rates(outcomes, fmt=fmt, level=level)}
+        for fmt, label in formats.items()
+        if fmt in present
+    ]
 
 
-def entry_rates(outcomes: Sequence[Outcome], witness: str, formats: dict[str, str], *,
-                level: float = 0.95) -> list[dict]:
+def entry_rates(
+    outcomes: Sequence[Outcome], witness: str, formats: dict[str, str], *, level: float = 0.95
+) -> list[dict]:
     """For one machine witness: per format it played, its rate beside the human baseline of that format."""
     rows = []
     for fmt, label in formats.items():
-        mine = [o for o in outcomes if o.format == fmt and o.witness_is_machine and o.witness == witness
-                and o.judged_human is not None]
+        mine = [
+            o
+            for o in outcomes
+            if o.format == fmt and o.witness_is_machine and o.witness == witness and o.judged_human is not None
+        ]
         if not mine:
             continue
         k = sum(o.judged_human for o in mine)
         humans = [o for o in outcomes if o.format == fmt and not o.witness_is_machine and o.judged_human is not None]
-        rows.append({"format": fmt, "label": label,
-                     "entry": _rate_row(witness, k, len(mine), machine=True, level=level),
-                     "human": _rate_row(HUMAN, sum(o.judged_human for o in humans), len(humans), machine=False,
-                                        level=level)})
+        rows.append(
+            {
+                "format": fmt,
+                "label": label,
+                "entry": _rate_row(witness, k, len(mine), machine=True, level=level),
+                "human": _rate_row(HUMAN, sum(o.judged_human for o in humans), len(humans), machine=False, level=level),
+            }
+        )
     return rows
 
 
@@ -77,12 +94,20 @@ def leaderboard(table: stats.RatingTable) -> dict:
     same order (None where two players never met)."""
     ratings = [r.as_dict() for r in table.ratings]
     order = [table.names.index(r["name"]) for r in ratings]
-    fraction = [[None if table.battle_count[i][j] == 0 else float(table.win_fraction[i][j]) for j in order]
-                for i in order]
+    fraction = [
+        [None if table.battle_count[i][j] == 0 else float(table.win_fraction[i][j]) for j in order] for i in order
+    ]
     count = [[int(table.battle_count[i][j]) for j in order] for i in order]
-    return {"ratings": ratings, "names": [r["name"] for r in ratings], "win_fraction": fraction,
-            "battle_count": count, "notes": list(table.notes), "level": table.level, "replicates": table.replicates,
-            "battles": int(table.battle_count.sum() // 2)}
+    return {
+        "ratings": ratings,
+        "names": [r["name"] for r in ratings],
+        "win_fraction": fraction,
+        "battle_count": count,
+        "notes": list(table.notes),
+        "level": table.level,
+        "replicates": table.replicates,
+        "battles": int(table.battle_count.sum() // 2),
+    }
 
 
 def decision_correct(group: Sequence[Outcome]) -> bool | None:
@@ -97,8 +122,9 @@ def decision_correct(group: Sequence[Outcome]) -> bool | None:
     return all(o.witness_is_machine for o in judged)
 
 
-def judge_accuracies(outcomes: Sequence[Outcome], battles: Sequence[Battle], *, level: float = 0.95,
-                     alpha: float = 0.05) -> list[dict]:
+def judge_accuracies(
+    outcomes: Sequence[Outcome], battles: Sequence[Battle], *, level: float = 0.95, alpha: float = 0.05
+) -> list[dict]:
     """Per judge key: decisions right of n with the Wilson interval and the exact test against 50 %, and the
     sequential outlier test (arena.stats.judge_outliers) on the judge's battles against the other judges'
     consensus; most suspect first."""
@@ -119,8 +145,16 @@ def judge_accuracies(outcomes: Sequence[Outcome], battles: Sequence[Battle], *, 
     for key in sorted(tally):
         k, n = tally[key]
         test = tests.get(key)
-        rows.append({"judge": key, "correct": k, **stats.proportion_estimate(k, n, level=level).as_dict(),
-                     "battles": test.votes if test else 0, "e_value": test.e_value if test else 1.0,
-                     "outlier": bool(test and test.flagged), "flagged_at": test.flagged_at if test else None})
+        rows.append(
+            {
+                "judge": key,
+                "correct": k,
+                **stats.proportion_estimate(k, n, level=level).as_dict(),
+                "battles": test.votes if test else 0,
+                "e_value": test.e_value if test else 1.0,
+                "outlier": bool(test and test.flagged),
+                "flagged_at": test.flagged_at if test else None,
+            }
+        )
     rows.sort(key=lambda r: -r["e_value"])
     return rows

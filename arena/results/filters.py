@@ -1,5 +1,6 @@
 """The results pages' filters (period, format, study), read from the query string and validated: a bad
 value gets a message naming it, never a 500."""
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,9 @@ class _Day(forms.CharField):
     """A date as YYYY-MM-DD, from 2000-01-01 to 2099-12-31."""
 
     def __init__(self, label):
-        super().__init__(required=False, max_length=10, label=label,
-                         error_messages={"max_length": "Give the date as YYYY-MM-DD."})
+        super().__init__(
+            required=False, max_length=10, label=label, error_messages={"max_length": "Give the date as YYYY-MM-DD."}
+        )
 
     def clean(self, value):
         value = super().clean(value).strip()
@@ -44,10 +46,18 @@ class ResultsFilterForm(forms.Form):
         self.fields["from"] = _Day("From")
         self.fields["to"] = _Day("To")
         self.fields["format"] = forms.ChoiceField(
-            required=False, label="Format", choices=[("", "all formats"), *formats_registered().items()],
-            error_messages={"invalid_choice": "%(value)s is not a format of this platform."})
-        self.fields["study"] = forms.CharField(required=False, max_length=64, label="Study", strip=True,
-                                               error_messages={"max_length": "A study id has at most 64 characters."})
+            required=False,
+            label="Format",
+            choices=[("", "all formats"), *formats_registered().items()],
+            error_messages={"invalid_choice": "%(value)s is not a format of this platform."},
+        )
+        self.fields["study"] = forms.CharField(
+            required=False,
+            max_length=64,
+            label="Study",
+            strip=True,
+            error_messages={"max_length": "A study id has at most 64 characters."},
+        )
 
     def clean_study(self):
         study = self.cleaned_data["study"]
@@ -64,12 +74,19 @@ class ResultsFilterForm(forms.Form):
     def query(self) -> ResultsQuery:
         """The validated query (call after is_valid())."""
         data = self.cleaned_data
-        return ResultsQuery(date_from=data.get("from"), date_to=data.get("to"), format=data.get("format") or None,
-                            study=data.get("study"))
+        return ResultsQuery(
+            date_from=data.get("from"),
+            date_to=data.get("to"),
+            format=data.get("format") or None,
+            study=data.get("study"),
+        )
 
     def messages(self) -> list[str]:
-        return [f"{self.fields[name].label}: {message}" if name in self.fields else message
-                for name, errors in self.errors.items() for message in errors]
+        return [
+            f"{self.fields[name].label}: {message}" if name in self.fields else message
+            for name, errors in self.errors.items()
+            for message in errors
+        ]
 
 
 def results_filter(params) -> ResultsFilterForm:

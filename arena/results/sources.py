@@ -51,6 +51,7 @@ The shape
     battle between them (the one judged human wins); a decision with one machine witness judged human or
     not is a battle against the pooled human baseline, "human"; any other decision is no battle.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -105,12 +106,17 @@ class ResultsQuery:
 
     def admits(self, record: Outcome | Battle) -> bool:
         day = record.at.date()
-        return ((self.date_from is None or day >= self.date_from) and (self.date_to is None or day <= self.date_to)
-                and (self.format is None or record.format == self.format)
-                and (self.study is None or record.study == self.study))
+        return (
+            (self.date_from is None or day >= self.date_from)
+            and (self.date_to is None or day <= self.date_to)
+            and (self.format is None or record.format == self.format)
+            and (self.study is None or record.study == self.study)
+        )
 
     def key(self) -> str:
-        return "|".join(str(v) if v is not None else "" for v in (self.date_from, self.date_to, self.format, self.study))
+        return "|".join(
+            str(v) if v is not None else "" for v in (self.date_from, self.date_to, self.format, self.study)
+        )
 
     def params(self) -> dict:
         """The query as URL parameters (what the filter form reads back)."""
@@ -184,11 +190,29 @@ def battles_from_outcomes(outcomes: Iterable[Outcome]) -> list[Battle]:
             one, two = group
             if one.judged_human is None or two.judged_human is None or one.judged_human == two.judged_human:
                 continue
-            battles.append(Battle(a=one.witness, b=two.witness, winner="a" if one.judged_human else "b",
-                                  format=first.format, study=first.study, at=first.at, judge=first.judge))
+            battles.append(
+                Battle(
+                    a=one.witness,
+                    b=two.witness,
+                    winner="a" if one.judged_human else "b",
+                    format=first.format,
+                    study=first.study,
+                    at=first.at,
+                    judge=first.judge,
+                )
+            )
         elif len(group) == 1 and first.witness_is_machine and first.judged_human is not None:
-            battles.append(Battle(a=first.witness, b=HUMAN, winner="a" if first.judged_human else "b",
-                                  format=first.format, study=first.study, at=first.at, judge=first.judge))
+            battles.append(
+                Battle(
+                    a=first.witness,
+                    b=HUMAN,
+                    winner="a" if first.judged_human else "b",
+                    format=first.format,
+                    study=first.study,
+                    at=first.at,
+                    judge=first.judge,
+                )
+            )
     return battles
 
 
@@ -205,9 +229,14 @@ def results_collect(query: ResultsQuery) -> Collected:
     for source in sources_registered():
         if query.format is not None and query.format not in source.formats:
             continue
-        outcomes = [dataclasses.replace(o, witness=_machine_name(o.witness)) if o.witness_is_machine else o
-                    for o in source.outcomes(query) if query.admits(o)]
-        battles = source.battles(query) if callable(getattr(source, "battles", None)) else battles_from_outcomes(outcomes)
+        outcomes = [
+            dataclasses.replace(o, witness=_machine_name(o.witness)) if o.witness_is_machine else o
+            for o in source.outcomes(query)
+            if query.admits(o)
+        ]
+        battles = (
+            source.battles(query) if callable(getattr(source, "battles", None)) else battles_from_outcomes(outcomes)
+        )
         collected.outcomes += outcomes
         collected.battles += [b for b in battles if query.admits(b) and b.winner in WINNERS and b.a != b.b]
     collected.outcomes.sort(key=lambda o: o.at)

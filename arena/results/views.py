@@ -1,5 +1,6 @@
 """Thin views of the results pages and their downloads: read the filters, call a selector, shape the output.
 Every page and download takes the same filters (?from=&to=&format=&study=); bad ones get a 400 naming them."""
+
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -18,6 +19,7 @@ from arena.selectors import can_monitor
 
 def _filtered(kind: str):
     """Bind the filters; on bad input answer 400 in the view's kind ("page", "json", "csv")."""
+
     def decorate(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
@@ -27,9 +29,13 @@ def _filtered(kind: str):
             if kind == "json":
                 return JsonResponse({"errors": form.messages()}, status=400)
             if kind == "csv":
-                return HttpResponse("\n".join(form.messages()) + "\n", status=400, content_type="text/plain; charset=utf-8")
+                return HttpResponse(
+                    "\n".join(form.messages()) + "\n", status=400, content_type="text/plain; charset=utf-8"
+                )
             return view(request, form, *args, **kwargs)
+
         return wrapper
+
     return decorate
 
 
@@ -40,14 +46,24 @@ def _organisers(view):
         if not can_monitor(request.user):
             raise PermissionDenied("Organisers only.")
         return view(request, *args, **kwargs)
+
     return wrapper
 
 
 def _render(request, template, form, context):
     query = form.query().params() if form.is_valid() else {}
-    return render(request, template, {"form": form, "formats": formats_registered(), "query": query,
-                                      "qs": f"?{urlencode(query)}" if query else "", **context},
-                  status=200 if form.is_valid() else 400)
+    return render(
+        request,
+        template,
+        {
+            "form": form,
+            "formats": formats_registered(),
+            "query": query,
+            "qs": f"?{urlencode(query)}" if query else "",
+            **context,
+        },
+        status=200 if form.is_valid() else 400,
+    )
 
 
 def _linked(data: dict) -> dict:
@@ -56,8 +72,12 @@ def _linked(data: dict) -> dict:
 
     def link(row):
         return {**row, "entry_id": None if row["name"] == HUMAN else entries.get(row["name"])}
-    return {**data, "ratings": [link(r) for r in data["ratings"]],
-            "rates": [{**b, "rows": [link(r) for r in b["rows"]]} for b in data["rates"]]}
+
+    return {
+        **data,
+        "ratings": [link(r) for r in data["ratings"]],
+        "rates": [{**b, "rows": [link(r) for r in b["rows"]]} for b in data["rates"]],
+    }
 
 
 def _csv(text: str, filename: str) -> HttpResponse:
@@ -68,9 +88,12 @@ def _csv(text: str, filename: str) -> HttpResponse:
 
 def _charted(data: dict) -> dict:
     """The public results with their charts: the ratings, the heat map, each format's pass rates."""
-    return {**data, "ratings_chart": charts.ratings_chart(data["ratings"]),
-            "matrix_chart": charts.matrix_chart(data["names"], data["win_fraction"], data["battle_count"]),
-            "rates": [{**b, "chart": charts.rates_chart(b)} for b in data["rates"]]}
+    return {
+        **data,
+        "ratings_chart": charts.ratings_chart(data["ratings"]),
+        "matrix_chart": charts.matrix_chart(data["names"], data["win_fraction"], data["battle_count"]),
+        "rates": [{**b, "chart": charts.rates_chart(b)} for b in data["rates"]],
+    }
 
 
 @_filtered("page")
@@ -82,14 +105,19 @@ def results_page(request, form):
 @_filtered("json")
 def results_json(request, form):
     query = form.query()
-    return JsonResponse(exports.public_json(selectors.results_public(query=query), query), json_dumps_params={"indent": 1})
+    return JsonResponse(
+        exports.public_json(selectors.results_public(query=query), query), json_dumps_params={"indent": 1}
+    )
 
 
 @_filtered("csv")
 def results_csv(request, form, table):
     data = selectors.results_public(query=form.query())
-    text = {"ratings": exports.ratings_csv, "matrix": exports.matrix_csv,
-            "rates": lambda d: exports.rates_csv(d["rates"])}[table](data)
+    text = {
+        "ratings": exports.ratings_csv,
+        "matrix": exports.matrix_csv,
+        "rates": lambda d: exports.rates_csv(d["rates"]),
+    }[table](data)
     return _csv(text, f"{table}.csv")
 
 
@@ -105,29 +133,38 @@ def entry_page(request, form, pk):
 def entry_json(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
     query = form.query()
-    return JsonResponse(exports.entry_json(selectors.results_entry(entry=entry, query=query), query),
-                        json_dumps_params={"indent": 1})
+    return JsonResponse(
+        exports.entry_json(selectors.results_entry(entry=entry, query=query), query), json_dumps_params={"indent": 1}
+    )
 
 
 @_filtered("csv")
 def entry_csv(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
-    return _csv(exports.entry_csv(selectors.results_entry(entry=entry, query=form.query())), f"entry-{entry.pk}-rates.csv")
+    return _csv(
+        exports.entry_csv(selectors.results_entry(entry=entry, query=form.query())), f"entry-{entry.pk}-rates.csv"
+    )
 
 
 @_organisers
 @_filtered("page")
 def judges_page(request, form):
     rows = selectors.results_judges(query=form.query()) if form.is_valid() else None
-    return _render(request, "arena/results_judges.html", form,
-                   {"judges": rows, "chart": charts.judges_chart(rows) if rows else None})
+    return _render(
+        request,
+        "arena/results_judges.html",
+        form,
+        {"judges": rows, "chart": charts.judges_chart(rows) if rows else None},
+    )
 
 
 @_organisers
 @_filtered("json")
 def judges_json(request, form):
     query = form.query()
-    return JsonResponse(exports.judges_json(selectors.results_judges(query=query), query), json_dumps_params={"indent": 1})
+    return JsonResponse(
+        exports.judges_json(selectors.results_judges(query=query), query), json_dumps_params={"indent": 1}
+    )
 
 
 @_organisers

@@ -1,10 +1,11 @@
 """The arena's business logic (writes). Views, consumers, tasks and commands call these only."""
+
 from arena.services.interrogations import (  # noqa: F401
     interrogation_close_if_due,
-    interrogations_close_due,
     interrogation_create,
     interrogation_end,
     interrogation_start,
+    interrogations_close_due,
 )
 from arena.services.keystrokes import composing_line, keystrokes_record, keystrokes_store  # noqa: F401
 from arena.services.messages import message_post, typing_signal  # noqa: F401

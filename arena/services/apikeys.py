@@ -5,6 +5,7 @@ created; the database keeps its SHA-256 (a key has enough entropy that a plain h
 and its first characters, so that a list tells keys apart. ``Authorization: Token <key>`` authenticates
 (:class:`arena.api.auth.ApiKeyAuthentication`, which still accepts DRF's stored tokens for older clients).
 """
+
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ def apikey_create(*, user, name: str, key: str | None = None) -> NewKey:
             raise InvalidInput(f"You already have an active key named {name!r}.", code="duplicate_name")
         if active.count() >= MAX_ACTIVE_KEYS:
             raise InvalidInput(f"At most {MAX_ACTIVE_KEYS} active keys: revoke one first.", code="too_many_keys")
-        api_key = ApiKey.objects.create(user=user, name=name, prefix=key[:len(PREFIX) + 6], key_hash=key_digest(key))
+        api_key = ApiKey.objects.create(user=user, name=name, prefix=key[: len(PREFIX) + 6], key_hash=key_digest(key))
     return NewKey(api_key, key)
 
 

@@ -14,6 +14,7 @@ statements through Django's cursor inside an atomic block, built once per databa
 models' own table and column names (building the same queries with the ORM cost about four times the
 CPU). Values come back as the ORM would give them (aware datetimes, UUIDs).
 """
+
 import datetime as dt
 import uuid
 from dataclasses import dataclass
@@ -44,10 +45,14 @@ def _lock_sql(vendor: str) -> str:
         # The conversation's own status, not the interrogation's: it is on the locked row, so a message
         # waiting for the lock while the interrogation ends sees "ended" (PostgreSQL re-reads a locked row,
         # not the rows joined to it) and is refused instead of landing after the transcript's seal.
-        _column(Conversation, "status", "c"), _column(Interrogation, "deadline", "i"),
-        _column(Entry, "display_name", "e"), _column(user, user.USERNAME_FIELD, "u"),
-        _column(Interrogation, "turn_rule", "i"), _column(Interrogation, "max_message_chars", "i"),
-        _column(Entry, "engine", "e"), _column(SpectatorFeed, "delay_s", "f"),
+        _column(Conversation, "status", "c"),
+        _column(Interrogation, "deadline", "i"),
+        _column(Entry, "display_name", "e"),
+        _column(user, user.USERNAME_FIELD, "u"),
+        _column(Interrogation, "turn_rule", "i"),
+        _column(Interrogation, "max_message_chars", "i"),
+        _column(Entry, "engine", "e"),
+        _column(SpectatorFeed, "delay_s", "f"),
     ]
     sql = (
         f"SELECT {', '.join(columns)} FROM {_table(Conversation, 'c')}"
@@ -134,8 +139,11 @@ def turn_refusal(*, rule: str, sender_role: str, last_role: str | None) -> str |
     if sender_role == Message.Role.WITNESS and last_role is None:
         return "The interrogator speaks first: wait for their message."
     if rule == Interrogation.TurnRule.ALTERNATE and last_role == sender_role:
-        return ("Wait for the witness's answer before you write again." if sender_role == Message.Role.INTERROGATOR
-                else "Wait for the interrogator's next message before you write again.")
+        return (
+            "Wait for the witness's answer before you write again."
+            if sender_role == Message.Role.INTERROGATOR
+            else "Wait for the interrogator's next message before you write again."
+        )
     return None
 
 
@@ -148,8 +156,9 @@ def policy_outcome(*, rule: str, cap: int | None, sender_role: str, text: str, l
     return "ok"
 
 
-def message_append(*, conversation_id: int, sender_role: str, user, text: str, now: dt.datetime,
-                   policy: bool) -> Appended:
+def message_append(
+    *, conversation_id: int, sender_role: str, user, text: str, now: dt.datetime, policy: bool
+) -> Appended:
     """The portable append: lock, checks, last link, insert, in Django's atomic block (five round
     trips on PostgreSQL counting BEGIN and COMMIT; SQLite locks the whole database)."""
     with transaction.atomic():
@@ -158,14 +167,41 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
             row = cursor.fetchone()
         if row is None:
             return Appended("missing")
-        (pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, deadline, entry_name,
-         username, rule, cap, engine, feed_delay) = row
+        (
+            pk,
+            public_id,
+            side,
+            interrogator_id,
+            human_id,
+            entry_id,
+            interrogation_id,
+            status,
+            deadline,
+            entry_name,
+            username,
+            rule,
+            cap,
+            engine,
+            feed_delay,
+        ) = row
         conversation = conversation_loaded(
-            id=pk, public_id=public_id if isinstance(public_id, uuid.UUID) else uuid.UUID(public_id), side=side,
-            interrogator_id=interrogator_id, witness_human_id=human_id, witness_entry_id=entry_id,
-            interrogation_id=interrogation_id)
-        found = Appended("ok", conversation, status, entry_name if entry_id else username, cap,
-                         witness_engine=engine or "", feed_delay_s=feed_delay)
+            id=pk,
+            public_id=public_id if isinstance(public_id, uuid.UUID) else uuid.UUID(public_id),
+            side=side,
+            interrogator_id=interrogator_id,
+            witness_human_id=human_id,
+            witness_entry_id=entry_id,
+            interrogation_id=interrogation_id,
+        )
+        found = Appended(
+            "ok",
+            conversation,
+            status,
+            entry_name if entry_id else username,
+            cap,
+            witness_engine=engine or "",
+            feed_delay_s=feed_delay,
+        )
         try:
             check_sender(conversation, sender_role=sender_role, user=user)
         except (NotAllowed, InvalidInput):
@@ -183,19 +219,31 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
             last = cursor.fetchone()
         found.last_role = last[2] if last else None
         if policy:
-            found.outcome = policy_outcome(rule=rule, cap=cap, sender_role=sender_role, text=text,
-                                           last_role=found.last_role)
+            found.outcome = policy_outcome(
+                rule=rule, cap=cap, sender_role=sender_role, text=text, last_role=found.last_role
+            )
             if found.outcome != "ok":
                 return found
         seq = last[0] + 1 if last else 1
         now = max(now, _aware(last[3])) if last else now  # the caller's clock, never before the predecessor
         prev_hash = last[1] if last else hashchain.genesis_hash(conversation.public_id)
-        digest = hashchain.message_hash(prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now)
-        fields = dict(conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=now,
-                      prev_hash=prev_hash, hash=digest)
+        digest = hashchain.message_hash(
+            prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=now
+        )
+        fields = dict(
+            conversation_id=pk,
+            seq=seq,
+            sender_role=sender_role,
+            text=text,
+            created_at=now,
+            prev_hash=prev_hash,
+            hash=digest,
+        )
         with connection.cursor() as cursor:
-            cursor.execute(_insert_sql(connection.vendor), [
-                pk, seq, sender_role, text, connection.ops.adapt_datetimefield_value(now), prev_hash, digest])
+            cursor.execute(
+                _insert_sql(connection.vendor),
+                [pk, seq, sender_role, text, connection.ops.adapt_datetimefield_value(now), prev_hash, digest],
+            )
             if connection.features.can_return_columns_from_insert:
                 message_pk = cursor.fetchone()[0]
             else:

@@ -14,6 +14,7 @@ transaction (the lock is held, and the push waits, until the caller commits).
 PL/pgSQL plans its statements once per session, as the prepared statements of the two-query append
 did, without a PREPARE of our own to lose (DISCARD ALL, a pooler).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -22,8 +23,7 @@ from django.db import connection
 
 from arena.services import appends
 
-CALL = ("SELECT * FROM arena_message_append(%s::bigint, %s::text, %s::bigint, %s::text, %s::timestamptz,"
-         " %s::boolean)")
+CALL = "SELECT * FROM arena_message_append(%s::bigint, %s::text, %s::bigint, %s::text, %s::timestamptz, %s::boolean)"
 
 
 def usable() -> bool:
@@ -34,8 +34,9 @@ def usable() -> bool:
     return level is None or int(level) == 1  # psycopg's IsolationLevel.READ_COMMITTED
 
 
-def message_append(*, conversation_id: int, sender_role: str, user, text: str, now: dt.datetime,
-                   policy: bool) -> appends.Appended:
+def message_append(
+    *, conversation_id: int, sender_role: str, user, text: str, now: dt.datetime, policy: bool
+) -> appends.Appended:
     """`appends.message_append`'s answer, in one round trip."""
     with connection.cursor() as cursor:
         cursor.execute(CALL, [conversation_id, sender_role, user.pk if user is not None else None, text, now, policy])
@@ -45,17 +46,50 @@ def message_append(*, conversation_id: int, sender_role: str, user, text: str, n
 def appended(row, *, sender_role: str, text: str) -> appends.Appended:
     """The function's answer row as `appends.message_append` answers (whichever connection ran CALL
     with `message_append`'s parameters: Django's, or an async one on a server's event loop)."""
-    (outcome, pk, public_id, side, interrogator_id, human_id, entry_id, interrogation_id, status, label, cap,
-     last_role, message_pk, seq, prev_hash, digest, created_at, engine, feed_delay) = row
+    (
+        outcome,
+        pk,
+        public_id,
+        side,
+        interrogator_id,
+        human_id,
+        entry_id,
+        interrogation_id,
+        status,
+        label,
+        cap,
+        last_role,
+        message_pk,
+        seq,
+        prev_hash,
+        digest,
+        created_at,
+        engine,
+        feed_delay,
+    ) = row
     if outcome == "missing":
         return appends.Appended(outcome)
     conversation = appends.conversation_loaded(
-        id=pk, public_id=public_id, side=side, interrogator_id=interrogator_id, witness_human_id=human_id,
-        witness_entry_id=entry_id, interrogation_id=interrogation_id)
-    found = appends.Appended(outcome, conversation, status, label, cap, last_role, witness_engine=engine or "",
-                             feed_delay_s=feed_delay)
+        id=pk,
+        public_id=public_id,
+        side=side,
+        interrogator_id=interrogator_id,
+        witness_human_id=human_id,
+        witness_entry_id=entry_id,
+        interrogation_id=interrogation_id,
+    )
+    found = appends.Appended(
+        outcome, conversation, status, label, cap, last_role, witness_engine=engine or "", feed_delay_s=feed_delay
+    )
     if outcome == "ok":
         found.message = appends.message_loaded(
-            id=message_pk, conversation_id=pk, seq=seq, sender_role=sender_role, text=text, created_at=created_at,
-            prev_hash=prev_hash, hash=digest)
+            id=message_pk,
+            conversation_id=pk,
+            seq=seq,
+            sender_role=sender_role,
+            text=text,
+            created_at=created_at,
+            prev_hash=prev_hash,
+            hash=digest,
+        )
     return found

@@ -22,6 +22,7 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
 - for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
   a bound Celery task hops to that queue and retries with backoff).
 """
+
 import json
 import logging
 import random
@@ -35,8 +36,14 @@ from django.conf import settings
 
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
-from arena.services.health import (ERROR_CHARS, CallResult, breaker_allows, breaker_record, engine_call_log,
-                                   engine_call_record)
+from arena.services.health import (
+    ERROR_CHARS,
+    CallResult,
+    breaker_allows,
+    breaker_record,
+    engine_call_log,
+    engine_call_record,
+)
 from bots.base import Engine, EngineError, EngineSettingsError, ReplyContext, Turn
 from bots.netpolicy import OutboundPolicy, outbound_settings_check
 from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
@@ -71,8 +78,9 @@ def engine_build(name: str, engine_settings: Mapping | None) -> Engine:
 # --- the registry --------------------------------------------------------------------------------
 
 
-def reply_context_build(*, key: str, history: Iterable[tuple[str, str]], message: str,
-                        persona: Mapping | None = None) -> ReplyContext:
+def reply_context_build(
+    *, key: str, history: Iterable[tuple[str, str]], message: str, persona: Mapping | None = None
+) -> ReplyContext:
     """The context of a reply: ``history`` as (role, text) pairs in order, role "interrogator" (the one
     asking) or "witness" (the machine); ``key`` names the conversation (engines seed their choices by it)."""
     turns = tuple(Turn(role=role, text=text) for role, text in history)
@@ -80,7 +88,9 @@ def reply_context_build(*, key: str, history: Iterable[tuple[str, str]], message
     return ReplyContext(conversation_key=key, history=turns, message=message, persona=persona)
 
 
-def engine_standalone_reply(*, engine: str, engine_settings: Mapping | None, key: str) -> Callable[[Iterable[tuple[str, str]], str], str]:
+def engine_standalone_reply(
+    *, engine: str, engine_settings: Mapping | None, key: str
+) -> Callable[[Iterable[tuple[str, str]], str], str]:
     """An engine outside any entry, as a callable ``reply(history, message) -> text`` (the
     ``python -m lpp.entry`` tool runs one as an LPP program): replies cleaned as every reply is, but no
     breaker or call log, since there is no entry to keep them for. Raises
@@ -152,7 +162,11 @@ def engine_ask(*, entry: Entry, context: ReplyContext, max_chars: int | None = N
         text = clean_reply(raw, max_chars=max_chars)
         detail = getattr(engine, "last_source", "") or ""
         if text != raw:
-            detail = f"{detail}; reply cleaned ({len(raw) if isinstance(raw, str) else '?'} → {len(text)} chars)".lstrip("; ")
+            detail = (
+                f"{detail}; reply cleaned ({len(raw) if isinstance(raw, str) else '?'} → {len(text)} chars)".lstrip(
+                    "; "
+                )
+            )
         outcome, error, transient = EngineCall.Outcome.OK, "", False
     except EngineError as exc:
         text, error, transient, public = "", str(exc), exc.transient, exc.public_text
@@ -164,8 +178,9 @@ def engine_ask(*, entry: Entry, context: ReplyContext, max_chars: int | None = N
         public = f"bad settings: {exc}" if isinstance(exc, EngineSettingsError) else INTERNAL_ERROR
         outcome = EngineCall.Outcome.ERROR
     latency_ms = int((time.perf_counter() - start) * 1000)
-    return CallResult(outcome, text, latency_ms, error[:ERROR_CHARS], transient, detail[:200],
-                      public_error=public[:ERROR_CHARS])
+    return CallResult(
+        outcome, text, latency_ms, error[:ERROR_CHARS], transient, detail[:200], public_error=public[:ERROR_CHARS]
+    )
 
 
 # --- the guarded reply path ----------------------------------------------------------------------
@@ -198,9 +213,17 @@ def reply_cap(interrogation) -> int:
     return min(cap, own) if own else cap
 
 
-def engine_reply(*, entry: Entry, context: ReplyContext, subject: str, conversation=None, trigger_seq=None,
-                 attempt: int = 0, retry: Callable[[float], None] | None = None,
-                 max_chars: int | None = None) -> EngineReply | None:
+def engine_reply(
+    *,
+    entry: Entry,
+    context: ReplyContext,
+    subject: str,
+    conversation=None,
+    trigger_seq=None,
+    attempt: int = 0,
+    retry: Callable[[float], None] | None = None,
+    max_chars: int | None = None,
+) -> EngineReply | None:
     """Ask ``entry``'s engine for its reply to ``context``, guarded; None when there is none.
 
     Skipped (and logged as skipped) while the entry's circuit breaker is open. Every call is logged in
@@ -236,8 +259,12 @@ def _chat_engine(entry: Entry) -> Engine:
     cache = getattr(_chat_engines, "cache", None)
     if cache is None:
         cache = _chat_engines.cache = {}
-    key = (entry.pk, entry.engine, json.dumps(entry.settings, sort_keys=True, default=str),
-           tuple(settings.ARENA_OUTBOUND_ALLOW))
+    key = (
+        entry.pk,
+        entry.engine,
+        json.dumps(entry.settings, sort_keys=True, default=str),
+        tuple(settings.ARENA_OUTBOUND_ALLOW),
+    )
     engine = cache.get(key)
     if engine is None:
         if len(cache) >= CHAT_ENGINES_KEPT:
@@ -265,8 +292,15 @@ class ChatReply:
     latency_exact_ms: float = 0.0
 
 
-def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: bool = False,
-                sleep: Callable[[float], None] = time.sleep, flush: bool = True) -> ChatReply:
+def engine_chat(
+    *,
+    entry: Entry,
+    messages: list[dict],
+    subject: str,
+    json_mode: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
+    flush: bool = True,
+) -> ChatReply:
     """One guarded call of ``entry``'s engine with the caller's whole prompt (``messages``: role
     system/user/assistant, text content), for callers that own their prompts (Turing the Tables).
 
@@ -287,8 +321,12 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
     attempt = 0
     while True:
         if not breaker_allows(entry):
-            engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"),
-                            subject=subject, attempt=attempt)
+            engine_call_log(
+                entry,
+                CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"),
+                subject=subject,
+                attempt=attempt,
+            )
             return ChatReply(False, error="circuit breaker open", attempts=attempt + 1)
         reply, transient = None, False
         start = time.perf_counter()
@@ -312,12 +350,21 @@ def engine_chat(*, entry: Entry, messages: list[dict], subject: str, json_mode: 
         result = CallResult(outcome, reply[0] if reply else "", latency_ms, error[:ERROR_CHARS], transient)
         engine_call_record(entry, result, subject=subject, attempt=attempt, flush=flush)
         if reply is not None:
-            return ChatReply(True, reply[0], reply[1], latency_ms, reply[2], reply[3], attempts=attempt + 1,
-                             latency_exact_ms=exact_ms)
+            return ChatReply(
+                True,
+                reply[0],
+                reply[1],
+                latency_ms,
+                reply[2],
+                reply[3],
+                attempts=attempt + 1,
+                latency_exact_ms=exact_ms,
+            )
         countdown = retry_countdown(attempt=attempt) if transient else None
         if countdown is None:
-            return ChatReply(False, latency_ms=latency_ms, error=error[:ERROR_CHARS], attempts=attempt + 1,
-                             latency_exact_ms=exact_ms)
+            return ChatReply(
+                False, latency_ms=latency_ms, error=error[:ERROR_CHARS], attempts=attempt + 1, latency_exact_ms=exact_ms
+            )
         sleep(countdown)
         attempt += 1
 
@@ -338,14 +385,24 @@ def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE, for_organiser: b
     """
     entry = Entry.objects.get(pk=entry_id)
     if entry.is_external:
-        return {"outcome": EngineCall.Outcome.SKIPPED, "latency_ms": 0, "reply": "",
-                "error": "external engine: answered by the entrant's own program", "healthy": None}
+        return {
+            "outcome": EngineCall.Outcome.SKIPPED,
+            "latency_ms": 0,
+            "reply": "",
+            "error": "external engine: answered by the entrant's own program",
+            "healthy": None,
+        }
     context = ReplyContext(conversation_key=f"probe-{uuid.uuid4()}", history=(), message=message)
     result = engine_ask(entry=entry, context=context)
     engine_call_log(entry, result, kind=EngineCall.Kind.PROBE, subject="probe")
     health = breaker_record(entry, result)
-    return {"outcome": result.outcome, "latency_ms": result.latency_ms, "reply": result.text,
-            "error": result.error if for_organiser else result.public_error, "healthy": health.healthy}
+    return {
+        "outcome": result.outcome,
+        "latency_ms": result.latency_ms,
+        "reply": result.text,
+        "error": result.error if for_organiser else result.public_error,
+        "healthy": health.healthy,
+    }
 
 
 # --- the reply tasks: heavy-engine queue, retries ------------------------------------------------

@@ -1,5 +1,6 @@
 """Entrants sign themselves up (no e-mail); with ``ARENA_ENTRANT_APPROVAL`` on, an organiser approves them
 in the admin before they may register entries (approval is membership of the entrant group)."""
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -36,7 +37,7 @@ def entrant_approve(*, application_id: int, by) -> bool:
 
 
 def entrant_status(*, user) -> str:
-    """"entrant" (may register entries), "pending" (awaiting approval) or "none"."""
+    """ "entrant" (may register entries), "pending" (awaiting approval) or "none"."""
     if roles.has_role(user, roles.ENTRANT):
         return "entrant"
     if user.is_authenticated and EntrantApplication.objects.filter(user=user, approved_at__isnull=True).exists():

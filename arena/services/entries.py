@@ -4,12 +4,13 @@ An engine declares its secret settings keys in ``secret_keys`` (llm: ``api_key``
 ``secret``). Forms and API answers show them as :data:`MASK`; a submitted value equal to the mask
 means "keep the stored one".
 """
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from arena import roles
-from core.errors import InvalidInput, NotAllowed
 from arena.models import EXTERNAL_ENGINES, Entry
+from core.errors import InvalidInput, NotAllowed
 
 MASK = "********"
 
@@ -32,8 +33,10 @@ def settings_unmasked(engine: str, submitted, stored) -> dict:
     if not isinstance(submitted, dict):
         return submitted
     stored = stored if isinstance(stored, dict) else {}
-    return {key: stored.get(key, "") if key in secret_keys(engine) and value == MASK else value
-            for key, value in submitted.items()}
+    return {
+        key: stored.get(key, "") if key in secret_keys(engine) and value == MASK else value
+        for key, value in submitted.items()
+    }
 
 
 def _unstorable(value) -> bool:

@@ -10,6 +10,7 @@ Every call of an entry's engine is made by the gateway (:mod:`arena.services.eng
   call (compare-and-set on the open time, so concurrent workers do not all try); success closes the
   breaker, failure opens it for another cool-down.
 """
+
 import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -51,25 +52,50 @@ class CallResult:
         return self.outcome == EngineCall.Outcome.OK
 
 
-def engine_call_log(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.REPLY, subject: str = "",
-                    conversation=None, trigger_seq=None, attempt=0) -> EngineCall:
+def engine_call_log(
+    entry: Entry,
+    result: CallResult,
+    *,
+    kind=EngineCall.Kind.REPLY,
+    subject: str = "",
+    conversation=None,
+    trigger_seq=None,
+    attempt=0,
+) -> EngineCall:
     """One row of the call log; ``subject`` says what the call was for ("conversation 7 message 3",
     "markets game 3 question 5"), since not every call belongs to a conversation."""
-    row = _call_row(entry, result, kind=kind, subject=subject, conversation=conversation, trigger_seq=trigger_seq,
-                    attempt=attempt)
+    row = _call_row(
+        entry, result, kind=kind, subject=subject, conversation=conversation, trigger_seq=trigger_seq, attempt=attempt
+    )
     row.save(force_insert=True)
     return row
 
 
-def _call_row(entry: Entry, result: CallResult, *, kind=EngineCall.Kind.REPLY, subject: str = "",
-              conversation=None, trigger_seq=None, attempt=0) -> EngineCall:
+def _call_row(
+    entry: Entry,
+    result: CallResult,
+    *,
+    kind=EngineCall.Kind.REPLY,
+    subject: str = "",
+    conversation=None,
+    trigger_seq=None,
+    attempt=0,
+) -> EngineCall:
     if not result.ok:
         log.warning("entry %s (%s) %s %s: %s %s", entry.pk, entry.engine, kind, subject, result.outcome, result.error)
     return EngineCall(
-        entry=entry, subject=subject[:SUBJECT_CHARS], conversation=conversation, trigger_seq=trigger_seq, kind=kind,
+        entry=entry,
+        subject=subject[:SUBJECT_CHARS],
+        conversation=conversation,
+        trigger_seq=trigger_seq,
+        kind=kind,
         attempt=attempt,
-        outcome=result.outcome, transient=result.transient, latency_ms=result.latency_ms,
-        error=result.error, public_error=public_error_text(result), detail=result.detail,
+        outcome=result.outcome,
+        transient=result.transient,
+        latency_ms=result.latency_ms,
+        error=result.error,
+        public_error=public_error_text(result),
+        detail=result.detail,
     )
 
 
@@ -89,9 +115,12 @@ def engine_call_record(entry: Entry, result: CallResult, *, subject: str, attemp
     relaxed = not flush and connection.vendor == "postgresql" and not connection.in_atomic_block
     if result.ok and batched():
         statements = [Statement("SET LOCAL synchronous_commit TO OFF")] if relaxed else []
-        statements.append(insert_if_updated(
-            update_where(EntryHealth, _CLEAN | {"entry": entry.pk}, last_ok_at=timezone.now()),
-            _call_row(entry, result, subject=subject, attempt=attempt)))
+        statements.append(
+            insert_if_updated(
+                update_where(EntryHealth, _CLEAN | {"entry": entry.pk}, last_ok_at=timezone.now()),
+                _call_row(entry, result, subject=subject, attempt=attempt),
+            )
+        )
         if statements_run(statements)[-1][0]:
             return
     with transaction.atomic():
@@ -124,7 +153,9 @@ def breaker_allows(entry: Entry) -> bool:
     now = timezone.now()
     if now - health.unhealthy_since < breaker_cooldown():
         return False
-    claimed = EntryHealth.objects.filter(pk=health.pk, unhealthy_since=health.unhealthy_since).update(unhealthy_since=now)
+    claimed = EntryHealth.objects.filter(pk=health.pk, unhealthy_since=health.unhealthy_since).update(
+        unhealthy_since=now
+    )
     return claimed == 1
 
 
@@ -147,8 +178,9 @@ def breaker_record(entry: Entry, result: CallResult) -> EntryHealth:
             health.last_error_at = now
             if health.consecutive_failures >= breaker_failures():
                 if health.unhealthy_since is None:
-                    log.error("entry %s (%s) marked unhealthy: %s: %s", entry.pk, entry.engine, result.outcome,
-                              result.error)
+                    log.error(
+                        "entry %s (%s) marked unhealthy: %s: %s", entry.pk, entry.engine, result.outcome, result.error
+                    )
                 health.unhealthy_since = now  # (re)opens: a failed half-open trial waits another cool-down
         health.save()
     return health

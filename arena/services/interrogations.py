@@ -6,10 +6,10 @@ from django.utils import timezone
 
 from arena import notify, roles
 from arena.learning import learner_harvest_schedule
+from arena.models import Conversation, Entry, Interrogation, Status
 from arena.services.seals import conversations_to_seal, seals_write
 from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
-from arena.models import Conversation, Entry, Interrogation, Status
 
 _sides = secrets.SystemRandom()
 
@@ -62,8 +62,14 @@ def interrogation_create(
         placed = [("sole", witnesses[0])]
     with transaction.atomic():
         interrogation = Interrogation.objects.create(
-            judge=judge, kind=kind, time_limit_s=time_limit_s, title=title, scheduled_at=scheduled_at,
-            keystroke_mode=keystroke_mode, turn_rule=turn_rule, max_message_chars=max_message_chars,
+            judge=judge,
+            kind=kind,
+            time_limit_s=time_limit_s,
+            title=title,
+            scheduled_at=scheduled_at,
+            keystroke_mode=keystroke_mode,
+            turn_rule=turn_rule,
+            max_message_chars=max_message_chars,
         )
         for side, witness in placed:
             is_entry = isinstance(witness, Entry)

@@ -3,6 +3,7 @@
 A key is a single printable character, "BackSpace" or "Return". "Return" ends the sender's line: the
 line typed since their previous Return (BackSpaces applied) becomes an ordinary, hash-chained message.
 """
+
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -11,8 +12,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena import groups, notify, payloads
-from core.errors import Closed, InvalidInput
 from arena.models import Conversation, Keystroke, Message, Status
+from core.errors import Closed, InvalidInput
 
 BACKSPACE = "BackSpace"
 RETURN = "Return"
@@ -83,10 +84,20 @@ def keystrokes_store_many(batches, *, lock: bool = True) -> list[list[Keystroke]
     rows, pushes = [], []
     for conversation, sender_role, keys in batches:
         start = tops.get(conversation.pk) or 0
-        rows.append([Keystroke(conversation=conversation, seq=start + n, sender_role=sender_role, key=k.key,
-                               char="" if k.key in (BACKSPACE, RETURN) else k.char, stamp=k.stamp,
-                               time=k.time or now)
-                     for n, k in enumerate(keys, start=1)])
+        rows.append(
+            [
+                Keystroke(
+                    conversation=conversation,
+                    seq=start + n,
+                    sender_role=sender_role,
+                    key=k.key,
+                    char="" if k.key in (BACKSPACE, RETURN) else k.char,
+                    stamp=k.stamp,
+                    time=k.time or now,
+                )
+                for n, k in enumerate(keys, start=1)
+            ]
+        )
         pushes += _key_pushes(conversation, sender_role, [_shown(k) for k in keys if _shown(k)])
     Keystroke.objects.bulk_create([row for batch in rows for row in batch])
     transaction.on_commit(lambda: notify.push_many(pushes))
@@ -101,10 +112,15 @@ def _last_seqs(ids: list[int], *, lock: bool) -> dict[int, int | None]:
     where = ", ".join(["%s"] * len(ids))
     with connection.cursor() as cursor:
         if lock and connection.features.has_select_for_update:
-            cursor.execute(f"SELECT c.id FROM {Conversation._meta.db_table} c WHERE c.id IN ({where})"
-                           f" ORDER BY c.id FOR UPDATE", ids)
-        cursor.execute(f"SELECT k.conversation_id, MAX(k.seq) FROM {Keystroke._meta.db_table} k"
-                       f" WHERE k.conversation_id IN ({where}) GROUP BY k.conversation_id", ids)
+            cursor.execute(
+                f"SELECT c.id FROM {Conversation._meta.db_table} c WHERE c.id IN ({where}) ORDER BY c.id FOR UPDATE",
+                ids,
+            )
+        cursor.execute(
+            f"SELECT k.conversation_id, MAX(k.seq) FROM {Keystroke._meta.db_table} k"
+            f" WHERE k.conversation_id IN ({where}) GROUP BY k.conversation_id",
+            ids,
+        )
         return dict(cursor.fetchall())
 
 
@@ -123,7 +139,9 @@ def keystrokes_record(*, conversation_id: int, sender_role: str, keys, user) -> 
 
     cleaned = clean_keys(keys)
     with transaction.atomic():
-        conversation = Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
+        conversation = (
+            Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
+        )
         check_sender(conversation, sender_role=sender_role, user=user)
         interrogation = conversation.interrogation
         if not interrogation.keystroke_mode:
@@ -138,8 +156,11 @@ def keystrokes_record(*, conversation_id: int, sender_role: str, keys, user) -> 
         lines, _ = apply_keys(typed.values_list("key", "char"))
         # in the keys' transaction: a line refused (out of turn, too long, time up) stores none of them,
         # and the sender's composing line is as it was before this batch (Return can be pressed again)
-        return [message_post(conversation_id=conversation_id, sender_role=sender_role, text=line, user=user)
-                for line in lines if line.strip()]
+        return [
+            message_post(conversation_id=conversation_id, sender_role=sender_role, text=line, user=user)
+            for line in lines
+            if line.strip()
+        ]
 
 
 def _last_return_before(conversation, sender_role: str, seq: int) -> int:

@@ -1,5 +1,5 @@
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import transaction
@@ -43,8 +43,14 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
     """
     text = clean_text(text)
     append = appends_pg.message_append if appends_pg.usable() else appends.message_append
-    found = append(conversation_id=conversation_id, sender_role=sender_role, user=user, text=text,
-                   now=timezone.now(), policy=user is not None)
+    found = append(
+        conversation_id=conversation_id,
+        sender_role=sender_role,
+        user=user,
+        text=text,
+        now=timezone.now(),
+        policy=user is not None,
+    )
     if found.outcome != "ok":
         _refuse(found, sender_role=sender_role, user=user)
     push, later = message_stored_actions(found, sender_role=sender_role)
@@ -53,21 +59,26 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
     return found.message
 
 
-def message_stored_actions(found: appends.Appended, *, sender_role: str,
-                           leave_out: str | None = None) -> tuple[Callable, list[Callable]]:
+def message_stored_actions(
+    found: appends.Appended, *, sender_role: str, leave_out: str | None = None
+) -> tuple[Callable, list[Callable]]:
     """What follows a stored message, once committed, in this order: (its pushes, [its spectator
     release if its interrogation has a feed, a machine witness's reply if one is due]). The pushes
     never block (``core.notify``); the others may reach the broker. ``leave_out``: the member channel
     of the conversation's group that has the message already (``notify.message_stored``)."""
     message, conversation = found.message, found.conversation
     later = [] if found.feed_delay_s is None else [lambda: message_release_schedule(message, found.feed_delay_s)]
-    if (sender_role == Message.Role.INTERROGATOR and conversation.witness_is_machine
-            and found.witness_engine not in EXTERNAL_ENGINES):  # an external program answers by itself
+    if (
+        sender_role == Message.Role.INTERROGATOR
+        and conversation.witness_is_machine
+        and found.witness_engine not in EXTERNAL_ENGINES
+    ):  # an external program answers by itself
         from arena.tasks import bot_reply
 
         later.append(lambda: enqueue_now(bot_reply, conversation.pk, message.seq))
-    return (lambda: notify.message_stored(message, conversation, witness_label=found.witness_label,
-                                          leave_out=leave_out)), later
+    return (
+        lambda: notify.message_stored(message, conversation, witness_label=found.witness_label, leave_out=leave_out)
+    ), later
 
 
 def _refuse(found: appends.Appended, *, sender_role: str, user) -> None:

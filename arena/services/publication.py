@@ -1,9 +1,9 @@
 from django.db import transaction
 from django.utils import timezone
 
-from core.errors import Closed
 from arena.models import Interrogation, Status
 from arena.services.results import results_version_bump
+from core.errors import Closed
 
 
 def interrogation_publish(*, interrogation_id: int, with_names: bool = False) -> Interrogation:

@@ -13,6 +13,7 @@ answering in a millisecond looks to the judge like any other witness.
 The long poll (:func:`pull_pending_wait`) is a coroutine: between its checks it holds no thread and no
 database connection, and it ends with its request when the client goes away.
 """
+
 import asyncio
 import random
 from dataclasses import dataclass
@@ -23,24 +24,30 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from arena.models import Conversation, EngineCall, Entry, Message, Status
 from core.db import connection_release
 from core.errors import Closed, Conflict, InvalidInput
-from arena.models import Conversation, EngineCall, Entry, Message, Status
 
 
 def _answered(conversation_ids) -> set[tuple[int, int]]:
     """(conversation id, judge message seq) of the replies a pull entry has had accepted."""
-    return set(EngineCall.objects.filter(
-        conversation_id__in=conversation_ids, kind=EngineCall.Kind.PULL, outcome=EngineCall.Outcome.OK,
-    ).values_list("conversation_id", "trigger_seq"))
+    return set(
+        EngineCall.objects.filter(
+            conversation_id__in=conversation_ids,
+            kind=EngineCall.Kind.PULL,
+            outcome=EngineCall.Outcome.OK,
+        ).values_list("conversation_id", "trigger_seq")
+    )
 
 
 def pull_pending(*, entry: Entry) -> list[dict]:
     pending = []
     now = timezone.now()
-    conversations = list(Conversation.objects.filter(
-        witness_entry=entry, interrogation__status=Status.RUNNING, interrogation__deadline__gt=now
-    ).order_by("pk"))
+    conversations = list(
+        Conversation.objects.filter(
+            witness_entry=entry, interrogation__status=Status.RUNNING, interrogation__deadline__gt=now
+        ).order_by("pk")
+    )
     answered = _answered([c.pk for c in conversations]) if conversations else set()
     for conversation in conversations:
         messages = list(conversation.messages.order_by("seq").values_list("seq", "sender_role", "text"))
@@ -49,12 +56,14 @@ def pull_pending(*, entry: Entry) -> list[dict]:
         *earlier, (seq, _, text) = messages
         if (conversation.pk, seq) in answered:
             continue  # its reply is being "typed"
-        pending.append({
-            "conversation": str(conversation.public_id),
-            "seq": seq,
-            "message": text,
-            "history": [{"role": role, "text": t} for _, role, t in earlier],
-        })
+        pending.append(
+            {
+                "conversation": str(conversation.public_id),
+                "seq": seq,
+                "message": text,
+                "history": [{"role": role, "text": t} for _, role, t in earlier],
+            }
+        )
     return pending
 
 
@@ -111,8 +120,11 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
     from bots.base import EngineError
     from bots.sanitize import clean_reply
 
-    conversation = Conversation.objects.filter(
-        public_id=conversation_key, witness_entry=entry).select_related("interrogation").first()
+    conversation = (
+        Conversation.objects.filter(public_id=conversation_key, witness_entry=entry)
+        .select_related("interrogation")
+        .first()
+    )
     if conversation is None:
         return None
     if entry.engine != "pull":
@@ -130,14 +142,17 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
         Conversation.objects.select_for_update().filter(pk=conversation.pk).values_list("pk").first()
         interrogation = conversation.interrogation
         interrogation.refresh_from_db(fields=["status", "deadline"])
-        if interrogation.status != Status.RUNNING or (interrogation.deadline and timezone.now() >= interrogation.deadline):
+        if interrogation.status != Status.RUNNING or (
+            interrogation.deadline and timezone.now() >= interrogation.deadline
+        ):
             raise Closed("The conversation is over: no reply can be sent.")
         trigger = conversation.messages.order_by("-seq").first()
         if trigger is None or trigger.sender_role != Message.Role.INTERROGATOR:
             raise Conflict("Nothing to answer: a reply must answer the judge's latest message.", code="not_pending")
         if (conversation.pk, trigger.seq) in _answered([conversation.pk]):
-            raise Conflict(f"Message {trigger.seq} already has its answer: one reply per judge message.",
-                           code="already_answered")
+            raise Conflict(
+                f"Message {trigger.seq} already has its answer: one reply per judge message.", code="already_answered"
+            )
         latency_ms = max(0, int((timezone.now() - trigger.created_at).total_seconds() * 1000))
         result = CallResult(EngineCall.Outcome.OK, text=cleaned, latency_ms=latency_ms, detail=detail)
         engine_call_log(entry, result, kind=EngineCall.Kind.PULL, conversation=conversation, trigger_seq=trigger.seq)
@@ -145,8 +160,15 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
     model = typing_model_load(entry=entry)
     elapsed_s = (timezone.now() - trigger.created_at).total_seconds()
     typing_after_s, delay_s = model.schedule(trigger.text, cleaned, random.Random())
-    countdown = bot_reply_schedule(conversation=conversation, trigger_seq=trigger.seq, text=cleaned, typing=model,
-                                   delay_s=delay_s, typing_after_s=typing_after_s, elapsed_s=elapsed_s)
+    countdown = bot_reply_schedule(
+        conversation=conversation,
+        trigger_seq=trigger.seq,
+        text=cleaned,
+        typing=model,
+        delay_s=delay_s,
+        typing_after_s=typing_after_s,
+        elapsed_s=elapsed_s,
+    )
     return HeldReply(reply_to=trigger.seq, text=cleaned, deliver_at=timezone.now() + timedelta(seconds=countdown))
 
 

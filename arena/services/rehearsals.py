@@ -11,6 +11,7 @@ judge, a platform user that asks :data:`QUESTIONS` one by one: it waits for each
 after the last answer (or the clock does, as in any interrogation). Its state is read from the
 database at every step (:func:`rehearsal_judge_step`), so a step that runs twice asks nothing twice.
 """
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -58,9 +59,12 @@ def rehearsal_start(*, entry: Entry, user, judge: str = "bot") -> Interrogation:
         if entry_rehearsals(entry=entry).filter(status__in=[Status.SCHEDULED, Status.RUNNING]).exists():
             raise Closed("A rehearsal of this entry is already running: finish it first.", code="rehearsal_running")
         judge_user = bot_judge_user() if judge == "bot" else user
-        interrogation = interrogation_create(judge=judge_user, witnesses=[entry],
-                                             time_limit_s=settings.ARENA_REHEARSAL_TIME_LIMIT_S,
-                                             title=f"Rehearsal: {entry.display_name}"[:200])
+        interrogation = interrogation_create(
+            judge=judge_user,
+            witnesses=[entry],
+            time_limit_s=settings.ARENA_REHEARSAL_TIME_LIMIT_S,
+            title=f"Rehearsal: {entry.display_name}"[:200],
+        )
         Interrogation.objects.filter(pk=interrogation.pk).update(rehearsal=True)
         interrogation = interrogation_start(interrogation_id=interrogation.pk)
         if judge == "bot":
@@ -95,8 +99,12 @@ def rehearsal_judge_step(*, interrogation_id: int) -> float | None:
         asked = messages.filter(sender_role=Message.Role.INTERROGATOR).count()
         if asked < len(QUESTIONS):
             try:
-                message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR,
-                             text=QUESTIONS[asked], user=interrogation.judge)
+                message_post(
+                    conversation_id=conversation.pk,
+                    sender_role=Message.Role.INTERROGATOR,
+                    text=QUESTIONS[asked],
+                    user=interrogation.judge,
+                )
             except Closed:
                 return None
             return poll

@@ -8,6 +8,7 @@ ran early (a clock or a broker that fires too soon never releases anything befor
 (`arena.spectator_selectors`) filter on the same stored times, so a reconnect or a JSON read shows
 exactly what the pushes may show.
 """
+
 import datetime as dt
 
 from django.utils import timezone

@@ -7,6 +7,7 @@ sequential halves). The deadline stays in the database, so a restart loses nothi
 - :func:`interrogation_deadline_move`: a new deadline (a paused round's is pushed away; resuming sets
   the remaining time back), with the close timer enqueued for it.
 """
+
 import datetime as dt
 
 from django.db import transaction

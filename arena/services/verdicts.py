@@ -3,10 +3,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
-from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Interrogation, Status, Verdict
 from arena.services.messages import clean_text
 from arena.services.results import results_version_bump
+from core.errors import Closed, InvalidInput, NotAllowed
 
 REASON_MAX_CHARS = 4000
 
@@ -46,7 +46,9 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
         raise InvalidInput("reason must be text.")
     reason = reason.strip()
     if reason:  # none at all, or text by the rules of messages (PostgreSQL's text cannot hold NUL)
-        reason = clean_text(reason, max_chars=min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4), what="reason")
+        reason = clean_text(
+            reason, max_chars=min(REASON_MAX_CHARS, settings.ARENA_MAX_MESSAGE_CHARS * 4), what="reason"
+        )
     confidence = _clean_confidence(confidence)
     if verdict_elsewhere(interrogation_id):
         raise NotAllowed("This interview's verdict is given on its contest's page, not here.")

@@ -1,14 +1,15 @@
 """Machine witnesses: ask the entry's engine for a reply, then deliver it after a typing delay."""
+
 import logging
 
 from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
-from core.dispatch import enqueue_now
-from core.errors import Closed
 from arena.models import Conversation, EngineCall, Message, Status
 from arena.services.engines import engine_reply, reply_cap, reply_queue_pick, typing_model_load
+from core.dispatch import enqueue_now
+from core.errors import Closed
 
 log = logging.getLogger(__name__)
 
@@ -59,19 +60,41 @@ def bot_reply_compose(*, conversation_id: int, trigger_seq: int, attempt: int = 
         return False
     if _reply_delivered(conversation.pk, trigger_seq):
         return False  # a task redelivered after a worker died, or re-asked by the sweep: already answered
-    reply = engine_reply(entry=entry, context=_context(conversation, trigger_seq), conversation=conversation,
-                         subject=f"conversation {conversation.pk} message {trigger_seq}", trigger_seq=trigger_seq,
-                         attempt=attempt, retry=retry, max_chars=reply_cap(conversation.interrogation))
+    reply = engine_reply(
+        entry=entry,
+        context=_context(conversation, trigger_seq),
+        conversation=conversation,
+        subject=f"conversation {conversation.pk} message {trigger_seq}",
+        trigger_seq=trigger_seq,
+        attempt=attempt,
+        retry=retry,
+        max_chars=reply_cap(conversation.interrogation),
+    )
     if reply is None:
         return False
     elapsed_s = (timezone.now() - trigger.created_at).total_seconds()  # the engine's own time counts as reading
-    bot_reply_schedule(conversation=conversation, trigger_seq=trigger_seq, text=reply.text, typing=reply.typing,
-                       delay_s=reply.delay_s, typing_after_s=reply.typing_after_s, elapsed_s=elapsed_s)
+    bot_reply_schedule(
+        conversation=conversation,
+        trigger_seq=trigger_seq,
+        text=reply.text,
+        typing=reply.typing,
+        delay_s=reply.delay_s,
+        typing_after_s=reply.typing_after_s,
+        elapsed_s=elapsed_s,
+    )
     return True
 
 
-def bot_reply_schedule(*, conversation: Conversation, trigger_seq: int, text: str, typing, delay_s: float,
-                       typing_after_s: float = 0.0, elapsed_s: float = 0.0) -> float:
+def bot_reply_schedule(
+    *,
+    conversation: Conversation,
+    trigger_seq: int,
+    text: str,
+    typing,
+    delay_s: float,
+    typing_after_s: float = 0.0,
+    elapsed_s: float = 0.0,
+) -> float:
     """Deliver a machine's reply ``text`` to message ``trigger_seq`` as its typing model allows
     (``typing.schedule(message, text)``), counted from the judge's message, ``elapsed_s`` ago: the
     witness is shown typing from ``typing_after_s`` (it has read the message and thought), never before,
@@ -119,8 +142,9 @@ def key_interval(model, text: str, think_s: float) -> float:
     return max(0.0, min(model.per_char_s, (model.max_s - think_s) / len(text)))
 
 
-def bot_reply_type(*, conversation_id: int, trigger_seq: int, text: str, typed: int,
-                   per_char_s: float) -> tuple[int, float] | None:
+def bot_reply_type(
+    *, conversation_id: int, trigger_seq: int, text: str, typed: int, per_char_s: float
+) -> tuple[int, float] | None:
     """Keystroke mode: store and push the next batch of the reply's keys; with the last one, Return
     and the message itself. Returns (characters typed so far, seconds until the next batch), or None
     when done (or the conversation closed, or the reply is another delivery's).
@@ -136,28 +160,36 @@ def bot_reply_type(*, conversation_id: int, trigger_seq: int, text: str, typed: 
     from arena.services.messages import message_post
 
     batch = len(text) - typed if per_char_s <= 0 else max(1, round(TYPE_STEP_S / per_char_s))
-    chunk = text[typed:typed + batch]
+    chunk = text[typed : typed + batch]
     done = typed + len(chunk) >= len(text)
     following = (typed + len(chunk), len(chunk) * per_char_s)
     with transaction.atomic():
-        conversation = Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
+        conversation = (
+            Conversation.objects.select_for_update(of=("self",)).select_related("interrogation").get(pk=conversation_id)
+        )
         interrogation = conversation.interrogation
-        if interrogation.status != Status.RUNNING or (interrogation.deadline and timezone.now() >= interrogation.deadline):
+        if interrogation.status != Status.RUNNING or (
+            interrogation.deadline and timezone.now() >= interrogation.deadline
+        ):
             return None  # time ran out while typing: dropped, as a person's unfinished line would be
         if _reply_delivered(conversation_id, trigger_seq):
             return None  # a batch delivered again after its reply was shown
         line = composing_line(conversation, Message.Role.WITNESS)
         if line != text[:typed]:
-            if not done and line.startswith(text[:typed + len(chunk)]):
+            if not done and line.startswith(text[: typed + len(chunk)]):
                 return following  # this batch is stored already (an earlier delivery of this task)
-            log.info("conversation %s: another delivery is typing the reply to message #%s", conversation_id, trigger_seq)
+            log.info(
+                "conversation %s: another delivery is typing the reply to message #%s", conversation_id, trigger_seq
+            )
             return None
         keys = [Key(ch, ch) for ch in chunk] + ([Key(RETURN)] if done else [])
         keystrokes_store(conversation=conversation, sender_role=Message.Role.WITNESS, keys=keys)
         if not done:
             return following
         try:
-            message = message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
+            message = message_post(
+                conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None
+            )
         except Closed:
             return None
         _reply_calls(conversation_id, trigger_seq).filter(outcome=EngineCall.Outcome.OK).update(reply_seq=message.seq)
@@ -165,7 +197,9 @@ def bot_reply_type(*, conversation_id: int, trigger_seq: int, text: str, typed: 
 
 
 def _reply_calls(conversation_id: int, trigger_seq: int):
-    return EngineCall.objects.filter(conversation_id=conversation_id, trigger_seq=trigger_seq, kind=EngineCall.Kind.REPLY)
+    return EngineCall.objects.filter(
+        conversation_id=conversation_id, trigger_seq=trigger_seq, kind=EngineCall.Kind.REPLY
+    )
 
 
 def _reply_delivered(conversation_id: int, trigger_seq: int) -> bool:
@@ -191,7 +225,9 @@ def bot_reply_deliver(*, conversation_id: int, trigger_seq: int, text: str) -> M
             log.info("conversation %s: the reply to message #%s was already delivered", conversation_id, trigger_seq)
             return None
         try:
-            message = message_post(conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None)
+            message = message_post(
+                conversation_id=conversation_id, sender_role=Message.Role.WITNESS, text=text, user=None
+            )
         except Closed:
             return None  # time ran out while the bot was "typing": the reply is dropped, as a human's would be
         calls.filter(outcome=EngineCall.Outcome.OK).update(reply_seq=message.seq)
@@ -220,16 +256,20 @@ def bot_replies_resume(*, grace_s: float = 15.0) -> int:
             continue
         if (now - last.created_at).total_seconds() < grace_s:
             continue
-        call = EngineCall.objects.filter(
-            conversation=conversation, trigger_seq=last.seq, kind=EngineCall.Kind.REPLY
-        ).order_by("-created_at").first()
+        call = (
+            EngineCall.objects.filter(conversation=conversation, trigger_seq=last.seq, kind=EngineCall.Kind.REPLY)
+            .order_by("-created_at")
+            .first()
+        )
         if call is not None:
             if call.outcome != EngineCall.Outcome.OK:
                 continue  # failures have their own retries and circuit breaker
             longest_delay = typing_model_load(entry=conversation.witness_entry).max_s
             if (now - call.created_at).total_seconds() < longest_delay + grace_s:
                 continue  # still being "typed"
-        log.warning("conversation %s: re-asking for the reply to message #%s, lost in a restart", conversation.pk, last.seq)
+        log.warning(
+            "conversation %s: re-asking for the reply to message #%s, lost in a restart", conversation.pk, last.seq
+        )
         enqueue_now(bot_reply, conversation.pk, last.seq)
         resumed += 1
     return resumed

@@ -66,18 +66,66 @@ Outlier judges (`judge_outliers`, after FastChat's `outlier_detect`)
     however often it is looked at (defaults λ = ½, α = 0.05 → threshold 20).
 """
 
-from arena.stats.battles import (WINNERS, BattleCells, BattleError, Battles, battle_cells, battles_from_records,
-                                 votes_cap)
-from arena.stats.bradley_terry import (CENTRE, SCALE, Fit, Rating, RatingTable, bradley_terry_bootstrap,
-                                       bradley_terry_fit, ratings_compute, theta_to_rating)
+from arena.stats.battles import (
+    WINNERS,
+    BattleCells,
+    BattleError,
+    Battles,
+    battle_cells,
+    battles_from_records,
+    votes_cap,
+)
+from arena.stats.bradley_terry import (
+    CENTRE,
+    SCALE,
+    Fit,
+    Rating,
+    RatingTable,
+    bradley_terry_bootstrap,
+    bradley_terry_fit,
+    ratings_compute,
+    theta_to_rating,
+)
 from arena.stats.calibration import CalibrationBin, calibration_bins
 from arena.stats.judges import JudgeTest, judge_outliers
-from arena.stats.rates import (BrierScore, Proportion, binomial_test, bootstrap_interval, brier_score,
-                               proportion_estimate, wilson_interval)
+from arena.stats.rates import (
+    BrierScore,
+    Proportion,
+    binomial_test,
+    bootstrap_interval,
+    brier_score,
+    proportion_estimate,
+    wilson_interval,
+)
 from arena.stats.solver import DEFAULT_PRIOR
 
-__all__ = ["BattleCells", "BattleError", "Battles", "BrierScore", "CENTRE", "CalibrationBin", "calibration_bins", "DEFAULT_PRIOR", "Fit", "JudgeTest",
-           "Proportion", "Rating", "RatingTable", "SCALE", "WINNERS", "battle_cells", "battles_from_records",
-           "binomial_test", "bootstrap_interval", "bradley_terry_bootstrap", "bradley_terry_fit", "brier_score",
-           "judge_outliers", "proportion_estimate", "ratings_compute", "theta_to_rating", "votes_cap",
-           "wilson_interval"]
+__all__ = [
+    "BattleCells",
+    "BattleError",
+    "Battles",
+    "BrierScore",
+    "CENTRE",
+    "CalibrationBin",
+    "calibration_bins",
+    "DEFAULT_PRIOR",
+    "Fit",
+    "JudgeTest",
+    "Proportion",
+    "Rating",
+    "RatingTable",
+    "SCALE",
+    "WINNERS",
+    "battle_cells",
+    "battles_from_records",
+    "binomial_test",
+    "bootstrap_interval",
+    "bradley_terry_bootstrap",
+    "bradley_terry_fit",
+    "brier_score",
+    "judge_outliers",
+    "proportion_estimate",
+    "ratings_compute",
+    "theta_to_rating",
+    "votes_cap",
+    "wilson_interval",
+]

@@ -1,4 +1,5 @@
 """Battles between named players, read from records, and their sufficient statistics (cells)."""
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -63,8 +64,9 @@ class Battles:
 
     def points(self) -> np.ndarray:
         """Score of each player (wins + ½ ties)."""
-        return (np.bincount(self.a, weights=self.score, minlength=self.players)
-                + np.bincount(self.b, weights=1.0 - self.score, minlength=self.players))
+        return np.bincount(self.a, weights=self.score, minlength=self.players) + np.bincount(
+            self.b, weights=1.0 - self.score, minlength=self.players
+        )
 
 
 def battles_from_records(records: Iterable[Mapping]) -> Battles:
@@ -75,7 +77,7 @@ def battles_from_records(records: Iterable[Mapping]) -> Battles:
     a, b, score = [], [], []
     for position, record in enumerate(records):
         if not isinstance(record, Mapping):
-            raise BattleError("a battle must be an object {\"a\": name, \"b\": name, \"winner\": \"a\"|\"b\"|\"tie\"}", position)
+            raise BattleError('a battle must be an object {"a": name, "b": name, "winner": "a"|"b"|"tie"}', position)
         missing = [key for key in ("a", "b", "winner") if key not in record]
         if missing:
             raise BattleError(f"missing {', '.join(repr(m) for m in missing)}", position)
@@ -86,7 +88,7 @@ def battles_from_records(records: Iterable[Mapping]) -> Battles:
         if first == second:
             raise BattleError(f"a player cannot battle itself ({first!r})", position)
         if winner not in WINNERS:
-            raise BattleError(f"'winner' must be \"a\", \"b\" or \"tie\", not {winner!r}", position)
+            raise BattleError(f'\'winner\' must be "a", "b" or "tie", not {winner!r}', position)
         for name in (first, second):
             if name not in index:
                 index[name] = len(names)
@@ -94,8 +96,12 @@ def battles_from_records(records: Iterable[Mapping]) -> Battles:
         a.append(index[first])
         b.append(index[second])
         score.append(WINNERS[winner])
-    return Battles(names=names, a=np.array(a, dtype=np.int64), b=np.array(b, dtype=np.int64),
-                   score=np.array(score, dtype=np.float64))
+    return Battles(
+        names=names,
+        a=np.array(a, dtype=np.int64),
+        b=np.array(b, dtype=np.int64),
+        score=np.array(score, dtype=np.float64),
+    )
 
 
 @dataclass
@@ -132,8 +138,15 @@ def battle_cells(battles: Battles) -> BattleCells:
     cells, counts = np.unique(code, return_counts=True)
     pair_code = cells // 3
     pairs, pair_start = np.unique(pair_code, return_index=True)
-    return BattleCells(players=p, pair_i=pairs // p, pair_j=pairs % p, cell_pair=np.searchsorted(pairs, pair_code),
-                  cell_score=(cells % 3) / 2.0, cell_count=counts, pair_start=pair_start)
+    return BattleCells(
+        players=p,
+        pair_i=pairs // p,
+        pair_j=pairs % p,
+        cell_pair=np.searchsorted(pairs, pair_code),
+        cell_score=(cells % 3) / 2.0,
+        cell_count=counts,
+        pair_start=pair_start,
+    )
 
 
 def votes_cap(voters: Sequence[Hashable], periods: Sequence[Hashable], *, cap: int) -> np.ndarray:

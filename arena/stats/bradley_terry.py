@@ -1,4 +1,5 @@
 """Bradley–Terry fits, bootstrap replicates and the rating table (formulas: the package docstring)."""
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,10 @@ def _degeneracy_notes(battles: Battles) -> list[str]:
         elif s == 0:
             notes.append(f"{name} lost every battle it played ({g}): its maximum-likelihood rating is minus infinity")
     if not notes:
-        notes.append("the battles split the players into groups never compared both ways, so maximum "
-                     "likelihood cannot place the groups against each other")
+        notes.append(
+            "the battles split the players into groups never compared both ways, so maximum "
+            "likelihood cannot place the groups against each other"
+        )
     return notes
 
 
@@ -49,8 +52,14 @@ def bradley_terry_fit(battles: Battles, *, prior: float | None = None) -> Fit:
     prior 0 on data whose maximum likelihood does not exist raises BattleError naming the players."""
     games, points = battles.games(), battles.points()
     if len(battles) == 0:
-        return Fit(names=list(battles.names), theta=np.zeros(battles.players), prior=0.0, games=games,
-                   points=points, notes=["no battles: nothing to rate"])
+        return Fit(
+            names=list(battles.names),
+            theta=np.zeros(battles.players),
+            prior=0.0,
+            games=games,
+            points=points,
+            notes=["no battles: nothing to rate"],
+        )
     if prior is not None and prior < 0:
         raise ValueError("prior must be >= 0")
     cells = battle_cells(battles)
@@ -60,18 +69,27 @@ def bradley_terry_fit(battles: Battles, *, prior: float | None = None) -> Fit:
     if tau[0] > 0 and prior is None:
         notes = _degeneracy_notes(battles) + [
             f"regularised: every player was given a prior of {DEFAULT_PRIOR:g} virtual battle(s), a tie, "
-            "against a reference player at the mean"]
+            "against a reference player at the mean"
+        ]
     elif tau[0] == 0 and not _strongly_connected(cells.players, cells.pair_i, cells.pair_j, n[0], w[0]):
-        raise BattleError("maximum likelihood does not exist: " + "; ".join(_degeneracy_notes(battles))
-                          + " (give a prior > 0)")
+        raise BattleError(
+            "maximum likelihood does not exist: " + "; ".join(_degeneracy_notes(battles)) + " (give a prior > 0)"
+        )
     theta, _ = _newton(cells, n, w, tau)
     theta = theta[0] - theta[0].mean()
     return Fit(names=list(battles.names), theta=theta, prior=float(tau[0]), games=games, points=points, notes=notes)
 
 
-def bradley_terry_bootstrap(battles: Battles, *, replicates: int = 1000, seed=None, prior: float | None = None,
-                            fit: Fit | None = None, chunk: int | None = None,
-                            progress: Callable[[int], None] | None = None) -> np.ndarray:
+def bradley_terry_bootstrap(
+    battles: Battles,
+    *,
+    replicates: int = 1000,
+    seed=None,
+    prior: float | None = None,
+    fit: Fit | None = None,
+    chunk: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
     """θ of `replicates` bootstrap resamples of the battles, shape (R, players), each row centred.
 
     Each replicate draws N battles with replacement from the N battles: the counts of the distinct
@@ -99,17 +117,21 @@ def bradley_terry_bootstrap(battles: Battles, *, replicates: int = 1000, seed=No
         rows = min(chunk, replicates - start)
         counts = rng.multinomial(total, pvals, size=rows)
         n, w = cells.totals(counts)
-        tau = _row_priors(cells, n, w, prior, base) if prior is None and fit.prior == 0 else (
-            np.full(rows, fit.prior) if prior is None else np.full(rows, float(prior)))
+        tau = (
+            _row_priors(cells, n, w, prior, base)
+            if prior is None and fit.prior == 0
+            else (np.full(rows, fit.prior) if prior is None else np.full(rows, float(prior)))
+        )
         theta = _chord(cells, n, w, tau, np.broadcast_to(fit.theta, (rows, p)), inverse)
-        out[start:start + rows] = theta - theta.mean(axis=1, keepdims=True)
+        out[start : start + rows] = theta - theta.mean(axis=1, keepdims=True)
         if progress is not None:
             progress(rows)
     return out
 
 
-def theta_to_rating(theta: np.ndarray, *, names: Sequence[str] | None = None,
-                    anchor: tuple[str, float] | None = None) -> np.ndarray:
+def theta_to_rating(
+    theta: np.ndarray, *, names: Sequence[str] | None = None, anchor: tuple[str, float] | None = None
+) -> np.ndarray:
     """rating = 1000 + 400·θ/ln 10, centred on a mean of 1000 over the last axis, or shifted so that the
     anchor (name, rating) has that rating."""
     theta = np.asarray(theta, dtype=np.float64)
@@ -120,7 +142,7 @@ def theta_to_rating(theta: np.ndarray, *, names: Sequence[str] | None = None,
     if names is None or name not in names:
         raise BattleError(f"anchor {name!r} is not one of the rated players")
     k = list(names).index(name)
-    return float(value) + rating - rating[..., k:k + 1]
+    return float(value) + rating - rating[..., k : k + 1]
 
 
 @dataclass
@@ -133,8 +155,13 @@ class Rating:
     points: float
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "rating": self.rating, "ci_low": self.ci_low, "ci_high": self.ci_high,
-                "battles": self.battles}
+        return {
+            "name": self.name,
+            "rating": self.rating,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "battles": self.battles,
+        }
 
 
 @dataclass
@@ -149,9 +176,16 @@ class RatingTable:
     names: list[str]
 
 
-def ratings_compute(battles: Battles, *, replicates: int = 1000, seed=None, anchor: tuple[str, float] | None = None,
-                    level: float = 0.95, prior: float | None = None,
-                    progress: Callable[[int], None] | None = None) -> RatingTable:
+def ratings_compute(
+    battles: Battles,
+    *,
+    replicates: int = 1000,
+    seed=None,
+    anchor: tuple[str, float] | None = None,
+    level: float = 0.95,
+    prior: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RatingTable:
     """The leaderboard: the point fit on the rating scale, percentile bootstrap intervals (None when
     replicates = 0), battles per player, the pairwise battle counts and win fractions, and the notes."""
     _z(level)
@@ -162,8 +196,11 @@ def ratings_compute(battles: Battles, *, replicates: int = 1000, seed=None, anch
     rating = theta_to_rating(fit.theta, names=names, anchor=anchor) if names else np.zeros(0)
     low = high = None
     if replicates > 0 and len(battles):
-        boot = theta_to_rating(bradley_terry_bootstrap(battles, replicates=replicates, seed=seed, prior=prior,
-                                                       fit=fit, progress=progress), names=names, anchor=anchor)
+        boot = theta_to_rating(
+            bradley_terry_bootstrap(battles, replicates=replicates, seed=seed, prior=prior, fit=fit, progress=progress),
+            names=names,
+            anchor=anchor,
+        )
         low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2], axis=0)
     p = battles.players
     count = np.zeros((p, p))
@@ -173,9 +210,25 @@ def ratings_compute(battles: Battles, *, replicates: int = 1000, seed=None, anch
     count, won = count + count.T, won + (count.T - won.T)
     with np.errstate(invalid="ignore", divide="ignore"):
         fraction = np.where(count > 0, won / np.where(count > 0, count, 1), np.nan)
-    rows = [Rating(name=name, rating=float(rating[k]),
-                   ci_low=None if low is None else float(low[k]), ci_high=None if high is None else float(high[k]),
-                   battles=int(fit.games[k]), points=float(fit.points[k])) for k, name in enumerate(names)]
+    rows = [
+        Rating(
+            name=name,
+            rating=float(rating[k]),
+            ci_low=None if low is None else float(low[k]),
+            ci_high=None if high is None else float(high[k]),
+            battles=int(fit.games[k]),
+            points=float(fit.points[k]),
+        )
+        for k, name in enumerate(names)
+    ]
     rows.sort(key=lambda r: (-r.rating, r.name))
-    return RatingTable(ratings=rows, prior=fit.prior, replicates=max(int(replicates), 0) if len(battles) else 0,
-                       level=level, notes=fit.notes, win_fraction=fraction, battle_count=count, names=list(names))
+    return RatingTable(
+        ratings=rows,
+        prior=fit.prior,
+        replicates=max(int(replicates), 0) if len(battles) else 0,
+        level=level,
+        notes=fit.notes,
+        win_fraction=fraction,
+        battle_count=count,
+        names=list(names),
+    )

@@ -5,6 +5,7 @@ n, the mean forecast, the observed frequency k/n of the event, and its Wilson in
 forecaster's observed frequencies lie near their mean forecasts (on the diagonal of a reliability
 diagram). No Django (the import-linter contract on arena.stats).
 """
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,8 +24,15 @@ class CalibrationBin:
     ci_high: float
 
     def as_dict(self) -> dict:
-        return {"low": self.low, "high": self.high, "n": self.n, "mean_forecast": self.mean_forecast,
-                "observed": self.observed, "ci_low": self.ci_low, "ci_high": self.ci_high}
+        return {
+            "low": self.low,
+            "high": self.high,
+            "n": self.n,
+            "mean_forecast": self.mean_forecast,
+            "observed": self.observed,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+        }
 
 
 def calibration_bins(forecasts, outcomes, *, bins: int = 5, level: float = 0.95) -> list[CalibrationBin]:
@@ -38,7 +46,15 @@ def calibration_bins(forecasts, outcomes, *, bins: int = 5, level: float = 0.95)
         mine = index == b
         n, k = int(mine.sum()), int(o[mine].sum())
         low, high = wilson_interval(k, n, level=level)
-        table.append(CalibrationBin(low=b / bins, high=(b + 1) / bins, n=n,
-                                    mean_forecast=float(f[mine].mean()) if n else None,
-                                    observed=k / n if n else None, ci_low=low, ci_high=high))
+        table.append(
+            CalibrationBin(
+                low=b / bins,
+                high=(b + 1) / bins,
+                n=n,
+                mean_forecast=float(f[mine].mean()) if n else None,
+                observed=k / n if n else None,
+                ci_low=low,
+                ci_high=high,
+            )
+        )
     return table

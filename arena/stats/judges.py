@@ -1,4 +1,5 @@
 """Outlier judges: a sequential test of each judge's votes against the other judges' consensus."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -21,8 +22,9 @@ class JudgeTest:
     flagged_at: int | None  # the vote (1-based) at which Mₜ first reached 1/α
 
 
-def judge_outliers(battles: Battles, judges: Sequence, *, alpha: float = 0.05, weight: float = 0.5,
-                   min_votes: int = 1) -> list[JudgeTest]:
+def judge_outliers(
+    battles: Battles, judges: Sequence, *, alpha: float = 0.05, weight: float = 0.5, min_votes: int = 1
+) -> list[JudgeTest]:
     """The sequential test of the module docstring for every judge with at least `min_votes` battles
     (`judges[k]` gave battle k; battles in time order).  The consensus for judge u is fitted on the other
     judges' battles (prior rule as in `bradley_terry_fit`; a player only u has seen is then known only
@@ -66,8 +68,14 @@ def judge_outliers(battles: Battles, judges: Sequence, *, alpha: float = 0.05, w
         martingale = np.cumprod(factor)
         hit = np.flatnonzero(martingale >= threshold)
         decisive = outcome != 0.5
-        results.append(JudgeTest(
-            judge=judge, votes=int(mine.size),
-            agreement=float(np.mean(q[decisive] > 0.5)) if decisive.any() else None,
-            e_value=float(martingale.max()), flagged=bool(hit.size), flagged_at=int(hit[0]) + 1 if hit.size else None))
+        results.append(
+            JudgeTest(
+                judge=judge,
+                votes=int(mine.size),
+                agreement=float(np.mean(q[decisive] > 0.5)) if decisive.any() else None,
+                e_value=float(martingale.max()),
+                flagged=bool(hit.size),
+                flagged_at=int(hit[0]) + 1 if hit.size else None,
+            )
+        )
     return results

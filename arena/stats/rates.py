@@ -1,5 +1,6 @@
 """Proportions (pass rates, accuracies) and forecasts: intervals, the exact binomial test, Brier scores.
 Formulas: the package docstring (arena/stats/__init__.py) and each function's."""
+
 from __future__ import annotations
 
 import math
@@ -33,8 +34,16 @@ class Proportion:
     level: float = 0.95
 
     def as_dict(self) -> dict:
-        return {"successes": self.successes, "n": self.n, "rate": self.rate, "ci_low": self.ci_low,
-                "ci_high": self.ci_high, "p_value": self.p_value, "method": self.method, "level": self.level}
+        return {
+            "successes": self.successes,
+            "n": self.n,
+            "rate": self.rate,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "p_value": self.p_value,
+            "method": self.method,
+            "level": self.level,
+        }
 
 
 def _check_counts(successes: int, n: int) -> tuple[int, int]:
@@ -60,8 +69,9 @@ def wilson_interval(successes: int, n: int, *, level: float = 0.95) -> tuple[flo
     return low, high
 
 
-def bootstrap_interval(successes: int, n: int, *, level: float = 0.95, replicates: int = 10_000,
-                       seed=None) -> tuple[float, float]:
+def bootstrap_interval(
+    successes: int, n: int, *, level: float = 0.95, replicates: int = 10_000, seed=None
+) -> tuple[float, float]:
     """Percentile bootstrap: quantiles (1∓level)/2 of k*/n, k* ~ Binomial(n, k/n); (0, 1) when n = 0."""
     k, n = _check_counts(successes, n)
     _z(level)
@@ -81,8 +91,16 @@ def binomial_test(successes: int, n: int, *, p0: float = 0.5, alternative: str =
     return float(binomtest(k, n, p0, alternative=alternative).pvalue)
 
 
-def proportion_estimate(successes: int, n: int, *, level: float = 0.95, method: str = "wilson", p0: float = 0.5,
-                        replicates: int = 10_000, seed=None) -> Proportion:
+def proportion_estimate(
+    successes: int,
+    n: int,
+    *,
+    level: float = 0.95,
+    method: str = "wilson",
+    p0: float = 0.5,
+    replicates: int = 10_000,
+    seed=None,
+) -> Proportion:
     """k/n with its interval (method "wilson" or "bootstrap") and the exact binomial test against p0."""
     k, n = _check_counts(successes, n)
     if method == "wilson":
@@ -91,8 +109,16 @@ def proportion_estimate(successes: int, n: int, *, level: float = 0.95, method: 
         low, high = bootstrap_interval(k, n, level=level, replicates=replicates, seed=seed)
     else:
         raise ValueError("method must be 'wilson' or 'bootstrap'")
-    return Proportion(successes=k, n=n, rate=(k / n if n else None), ci_low=low, ci_high=high,
-                      p_value=binomial_test(k, n, p0=p0), method=method, level=level)
+    return Proportion(
+        successes=k,
+        n=n,
+        rate=(k / n if n else None),
+        ci_low=low,
+        ci_high=high,
+        p_value=binomial_test(k, n, p0=p0),
+        method=method,
+        level=level,
+    )
 
 
 @dataclass(frozen=True)
@@ -108,8 +134,15 @@ class BrierScore:
     level: float = 0.95
 
     def as_dict(self) -> dict:
-        return {"n": self.n, "brier": self.score, "ci_low": self.ci_low, "ci_high": self.ci_high,
-                "reference_brier": self.reference, "skill": self.skill, "level": self.level}
+        return {
+            "n": self.n,
+            "brier": self.score,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "reference_brier": self.reference,
+            "skill": self.skill,
+            "level": self.level,
+        }
 
 
 def forecast_arrays(forecasts, outcomes) -> tuple[np.ndarray, np.ndarray]:
@@ -123,8 +156,9 @@ def forecast_arrays(forecasts, outcomes) -> tuple[np.ndarray, np.ndarray]:
     return f, o
 
 
-def brier_score(forecasts, outcomes, *, reference=None, level: float = 0.95, replicates: int = 2000,
-                seed=None) -> BrierScore:
+def brier_score(
+    forecasts, outcomes, *, reference=None, level: float = 0.95, replicates: int = 2000, seed=None
+) -> BrierScore:
     """B = (1/n) Σ (fₜ − oₜ)², fₜ ∈ [0, 1] the forecast probability of the event, oₜ ∈ {0, 1} what happened
     (0 is perfect, 0.25 is always saying ½).  Interval: percentile bootstrap over the n forecasts.
     reference: the forecast to beat, one number or one per item (default: the base rate ō, "climatology");
@@ -141,5 +175,12 @@ def brier_score(forecasts, outcomes, *, reference=None, level: float = 0.95, rep
     r = np.broadcast_to(np.asarray(o.mean() if reference is None else reference, dtype=np.float64), o.shape)
     ref = float(np.mean((r - o) ** 2))
     score = float(errors.mean())
-    return BrierScore(n=int(f.size), score=score, ci_low=float(low), ci_high=float(high), reference=ref,
-                      skill=(1.0 - score / ref) if ref > 0 else None, level=level)
+    return BrierScore(
+        n=int(f.size),
+        score=score,
+        ci_low=float(low),
+        ci_high=float(high),
+        reference=ref,
+        skill=(1.0 - score / ref) if ref > 0 else None,
+        level=level,
+    )

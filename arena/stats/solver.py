@@ -1,5 +1,6 @@
 """Maximising the Bradley–Terry log-likelihood for many rows (replicates, leave-one-out fits) at once:
 damped Newton, the chord iteration, and the prior rule (Ford's condition)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,8 +37,12 @@ class _Model:
         p, k = cells.players, cells.pair_i.size
         self.p, self.i, self.j = p, cells.pair_i, cells.pair_j
         self.incidence = sparse.csr_matrix(
-            (np.concatenate([np.ones(k), -np.ones(k)]),
-             (np.concatenate([np.arange(k)] * 2), np.concatenate([self.i, self.j]))), shape=(k, p))
+            (
+                np.concatenate([np.ones(k), -np.ones(k)]),
+                (np.concatenate([np.arange(k)] * 2), np.concatenate([self.i, self.j])),
+            ),
+            shape=(k, p),
+        )
         self.touches = abs(self.incidence)
         self.off_ij, self.off_ji, self.diag = self.i * p + self.j, self.j * p + self.i, np.arange(p) * (p + 1)
 
@@ -83,12 +88,20 @@ def _solve(hess, grad):
         y[:, k] = (grad[:, k] - np.einsum("rj,rj->r", lower[:, k, :k], y[:, :k])) / lower[:, k, k]
     x = np.empty_like(grad)
     for k in range(p - 1, -1, -1):  # Lᵀ x = y
-        x[:, k] = (y[:, k] - np.einsum("rj,rj->r", lower[:, k + 1:, k], x[:, k + 1:])) / lower[:, k, k]
+        x[:, k] = (y[:, k] - np.einsum("rj,rj->r", lower[:, k + 1 :, k], x[:, k + 1 :])) / lower[:, k, k]
     return x
 
 
-def _newton(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray, theta0: np.ndarray | None = None,
-            *, tol: float = 1e-10, max_iter: int = 200) -> tuple[np.ndarray, np.ndarray]:
+def _newton(
+    cells: BattleCells,
+    n: np.ndarray,
+    w: np.ndarray,
+    prior: np.ndarray,
+    theta0: np.ndarray | None = None,
+    *,
+    tol: float = 1e-10,
+    max_iter: int = 200,
+) -> tuple[np.ndarray, np.ndarray]:
     """Maximise ℓ_τ for R rows at once.  n, w: (R, K) games and pair_i's score; prior: (R,) τ per row.
     Returns (θ (R, P), converged (R,)).  Rows with τ = 0 are kept centred (Σθ = 0, the free shift);
     damped: a step that lowers ℓ_τ is halved until it does not."""
@@ -122,8 +135,17 @@ def _newton(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray,
     return theta, converged
 
 
-def _chord(cells: BattleCells, n: np.ndarray, w: np.ndarray, prior: np.ndarray, theta0: np.ndarray,
-           inverse: np.ndarray, *, tol: float = 1e-10, max_iter: int = 60) -> np.ndarray:
+def _chord(
+    cells: BattleCells,
+    n: np.ndarray,
+    w: np.ndarray,
+    prior: np.ndarray,
+    theta0: np.ndarray,
+    inverse: np.ndarray,
+    *,
+    tol: float = 1e-10,
+    max_iter: int = 60,
+) -> np.ndarray:
     """Bootstrap replicates near the point fit θ̂: Newton's iteration with the point fit's Hessian for
     every row (the chord method), θ ← θ + A(θ̂)⁻¹∇ℓ_τ(θ): one matrix product per iteration instead of R
     factorisations, converging linearly at a rate set by how far a replicate's Hessian is from A(θ̂)

@@ -13,6 +13,7 @@ Stamps are `time.perf_counter()` (CLOCK_MONOTONIC, one clock for every process o
 by the message's text (the benchmark's texts are unique), so the benchmark adds its own client-side
 stamps and `stages()` prints the intervals between consecutive ones.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -28,9 +29,25 @@ TRACE_ENV = "ARENA_BENCH_TRACE"
 PROFILE_ENV = "ARENA_BENCH_PROFILE"
 
 # the order of a message's stamps along its path (client stamps come from the benchmark)
-ORDER = ("client_sent", "frame", "post", "locked", "linked", "inserted", "committed", "queued", "post_done",
-         "resumed", "sending", "sent", "deliver_witness", "deliver_judge", "socket_witness", "socket_judge",
-         "client_arrived")
+ORDER = (
+    "client_sent",
+    "frame",
+    "post",
+    "locked",
+    "linked",
+    "inserted",
+    "committed",
+    "queued",
+    "post_done",
+    "resumed",
+    "sending",
+    "sent",
+    "deliver_witness",
+    "deliver_judge",
+    "socket_witness",
+    "socket_judge",
+    "client_arrived",
+)
 
 _stamps: dict[str, dict[str, float]] = {}
 _lock = threading.Lock()
@@ -107,8 +124,12 @@ def install_trace(path: str) -> None:
     frame_text = lambda args, kwargs: args[1].get("text") if len(args) > 1 else None  # noqa: E731
     from studies import consumers as play_consumers  # the studies' consoles override on_message
 
-    for consumer in (consumers.JudgeConsumer, consumers.WitnessConsumer, play_consumers.PlayJudgeConsumer,
-                     play_consumers.PlayWitnessConsumer):
+    for consumer in (
+        consumers.JudgeConsumer,
+        consumers.WitnessConsumer,
+        play_consumers.PlayJudgeConsumer,
+        play_consumers.PlayWitnessConsumer,
+    ):
         _wrap_async(consumer, "on_message", "frame", "resumed", frame_text)
 
     original_send = core_notify._send
@@ -148,7 +169,7 @@ def lpp2_content(data) -> str | None:
         if isinstance(data, bytes):
             data = data.decode()
         if isinstance(data, str) and data.startswith("42"):
-            event, data = json.loads(data[data.index("["):])[:2]
+            event, data = json.loads(data[data.index("[") :])[:2]
             if event != "message":
                 return None
         return json.loads(data).get("content") if isinstance(data, str) else None
@@ -194,10 +215,14 @@ def slowest(server: dict[str, dict[str, float]], client: dict[str, dict[str, flo
     merged = [{**server.get(text, {}), **stamps} for text, stamps in client.items()]
     orders = [tuple(sorted(stamps, key=stamps.get)) for stamps in merged]
     order = collections.Counter(orders).most_common(1)[0][0]
-    rows = sorted(((s[order[-1]] - s[order[0]], s) for s, o in zip(merged, orders) if o == order), key=lambda row: row[0])
+    rows = sorted(
+        ((s[order[-1]] - s[order[0]], s) for s, o in zip(merged, orders) if o == order), key=lambda row: row[0]
+    )
     cut = max(1, int(len(rows) * share))
-    lines = [f"    {len(rows)} of {len(merged)} messages with every stamp; the slowest {cut} against the other "
-             f"{len(rows) - cut} (mean ms):"]
+    lines = [
+        f"    {len(rows)} of {len(merged)} messages with every stamp; the slowest {cut} against the other "
+        f"{len(rows) - cut} (mean ms):"
+    ]
     for a, b in zip(order, order[1:]):
         tail = sum(s[b] - s[a] for _, s in rows[-cut:]) / cut * 1000.0
         rest = sum(s[b] - s[a] for _, s in rows[:-cut]) / max(1, len(rows) - cut) * 1000.0
@@ -255,7 +280,9 @@ def stages(server: dict[str, dict[str, float]], client: dict[str, dict[str, floa
     for (a, b), values in sorted(gaps.items(), key=lambda item: -len(item[1])):
         if len(values) < max(3, len(client) // 20):
             continue
-        lines.append(f"    {a:>15} -> {b:<15} n={len(values):5d}  p50 {percentile(values, 50):6.3f} ms  "
-                     f"p90 {percentile(values, 90):6.3f}  p99 {percentile(values, 99):6.3f}  "
-                     f"mean {sum(values) / len(values):6.3f}")
+        lines.append(
+            f"    {a:>15} -> {b:<15} n={len(values):5d}  p50 {percentile(values, 50):6.3f} ms  "
+            f"p90 {percentile(values, 90):6.3f}  p99 {percentile(values, 99):6.3f}  "
+            f"mean {sum(values) / len(values):6.3f}"
+        )
     return lines

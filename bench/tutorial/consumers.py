@@ -1,6 +1,7 @@
 """The Channels tutorial's async chat consumer (tutorial part 3, "Rewrite the consumer to be
 asynchronous"), as written there, plus the one line most readers add next: store each message with
 the ORM before broadcasting it (database_sync_to_async with its defaults)."""
+
 import json
 
 from channels.db import database_sync_to_async
@@ -31,9 +32,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self.save_message(message)
 
         # Send message to room group
-        await self.channel_layer.group_send(
-            self.room_group_name, {"type": "chat.message", "message": message}
-        )
+        await self.channel_layer.group_send(self.room_group_name, {"type": "chat.message", "message": message})
 
     @database_sync_to_async
     def save_message(self, message):

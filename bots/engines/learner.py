@@ -38,7 +38,10 @@ NEAR_TIE = 0.03  # candidates within this of the best score are equally good
 # --- what may be stored ------------------------------------------------------------------------
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+", re.I)
-_URL = re.compile(r"\b(?:https?://|ftp://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|ly)\b(?:/\S*)?", re.I)
+_URL = re.compile(
+    r"\b(?:https?://|ftp://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|ly)\b(?:/\S*)?",
+    re.I,
+)
 _PHONE = re.compile(r"(?<![\w])\+?\d[\d\s().-]{6,}\d(?![\w])")
 _NAME_INTRO = re.compile(r"\b(my name is|my name's|i am called|i'm called|call me)\b", re.I)
 MAX_STORED_CHARS = 300
@@ -105,8 +108,9 @@ class MemoryCorpus:
         if self._prompts is None:  # token_sort_ratio = ratio of the sorted tokens: sort the corpus once
             self._prompts = [_sorted_tokens(p.prompt) for p in self.pairs]
         # a generous first cut on the prompt alone, then the context blend re-ranks it
-        found = process.extract(_sorted_tokens(message), self._prompts, scorer=fuzz.ratio, processor=None,
-                                limit=limit * 4)
+        found = process.extract(
+            _sorted_tokens(message), self._prompts, scorer=fuzz.ratio, processor=None, limit=limit * 4
+        )
         prev = _sorted_tokens(previous) if previous else ""
         scored = []
         for _, score, index in found:
@@ -153,9 +157,13 @@ class LearnerEngine(Engine):
         previous = earlier[-1] if earlier else ""
         corpus = self.get_corpus()
         threshold = self.settings["min_score"] or corpus.threshold
-        found = [c for c in corpus.candidates(context.message, previous,
-                                              context_weight=self.settings["context_weight"], limit=10)
-                 if c.score >= threshold]
+        found = [
+            c
+            for c in corpus.candidates(
+                context.message, previous, context_weight=self.settings["context_weight"], limit=10
+            )
+            if c.score >= threshold
+        ]
         if found:
             best = max(c.score for c in found)
             chosen = rng.choice([c for c in found if c.score >= best - NEAR_TIE])

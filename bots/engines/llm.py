@@ -51,13 +51,18 @@ def system_prompt(kind: str, persona: Mapping[str, str]) -> str:
     name, age, location = details.pop("name", ""), details.pop("age", ""), details.pop("location", "")
     extra = "".join(f"\nYour {key}: {value}." for key, value in details.items())
     if kind == "minimal":
-        facts = [f"Your name is {name}." if name else "", f"You are {age}." if age else "",
-                 f"You live in {location}." if location else ""]
+        facts = [
+            f"Your name is {name}." if name else "",
+            f"You are {age}." if age else "",
+            f"You live in {location}." if location else "",
+        ]
         known = " ".join(fact for fact in facts if fact)
         return MINIMAL_PROMPT.format(extra=(" " + known if known else "") + extra)
-    who = ", ".join(part for part in (
-        name or "a 19-year-old", f"{age} years old" if age else "", f"from {location}" if location else ""
-    ) if part)
+    who = ", ".join(
+        part
+        for part in (name or "a 19-year-old", f"{age} years old" if age else "", f"from {location}" if location else "")
+        if part
+    )
     return PERSONA_PROMPT.format(who=who, extra=extra)
 
 
@@ -113,10 +118,9 @@ class OpenAIBackend:
 
     def __init__(self, base_url: str, api_key: str, timeout_s: float, policy: OutboundPolicy = STRICT) -> None:
         import openai  # imported on first use, so that listing the engines stays cheap
+        from openai.types.chat import ChatCompletion
 
         from ..outbound_httpx import vetted_client
-
-        from openai.types.chat import ChatCompletion
 
         self._openai = openai
         self._completion = ChatCompletion
@@ -170,8 +174,12 @@ class OpenAIBackend:
             raise remote_error("LLM server sent no text reply", transient=False)
         usage = getattr(response, "usage", None)
         dump = getattr(response, "model_dump", None)
-        return ChatResult(content, dump(mode="json") if callable(dump) else {},
-                          _count(getattr(usage, "prompt_tokens", None)), _count(getattr(usage, "completion_tokens", None)))
+        return ChatResult(
+            content,
+            dump(mode="json") if callable(dump) else {},
+            _count(getattr(usage, "prompt_tokens", None)),
+            _count(getattr(usage, "completion_tokens", None)),
+        )
 
 
 def _count(value) -> int | None:

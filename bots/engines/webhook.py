@@ -46,8 +46,9 @@ def sign(secret: str, timestamp: int | str, body: bytes) -> str:
     return f"sha256={digest}"
 
 
-def verify(secret: str, timestamp: str, body: bytes, signature: str, *, now: float | None = None,
-           tolerance_s: float = 300) -> bool:
+def verify(
+    secret: str, timestamp: str, body: bytes, signature: str, *, now: float | None = None, tolerance_s: float = 300
+) -> bool:
     """What an endpoint checks: a fresh timestamp and a matching signature (constant-time compare)."""
     try:
         fresh = abs((time.time() if now is None else now) - int(timestamp)) <= tolerance_s
@@ -66,8 +67,7 @@ def payload(context: ReplyContext, persona: Mapping[str, str], timestamp: int) -
     }
 
 
-def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float,
-         policy: OutboundPolicy = STRICT) -> bytes:
+def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float, policy: OutboundPolicy = STRICT) -> bytes:
     """POST ``body`` to an address ``policy`` allows; the response body (at most MAX_RESPONSE_BYTES) or
     an EngineError (:class:`~bots.netpolicy.AddressNotAllowed` for a refused address)."""
     request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")

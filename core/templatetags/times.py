@@ -3,6 +3,7 @@
 readable UTC fallback, rewritten into the reader's own time zone by static/core/time.js. Takes an aware
 datetime or the ISO text of one (transcript payloads); seconds, never microseconds. A builtin of the
 templates (settings.TEMPLATES), so pages need no ``{% load %}``."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -12,8 +13,12 @@ from django.utils.html import format_html
 
 register = template.Library()
 
-STYLES = {"datetime": "%-d %b %Y, %H:%M:%S UTC", "time": "%H:%M:%S UTC", "date": "%-d %b %Y",
-          "minute": "%-d %b %Y, %H:%M UTC"}
+STYLES = {
+    "datetime": "%-d %b %Y, %H:%M:%S UTC",
+    "time": "%H:%M:%S UTC",
+    "date": "%-d %b %Y",
+    "minute": "%-d %b %Y, %H:%M UTC",
+}
 
 
 def parse(value) -> dt.datetime | None:
@@ -41,5 +46,6 @@ def when(value, style: str = "datetime"):
     if moment is None:
         return "" if value in (None, "") else value
     style = style if style in STYLES else "datetime"
-    return format_html('<time datetime="{}" data-when="{}">{}</time>', iso_seconds(moment), style,
-                       moment.strftime(STYLES[style]))
+    return format_html(
+        '<time datetime="{}" data-when="{}">{}</time>', iso_seconds(moment), style, moment.strftime(STYLES[style])
+    )

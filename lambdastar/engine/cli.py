@@ -14,8 +14,8 @@ import json
 import multiprocessing
 import sys
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator
 
 import numpy as np
 
@@ -23,9 +23,15 @@ from .config import AGENT_TYPES, RNGS, RULES, EngineConfig
 from .errors import ConfigError, config_errors
 from .stats import RunningStats
 
-FLAG_OF = {"width": "--width/--grid", "height": "--height/--grid", "grid": "--grid",
-           "complexity": "--complexity", "observation_range": "--observation-range",
-           "complexity_min": "--complexity", "complexity_max": "--complexity"}
+FLAG_OF = {
+    "width": "--width/--grid",
+    "height": "--height/--grid",
+    "grid": "--grid",
+    "complexity": "--complexity",
+    "observation_range": "--observation-range",
+    "complexity_min": "--complexity",
+    "complexity_max": "--complexity",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,8 +42,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m lambdastar.engine",
-                     description="Λ* (Lambda Star) intelligence test engine")
+    parser = _Parser(prog="python -m lambdastar.engine", description="Λ* (Lambda Star) intelligence test engine")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser("run", help="evaluate agent types and print their scores")
     p.add_argument("--rules", choices=RULES, default="reference-2016")
@@ -89,13 +94,21 @@ def config_from_args(args, parser) -> EngineConfig:
         parser.error("--block: must be ≥ 0")
     try:
         config = EngineConfig.create(
-            rules=args.rules, rng=args.rng, seed=args.seed,
+            rules=args.rules,
+            rng=args.rng,
+            seed=args.seed,
             width=args.width if args.width is not None else args.grid,
             height=args.height if args.height is not None else args.grid,
-            iterations=args.iterations, agents=args.agents, episodes=args.episodes,
-            types=args.types, observation_range=args.observation_range,
-            complexity_min=cmin, complexity_max=cmax, coordination=args.coordination,
-            collision=args.collision)
+            iterations=args.iterations,
+            agents=args.agents,
+            episodes=args.episodes,
+            types=args.types,
+            observation_range=args.observation_range,
+            complexity_min=cmin,
+            complexity_max=cmax,
+            coordination=args.coordination,
+            collision=args.collision,
+        )
         if config.rules == "paper":
             from .runner import paper_module
 
@@ -138,8 +151,7 @@ def _warm(config: EngineConfig) -> None:
     _unit(config.replace(episodes=1), "random", 0, 1)
 
 
-def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0
-                 ) -> Iterator[tuple[str, np.ndarray]]:
+def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0) -> Iterator[tuple[str, np.ndarray]]:
     """``(type, scores)`` pieces in episode order per type (types in ``config.types`` order).
 
     pcg64 and paper: episodes are independent, so any ``jobs``/``block`` gives the same numbers.
@@ -147,12 +159,12 @@ def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0
     from .runner import glibc_blocks, paper_module
 
     if config.rules == "reference-2016" and config.rng == "glibc":
-        for _, scores, _ in glibc_blocks(config):      # one global stream: sequential
+        for _, scores, _ in glibc_blocks(config):  # one global stream: sequential
             for t in config.types:
                 yield t, scores[t]
         return
     if config.rules == "paper":
-        paper_module().check_config(config)           # clear error before any work
+        paper_module().check_config(config)  # clear error before any work
     if jobs == 1:
         for t, a, b in work_units(config, 1, block or 2000):
             yield t, _unit(config, t, a, b)
@@ -160,7 +172,7 @@ def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0
     units = work_units(config, jobs, block)
     _warm(config)
     context = multiprocessing.get_context("fork")
-    window = 2 * jobs                                  # results held at most: memory flat in W
+    window = 2 * jobs  # results held at most: memory flat in W
     with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=context) as pool:
         pending: deque = deque()
         todo = iter(units)
@@ -175,22 +187,23 @@ def iter_results(config: EngineConfig, jobs: int = 1, block: int = 0
             yield t, scores
 
 
-def summarise(config: EngineConfig, jobs: int = 1, block: int = 0, per_episode: bool = False,
-              progress: bool = True) -> list[dict]:
+def summarise(
+    config: EngineConfig, jobs: int = 1, block: int = 0, per_episode: bool = False, progress: bool = True
+) -> list[dict]:
     from tqdm import tqdm
 
     stats = {t: RunningStats(keep=per_episode) for t in config.types}
     total = config.episodes * len(config.types)
-    with tqdm(total=total, unit="ep", file=sys.stderr, disable=not progress,
-              desc=f"{config.rules}/{config.rng}") as bar:
+    with tqdm(
+        total=total, unit="ep", file=sys.stderr, disable=not progress, desc=f"{config.rules}/{config.rng}"
+    ) as bar:
         for t, scores in iter_results(config, jobs, block):
             stats[t].extend(scores)
             bar.update(len(scores))
     rows = []
     for t in config.types:
         s = stats[t]
-        row = {"type": t, "mean": s.mean, "std": s.std, "sem": s.sem, "n_episodes": s.count,
-               "config": config.to_dict()}
+        row = {"type": t, "mean": s.mean, "std": s.std, "sem": s.sem, "n_episodes": s.count, "config": config.to_dict()}
         if per_episode:
             row["episodes"] = s.kept
         rows.append(row)

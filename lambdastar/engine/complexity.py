@@ -16,8 +16,8 @@ The paper approximates the algorithmic complexity K(μ) of a Λ* environment by 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Hashable, Sequence
 
 import numpy as np
 from numba import njit
@@ -26,7 +26,11 @@ from .paper.streams import new_stream, randint
 from .paper.world import distance, geometry, move
 
 __all__ = [
-    "CyclicPattern", "complexity_band", "cyclic_pattern", "lz_complexity", "normalised_lz_complexity",
+    "CyclicPattern",
+    "complexity_band",
+    "cyclic_pattern",
+    "lz_complexity",
+    "normalised_lz_complexity",
 ]
 
 
@@ -98,6 +102,7 @@ def complexity_band(iterations: int, cells: int) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------------------------------
 # Closed king walks ("bridges") of distinct cells on the torus, with pauses.
+
 
 @njit(cache=True)
 def _bridge(state, geo, length, cycle, used, cand):
@@ -184,13 +189,14 @@ def make_cycle(state, geo, iterations, target, cycle, seq, used, cand):
 
 @dataclass(frozen=True)
 class CyclicPattern:
-    cycle: np.ndarray      # the recurrent segment: 0-based cells, consecutive ones (and last→first) king-adjacent
-    sequence: np.ndarray   # positions over the ϑ iterations (the cycle repeated)
-    complexity: int        # LZ complexity of ``sequence``
+    cycle: np.ndarray  # the recurrent segment: 0-based cells, consecutive ones (and last→first) king-adjacent
+    sequence: np.ndarray  # positions over the ϑ iterations (the cycle repeated)
+    complexity: int  # LZ complexity of ``sequence``
 
 
-def cyclic_pattern(complexity: int, iterations: int, width: int, height: int,
-                   seed: int = 0, index: int = 0) -> CyclicPattern:
+def cyclic_pattern(
+    complexity: int, iterations: int, width: int, height: int, seed: int = 0, index: int = 0
+) -> CyclicPattern:
     """A movement pattern on a ``height``×``width`` torus whose position sequence over
     ``iterations`` steps has exactly the requested LZ ``complexity``; reproducible from
     (``seed``, ``index``)."""
@@ -198,14 +204,24 @@ def cyclic_pattern(complexity: int, iterations: int, width: int, height: int,
     if width < 3 or height < 3:
         raise ValueError("the grid must be at least 3×3")
     if not lo <= complexity <= hi:
-        raise ValueError(f"complexity {complexity} is outside the achievable band [{lo}, {hi}] "
-                         f"for {iterations} iterations on {width}×{height}")
+        raise ValueError(
+            f"complexity {complexity} is outside the achievable band [{lo}, {hi}] "
+            f"for {iterations} iterations on {width}×{height}"
+        )
     cells = width * height
     cycle = np.empty(max(iterations, 1), dtype=np.int64)
     seq = np.empty(iterations, dtype=np.int64)
     state = new_stream(seed, 0, index)
-    length = make_cycle(state, geometry(width, height), iterations, complexity, cycle, seq,
-                        np.zeros(cells, dtype=np.bool_), np.empty(9, dtype=np.int64))
+    length = make_cycle(
+        state,
+        geometry(width, height),
+        iterations,
+        complexity,
+        cycle,
+        seq,
+        np.zeros(cells, dtype=np.bool_),
+        np.empty(9, dtype=np.int64),
+    )
     if length < 1:
         raise RuntimeError("no cycle found")  # pragma: no cover - guarded by complexity_band
     repeat_cycle(cycle, length, iterations, seq)

@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import ConfigError, ConfigErrors
 
@@ -17,8 +18,19 @@ RULES = ("reference-2016", "paper")
 RNGS = ("glibc", "pcg64")
 #: The 13 agent types, in the reference program's per-agent action order.
 AGENT_TYPES = (
-    "random", "ls", "fr", "woc", "bid", "dict", "bt",
-    "oracle", "imit", "ql", "coopql", "sarsa", "coopsarsa",
+    "random",
+    "ls",
+    "fr",
+    "woc",
+    "bid",
+    "dict",
+    "bt",
+    "oracle",
+    "imit",
+    "ql",
+    "coopql",
+    "sarsa",
+    "coopsarsa",
 )
 LEARNING_TYPES = ("ql", "coopql", "sarsa", "coopsarsa")
 #: Good/Evil collision rules (paper rule set): "random" = one of them, chosen at random,
@@ -38,9 +50,7 @@ def parse_types(value: str | Iterable[str]) -> tuple[str, ...]:
     out: list[str] = []
     for item in items:
         if item not in AGENT_TYPES:
-            raise ConfigError(
-                "types", f"unknown agent type {item!r} (known: all, {', '.join(AGENT_TYPES)})"
-            )
+            raise ConfigError("types", f"unknown agent type {item!r} (known: all, {', '.join(AGENT_TYPES)})")
         if item not in out:
             out.append(item)
     if not out:
@@ -55,12 +65,12 @@ class EngineConfig:
     seed: int = 0
     width: int = 10
     height: int = 10
-    iterations: int = 50          # T (ϑ in the paper)
-    agents: int = 5               # N agents per type
-    episodes: int = 1000          # W (ω in the paper)
+    iterations: int = 50  # T (ϑ in the paper)
+    agents: int = 5  # N agents per type
+    episodes: int = 1000  # W (ω in the paper)
     types: tuple[str, ...] = AGENT_TYPES
     # --- paper rule set only -------------------------------------------------------------
-    observation_range: int = 1    # k: Moore neighbourhood range
+    observation_range: int = 1  # k: Moore neighbourhood range
     complexity_min: float | None = None
     complexity_max: float | None = None
     coordination: bool = False
@@ -68,7 +78,7 @@ class EngineConfig:
 
     # ------------------------------------------------------------------------------------
     @classmethod
-    def create(cls, **kwargs: Any) -> "EngineConfig":
+    def create(cls, **kwargs: Any) -> EngineConfig:
         """Build, normalise ``types`` (``"all"``/comma list/iterable) and validate."""
         errors = []
         if "types" in kwargs:
@@ -85,7 +95,7 @@ class EngineConfig:
     def cells(self) -> int:
         return self.width * self.height
 
-    def replace(self, **changes: Any) -> "EngineConfig":
+    def replace(self, **changes: Any) -> EngineConfig:
         return dataclasses.replace(self, **changes)
 
     def type_index(self, agent_type: str) -> int:
@@ -98,7 +108,7 @@ class EngineConfig:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "EngineConfig":
+    def from_dict(cls, data: dict[str, Any]) -> EngineConfig:
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -106,7 +116,7 @@ class EngineConfig:
         return cls.create(**data)
 
     # ------------------------------------------------------------------------------------
-    def validate(self) -> "EngineConfig":
+    def validate(self) -> EngineConfig:
         """Raise :class:`ConfigError` naming the bad option (:class:`ConfigErrors` listing every
         one when there are several); return ``self`` if fine."""
         ConfigErrors.raise_any(self.problems())
@@ -130,8 +140,12 @@ class EngineConfig:
             out.append(ConfigError("rng", f"unknown generator {self.rng!r} (known: {', '.join(RNGS)})"))
         if check("seed", self.seed, 0) and self.rng == "glibc" and self.seed > GLIBC_SEED_MAX:
             out.append(ConfigError("seed", f"glibc srand() takes an unsigned 32-bit seed (≤ {GLIBC_SEED_MAX})"))
-        grid = all([check("width", self.width, 3, "grid too small: width and height must be ≥ 3"),
-                    check("height", self.height, 3, "grid too small: width and height must be ≥ 3")])
+        grid = all(
+            [
+                check("width", self.width, 3, "grid too small: width and height must be ≥ 3"),
+                check("height", self.height, 3, "grid too small: width and height must be ≥ 3"),
+            ]
+        )
         check("iterations", self.iterations, 1)
         agents = check("agents", self.agents, 1)
         check("episodes", self.episodes, 1)
@@ -147,23 +161,35 @@ class EngineConfig:
         if not isinstance(self.coordination, bool):
             out.append(ConfigError("coordination", "must be true or false"))
         if self.collision not in COLLISION_RULES:
-            out.append(ConfigError("collision", f"unknown collision rule {self.collision!r} "
-                                   f"(known: {', '.join(COLLISION_RULES)})"))
+            out.append(
+                ConfigError(
+                    "collision", f"unknown collision rule {self.collision!r} (known: {', '.join(COLLISION_RULES)})"
+                )
+            )
         band = True
         for name in ("complexity_min", "complexity_max"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0):
                 out.append(ConfigError("complexity", f"{name} must be a number ≥ 0"))
                 band = False
-        if (band and self.complexity_min is not None and self.complexity_max is not None
-                and self.complexity_min > self.complexity_max):
+        if (
+            band
+            and self.complexity_min is not None
+            and self.complexity_max is not None
+            and self.complexity_min > self.complexity_max
+        ):
             out.append(ConfigError("complexity", "minimum is larger than maximum"))
         if self.rules == "reference-2016":
             out += self._reference_problems(grid, agents, k)
         elif self.rules == "paper" and grid:
             if agents and self.agents > self.cells:
-                out.append(ConfigError("agents", f"more agents than cells: at most {self.cells} agents "
-                                       f"per type on a {self.width}x{self.height} grid"))
+                out.append(
+                    ConfigError(
+                        "agents",
+                        f"more agents than cells: at most {self.cells} agents "
+                        f"per type on a {self.width}x{self.height} grid",
+                    )
+                )
             if k and 2 * self.observation_range + 1 > min(self.width, self.height):
                 out.append(ConfigError("observation_range", "the observation window (2k+1) must fit in the grid"))
         return out
@@ -174,8 +200,13 @@ class EngineConfig:
             out.append(ConfigError("grid", "reference-2016 only builds square grids (width == height)"))
         if grid and agents and self.agents > self.cells - 1:
             # The original indexes the first start permutation from 1 (N ≤ S − 1).
-            out.append(ConfigError("agents", f"more agents than cells: at most {self.cells - 1} "
-                                   f"agents per type on a {self.width}x{self.height} grid"))
+            out.append(
+                ConfigError(
+                    "agents",
+                    f"more agents than cells: at most {self.cells - 1} "
+                    f"agents per type on a {self.width}x{self.height} grid",
+                )
+            )
         if k and self.observation_range != 1:
             out.append(ConfigError("observation_range", "reference-2016 has a fixed observation range of 1"))
         if self.complexity_min is not None or self.complexity_max is not None:

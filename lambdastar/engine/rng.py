@@ -22,9 +22,9 @@ from numba.extending import intrinsic
 from .jit import helper_jit
 
 STATE_SIZE = 40
-MODE = 33            # 0 = glibc, 1 = pcg64
-_F, _R = 31, 32      # glibc front/rear pointers
-_SH, _SL, _IH, _IL = 34, 35, 36, 37   # pcg64 state/increment, high/low 64-bit words (bit patterns)
+MODE = 33  # 0 = glibc, 1 = pcg64
+_F, _R = 31, 32  # glibc front/rear pointers
+_SH, _SL, _IH, _IL = 34, 35, 36, 37  # pcg64 state/increment, high/low 64-bit words (bit patterns)
 
 _MASK32 = 0xFFFFFFFF
 PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
@@ -42,7 +42,7 @@ def glibc_state(seed: int) -> np.ndarray:
     seed &= _MASK32
     if seed == 0:
         seed = 1
-    word = seed - (1 << 32) if seed >= 1 << 31 else seed     # int32_t word = seed
+    word = seed - (1 << 32) if seed >= 1 << 31 else seed  # int32_t word = seed
     r = [word & _MASK32]
     for _ in range(1, 31):
         hi = _c_div(word, 127773)

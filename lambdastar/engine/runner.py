@@ -17,7 +17,7 @@ scores.  Determinism:
 from __future__ import annotations
 
 import importlib
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -30,8 +30,9 @@ DEFAULT_BLOCK = 256
 def _episode_indices(config: EngineConfig, episodes: Iterable[int] | None) -> np.ndarray:
     if episodes is None:
         return np.arange(config.episodes, dtype=np.int64)
-    idx = np.asarray(list(episodes) if not isinstance(episodes, (range, np.ndarray)) else episodes,
-                     dtype=np.int64).reshape(-1)
+    idx = np.asarray(
+        list(episodes) if not isinstance(episodes, (range, np.ndarray)) else episodes, dtype=np.int64
+    ).reshape(-1)
     if idx.size and (idx.min() < 0 or idx.max() >= config.episodes):
         raise ConfigError("episodes", f"episode indices must lie in 0..{config.episodes - 1}")
     return idx
@@ -41,8 +42,10 @@ def _check_type(config: EngineConfig, agent_type: str) -> None:
     if agent_type not in AGENT_TYPES:
         raise ConfigError("types", f"unknown agent type {agent_type!r}")
     if config.rng == "glibc" and config.rules == "reference-2016" and agent_type not in config.types:
-        raise ConfigError("types", f"{agent_type!r} is not among config.types (the glibc stream "
-                          "depends on the set of types run together)")
+        raise ConfigError(
+            "types",
+            f"{agent_type!r} is not among config.types (the glibc stream depends on the set of types run together)",
+        )
 
 
 def _enabled(types: Sequence[str]) -> np.ndarray:
@@ -58,8 +61,10 @@ def paper_module():
         return importlib.import_module("lambdastar.engine.paper")
     except ModuleNotFoundError as exc:
         if exc.name in ("lambdastar.engine.paper",):
-            raise ConfigError("rules", "the 'paper' rule set is not available in this "
-                              "installation (lambdastar.engine.paper is missing)") from exc
+            raise ConfigError(
+                "rules",
+                "the 'paper' rule set is not available in this installation (lambdastar.engine.paper is missing)",
+            ) from exc
         raise
 
 
@@ -82,21 +87,29 @@ def _reference_pcg(config: EngineConfig, agent_type: str, idx: np.ndarray) -> np
     return out[:, AGENT_TYPES.index(agent_type)]
 
 
-def glibc_blocks(config: EngineConfig, stop: int | None = None, block: int = DEFAULT_BLOCK,
-                 trace: bool = False) -> Iterator[tuple[int, dict[str, np.ndarray], object]]:
+def glibc_blocks(
+    config: EngineConfig, stop: int | None = None, block: int = DEFAULT_BLOCK, trace: bool = False
+) -> Iterator[tuple[int, dict[str, np.ndarray], object]]:
     """Reference/glibc: ``(first_episode, {type: scores}, traces)`` blocks from episode 0."""
     from .reference.drivers import glibc_run
 
     stop = config.episodes if stop is None else stop
     cols = [AGENT_TYPES.index(t) for t in config.types]
-    gen = glibc_run(config.width, config.iterations, config.agents, config.episodes, config.seed,
-                    _enabled(config.types), block=block, trace=trace)
+    gen = glibc_run(
+        config.width,
+        config.iterations,
+        config.agents,
+        config.episodes,
+        config.seed,
+        _enabled(config.types),
+        block=block,
+        trace=trace,
+    )
     for first, out, traces in gen:
         if first >= stop:
             break
         n = min(out.shape[0], stop - first)
-        yield first, {t: out[:n, c] for t, c in zip(config.types, cols)}, \
-            (traces[:n] if traces is not None else None)
+        yield first, {t: out[:n, c] for t, c in zip(config.types, cols)}, (traces[:n] if traces is not None else None)
 
 
 def _reference_glibc(config: EngineConfig, types: Sequence[str], idx: np.ndarray):
@@ -106,7 +119,7 @@ def _reference_glibc(config: EngineConfig, types: Sequence[str], idx: np.ndarray
     full = {t: np.empty(stop) for t in types}
     for first, scores, _ in glibc_blocks(config, stop):
         for t in types:
-            full[t][first:first + scores[t].size] = scores[t]
+            full[t][first : first + scores[t].size] = scores[t]
     return {t: full[t][idx] for t in types}
 
 

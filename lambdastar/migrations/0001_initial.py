@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,114 +14,176 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='ChunkResult',
+            name="ChunkResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('agent_type', models.CharField(max_length=16)),
-                ('index', models.PositiveIntegerField()),
-                ('first_episode', models.PositiveIntegerField()),
-                ('stop_episode', models.PositiveIntegerField()),
-                ('worker', models.CharField(blank=True, max_length=200)),
-                ('elapsed_s', models.FloatField(default=0.0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("agent_type", models.CharField(max_length=16)),
+                ("index", models.PositiveIntegerField()),
+                ("first_episode", models.PositiveIntegerField()),
+                ("stop_episode", models.PositiveIntegerField()),
+                ("worker", models.CharField(blank=True, max_length=200)),
+                ("elapsed_s", models.FloatField(default=0.0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['run', 'agent_type', 'index'],
+                "ordering": ["run", "agent_type", "index"],
             },
         ),
         migrations.CreateModel(
-            name='Experiment',
+            name="Experiment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('configuration', models.JSONField(help_text='Engine options and the factors to sweep (see lambdastar.sweep).')),
-                ('seed', models.PositiveBigIntegerField(default=0)),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='draft', max_length=12)),
-                ('total_episodes', models.PositiveBigIntegerField(default=0, help_text='Episodes × types × runs.')),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('queued_at', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('cloned_from', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='clones', to='lambdastar.experiment')),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='lambdastar_experiments', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "configuration",
+                    models.JSONField(help_text="Engine options and the factors to sweep (see lambdastar.sweep)."),
+                ),
+                ("seed", models.PositiveBigIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="draft",
+                        max_length=12,
+                    ),
+                ),
+                ("total_episodes", models.PositiveBigIntegerField(default=0, help_text="Episodes × types × runs.")),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("queued_at", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "cloned_from",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="clones",
+                        to="lambdastar.experiment",
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lambdastar_experiments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Run',
+            name="Run",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('factors', models.JSONField(default=dict)),
-                ('engine_config', models.JSONField()),
-                ('width', models.PositiveIntegerField()),
-                ('height', models.PositiveIntegerField()),
-                ('iterations', models.PositiveIntegerField()),
-                ('agents', models.PositiveIntegerField()),
-                ('observation_range', models.PositiveIntegerField()),
-                ('complexity_min', models.FloatField(blank=True, null=True)),
-                ('complexity_max', models.FloatField(blank=True, null=True)),
-                ('coordination', models.BooleanField(default=False)),
-                ('experiment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='runs', to='lambdastar.experiment')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                ("factors", models.JSONField(default=dict)),
+                ("engine_config", models.JSONField()),
+                ("width", models.PositiveIntegerField()),
+                ("height", models.PositiveIntegerField()),
+                ("iterations", models.PositiveIntegerField()),
+                ("agents", models.PositiveIntegerField()),
+                ("observation_range", models.PositiveIntegerField()),
+                ("complexity_min", models.FloatField(blank=True, null=True)),
+                ("complexity_max", models.FloatField(blank=True, null=True)),
+                ("coordination", models.BooleanField(default=False)),
+                (
+                    "experiment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="runs", to="lambdastar.experiment"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['experiment', 'index'],
+                "ordering": ["experiment", "index"],
             },
         ),
         migrations.CreateModel(
-            name='EpisodeResult',
+            name="EpisodeResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('agent_type', models.CharField(max_length=16)),
-                ('episode', models.PositiveIntegerField()),
-                ('score', models.FloatField()),
-                ('complexity', models.IntegerField(blank=True, help_text="K(μ) of the episode's patterns (paper rules).", null=True)),
-                ('chunk', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='episodes', to='lambdastar.chunkresult')),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='episodes', to='lambdastar.run')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("agent_type", models.CharField(max_length=16)),
+                ("episode", models.PositiveIntegerField()),
+                ("score", models.FloatField()),
+                (
+                    "complexity",
+                    models.IntegerField(
+                        blank=True, help_text="K(μ) of the episode's patterns (paper rules).", null=True
+                    ),
+                ),
+                (
+                    "chunk",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="episodes",
+                        to="lambdastar.chunkresult",
+                    ),
+                ),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="episodes", to="lambdastar.run"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['run', 'agent_type', 'episode'],
+                "ordering": ["run", "agent_type", "episode"],
             },
         ),
         migrations.AddField(
-            model_name='chunkresult',
-            name='run',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='lambdastar.run'),
+            model_name="chunkresult",
+            name="run",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="chunks", to="lambdastar.run"
+            ),
         ),
         migrations.CreateModel(
-            name='Aggregate',
+            name="Aggregate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('agent_type', models.CharField(max_length=16)),
-                ('episodes', models.PositiveIntegerField()),
-                ('mean', models.FloatField()),
-                ('std', models.FloatField()),
-                ('sem', models.FloatField()),
-                ('ci_low', models.FloatField()),
-                ('ci_high', models.FloatField()),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='aggregates', to='lambdastar.run')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("agent_type", models.CharField(max_length=16)),
+                ("episodes", models.PositiveIntegerField()),
+                ("mean", models.FloatField()),
+                ("std", models.FloatField()),
+                ("sem", models.FloatField()),
+                ("ci_low", models.FloatField()),
+                ("ci_high", models.FloatField()),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="aggregates", to="lambdastar.run"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['run', 'agent_type'],
+                "ordering": ["run", "agent_type"],
             },
         ),
         migrations.AddConstraint(
-            model_name='run',
-            constraint=models.UniqueConstraint(fields=('experiment', 'index'), name='lambdastar_run_unique_index'),
+            model_name="run",
+            constraint=models.UniqueConstraint(fields=("experiment", "index"), name="lambdastar_run_unique_index"),
         ),
         migrations.AddConstraint(
-            model_name='episoderesult',
-            constraint=models.UniqueConstraint(fields=('run', 'agent_type', 'episode'), name='lambdastar_episode_once'),
+            model_name="episoderesult",
+            constraint=models.UniqueConstraint(fields=("run", "agent_type", "episode"), name="lambdastar_episode_once"),
         ),
         migrations.AddConstraint(
-            model_name='chunkresult',
-            constraint=models.UniqueConstraint(fields=('run', 'agent_type', 'index'), name='lambdastar_chunk_once'),
+            model_name="chunkresult",
+            constraint=models.UniqueConstraint(fields=("run", "agent_type", "index"), name="lambdastar_chunk_once"),
         ),
         migrations.AddConstraint(
-            model_name='aggregate',
-            constraint=models.UniqueConstraint(fields=('run', 'agent_type'), name='lambdastar_aggregate_once'),
+            model_name="aggregate",
+            constraint=models.UniqueConstraint(fields=("run", "agent_type"), name="lambdastar_aggregate_once"),
         ),
     ]

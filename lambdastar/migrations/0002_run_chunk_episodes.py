@@ -2,7 +2,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("lambdastar", "0001_initial"),
     ]
@@ -11,7 +10,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="run",
             name="chunk_episodes",
-            field=models.JSONField(blank=True, default=dict,
-                                   help_text="Episodes per chunk of each agent type, fixed at launch."),
+            field=models.JSONField(
+                blank=True, default=dict, help_text="Episodes per chunk of each agent type, fixed at launch."
+            ),
         ),
     ]

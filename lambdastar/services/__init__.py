@@ -1,4 +1,5 @@
 """The Λ* platform's writes. Views, consumers, tasks, the admin and the command call these only."""
+
 from lambdastar.services.chunks import chunk_execute, experiment_execute, experiment_finalize  # noqa: F401
 from lambdastar.services.experiments import (  # noqa: F401
     experiment_cancel,

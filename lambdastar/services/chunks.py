@@ -1,4 +1,5 @@
 """Running one chunk (idempotent: stored at most once under its unique key) and finishing an experiment."""
+
 import socket
 import time
 
@@ -38,15 +39,24 @@ def chunk_execute(*, run_id: int, agent_type: str, index: int, worker: str = WOR
         raise ValueError(f"run {run_id} has no chunk {agent_type}/{index}")
     if experiment.status == Status.QUEUED:
         Experiment.objects.filter(pk=experiment.pk, status=Status.QUEUED).update(
-            status=Status.RUNNING, started_at=timezone.now())
+            status=Status.RUNNING, started_at=timezone.now()
+        )
     started = time.perf_counter()
     try:
         scores, complexities = _compute(run, chunk)
     except Exception as exc:
         _fail(experiment.pk, f"chunk {agent_type}/{index} of run {run.index + 1}: {exc}")
         raise
-    if not chunk_store(run_id=run.pk, agent_type=agent_type, index=index, first=chunk.first, scores=scores,
-                       complexities=complexities, worker=worker, elapsed_s=time.perf_counter() - started):
+    if not chunk_store(
+        run_id=run.pk,
+        agent_type=agent_type,
+        index=index,
+        first=chunk.first,
+        scores=scores,
+        complexities=complexities,
+        worker=worker,
+        elapsed_s=time.perf_counter() - started,
+    ):
         return "duplicate"
     if selectors.experiment_episodes_done(experiment=experiment) >= experiment.total_episodes:
         experiment_finalize(experiment_id=experiment.pk)
@@ -70,7 +80,8 @@ def _compute(run: Run, chunk: sweep.Chunk):
 def _fail(experiment_id: int, message: str) -> None:
     with transaction.atomic():
         Experiment.objects.filter(pk=experiment_id, status__in=Experiment.ACTIVE).update(
-            status=Status.FAILED, error=message[:2000])
+            status=Status.FAILED, error=message[:2000]
+        )
         notify.progress_on_commit(Experiment(pk=experiment_id))
 
 
@@ -119,6 +130,16 @@ def aggregates_compute(*, experiment) -> None:
     rows = []
     for (run_index, agent_type), scores in selectors.episode_scores(experiment=experiment).items():
         s = summarise(scores)
-        rows.append(Aggregate(run=runs[run_index], agent_type=agent_type, episodes=s.n,
-                              mean=s.mean, std=s.std, sem=s.sem, ci_low=s.ci_low, ci_high=s.ci_high))
+        rows.append(
+            Aggregate(
+                run=runs[run_index],
+                agent_type=agent_type,
+                episodes=s.n,
+                mean=s.mean,
+                std=s.std,
+                sem=s.sem,
+                ci_low=s.ci_low,
+                ci_high=s.ci_high,
+            )
+        )
     Aggregate.objects.bulk_create(rows)

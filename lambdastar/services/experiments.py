@@ -1,4 +1,5 @@
 """An experiment's life: create (validated), launch (quota, runs, chord), cancel, resume, clone."""
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -43,8 +44,9 @@ def experiment_launch(*, experiment_id: int, enqueue: bool = True) -> Experiment
         quota_check(owner=experiment.owner, episodes=total, exclude_id=experiment.pk)
         sizes = sweep.chunk_sizes([c for _, c in configs], sweep.chunk_episodes(experiment.configuration))
         experiment.runs.all().delete()
-        Run.objects.bulk_create([_run(experiment, i, point, config, size)
-                                 for i, ((point, config), size) in enumerate(zip(configs, sizes))])
+        Run.objects.bulk_create(
+            [_run(experiment, i, point, config, size) for i, ((point, config), size) in enumerate(zip(configs, sizes))]
+        )
         experiment.total_episodes = total
         experiment.status = Status.QUEUED
         experiment.queued_at = timezone.now()
@@ -58,11 +60,19 @@ def experiment_launch(*, experiment_id: int, enqueue: bool = True) -> Experiment
 
 def _run(experiment, index, point, config, chunk_episodes) -> Run:
     return Run(
-        experiment=experiment, index=index, factors=point, engine_config=config.to_dict(),
-        chunk_episodes=chunk_episodes, width=config.width,
-        height=config.height, iterations=config.iterations, agents=config.agents,
-        observation_range=config.observation_range, complexity_min=config.complexity_min,
-        complexity_max=config.complexity_max, coordination=config.coordination,
+        experiment=experiment,
+        index=index,
+        factors=point,
+        engine_config=config.to_dict(),
+        chunk_episodes=chunk_episodes,
+        width=config.width,
+        height=config.height,
+        iterations=config.iterations,
+        agents=config.agents,
+        observation_range=config.observation_range,
+        complexity_min=config.complexity_min,
+        complexity_max=config.complexity_max,
+        coordination=config.coordination,
     )
 
 
@@ -90,8 +100,9 @@ def experiment_resume(*, experiment_id: int) -> int:
     with transaction.atomic():
         experiment = _locked(experiment_id)
         if experiment.status not in (Status.QUEUED, Status.RUNNING, Status.FAILED):
-            raise ExperimentError(f"Only a queued, running or failed experiment can resume; this one is "
-                                  f"{experiment.status}.")
+            raise ExperimentError(
+                f"Only a queued, running or failed experiment can resume; this one is {experiment.status}."
+            )
         missing = selectors.chunk_keys_missing(experiment=experiment)
         if experiment.status == Status.FAILED:
             experiment.status = Status.RUNNING if experiment.started_at else Status.QUEUED
@@ -106,6 +117,9 @@ def experiment_clone(*, experiment_id: int, owner) -> Experiment:
     """A new draft with the same configuration and seed (so, unchanged, the same numbers)."""
     source = Experiment.objects.get(pk=experiment_id)
     return Experiment.objects.create(
-        owner=owner, name=f"{source.name} (copy)"[:200], configuration=source.configuration, seed=source.seed,
+        owner=owner,
+        name=f"{source.name} (copy)"[:200],
+        configuration=source.configuration,
+        seed=source.seed,
         cloned_from=source,
     )

@@ -1,4 +1,5 @@
 """A per-owner ceiling on queued work: episodes × types × runs of all unfinished experiments."""
+
 from django.conf import settings
 
 from lambdastar.errors import QuotaExceeded

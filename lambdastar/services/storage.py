@@ -5,6 +5,7 @@ cost the database ~15 µs each); ``INSERT … ON CONFLICT DO NOTHING RETURNING``
 copy is there already, atomically without a transaction of its own, on PostgreSQL and SQLite alike.
 Floats go through ``repr`` (``json.dumps``), so the same doubles read back.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,18 @@ from django.utils import timezone
 
 from lambdastar.models import ChunkResult
 
-COLUMNS = ("run_id", "agent_type", "index", "first_episode", "stop_episode", "worker", "elapsed_s", "created_at",
-           "scores", "complexities")
+COLUMNS = (
+    "run_id",
+    "agent_type",
+    "index",
+    "first_episode",
+    "stop_episode",
+    "worker",
+    "elapsed_s",
+    "created_at",
+    "scores",
+    "complexities",
+)
 JSON_COLUMNS = ("scores", "complexities")
 
 
@@ -25,16 +36,36 @@ def _insert() -> str:
     names = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
     values = ", ".join(f"%s{cast}" if c in JSON_COLUMNS else "%s" for c in COLUMNS)
     key = ", ".join(connection.ops.quote_name(c) for c in ("run_id", "agent_type", "index"))
-    return (f"INSERT INTO {connection.ops.quote_name(ChunkResult._meta.db_table)} ({names}) VALUES ({values}) "
-            f"ON CONFLICT ({key}) DO NOTHING RETURNING {connection.ops.quote_name('id')}")
+    return (
+        f"INSERT INTO {connection.ops.quote_name(ChunkResult._meta.db_table)} ({names}) VALUES ({values}) "
+        f"ON CONFLICT ({key}) DO NOTHING RETURNING {connection.ops.quote_name('id')}"
+    )
 
 
-def chunk_store(*, run_id: int, agent_type: str, index: int, first: int, scores: list[float],
-                complexities: list[int] | None, worker: str, elapsed_s: float) -> bool:
+def chunk_store(
+    *,
+    run_id: int,
+    agent_type: str,
+    index: int,
+    first: int,
+    scores: list[float],
+    complexities: list[int] | None,
+    worker: str,
+    elapsed_s: float,
+) -> bool:
     """Store a chunk with its per-episode results; False (nothing written) if it was stored already."""
-    row = [run_id, agent_type, index, first, first + len(scores), worker[:200], elapsed_s,
-           connection.ops.adapt_datetimefield_value(timezone.now()), json.dumps(scores),
-           None if complexities is None else json.dumps(complexities)]
+    row = [
+        run_id,
+        agent_type,
+        index,
+        first,
+        first + len(scores),
+        worker[:200],
+        elapsed_s,
+        connection.ops.adapt_datetimefield_value(timezone.now()),
+        json.dumps(scores),
+        None if complexities is None else json.dumps(complexities),
+    ]
     with connection.cursor() as cursor:
         cursor.execute(_insert(), row)
         return cursor.fetchone() is not None

@@ -3,6 +3,7 @@
 to python-socketio 5 (Engine.IO 4); ``/scripts/socket.io-1.4.5.js`` and ``/scripts/jquery.min.js`` are
 the npm files the reference pages load (kept in lpp/lpp2/vendor/, refetched by ``manage.py lpp2 fetch-client``);
 everything else goes on."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,9 +34,17 @@ async def _serve_script(send, name: str) -> None:
     else:
         status, kind = 404, b"text/plain; charset=utf-8"
         body = f"{name} is missing: run python manage.py lpp2 fetch-client\n".encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
-                            (b"access-control-allow-origin", b"*")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", kind),
+                (b"content-length", str(len(body)).encode()),
+                (b"access-control-allow-origin", b"*"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

@@ -2,6 +2,7 @@
 call it in a thread): what to send back to that socket, what to broadcast to the contest, and what the
 socket now is (registered name, webcast view). Every refusal is answered (AuthError or TargetError
 naming why) and logged: nothing is dropped silently."""
+
 from __future__ import annotations
 
 import logging
@@ -61,8 +62,9 @@ def _line_cached(data) -> Outcome | None:
         return None
     payload, lpp2, number, identity = sender
     try:
-        line = services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"),
-                                          content=payload.get("content"), number=number)
+        line = services.lpp2_message_send(
+            lpp2=lpp2, identity=identity, to=payload.get("to"), content=payload.get("content"), number=number
+        )
     except ArenaError:
         selectors.hot_path_forget()  # a round changed in another process: the full path reads both afresh
         return None
@@ -85,7 +87,9 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str) -
         elif status == "roundInformation":
             number, round_ = selectors.round_current(lpp2=lpp2)
             partners = selectors.partners(lpp2=lpp2, round_=round_)
-            out.replies.append(("roundInformation", wire.round_information(number, selectors.round_status(round_), partners)))
+            out.replies.append(
+                ("roundInformation", wire.round_information(number, selectors.round_status(round_), partners))
+            )
             out.refresh = True
         elif status == "recap":
             number, _ = selectors.round_current(lpp2=lpp2)
@@ -99,8 +103,9 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str) -
             raise wire.PayloadError("only the CONTROLLER sends controller events")
         _controller(out, lpp2, status)
     elif event == "message":
-        out.line = services.lpp2_message_send(lpp2=lpp2, identity=identity, to=payload.get("to"),
-                                              content=payload.get("content"))
+        out.line = services.lpp2_message_send(
+            lpp2=lpp2, identity=identity, to=payload.get("to"), content=payload.get("content")
+        )
     elif event == "score":
         services.lpp2_score_record(lpp2=lpp2, identity=identity, robot=payload.get("robot"))
     elif event == "finalScore":

@@ -12,6 +12,7 @@ over-long text, no PostgreSQL) returns None, and the caller decides the line on 
 Against the thread path (a thread of the pool, Django's cursor, the result handed back to the loop),
 a line no longer waits for a free thread or for the loop to take its result back: at 8 conversations
 those two waits were 0.7 ms of a line's 4.5 ms at the median and a quarter of its slowest lines' time."""
+
 from __future__ import annotations
 
 import asyncio
@@ -78,10 +79,14 @@ class LoopLines:
             return None
         found = appends_pg.appended(row, sender_role=role, text=text)
         if found.outcome != "ok":
-            return None  # decided again on the thread path, which answers why (and closes a conversation whose time is up)
+            return (
+                None  # decided again on the thread path, which answers why (and closes a conversation whose time is up)
+            )
         return lpp2_id, await self._after_append(found, lpp2_id, identity.name, to, number, role, relay)
 
-    async def _after_append(self, found, lpp2_id: int, sender: str, to: str, number: int, role: str, relay) -> Line | None:
+    async def _after_append(
+        self, found, lpp2_id: int, sender: str, to: str, number: int, role: str, relay
+    ) -> Line | None:
         """What follows a stored line, none of which raises (the line is never decided again on the
         thread path): its relay to this process's sockets, then its pushes and spectator release."""
         message = found.message
@@ -90,7 +95,11 @@ class LoopLines:
         except Exception:
             log.exception("LPP2 line %s/%s stored, but its relay failed", message.conversation_id, message.seq)
             line = None
-        skip = self.own_channel(message.conversation_id) if line is not None and getattr(get_channel_layer(), "leaves_out", False) else None
+        skip = (
+            self.own_channel(message.conversation_id)
+            if line is not None and getattr(get_channel_layer(), "leaves_out", False)
+            else None
+        )
         if skip:
             line = dataclasses.replace(line, layer_copy_here=False)
         try:
@@ -123,7 +132,9 @@ class LoopLines:
                     raise
                 self._idle(conn)
         except psycopg.Error:
-            log.warning("LPP2: the loop's database connections did not open; they are tried again per line", exc_info=True)
+            log.warning(
+                "LPP2: the loop's database connections did not open; they are tried again per line", exc_info=True
+            )
 
     async def _connect(self):
         """A new connection, counted in ``opened`` from the moment it is asked for."""
@@ -210,7 +221,9 @@ def _target_cached(data) -> tuple | None:
         return None
     payload, lpp2, number, identity = sender
     to = payload.get("to")  # the seats: None if their time ran out since
-    _, partner = selectors.seat_partner(selectors.contest_static_peek(lpp2=lpp2), number=number, name=identity.name, to=to)
+    _, partner = selectors.seat_partner(
+        selectors.contest_static_peek(lpp2=lpp2), number=number, name=identity.name, to=to
+    )
     if partner is None:
         return None
     conversation_id, role, user = partner

@@ -1,5 +1,6 @@
 """LPP2 reads: the served contest, identities, the current round and its status, partners, recaps, the
 control panel's status. Every answer is computed from the database (restart-safe, any process)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -70,15 +71,21 @@ def partners(*, lpp2: Lpp2Contest, round_: Round | None) -> dict:
     names = participant_names(lpp2)
     found = {m.judge_id: m for m in meetings(round_)}
     result: dict[str, list[str]] = {}
-    by_kind = {kind: sorted((i for i in Lpp2Identity.objects.filter(lpp2=lpp2, participant__kind=kind)
-                             .select_related("participant")), key=lambda i: int(i.participant.label[1:]))
-               for kind in (Participant.Kind.JUDGE, Participant.Kind.ENTRY, Participant.Kind.CONFEDERATE)}
+    by_kind = {
+        kind: sorted(
+            (i for i in Lpp2Identity.objects.filter(lpp2=lpp2, participant__kind=kind).select_related("participant")),
+            key=lambda i: int(i.participant.label[1:]),
+        )
+        for kind in (Participant.Kind.JUDGE, Participant.Kind.ENTRY, Participant.Kind.CONFEDERATE)
+    }
     for identity in by_kind[Participant.Kind.JUDGE]:
         meeting = found.get(identity.participant_id)
         result[identity.name] = judge_partners(meeting, names) if meeting else []
     for kind, attr in ((Participant.Kind.ENTRY, "entry_id"), (Participant.Kind.CONFEDERATE, "confederate_id")):
         for identity in by_kind[kind]:
-            judge = next((names[m.judge_id] for m in found.values() if getattr(m, attr) == identity.participant_id), None)
+            judge = next(
+                (names[m.judge_id] for m in found.values() if getattr(m, attr) == identity.participant_id), None
+            )
             result[identity.name] = [judge] if judge else []
     return result
 
@@ -94,7 +101,8 @@ def round_conversations(*, lpp2: Lpp2Contest) -> dict[int, tuple[str, str, int]]
     by_meeting = {m.interrogation_id: m for m in found}
     result = {}
     for pk, interrogation_id, entry_id in Conversation.objects.filter(interrogation_id__in=by_meeting).values_list(
-            "pk", "interrogation_id", "witness_entry_id"):
+        "pk", "interrogation_id", "witness_entry_id"
+    ):
         meeting = by_meeting[interrogation_id]
         witness = meeting.entry_id if entry_id else meeting.confederate_id
         result[pk] = (names[meeting.judge_id], names[witness], number)
@@ -125,8 +133,17 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str) -> list[dict] | None:
                 continue
             for message in conversation.messages.order_by("seq"):
                 by_judge = message.sender_role == Message.Role.INTERROGATOR
-                lines.append((message.created_at, message.pk, wire.message_map(
-                    sender=judge if by_judge else witness, to=witness if by_judge else judge, content=message.text)))
+                lines.append(
+                    (
+                        message.created_at,
+                        message.pk,
+                        wire.message_map(
+                            sender=judge if by_judge else witness,
+                            to=witness if by_judge else judge,
+                            content=message.text,
+                        ),
+                    )
+                )
     return [line for *_, line in sorted(lines, key=lambda t: (t[0], t[1]))]
 
 
@@ -138,7 +155,11 @@ def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int) -> dict | 
     meeting = next((m for m in meetings(round_) if names.get(m.judge_id) == judge), None)
     if meeting is None:
         return None
-    participants = {"judge": judge, "participant1": names[meeting.confederate_id], "participant2": names[meeting.entry_id]}
+    participants = {
+        "judge": judge,
+        "participant1": names[meeting.confederate_id],
+        "participant2": names[meeting.entry_id],
+    }
     return {"participants": participants, "recap": recap(lpp2=lpp2, number=number, name=judge)}
 
 
@@ -149,8 +170,10 @@ def status_update(*, lpp2: Lpp2Contest) -> dict:
     fresh = timezone.now() - dt.timedelta(seconds=PRESENCE_S)
     online = set(Lpp2Socket.objects.filter(lpp2=lpp2, seen_at__gte=fresh).values_list("name", flat=True))
     connected: list[dict] = [{}, {}, {}]
-    for name in sorted(Lpp2Identity.objects.filter(lpp2=lpp2, participant__isnull=False).values_list("name", flat=True),
-                       key=lambda n: (n.rstrip("0123456789"), int(n[len(n.rstrip("0123456789")):]))):
+    for name in sorted(
+        Lpp2Identity.objects.filter(lpp2=lpp2, participant__isnull=False).values_list("name", flat=True),
+        key=lambda n: (n.rstrip("0123456789"), int(n[len(n.rstrip("0123456789")) :])),
+    ):
         connected[{"judge": 0, "ai": 1, "conf": 2}[wire.role_of(name)]][name] = name in online
     rounds = lpp2.contest.rounds.count()
     scores: list[dict] = [{} for _ in range(rounds)]
@@ -158,8 +181,13 @@ def status_update(*, lpp2: Lpp2Contest) -> dict:
         if 0 <= row.round_number < rounds:
             scores[row.round_number][row.judge] = row.robot
     scored = sorted(scores[number]) if 0 <= number < rounds else []
-    return {"roundNumber": number, "roundStatus": round_status(round_), "connectedClients": connected,
-            "scoredClients": scored, "scores": scores}
+    return {
+        "roundNumber": number,
+        "roundStatus": round_status(round_),
+        "connectedClients": connected,
+        "scoredClients": scored,
+        "scores": scores,
+    }
 
 
 # --- the hot path: what does not change during a contest, cached per process for a few seconds -------
@@ -173,23 +201,32 @@ def contest_static_load(*, lpp2: Lpp2Contest) -> dict:
     names = {i.participant_id: i.name for i in identities.values() if i.participant_id}
     users = {i.participant_id: i.participant.user for i in identities.values() if i.participant_id}
     seats: dict[tuple[int, str], dict] = {}
-    meetings = [m for m in Meeting.objects.filter(round__contest_id=lpp2.contest_id).select_related("round")
-                if m.interrogation_id]
+    meetings = [
+        m
+        for m in Meeting.objects.filter(round__contest_id=lpp2.contest_id).select_related("round")
+        if m.interrogation_id
+    ]
     sides: dict[int, dict[bool, int]] = {}  # interrogation id -> {with a machine witness: conversation id}
     for interrogation_id, entry_id, pk in Conversation.objects.filter(
-            interrogation_id__in=[m.interrogation_id for m in meetings]).values_list(
-            "interrogation_id", "witness_entry_id", "pk"):
+        interrogation_id__in=[m.interrogation_id for m in meetings]
+    ).values_list("interrogation_id", "witness_entry_id", "pk"):
         sides.setdefault(interrogation_id, {})[entry_id is not None] = pk
     for meeting in meetings:
         number, judge = meeting.round.number - 1, names[meeting.judge_id]
         by_machine = sides[meeting.interrogation_id]
         entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
-        seats[(number, judge)] = {"judge": judge, "partners": {
-            entry: (by_machine[True], Message.Role.INTERROGATOR, users[meeting.judge_id]),
-            confederate: (by_machine[False], Message.Role.INTERROGATOR, users[meeting.judge_id])}}
+        seats[(number, judge)] = {
+            "judge": judge,
+            "partners": {
+                entry: (by_machine[True], Message.Role.INTERROGATOR, users[meeting.judge_id]),
+                confederate: (by_machine[False], Message.Role.INTERROGATOR, users[meeting.judge_id]),
+            },
+        }
         seats[(number, entry)] = {"judge": judge, "partners": {judge: (by_machine[True], Message.Role.WITNESS, None)}}
-        seats[(number, confederate)] = {"judge": judge, "partners": {
-            judge: (by_machine[False], Message.Role.WITNESS, users[meeting.confederate_id])}}
+        seats[(number, confederate)] = {
+            "judge": judge,
+            "partners": {judge: (by_machine[False], Message.Role.WITNESS, users[meeting.confederate_id])},
+        }
     return {"identities": identities, "seats": seats}
 
 
@@ -241,7 +278,9 @@ def hot_path_forget() -> None:
     _static_read.clear()
 
 
-_static_read: dict[int, tuple[float, int]] = {}  # lpp2 id -> (monotonic time, round number) of hot_path_warm's last seats
+_static_read: dict[
+    int, tuple[float, int]
+] = {}  # lpp2 id -> (monotonic time, round number) of hot_path_warm's last seats
 
 
 def hot_path_warm(*, fresh_s: float = 0.0) -> None:
@@ -259,8 +298,12 @@ def hot_path_warm(*, fresh_s: float = 0.0) -> None:
     if lpp2 is None:
         return
     read = _static_read.get(lpp2.pk)
-    if (read is not None and read[1] == number and time.monotonic() - read[0] < fresh_s
-            and contest_static_peek(lpp2=lpp2) is not None):
+    if (
+        read is not None
+        and read[1] == number
+        and time.monotonic() - read[0] < fresh_s
+        and contest_static_peek(lpp2=lpp2) is not None
+    ):
         return
     started = time.monotonic()
     seats = contest_static_load(lpp2=lpp2)
@@ -305,7 +348,9 @@ def schedule_changes(*, lpp2_ids, told: dict) -> dict:
     """For the schedule-driven contests among ``lpp2_ids``: lpp2 id -> ((round, status) now, the control
     messages a panel would have broadcast since ``told[id]``). The first look tells nothing."""
     changes = {}
-    for lpp2 in Lpp2Contest.objects.filter(pk__in=lpp2_ids, driver=Lpp2Contest.Driver.SCHEDULE).select_related("contest"):
+    for lpp2 in Lpp2Contest.objects.filter(pk__in=lpp2_ids, driver=Lpp2Contest.Driver.SCHEDULE).select_related(
+        "contest"
+    ):
         number, round_ = round_current(lpp2=lpp2)
         state = (number, round_status(round_) if number >= 0 else wire.FINISHED)
         before = told.get(lpp2.pk)

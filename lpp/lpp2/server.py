@@ -15,6 +15,7 @@ without waiting for the layer's round trip through Redis; the push of a line sto
 leaves that hub's channel out (``core.channel_layer.LEAVE_OUT``), and where a copy still comes back
 (a layer that cannot leave a member out, a line stored on the thread path) whichever of the two
 copies reaches the hub second is dropped (``Hub.first_copy``)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -133,7 +134,8 @@ class Hub:
         # a line on the threads of chat messages (core.consumers.db_message), behind no page's connect
         executor = message_executor() if event == "message" else None
         out = await database_sync_to_async(events.lpp2_event, thread_sensitive=False, executor=executor)(
-            event=event, data=data, sid=sid)
+            event=event, data=data, sid=sid
+        )
         for name, payload in out.replies:
             await client.emit(name, payload)
         if out.lpp2_id is None:
@@ -215,7 +217,10 @@ class Hub:
             for conversation_id in set(wanted) - set(self.following):
                 channel = await layer.new_channel()
                 await layer.group_add(conversation_group(conversation_id), channel)
-                self.following[conversation_id] = (channel, asyncio.create_task(self._listen(lpp2, conversation_id, channel)))
+                self.following[conversation_id] = (
+                    channel,
+                    asyncio.create_task(self._listen(lpp2, conversation_id, channel)),
+                )
 
     async def _listen_contest(self, lpp2_id: int, channel: str) -> None:
         layer = get_channel_layer()
@@ -319,8 +324,10 @@ def _register(server, generation: int) -> None:
     server.on("connect", connect)
     server.on("disconnect", disconnect)
     for name in events.CLIENT_EVENTS:
+
         async def handler(sid, data=None, *args, _name=name):
             await hub.dispatch(generation, sid, _name, data)
+
         server.on(name, handler)
 
 
@@ -351,8 +358,19 @@ def servers_build() -> tuple:
     import socketio
     import socketio_v4
 
-    modern = socketio.AsyncServer(async_mode="asgi", cors_allowed_origins="*", async_handlers=False, max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
-    legacy = socketio_v4.AsyncServer(async_mode="asgi", cors_allowed_origins="*", async_handlers=False, client_manager=_legacy_manager(), max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4)
+    modern = socketio.AsyncServer(
+        async_mode="asgi",
+        cors_allowed_origins="*",
+        async_handlers=False,
+        max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
+    )
+    legacy = socketio_v4.AsyncServer(
+        async_mode="asgi",
+        cors_allowed_origins="*",
+        async_handlers=False,
+        client_manager=_legacy_manager(),
+        max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
+    )
     _register(modern, 5)
     _register(legacy, 4)
     return modern, legacy

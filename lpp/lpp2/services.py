@@ -2,6 +2,7 @@
 the meetings' arena interrogations (arena's ``message_post``, so consoles, transcripts and seals are the
 arena's), the judges' robot picks and final scores, and socket presence. Refusals raise core.errors
 with a message that names why (sent back on ``TargetError``)."""
+
 from __future__ import annotations
 
 import logging
@@ -49,17 +50,35 @@ def lpp2_contest_setup(*, name: str, secret: str, driver: str = Lpp2Contest.Driv
             old.name = f"{name} (reset {timezone.now():%Y-%m-%d %H:%M:%S})"[:200]
             old.save(update_fields=["name"])
         Lpp2Contest.objects.filter(active=True).update(active=False)
-        contest = Contest.objects.create(name=name, format_name="aisb", status=Contest.Status.FINALS,
-                                         round_minutes=PANEL_ROUND_MINUTES if driver == Lpp2Contest.Driver.PANEL else None)
+        contest = Contest.objects.create(
+            name=name,
+            format_name="aisb",
+            status=Contest.Status.FINALS,
+            round_minutes=PANEL_ROUND_MINUTES if driver == Lpp2Contest.Driver.PANEL else None,
+        )
         entrant = _user("lpp2-entrant", roles.ENTRANT)
         now = timezone.now()
         for i in range(4):
-            entry = Entry.objects.create(owner=entrant, display_name=f"{name[:80]} #{contest.pk} ai{i} (LPP2)", engine="lpp2")
-            item = ContestEntry.objects.create(contest=contest, entry=entry, received_at=now, rights_statement=True,
-                                               compliance=ContestEntry.Check.COMPLIANT, qualified=True, finalist=True)
-            Participant.objects.create(contest=contest, label=f"E{i + 1}", kind=Participant.Kind.ENTRY, contest_entry=item)
-        participants_assign(contest_id=contest.pk, judges=[_user(f"lpp2-judge{i}", roles.JUDGE) for i in range(4)],
-                            confederates=[_user(f"lpp2-conf{i}", roles.CONFEDERATE) for i in range(4)])
+            entry = Entry.objects.create(
+                owner=entrant, display_name=f"{name[:80]} #{contest.pk} ai{i} (LPP2)", engine="lpp2"
+            )
+            item = ContestEntry.objects.create(
+                contest=contest,
+                entry=entry,
+                received_at=now,
+                rights_statement=True,
+                compliance=ContestEntry.Check.COMPLIANT,
+                qualified=True,
+                finalist=True,
+            )
+            Participant.objects.create(
+                contest=contest, label=f"E{i + 1}", kind=Participant.Kind.ENTRY, contest_entry=item
+            )
+        participants_assign(
+            contest_id=contest.pk,
+            judges=[_user(f"lpp2-judge{i}", roles.JUDGE) for i in range(4)],
+            confederates=[_user(f"lpp2-conf{i}", roles.CONFEDERATE) for i in range(4)],
+        )
         schedule_create(contest_id=contest.pk)
         return lpp2_contest_connect(contest_id=contest.pk, secret=secret, driver=driver)
 
@@ -146,6 +165,7 @@ def lpp2_round_end(*, lpp2_id: int) -> Round:
 class Line:
     """A stored line as its recipients' sockets get it: the partner ``to`` and the webcasts watching
     ``judge`` in round ``number``; ``data`` is the ``message`` event's payload."""
+
     conversation_id: int
     seq: int
     to: str
@@ -155,15 +175,20 @@ class Line:
     layer_copy_here: bool = True  # False: the channel layer does not bring it to its sender's hub as well
 
 
-
 def _meeting_of(lpp2: Lpp2Contest, identity: Lpp2Identity) -> tuple[int, Meeting]:
     number, round_ = selectors.round_current(lpp2=lpp2)
     if round_ is None:
         raise Closed("No round has begun (roundNumber -1).")
-    field = {Participant.Kind.JUDGE: "judge", Participant.Kind.ENTRY: "entry",
-             Participant.Kind.CONFEDERATE: "confederate"}[identity.participant.kind]
-    meeting = (round_.meetings.filter(**{field: identity.participant})
-               .select_related("judge__user", "entry", "confederate__user", "interrogation").first())
+    field = {
+        Participant.Kind.JUDGE: "judge",
+        Participant.Kind.ENTRY: "entry",
+        Participant.Kind.CONFEDERATE: "confederate",
+    }[identity.participant.kind]
+    meeting = (
+        round_.meetings.filter(**{field: identity.participant})
+        .select_related("judge__user", "entry", "confederate__user", "interrogation")
+        .first()
+    )
     if meeting is None:
         raise NotAllowed(f"{identity.name} has no partner in round {number}.")
     return number, meeting
@@ -182,7 +207,9 @@ def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content,
         number, _ = selectors.round_current(lpp2=lpp2, load=False)
     if number < 0:
         raise Closed("No round has begun (roundNumber -1).")
-    seat, partner = selectors.seat_partner(selectors.contest_static(lpp2=lpp2), number=number, name=identity.name, to=to)
+    seat, partner = selectors.seat_partner(
+        selectors.contest_static(lpp2=lpp2), number=number, name=identity.name, to=to
+    )
     if seat is None:
         raise NotAllowed(f"{identity.name} has no partner in round {number}.")
     if partner is None:
@@ -217,8 +244,9 @@ def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lp
         raise InvalidInput(f"robot must be one of your partners in round {number}: {entry} or {confederate}.")
     human = Meeting.Left.CONFEDERATE if robot == entry else Meeting.Left.ENTRY
     with transaction.atomic():
-        score, _ = Lpp2Score.objects.update_or_create(lpp2=lpp2, round_number=number, judge=identity.name,
-                                                      defaults={"robot": robot})
+        score, _ = Lpp2Score.objects.update_or_create(
+            lpp2=lpp2, round_number=number, judge=identity.name, defaults={"robot": robot}
+        )
         Judgment.objects.update_or_create(meeting=meeting, defaults={"human": human, "decided_at": timezone.now()})
     return score
 
@@ -233,16 +261,25 @@ def lpp2_final_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, data: dict) 
         values = wire.final_scores(data, rounds)
     except wire.PayloadError as error:
         raise InvalidInput(str(error)) from None
-    by_name = {i.name: i.participant for i in lpp2.identities.filter(participant__isnull=False).select_related("participant")}
+    by_name = {
+        i.name: i.participant for i in lpp2.identities.filter(participant__isnull=False).select_related("participant")
+    }
     with transaction.atomic():
-        rows = [Lpp2Score.objects.update_or_create(lpp2=lpp2, round_number=r, judge=identity.name,
-                                                   defaults={"final_score": value})[0]
-                for r, value in enumerate(values)]
+        rows = [
+            Lpp2Score.objects.update_or_create(
+                lpp2=lpp2, round_number=r, judge=identity.name, defaults={"final_score": value}
+            )[0]
+            for r, value in enumerate(values)
+        ]
         JudgeRank.objects.filter(contest=lpp2.contest, judge=identity.participant).delete()
         for row in rows:
             if row.robot in by_name:
-                JudgeRank.objects.create(contest=lpp2.contest, judge=identity.participant, ranked=by_name[row.robot],
-                                         rank=rounds + 1 - row.final_score)
+                JudgeRank.objects.create(
+                    contest=lpp2.contest,
+                    judge=identity.participant,
+                    ranked=by_name[row.robot],
+                    rank=rounds + 1 - row.final_score,
+                )
     return rows
 
 

@@ -5,54 +5,95 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('arena', '0002_keystrokes'),
+        ("arena", "0002_keystrokes"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BridgeLink',
+            name="BridgeLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('judge_seq', models.PositiveIntegerField(default=0, help_text='Last interrogator message written as keys.')),
-                ('posted_keystroke_seq', models.PositiveIntegerField(default=0, help_text='Last program keystroke that is part of a posted witness message.')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('conversation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='lpp_link', to='arena.conversation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "judge_seq",
+                    models.PositiveIntegerField(default=0, help_text="Last interrogator message written as keys."),
+                ),
+                (
+                    "posted_keystroke_seq",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Last program keystroke that is part of a posted witness message."
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "conversation",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="lpp_link", to="arena.conversation"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='BridgeStatus',
+            name="BridgeStatus",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('state', models.CharField(choices=[('idle', 'idle (no running conversation)'), ('ok', 'ok'), ('silent', 'silent (no answer in time)'), ('crashed', 'crashed (program exited)'), ('stopped', 'stopped (bridge not running)')], default='idle', max_length=10)),
-                ('last_error', models.TextField(blank=True)),
-                ('last_error_at', models.DateTimeField(blank=True, null=True)),
-                ('last_seen', models.DateTimeField(blank=True, help_text='Last step of the bridge (heartbeat).', null=True)),
-                ('last_output_at', models.DateTimeField(blank=True, help_text='Last key the program wrote.', null=True)),
-                ('command', models.TextField(blank=True)),
-                ('entry', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='lpp_bridge_status', to='arena.entry')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("idle", "idle (no running conversation)"),
+                            ("ok", "ok"),
+                            ("silent", "silent (no answer in time)"),
+                            ("crashed", "crashed (program exited)"),
+                            ("stopped", "stopped (bridge not running)"),
+                        ],
+                        default="idle",
+                        max_length=10,
+                    ),
+                ),
+                ("last_error", models.TextField(blank=True)),
+                ("last_error_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "last_seen",
+                    models.DateTimeField(blank=True, help_text="Last step of the bridge (heartbeat).", null=True),
+                ),
+                (
+                    "last_output_at",
+                    models.DateTimeField(blank=True, help_text="Last key the program wrote.", null=True),
+                ),
+                ("command", models.TextField(blank=True)),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="lpp_bridge_status", to="arena.entry"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'LPP bridge status',
-                'verbose_name_plural': 'LPP bridge statuses',
+                "verbose_name": "LPP bridge status",
+                "verbose_name_plural": "LPP bridge statuses",
             },
         ),
         migrations.CreateModel(
-            name='ImportedTranscript',
+            name="ImportedTranscript",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('file_name', models.CharField(max_length=255)),
-                ('sha256', models.CharField(max_length=64)),
-                ('index', models.PositiveIntegerField(help_text='Which session of the file (most files hold one).')),
-                ('problems', models.TextField(blank=True, help_text='What the lenient log reader reported.')),
-                ('imported_at', models.DateTimeField(auto_now_add=True)),
-                ('interrogation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='lpp_source', to='arena.interrogation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("file_name", models.CharField(max_length=255)),
+                ("sha256", models.CharField(max_length=64)),
+                ("index", models.PositiveIntegerField(help_text="Which session of the file (most files hold one).")),
+                ("problems", models.TextField(blank=True, help_text="What the lenient log reader reported.")),
+                ("imported_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "interrogation",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="lpp_source", to="arena.interrogation"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('sha256', 'index'), name='lpp_import_source_unique')],
+                "constraints": [models.UniqueConstraint(fields=("sha256", "index"), name="lpp_import_source_unique")],
             },
         ),
     ]

@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lpp', '0001_initial'),
+        ("lpp", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='bridgelink',
-            name='judge_keystroke_seq',
-            field=models.PositiveIntegerField(default=0, help_text='Keystroke mode: last interrogator keystroke written to the program.'),
+            model_name="bridgelink",
+            name="judge_keystroke_seq",
+            field=models.PositiveIntegerField(
+                default=0, help_text="Keystroke mode: last interrogator keystroke written to the program."
+            ),
         ),
     ]

@@ -5,77 +5,126 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('loebner', '0002_question_sets'),
-        ('lpp', '0002_judge_keystrokes'),
+        ("loebner", "0002_question_sets"),
+        ("lpp", "0002_judge_keystrokes"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Lpp2Contest',
+            name="Lpp2Contest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('driver', models.CharField(choices=[('panel', 'the control panel (newRound / startRound / endRound)'), ('schedule', "the platform's schedule (the organiser's board)")], default='panel', max_length=10)),
-                ('round_number', models.SmallIntegerField(default=-1, help_text="The panel's round, 0-based; -1 before the first.")),
-                ('active', models.BooleanField(default=True, help_text='The contest that /socket.io/ serves (one at a time).')),
-                ('contest', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='lpp2', to='loebner.contest')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "driver",
+                    models.CharField(
+                        choices=[
+                            ("panel", "the control panel (newRound / startRound / endRound)"),
+                            ("schedule", "the platform's schedule (the organiser's board)"),
+                        ],
+                        default="panel",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "round_number",
+                    models.SmallIntegerField(default=-1, help_text="The panel's round, 0-based; -1 before the first."),
+                ),
+                (
+                    "active",
+                    models.BooleanField(default=True, help_text="The contest that /socket.io/ serves (one at a time)."),
+                ),
+                (
+                    "contest",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="lpp2", to="loebner.contest"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'LPP2 contest',
+                "verbose_name": "LPP2 contest",
             },
         ),
         migrations.CreateModel(
-            name='Lpp2Identity',
+            name="Lpp2Identity",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=20)),
-                ('salt', models.CharField(editable=False, max_length=32)),
-                ('secret_hash', models.CharField(editable=False, max_length=64)),
-                ('lpp2', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='identities', to='lpp.lpp2contest')),
-                ('participant', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='loebner.participant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=20)),
+                ("salt", models.CharField(editable=False, max_length=32)),
+                ("secret_hash", models.CharField(editable=False, max_length=64)),
+                (
+                    "lpp2",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="identities", to="lpp.lpp2contest"
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="loebner.participant",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'LPP2 identity',
-                'verbose_name_plural': 'LPP2 identities',
-                'ordering': ['lpp2', 'name'],
+                "verbose_name": "LPP2 identity",
+                "verbose_name_plural": "LPP2 identities",
+                "ordering": ["lpp2", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Lpp2Score',
+            name="Lpp2Score",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round_number', models.SmallIntegerField(help_text='0-based, as the reference counts.')),
-                ('judge', models.CharField(max_length=20)),
-                ('robot', models.CharField(blank=True, max_length=20)),
-                ('final_score', models.PositiveSmallIntegerField(blank=True, help_text='4 most human … 1 least.', null=True)),
-                ('scored_at', models.DateTimeField(auto_now=True)),
-                ('lpp2', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scores', to='lpp.lpp2contest')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("round_number", models.SmallIntegerField(help_text="0-based, as the reference counts.")),
+                ("judge", models.CharField(max_length=20)),
+                ("robot", models.CharField(blank=True, max_length=20)),
+                (
+                    "final_score",
+                    models.PositiveSmallIntegerField(blank=True, help_text="4 most human … 1 least.", null=True),
+                ),
+                ("scored_at", models.DateTimeField(auto_now=True)),
+                (
+                    "lpp2",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="scores", to="lpp.lpp2contest"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['lpp2', 'round_number', 'judge'],
+                "ordering": ["lpp2", "round_number", "judge"],
             },
         ),
         migrations.CreateModel(
-            name='Lpp2Socket',
+            name="Lpp2Socket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=20)),
-                ('sid', models.CharField(max_length=64, unique=True)),
-                ('seen_at', models.DateTimeField(auto_now=True)),
-                ('lpp2', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sockets', to='lpp.lpp2contest')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=20)),
+                ("sid", models.CharField(max_length=64, unique=True)),
+                ("seen_at", models.DateTimeField(auto_now=True)),
+                (
+                    "lpp2",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="sockets", to="lpp.lpp2contest"
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='lpp2contest',
-            constraint=models.UniqueConstraint(condition=models.Q(('active', True)), fields=('active',), name='lpp2_one_active'),
+            model_name="lpp2contest",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("active", True)), fields=("active",), name="lpp2_one_active"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='lpp2identity',
-            constraint=models.UniqueConstraint(fields=('lpp2', 'name'), name='lpp2_name_once'),
+            model_name="lpp2identity",
+            constraint=models.UniqueConstraint(fields=("lpp2", "name"), name="lpp2_name_once"),
         ),
         migrations.AddConstraint(
-            model_name='lpp2score',
-            constraint=models.UniqueConstraint(fields=('lpp2', 'round_number', 'judge'), name='lpp2_score_once'),
+            model_name="lpp2score",
+            constraint=models.UniqueConstraint(fields=("lpp2", "round_number", "judge"), name="lpp2_score_once"),
         ),
     ]

@@ -27,8 +27,12 @@ Reply = Callable[[list[Utterance], str], str]
 
 def add_loop_args(parser: argparse.ArgumentParser) -> None:
     """The reply loop's options: ``--idle``, ``--max-replies`` and the typing rhythm."""
-    parser.add_argument("--idle", type=cli.seconds, default=10.0,
-                        help="seconds without a judge key that end an utterance lacking Return (default 10)")
+    parser.add_argument(
+        "--idle",
+        type=cli.seconds,
+        default=10.0,
+        help="seconds without a judge key that end an utterance lacking Return (default 10)",
+    )
     parser.add_argument("--max-replies", type=int, default=None, help="exit after this many replies")
     cli.add_typing_args(parser, LPP_TYPING)
 
@@ -36,8 +40,9 @@ def add_loop_args(parser: argparse.ArgumentParser) -> None:
 class Entry:
     """The reply loop, separate from the command line so it can be driven in-process."""
 
-    def __init__(self, comm: CommDir, reply: Reply, model: TypingModel, idle: float = 10.0,
-                 watch: str = "auto") -> None:
+    def __init__(
+        self, comm: CommDir, reply: Reply, model: TypingModel, idle: float = 10.0, watch: str = "auto"
+    ) -> None:
         self.comm, self.reply, self.model, self.watch = comm, reply, model, watch
         self.segmenter = Segmenter(idle_timeout=idle)
         self.history: list[Utterance] = []
@@ -65,8 +70,11 @@ class Entry:
             return
         sent = self.comm.send_text(reply, self.model) if reply.strip() else []
         if sent:
-            self.history.append(Utterance(sender=OTHER, text=reply.strip(), started=sent[0].time,
-                                          ended=sent[-1].time, keystrokes=tuple(sent)))
+            self.history.append(
+                Utterance(
+                    sender=OTHER, text=reply.strip(), started=sent[0].time, ended=sent[-1].time, keystrokes=tuple(sent)
+                )
+            )
             cli.say(f"entry: {reply.strip()}")
         self.replies += 1
 
@@ -75,8 +83,7 @@ def serve(args: argparse.Namespace, reply: Reply, model: TypingModel, name: str)
     """Run the loop as the command line asked (``args`` from :func:`add_loop_args` and
     :func:`cli.add_transport_args`) until Ctrl-C, SIGTERM or ``--max-replies``."""
     cli.stop_on_sigterm()
-    entry = Entry(CommDir(args.directory, side=OTHER, clock=time.time), reply, model,
-                  idle=args.idle, watch=args.watch)
+    entry = Entry(CommDir(args.directory, side=OTHER, clock=time.time), reply, model, idle=args.idle, watch=args.watch)
     cli.say(f"entry {name} watching {args.directory} for {JUDGE} keys")
     try:
         entry.run(max_replies=args.max_replies)

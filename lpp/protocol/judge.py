@@ -18,12 +18,12 @@ import threading
 import time
 from dataclasses import replace
 
+from bots.typing_delay import TypingModel
 from lpp.protocol import cli
 from lpp.protocol.lines import Segmenter
 from lpp.protocol.logs import LogWriter
 from lpp.protocol.model import JUDGE, Keystroke, Transcript
 from lpp.protocol.transport import CommDir, Watcher
-from bots.typing_delay import TypingModel
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,15 +34,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--judge", default="1", help="judge number in the log (default 1)")
     parser.add_argument("--round", default="1", help="round number in the log (default 1)")
     parser.add_argument("--side", choices=("left", "right"), default="left", help="screen side of this link")
-    parser.add_argument("--other-is", choices=("program", "human", ""), default="",
-                        help="what the other side is, for the log header")
-    parser.add_argument("--idle", type=cli.seconds, default=5.0,
-                        help="seconds without a key that end the other side's utterance (default 5)")
-    parser.add_argument("--linger", type=cli.seconds, default=10.0,
-                        help="after the answer to the last line, exit once the other side is quiet "
-                             "this long (default 10)")
-    parser.add_argument("--wait", type=cli.seconds, default=60.0,
-                        help="after input ends, wait at most this long for an answer (default 60)")
+    parser.add_argument(
+        "--other-is", choices=("program", "human", ""), default="", help="what the other side is, for the log header"
+    )
+    parser.add_argument(
+        "--idle",
+        type=cli.seconds,
+        default=5.0,
+        help="seconds without a key that end the other side's utterance (default 5)",
+    )
+    parser.add_argument(
+        "--linger",
+        type=cli.seconds,
+        default=10.0,
+        help="after the answer to the last line, exit once the other side is quiet this long (default 10)",
+    )
+    parser.add_argument(
+        "--wait",
+        type=cli.seconds,
+        default=60.0,
+        help="after input ends, wait at most this long for an answer (default 60)",
+    )
     parser.add_argument("--live", action="store_true", help="show the other side key by key")
     cli.add_typing_args(parser, TypingModel.fast())
     return parser

@@ -22,29 +22,69 @@ TAB = "\t"
 
 #: The 36 special names of the rules, canonical spelling.
 SPECIAL_NAMES: dict[str, str] = {
-    "braceleft": "{", "braceright": "}", "bracketleft": "[", "bracketright": "]",
-    "parenleft": "(", "parenright": ")", "space": " ", "comma": ",", "period": ".",
-    "greater": ">", "less": "<", "slash": "/", "backslash": "\\", "bar": "|",
-    "quotedbl": '"', "quoteright": "'", "Tab": TAB, "equal": "=", "underscore": "_",
-    "plus": "+", "minus": "-", "exclam": "!", "at": "@", "numbersign": "#",
-    "dollar": "$", "percent": "%", "asterisk": "*", "asciicircum": "^",
-    "asciitilde": "~", "quoteleft": "`", "ampersand": "&", "colon": ":",
-    "semicolon": ";", "question": "?", "Return": RETURN, "BackSpace": BACKSPACE,
+    "braceleft": "{",
+    "braceright": "}",
+    "bracketleft": "[",
+    "bracketright": "]",
+    "parenleft": "(",
+    "parenright": ")",
+    "space": " ",
+    "comma": ",",
+    "period": ".",
+    "greater": ">",
+    "less": "<",
+    "slash": "/",
+    "backslash": "\\",
+    "bar": "|",
+    "quotedbl": '"',
+    "quoteright": "'",
+    "Tab": TAB,
+    "equal": "=",
+    "underscore": "_",
+    "plus": "+",
+    "minus": "-",
+    "exclam": "!",
+    "at": "@",
+    "numbersign": "#",
+    "dollar": "$",
+    "percent": "%",
+    "asterisk": "*",
+    "asciicircum": "^",
+    "asciitilde": "~",
+    "quoteleft": "`",
+    "ampersand": "&",
+    "colon": ":",
+    "semicolon": ";",
+    "question": "?",
+    "Return": RETURN,
+    "BackSpace": BACKSPACE,
 }
 
 #: Misspellings seen in third-party clients (lpp.md §1.3), accepted when reading.
 LENIENT_NAMES: dict[str, str] = {
-    "tab": TAB, "return": RETURN, "quotedl": '"', "quotedble": '"',
+    "tab": TAB,
+    "return": RETURN,
+    "quotedl": '"',
+    "quotedble": '"',
 }
 
 LITERAL = frozenset(string.ascii_letters + string.digits)
 _NAME_OF = {char: name for name, char in SPECIAL_NAMES.items()}
 
 #: Typographic characters a reply may contain, folded to ASCII before encoding.
-_FOLD = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
-    "\u2014": "-", "\u2026": "...", "\u00a0": " ", "\r": None,
-})
+_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2026": "...",
+        "\u00a0": " ",
+        "\r": None,
+    }
+)
 
 
 def name_for(char: str) -> str:

@@ -46,9 +46,13 @@ class Segmenter:
     idle timeout closes by ``now``; ``flush`` the rest. Empty lines are dropped.
     ``idle_timeouts`` overrides ``idle_timeout`` per sender (``None``: never)."""
 
-    def __init__(self, idle_timeout: float | None = 8.0,
-                 idle_timeouts: Mapping[str, float | None] | None = None,
-                 floor_gap: float = 2.0, faithful: bool = False) -> None:
+    def __init__(
+        self,
+        idle_timeout: float | None = 8.0,
+        idle_timeouts: Mapping[str, float | None] | None = None,
+        floor_gap: float = 2.0,
+        faithful: bool = False,
+    ) -> None:
         self.idle_timeout = idle_timeout
         self.idle_timeouts = dict(idle_timeouts or {})
         self.floor_gap = floor_gap
@@ -114,9 +118,17 @@ class Segmenter:
         text = apply_backspace(k.char for k in keys).strip()
         if not text:
             return []
-        return [Utterance(sender=sender, text=text, started=keys[0].time,
-                          ended=keys[-1].time, side=keys[0].side, ended_by=why,
-                          keystrokes=tuple(keys))]
+        return [
+            Utterance(
+                sender=sender,
+                text=text,
+                started=keys[0].time,
+                ended=keys[-1].time,
+                side=keys[0].side,
+                ended_by=why,
+                keystrokes=tuple(keys),
+            )
+        ]
 
 
 def _paused(line: list[Keystroke], now: float | None, gap: float, strict: bool = False) -> bool:
@@ -136,8 +148,13 @@ def segment(keystrokes: Iterable[Keystroke], **options) -> list[Utterance]:
     return sorted(result, key=lambda u: u.ended or 0.0)
 
 
-def transcript_utterances(transcript: Transcript, side: str | None = None, idle_timeout: float | None = 5.0,
-                          long_idle: float | None = 60.0, faithful: bool = True) -> list[Utterance]:
+def transcript_utterances(
+    transcript: Transcript,
+    side: str | None = None,
+    idle_timeout: float | None = 5.0,
+    long_idle: float | None = 60.0,
+    faithful: bool = True,
+) -> list[Utterance]:
     """A session's utterances (of one side, or of all), ordered by end time. A sender that never pressed
     Return on that side (one 2012 program never did) ends a line after ``idle_timeout`` seconds of
     silence; one that did, only after ``long_idle`` seconds (a line left for minutes)."""

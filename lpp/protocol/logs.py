@@ -28,12 +28,15 @@ DEFAULT_NOTICE = "These transcripts are in the public domain"
 
 _KEY_2012 = re.compile(r"J(?P<judge>\S*) (?P<stamp>\d+) (?P<sender>\S+) (?P<side>left|right)(?: (?P<key>.*))?$")
 _KEY_2009 = re.compile(
-    r"J(?P<judge>\S*) (?P<received>\d+) (?P<stamp>\d+) (?P<who>local|remote) (?P<side>left|right)(?: (?P<key>.*))?$")
+    r"J(?P<judge>\S*) (?P<received>\d+) (?P<stamp>\d+) (?P<who>local|remote) (?P<side>left|right)(?: (?P<key>.*))?$"
+)
 _JUDGE_HEADER = re.compile(r"Transcripts of judge ?(?P<judge>\S*) program (?P<program>\S*) round ?(?P<round>\S*)\s*$")
 _PROGRAM_HEADER = re.compile(r"Transcripts of program (?P<program>\S+)")
 _LEFT_HEADER = re.compile(r"Left =\s*(?P<left>\w*)")
-_ROUND_2009 = re.compile(r"\*Starting round (?P<round>\S+) program (?P<program>\S+) human \S+ "
-                         r"judge J?(?P<judge>\S+) left is (?P<left>\S+)")
+_ROUND_2009 = re.compile(
+    r"\*Starting round (?P<round>\S+) program (?P<program>\S+) human \S+ "
+    r"judge J?(?P<judge>\S+) left is (?P<left>\S+)"
+)
 
 
 def read_log(path: str | Path) -> list[Transcript]:
@@ -119,15 +122,24 @@ class _Reader:
         if not cur.judge:
             cur.judge = match["judge"]
         stamp = match["stamp"]
-        cur.keystrokes.append(Keystroke(
-            sender=sender, key=key, char=char, stamp=stamp, time=stamp_time(stamp),
-            side=match["side"], received=match.groupdict().get("received") or ""))
+        cur.keystrokes.append(
+            Keystroke(
+                sender=sender,
+                key=key,
+                char=char,
+                stamp=stamp,
+                time=stamp_time(stamp),
+                side=match["side"],
+                received=match.groupdict().get("received") or "",
+            )
+        )
 
     def done(self) -> list[Transcript]:
         return [t for t in self.sessions if t.keystrokes or t.title or t.program]
 
 
 # --------------------------------------------------------------------- writer
+
 
 def header_lines(transcript: Transcript) -> list[str]:
     """The four header lines of the 2012 format."""

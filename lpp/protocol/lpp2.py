@@ -2,6 +2,7 @@
 server's payloads byte for byte (its ``JSON.stringify`` and its hand-built strings), and the bounded
 parsing of what clients send (stringified JSON maps carrying ``id`` and ``secret``).
 See ../shared/specs/lpp.md §2."""
+
 from __future__ import annotations
 
 import json
@@ -38,7 +39,7 @@ def label_for(name: str) -> str | None:
 
 
 def role_of(name: str) -> str:
-    """"judge" | "ai" | "conf" | "CONTROLLER" | "webcast" | "" (unknown)."""
+    """ "judge" | "ai" | "conf" | "CONTROLLER" | "webcast" | "" (unknown)."""
     match = _NAME.match(name)
     return match[1] if match else (name if name in (CONTROLLER, WEBCAST) else "")
 

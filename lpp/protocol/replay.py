@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 
 from lpp.protocol import cli
+from lpp.protocol.lines import transcript_utterances
 from lpp.protocol.logs import read_log
 from lpp.protocol.model import JUDGE, Transcript, Utterance
-from lpp.protocol.lines import transcript_utterances
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,8 +23,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("logfile", type=cli.existing_file, help="a JComm log file")
     parser.add_argument("--side", choices=("left", "right"), help="only this screen side")
     parser.add_argument("--backspace", action="store_true", help="show each BackSpace as ~ instead of applying it")
-    parser.add_argument("--idle", type=cli.seconds, default=5.0,
-                        help="seconds of silence that end a line of a sender who never presses Return")
+    parser.add_argument(
+        "--idle",
+        type=cli.seconds,
+        default=5.0,
+        help="seconds of silence that end a line of a sender who never presses Return",
+    )
     return parser
 
 
@@ -44,13 +48,19 @@ def speaker(transcript: Transcript, utterance: Utterance) -> str:
     return role or transcript.program or "other"
 
 
-def render(transcript: Transcript, side: str | None = None, backspace: bool = False,
-           idle: float = 5.0) -> list[str]:
+def render(transcript: Transcript, side: str | None = None, backspace: bool = False, idle: float = 5.0) -> list[str]:
     times = [k.time for k in transcript.keystrokes if k.time is not None]
     start = min(times) if times else None
-    fields = [f"{name} {value}" for name, value in
-              (("judge", transcript.judge), ("program", transcript.program), ("round", transcript.round),
-               ("left", transcript.left)) if value]
+    fields = [
+        f"{name} {value}"
+        for name, value in (
+            ("judge", transcript.judge),
+            ("program", transcript.program),
+            ("round", transcript.round),
+            ("left", transcript.left),
+        )
+        if value
+    ]
     out = [f"== {transcript.title or 'LPP session'} ({', '.join(fields)}) =="]
     if not transcript.keystrokes:
         out.append("(no keystrokes: an aborted or empty session)")

@@ -5,6 +5,7 @@ they disagree, the one that fits between the neighbouring slots' rounds (then th
 lowest). A session whose stated round is not its slot's contradicts the schedule (2012: ``d_burke_adam``
 says round 2 in the round-4 slot; the blank-judge ``b-wilcox-angela`` test says round 4 in the round-1
 slot). A slot whose round goes down from the previous slot's is flagged too."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -13,8 +14,14 @@ SLOT_GAP_S = 15 * 60
 
 
 def _slots(sessions):
-    timed = sorted(((start, key, int(stated)) for key, stated, start in sessions
-                    if start is not None and str(stated).strip().isdigit()), key=lambda t: (t[0], t[1]))
+    timed = sorted(
+        (
+            (start, key, int(stated))
+            for key, stated, start in sessions
+            if start is not None and str(stated).strip().isdigit()
+        ),
+        key=lambda t: (t[0], t[1]),
+    )
     slots: list[list[tuple]] = []
     for session in timed:
         if slots and session[0] - slots[-1][-1][0] <= SLOT_GAP_S:
@@ -36,7 +43,7 @@ def round_contradictions(sessions: list[tuple[str, str, float | None]]) -> dict[
             rounds.append(agreed[i])
             continue
         low = next((r for r in reversed(agreed[:i]) if r is not None), None)
-        high = next((r for r in agreed[i + 1:] if r is not None), None)
+        high = next((r for r in agreed[i + 1 :] if r is not None), None)
         fitting = [r for r in count if (low is None or r >= low) and (high is None or r <= high)] or list(count)
         rounds.append(min(fitting, key=lambda r: (-count[r], r)))
     flagged = {}
@@ -45,6 +52,5 @@ def round_contradictions(sessions: list[tuple[str, str, float | None]]) -> dict[
             if number != rounds[i]:
                 flagged[key] = f"round {number} contradicts the schedule: the session sits in round {rounds[i]}'s slot"
             elif i and rounds[i] < rounds[i - 1]:
-                flagged[key] = (f"round {number} contradicts the schedule: its slot comes after round "
-                                f"{rounds[i - 1]}'s")
+                flagged[key] = f"round {number} contradicts the schedule: its slot comes after round {rounds[i - 1]}'s"
     return flagged

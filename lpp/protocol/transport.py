@@ -47,10 +47,14 @@ def parse_name(name: str) -> tuple[str, str, str] | None:
 class CommDir:
     """One side (``"other"`` for an entry, ``"judge"`` for a judge program)."""
 
-    def __init__(self, path: str | Path, side: str = OTHER,
-                 clock: Callable[[], float] = time.time,
-                 sleep: Callable[[float], object] = time.sleep,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        side: str = OTHER,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], object] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
         if side not in EXTENSIONS:
             raise ValueError(f"side must be 'judge' or 'other', not {side!r}")
         self.path = Path(path)
@@ -68,12 +72,15 @@ class CommDir:
         """Create one key directory now; returns the keystroke as sent."""
         stamp = self.stamps.next()
         (self.path / f"{stamp}.{name}.{self.side}").mkdir()
-        return Keystroke(sender=self.side, key=name, char=char_for(name), stamp=stamp,
-                         time=stamp_time(stamp))
+        return Keystroke(sender=self.side, key=name, char=char_for(name), stamp=stamp, time=stamp_time(stamp))
 
-    def send_text(self, text: str, model: TypingModel | None = None,
-                  end_with_return: bool = True,
-                  on_key: Callable[[Keystroke], object] | None = None) -> list[Keystroke]:
+    def send_text(
+        self,
+        text: str,
+        model: TypingModel | None = None,
+        end_with_return: bool = True,
+        on_key: Callable[[Keystroke], object] | None = None,
+    ) -> list[Keystroke]:
         """Type ``text`` key by key with the rhythm of ``model`` (default: fast)."""
         names = names_for_text(text) + (["Return"] if end_with_return else [])
         model = model or TypingModel.fast()
@@ -96,8 +103,7 @@ class CommDir:
         for name in os.listdir(self.path):
             parsed = parse_name(name)
             if parsed and parsed[2] == self.reads:
-                found.append(Keystroke(sender=self.reads, key=parsed[1], char=None,
-                                       stamp=parsed[0], time=None))
+                found.append(Keystroke(sender=self.reads, key=parsed[1], char=None, stamp=parsed[0], time=None))
         keys = []
         for key in sort_per_sender(found):
             char = char_for(key.key)
@@ -106,8 +112,15 @@ class CommDir:
                 self._problem(f"unknown or empty key name {key.key!r} (stamp {key.stamp}), skipped")
                 continue
             when = stamp_time(key.stamp)
-            keys.append(Keystroke(sender=key.sender, key=key.key, char=char, stamp=key.stamp,
-                                  time=when if when is not None else self.clock()))
+            keys.append(
+                Keystroke(
+                    sender=key.sender,
+                    key=key.key,
+                    char=char,
+                    stamp=key.stamp,
+                    time=when if when is not None else self.clock(),
+                )
+            )
         if delete:
             self.remove(keys)
         return keys

@@ -4,6 +4,7 @@ A deferred constraint trigger (the idea of django-hordak, without the dependency
 markets/sql/ledger_zero_sum.sql. Other databases rely on `ledger_post`'s own check and on
 `selectors.ledger_audit`, which the tests run.
 """
+
 from django.db import migrations
 
 from markets.pgsql import run_on_postgresql

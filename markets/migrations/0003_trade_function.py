@@ -5,6 +5,7 @@ The same rules as the Python path (markets/services/trading.py states them); a r
 as `outcome` (nothing written). `p_lock => false` reads the market and the bettor unlocked (the broken
 variant the concurrency test shows losing updates); every caller in the platform locks.
 """
+
 from django.db import migrations
 
 from markets.pgsql import run_on_postgresql

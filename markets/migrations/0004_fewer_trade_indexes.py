@@ -5,25 +5,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('markets', '0003_trade_function'),
+        ("markets", "0003_trade_function"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='participant',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='markets.game'),
+            model_name="participant",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="participants",
+                to="markets.game",
+            ),
         ),
         migrations.AlterField(
-            model_name='trade',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='trades', to='markets.game'),
+            model_name="trade",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name="trades", to="markets.game"
+            ),
         ),
         migrations.AlterField(
-            model_name='trade',
-            name='participant',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='trades', to='markets.participant'),
+            model_name="trade",
+            name="participant",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="trades",
+                to="markets.participant",
+            ),
         ),
     ]

@@ -16,6 +16,7 @@ legs sum to zero by construction. Grants, payouts and refunds stay LedgerTxn row
 Reversible: going back rebuilds each trade's transaction and legs from its row and restores the
 function of migration 0003.
 """
+
 from django.db import migrations, models
 from django.db.models import OuterRef, Subquery
 
@@ -33,8 +34,12 @@ def rebuild_trade_ledger_rows(apps, schema_editor):
     trades = Trade.objects.filter(txn__isnull=True).annotate(maker_account=Subquery(maker)).order_by("pk")
     for trade in trades.select_related("participant").iterator(chunk_size=500):
         txn = LedgerTxn.objects.create(game_id=trade.game_id, kind="trade", participant=None)
-        LedgerEntry.objects.bulk_create([LedgerEntry(txn=txn, account_id=trade.participant.account_id, amount=-trade.cost),
-                                         LedgerEntry(txn=txn, account_id=trade.maker_account, amount=trade.cost)])
+        LedgerEntry.objects.bulk_create(
+            [
+                LedgerEntry(txn=txn, account_id=trade.participant.account_id, amount=-trade.cost),
+                LedgerEntry(txn=txn, account_id=trade.maker_account, amount=trade.cost),
+            ]
+        )
         Trade.objects.filter(pk=trade.pk).update(txn=txn)
     _checks_now(schema_editor)
 
@@ -62,7 +67,9 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="trade",
             name="txn",
-            field=models.OneToOneField(null=True, on_delete=models.PROTECT, related_name="trade", to="markets.ledgertxn"),
+            field=models.OneToOneField(
+                null=True, on_delete=models.PROTECT, related_name="trade", to="markets.ledgertxn"
+            ),
         ),
         migrations.RunPython(migrations.RunPython.noop, rebuild_trade_ledger_rows),
         migrations.RemoveField(model_name="trade", name="txn"),
@@ -74,8 +81,14 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="ledgertxn",
             name="kind",
-            field=models.CharField(choices=[("grant", "starting points"), ("payout", "payout at reveal"),
-                                            ("refund", "refund of a void game")], max_length=8),
+            field=models.CharField(
+                choices=[
+                    ("grant", "starting points"),
+                    ("payout", "payout at reveal"),
+                    ("refund", "refund of a void game"),
+                ],
+                max_length=8,
+            ),
         ),
         migrations.RemoveConstraint(model_name="ledgertxn", name="ledger_once_per_bettor_and_kind"),
         migrations.AddConstraint(
@@ -83,5 +96,7 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(fields=("participant", "kind"), name="ledger_once_per_bettor_and_kind"),
         ),
         migrations.RunPython(drop_trade_ledger_rows, migrations.RunPython.noop),
-        run_on_postgresql(("trade_place_drop.sql", "trade_place_v2.sql"), ("trade_place_drop.sql", "trade_place_v1.sql")),
+        run_on_postgresql(
+            ("trade_place_drop.sql", "trade_place_v2.sql"), ("trade_place_drop.sql", "trade_place_v1.sql")
+        ),
     ]

@@ -5,25 +5,42 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0010_spectator_feed'),
-        ('markets', '0005_trades_are_ledger_transactions'),
+        ("arena", "0010_spectator_feed"),
+        ("markets", "0005_trades_are_ledger_transactions"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ConversationMarket',
+            name="ConversationMarket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(choices=[('left', 'the left witness is human'), ('sole', 'this candidate is human')], max_length=5)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='conversation_market', to='markets.game')),
-                ('interrogation', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='markets', to='arena.interrogation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "side",
+                    models.CharField(
+                        choices=[("left", "the left witness is human"), ("sole", "this candidate is human")],
+                        max_length=5,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="conversation_market",
+                        to="markets.game",
+                    ),
+                ),
+                (
+                    "interrogation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="markets", to="arena.interrogation"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
-                'constraints': [models.UniqueConstraint(fields=('interrogation', 'side'), name='xmarket_one_per_side')],
+                "ordering": ["-created_at"],
+                "constraints": [models.UniqueConstraint(fields=("interrogation", "side"), name="xmarket_one_per_side")],
             },
         ),
     ]

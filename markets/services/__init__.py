@@ -1,4 +1,5 @@
 """Turing Trade's business logic (writes). Views, consumers, tasks and commands call these only."""
+
 from markets.services.games import (  # noqa: F401
     game_create,
     game_join,

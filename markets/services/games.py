@@ -1,4 +1,5 @@
 """A game's life: create, open (the target is drawn), join, start, end and settle, or void."""
+
 import datetime as dt
 import secrets
 
@@ -25,7 +26,9 @@ def game_create(*, title: str = "", entries=(), humans=(), **fields) -> Game:
         if humans:
             game.human_pool.set(humans)
         Market.objects.create(game=game)
-        Account.objects.bulk_create([Account(game=game, kind=Account.Kind.MAKER), Account(game=game, kind=Account.Kind.ISSUER)])
+        Account.objects.bulk_create(
+            [Account(game=game, kind=Account.Kind.MAKER), Account(game=game, kind=Account.Kind.ISSUER)]
+        )
     return game
 
 
@@ -94,8 +97,12 @@ def game_join(*, game_id: int, user, refusal=turing_trade_refusal) -> Participan
         account = Account.objects.create(game=game, kind=Account.Kind.BETTOR)
         participant = Participant.objects.create(game=game, user=user, number=count + 1, account=account)
         issuer = house_account(game=game, kind=Account.Kind.ISSUER)
-        ledger_post(game=game, kind=LedgerTxn.Kind.GRANT, participant=participant,
-                    legs=[(issuer, -game.starting_points), (account, game.starting_points)])
+        ledger_post(
+            game=game,
+            kind=LedgerTxn.Kind.GRANT,
+            participant=participant,
+            legs=[(issuer, -game.starting_points), (account, game.starting_points)],
+        )
         if count + 1 == game.max_bettors and game.status == Status.OPEN:
             _start(game)
     return participant
@@ -142,10 +149,16 @@ def game_settle(*, game_id: int, reason: str = "time", force: bool = False) -> G
         game.questions.filter(status=Question.Status.QUEUED).update(status=Question.Status.DROPPED)
         winner = Participant.Security.HUMAN if game.target_is_human else Participant.Security.COMPUTER
         maker = house_account(game=game, kind=Account.Kind.MAKER)
-        for participant in game.participants.filter(security=winner, quantity__gt=0).select_related("account").order_by("account_id"):
+        for participant in (
+            game.participants.filter(security=winner, quantity__gt=0).select_related("account").order_by("account_id")
+        ):
             amount = PAYOUT * participant.quantity
-            ledger_post(game=game, kind=LedgerTxn.Kind.PAYOUT, participant=participant,
-                        legs=[(maker, -amount), (participant.account, amount)])
+            ledger_post(
+                game=game,
+                kind=LedgerTxn.Kind.PAYOUT,
+                participant=participant,
+                legs=[(maker, -amount), (participant.account, amount)],
+            )
         transaction.on_commit(lambda: notify.game_changed(game))
     return game
 
@@ -162,8 +175,12 @@ def game_void(*, game_id: int, reason: str = "void") -> Game:
         for participant in game.participants.select_related("account").order_by("account_id"):
             spent = game.starting_points - participant.account.balance
             if spent:
-                ledger_post(game=game, kind=LedgerTxn.Kind.REFUND, participant=participant,
-                            legs=[(maker, -spent), (participant.account, spent)])
+                ledger_post(
+                    game=game,
+                    kind=LedgerTxn.Kind.REFUND,
+                    participant=participant,
+                    legs=[(maker, -spent), (participant.account, spent)],
+                )
         game.participants.update(security="", quantity=0)
         game.questions.filter(status=Question.Status.QUEUED).update(status=Question.Status.DROPPED)
         game.status, game.end_reason, game.ended_at = Status.VOID, reason, timezone.now()
@@ -175,6 +192,7 @@ def game_void(*, game_id: int, reason: str = "void") -> Game:
 def games_sweep() -> int:
     """Settle every running Turing Trade game past its deadline (after a restart, or a lost timer);
     conversation markets follow their interrogations instead (`xmarkets_sweep`, the same task)."""
-    due = Game.objects.filter(status=Status.RUNNING, deadline__lte=timezone.now(),
-                              conversation_market__isnull=True).values_list("pk", flat=True)
+    due = Game.objects.filter(
+        status=Status.RUNNING, deadline__lte=timezone.now(), conversation_market__isnull=True
+    ).values_list("pk", flat=True)
     return sum(game_settle(game_id=pk).status == Status.SETTLED for pk in list(due))

@@ -1,6 +1,7 @@
 """Double-entry bookkeeping: a grant, payout or refund is one LedgerTxn whose legs sum to zero; a trade is
 a transaction of its own (markets.models.Trade), its legs implied by its row. Either way the cached
 balances move in the same database transaction, in one statement (`balances_move`)."""
+
 from django.db import IntegrityError
 from django.db.models import Case, F, Value, When
 
@@ -18,7 +19,9 @@ def ledger_post(*, game, kind: str, legs: list[tuple[Account, int]], participant
     if sum(amount for _, amount in legs) != 0:
         raise ValueError(f"unbalanced ledger transaction: {legs!r}")
     txn = LedgerTxn.objects.create(game=game, kind=kind, participant=participant)
-    LedgerEntry.objects.bulk_create([LedgerEntry(txn=txn, account=account, amount=amount) for account, amount in legs if amount])
+    LedgerEntry.objects.bulk_create(
+        [LedgerEntry(txn=txn, account=account, amount=amount) for account, amount in legs if amount]
+    )
     balances_move({account.pk: amount for account, amount in legs if amount})
     return txn
 
@@ -36,7 +39,8 @@ def balances_move(moves: dict[int, int]) -> None:
         return
     try:
         Account.objects.filter(pk__in=moves).update(
-            balance=F("balance") + Case(*(When(pk=pk, then=Value(amount)) for pk, amount in moves.items()), default=Value(0))
+            balance=F("balance")
+            + Case(*(When(pk=pk, then=Value(amount)) for pk, amount in moves.items()), default=Value(0))
         )
     except IntegrityError:
         raise InsufficientPoints("You do not have enough points for that.") from None

@@ -1,13 +1,14 @@
 """Questions and answers (seed §2.2): per-bettor FIFO queues, one current question, round-robin."""
+
 import datetime as dt
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from arena.services.messages import clean_text
 from core.dispatch import enqueue_now, enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
-from arena.services.messages import clean_text
 from markets import notify
 from markets.models import Answer, Game, Participant, Question
 
@@ -72,8 +73,11 @@ def answer_submit(*, game_id: int, question_id: int, text, user=None, machine: b
     now = timezone.now()
     with transaction.atomic():
         game = _running_game(game_id, now)
-        is_target = bool(game.target_entry_id) if machine else (
-            user is not None and user.is_authenticated and game.target_human_id == user.pk)
+        is_target = (
+            bool(game.target_entry_id)
+            if machine
+            else (user is not None and user.is_authenticated and game.target_human_id == user.pk)
+        )
         if not is_target:
             raise NotAllowed("Only this game's target can answer.")
         question = game.questions.select_related("asker").filter(pk=question_id).first()

@@ -1,4 +1,5 @@
 """The errors of a refused trade, one wording whichever path (ORM or database function) refused it."""
+
 from core.errors import ArenaError, Closed, InvalidInput, NotAllowed
 from markets.makers import OutOfBounds
 from markets.services.ledger import InsufficientPoints

@@ -1,5 +1,6 @@
 """A machine target answers through the engine gateway (its entry's engine, guarded), after a human-like
 typing delay."""
+
 from arena.services.engines import engine_reply, reply_context_build, reply_queue_pick
 from core.dispatch import enqueue_now
 from core.errors import ArenaError
@@ -8,11 +9,21 @@ from markets.models import Game, Question
 
 def _context(game: Game, question: Question):
     history = []
-    for earlier in game.questions.filter(number__lt=question.number, answer__isnull=False).select_related("answer", "asker").order_by("number"):
-        history += [("interrogator", f"[bettor {earlier.asker.number}] {earlier.text}"),
-                    ("witness", earlier.answer.text)]
-    return reply_context_build(key=f"markets-{game.public_id}", history=history, message=question.text,
-                               persona=game.target_entry.settings.get("persona"))
+    for earlier in (
+        game.questions.filter(number__lt=question.number, answer__isnull=False)
+        .select_related("answer", "asker")
+        .order_by("number")
+    ):
+        history += [
+            ("interrogator", f"[bettor {earlier.asker.number}] {earlier.text}"),
+            ("witness", earlier.answer.text),
+        ]
+    return reply_context_build(
+        key=f"markets-{game.public_id}",
+        history=history,
+        message=question.text,
+        persona=game.target_entry.settings.get("persona"),
+    )
 
 
 def target_reply_queue(*, game_id: int) -> str:
@@ -38,8 +49,9 @@ def target_reply_compose(*, game_id: int, question_id: int, attempt: int = 0, re
     if question.status != Question.Status.CURRENT or game.target_entry.is_external:
         return False
     subject = f"markets game {game.pk} question {question.number}"
-    reply = engine_reply(entry=game.target_entry, context=_context(game, question), subject=subject,
-                         attempt=attempt, retry=retry)
+    reply = engine_reply(
+        entry=game.target_entry, context=_context(game, question), subject=subject, attempt=attempt, retry=retry
+    )
     if reply is None:
         return False
     enqueue_now(target_deliver, game.pk, question.pk, reply.text, countdown=reply.delay_s)

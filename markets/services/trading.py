@@ -32,6 +32,7 @@ The rules both paths follow (this is the one statement of them; change both path
    Trade row (seq, action, security, cost, prices before and after, current question, idempotency
    key, time).
 """
+
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -81,8 +82,9 @@ def trade_place(*, game_id: int, user, action, security, key, lock: bool = True,
         raise ValueError(f"unknown trading path {path!r}")
     placed = None
     if path == "sql":
-        placed = trading_sql.trade_place_sql(game_id=game_id, user_id=getattr(user, "pk", None), action=action,
-                                             security=security, key=key, lock=lock)
+        placed = trading_sql.trade_place_sql(
+            game_id=game_id, user_id=getattr(user, "pk", None), action=action, security=security, key=key, lock=lock
+        )
     if placed is None:  # SQLite, or a maker the database function leaves to Python (LMSR)
         placed = _trade_place_python(game_id, user, action, security, key, lock)
     trade, market_quotes = placed
@@ -98,7 +100,9 @@ def _trade_place_python(game_id, user, action, security, key, lock) -> tuple[Tra
     except DuplicateClick as duplicate:
         return duplicate.trade, None
     except IntegrityError as exc:  # a duplicate committed between our check and insert (unlocked variant)
-        original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user.pk, idempotency_key=key).first()
+        original = Trade.objects.filter(
+            participant__game_id=game_id, participant__user_id=user.pk, idempotency_key=key
+        ).first()
         if original is None:
             raise collided() from exc
         return original, None
@@ -107,7 +111,12 @@ def _trade_place_python(game_id, user, action, security, key, lock) -> tuple[Tra
 def _trade(game_id, user, action, security, key, lock):
     # read before taking the lock (immutable, or only "what the trader saw"): a shorter lock hold
     maker_account = house_account(game=Game(pk=game_id), kind=Account.Kind.MAKER)
-    latest = Question.objects.filter(game_id=game_id, number__isnull=False).order_by("-number").values_list("pk", flat=True).first()
+    latest = (
+        Question.objects.filter(game_id=game_id, number__isnull=False)
+        .order_by("-number")
+        .values_list("pk", flat=True)
+        .first()
+    )
     markets = Market.objects.select_for_update(of=("self",)) if lock else Market.objects
     market = markets.select_related("game").get(game_id=game_id)
     game = market.game
@@ -142,9 +151,16 @@ def _trade(game_id, user, action, security, key, lock):
     market.seq += 1
     market.save(update_fields=["human_price", "q_human", "q_computer", "seq"])
     trade = Trade.objects.create(
-        game=game, seq=market.seq, participant=participant, action=action, security=security, cost=cost,
-        price_before=before.human_price, price_after=after.human_price, question_id=latest,
-        idempotency_key=key, created_at=now,
+        game=game,
+        seq=market.seq,
+        participant=participant,
+        action=action,
+        security=security,
+        cost=cost,
+        price_before=before.human_price,
+        price_after=after.human_price,
+        question_id=latest,
+        idempotency_key=key,
+        created_at=now,
     )
     return trade, quotes(maker, after)
-

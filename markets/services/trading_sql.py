@@ -14,6 +14,7 @@ that, so a crash loses only trades nobody was told about, exactly as with a sync
 flushes of concurrent trades share one fsync (group commit) instead of queueing behind the lock. A
 later trade that read our price commits after us in the WAL, so it is never durable without ours.
 """
+
 import contextlib
 
 from django.db import IntegrityError, connection, transaction
@@ -25,14 +26,33 @@ from markets.models import Account, Market, Participant, Trade
 from markets.services.refusals import collided, insufficient, price_bound, refusal
 
 # the function's OUT columns, in order
-COLUMNS = ("outcome", "trade_id", "seq", "action", "security", "cost", "price_before", "price_after", "q_human",
-           "q_computer", "question_id", "created_at", "participant_id", "number", "account_id", "holding",
-           "quantity", "balance")
+COLUMNS = (
+    "outcome",
+    "trade_id",
+    "seq",
+    "action",
+    "security",
+    "cost",
+    "price_before",
+    "price_after",
+    "q_human",
+    "q_computer",
+    "question_id",
+    "created_at",
+    "participant_id",
+    "number",
+    "account_id",
+    "holding",
+    "quantity",
+    "balance",
+)
 CALL = f"SELECT {', '.join(COLUMNS)} FROM markets_trade_place(%s, %s, %s, %s, %s, %s, %s)"
 # the early-release form (see above): several statements in one simple-protocol query (Django's
 # psycopg cursors bind parameters client-side): the trade's transaction, then the flush wait
-EARLY_RELEASE = ("BEGIN; SELECT set_config('synchronous_commit', 'off', true); " + CALL + "; COMMIT; "
-                 "SELECT pg_logical_emit_message(true, 'markets.trade', '')")
+EARLY_RELEASE = (
+    "BEGIN; SELECT set_config('synchronous_commit', 'off', true); " + CALL + "; COMMIT; "
+    "SELECT pg_logical_emit_message(true, 'markets.trade', '')"
+)
 EARLY_RELEASE_ROW = 2  # BEGIN, set_config, then the trade's row
 LINEAR = LinearMaker()
 # the fields `_trade` fills, in the models' order (`from_db` takes them so; a participant's
@@ -58,7 +78,9 @@ def trade_place_sql(*, game_id, user_id, action, security, key, lock=True) -> tu
                 _execute_early_release(cursor, params)
             row = dict(zip(COLUMNS, cursor.fetchone()))
     except IntegrityError as exc:  # only without the locks: a stale price or seq, refused by the database
-        original = Trade.objects.filter(participant__game_id=game_id, participant__user_id=user_id, idempotency_key=key).first()
+        original = Trade.objects.filter(
+            participant__game_id=game_id, participant__user_id=user_id, idempotency_key=key
+        ).first()
         if original is None:
             raise collided() from exc
         return original, None
@@ -66,7 +88,9 @@ def trade_place_sql(*, game_id, user_id, action, security, key, lock=True) -> tu
     if outcome == "python":
         return None
     if outcome == "ok":
-        return _trade(row, game_id, user_id, key), quotes(LINEAR, MarketState(row["price_after"], row["q_human"], row["q_computer"]))
+        return _trade(row, game_id, user_id, key), quotes(
+            LINEAR, MarketState(row["price_after"], row["q_human"], row["q_computer"])
+        )
     if outcome == "duplicate":
         return _trade(row, game_id, user_id, key), None
     raise _refused(outcome, row, action, security)
@@ -111,16 +135,37 @@ def _refused(outcome: str, row: dict, action: str, security: str) -> Exception:
 def _trade(row: dict, game_id: int, user_id, key: str) -> Trade:
     """The trade as the ORM would load it, its bettor (the position after it) and the bettor's account
     (the balance after it) cached on it."""
-    participant = _loaded(Participant, PARTICIPANT_FIELDS, {
-        "id": row["participant_id"], "game_id": game_id, "user_id": user_id, "number": row["number"],
-        "account_id": row["account_id"], "security": row["holding"], "quantity": row["quantity"],
-    })
-    trade = _loaded(Trade, TRADE_FIELDS, {
-        "id": row["trade_id"], "game_id": game_id, "seq": row["seq"], "participant_id": row["participant_id"],
-        "action": row["action"], "security": row["security"], "cost": row["cost"], "price_before": row["price_before"],
-        "price_after": row["price_after"], "question_id": row["question_id"],
-        "idempotency_key": key, "created_at": row["created_at"],
-    })
+    participant = _loaded(
+        Participant,
+        PARTICIPANT_FIELDS,
+        {
+            "id": row["participant_id"],
+            "game_id": game_id,
+            "user_id": user_id,
+            "number": row["number"],
+            "account_id": row["account_id"],
+            "security": row["holding"],
+            "quantity": row["quantity"],
+        },
+    )
+    trade = _loaded(
+        Trade,
+        TRADE_FIELDS,
+        {
+            "id": row["trade_id"],
+            "game_id": game_id,
+            "seq": row["seq"],
+            "participant_id": row["participant_id"],
+            "action": row["action"],
+            "security": row["security"],
+            "cost": row["cost"],
+            "price_before": row["price_before"],
+            "price_after": row["price_after"],
+            "question_id": row["question_id"],
+            "idempotency_key": key,
+            "created_at": row["created_at"],
+        },
+    )
     participant.account = _loaded(Account, ACCOUNT_FIELDS, {"id": row["account_id"], "balance": row["balance"]})
     trade.participant = participant
     return trade

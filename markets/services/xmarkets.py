@@ -18,6 +18,7 @@ Nobody in a conversation, or able to influence it, may trade on it (`trade_refus
 witnesses, the owners of its entries, organisers and staff. The rule is checked here, on every trade,
 so the JSON API, the websocket and the page refuse alike with the same message.
 """
+
 import threading
 
 from cachetools import TTLCache, cached
@@ -36,13 +37,22 @@ from markets.services.games import game_create, game_join, game_settle, game_voi
 from markets.services.trading import trade_place
 
 MAX_BETTORS = 1000
-CONFLICT = ("You take part in this conversation or can influence it (its judge, a witness, an entry's owner or "
-            "an organiser), so you cannot trade on it.")
+CONFLICT = (
+    "You take part in this conversation or can influence it (its judge, a witness, an entry's owner or "
+    "an organiser), so you cannot trade on it."
+)
 GameStatus = Game.Status
 
 
-def xmarket_open(*, interrogation_id: int, delay_s=60.0, market_maker: str = Game.Maker.LINEAR, lmsr_b: float = 18.0,
-                 starting_points: int = 1000, interrogation: Interrogation | None = None) -> ConversationMarket:
+def xmarket_open(
+    *,
+    interrogation_id: int,
+    delay_s=60.0,
+    market_maker: str = Game.Maker.LINEAR,
+    lmsr_b: float = 18.0,
+    starting_points: int = 1000,
+    interrogation: Interrogation | None = None,
+) -> ConversationMarket:
     """The market on an interrogation (made once; found again after): "the left witness is human" in
     the three-party form, "this candidate is human" one-to-one; and its spectator feed, `delay_s`
     behind the judge. ``interrogation``: its row, just read by the caller (the sweep's)."""
@@ -54,16 +64,29 @@ def xmarket_open(*, interrogation_id: int, delay_s=60.0, market_maker: str = Gam
         raise InvalidInput("A rehearsal has no market.")
     if market_maker not in Game.Maker.values:
         raise InvalidInput(f"market_maker must be one of {', '.join(Game.Maker.values)}.")
-    side = ConversationMarket.Side.LEFT if interrogation.kind == Interrogation.Kind.THREE_PARTY else ConversationMarket.Side.SOLE
+    side = (
+        ConversationMarket.Side.LEFT
+        if interrogation.kind == Interrogation.Kind.THREE_PARTY
+        else ConversationMarket.Side.SOLE
+    )
     with transaction.atomic():
         spectator_feed_open(interrogation_id=interrogation.pk, delay_s=delay_s)
-        market = ConversationMarket.objects.filter(interrogation=interrogation, side=side).select_related("game").first()
+        market = (
+            ConversationMarket.objects.filter(interrogation=interrogation, side=side).select_related("game").first()
+        )
         if market is None:
             if interrogation.status in (Status.ENDED, Status.ABORTED):
                 raise InvalidInput(f"The interrogation has {interrogation.status}: too late to open a market on it.")
-            game = game_create(title=f"{ConversationMarket.Side(side).label}: {interrogation}", market_maker=market_maker,
-                               lmsr_b=lmsr_b, starting_points=starting_points, max_bettors=MAX_BETTORS,
-                               duration_s=interrogation.time_limit_s, answer_delay_s=0, status=GameStatus.OPEN)
+            game = game_create(
+                title=f"{ConversationMarket.Side(side).label}: {interrogation}",
+                market_maker=market_maker,
+                lmsr_b=lmsr_b,
+                starting_points=starting_points,
+                max_bettors=MAX_BETTORS,
+                duration_s=interrogation.time_limit_s,
+                answer_delay_s=0,
+                status=GameStatus.OPEN,
+            )
             market = ConversationMarket.objects.create(game=game, interrogation=interrogation, side=side)
     xmarket_sync(market_id=market.pk, market=market)  # its game and interrogation as just read or made
     return market
@@ -73,8 +96,9 @@ PEOPLE_TTL_S = 30.0
 
 
 # keyed by the public id: never reused (an id can be, after a delete on SQLite)
-@cached(TTLCache(maxsize=4096, ttl=PEOPLE_TTL_S), key=lambda interrogation: interrogation.public_id,
-        lock=threading.Lock())
+@cached(
+    TTLCache(maxsize=4096, ttl=PEOPLE_TTL_S), key=lambda interrogation: interrogation.public_id, lock=threading.Lock()
+)
 def conversation_people(interrogation: Interrogation) -> frozenset:
     """The user ids of everyone in an interrogation or able to influence it through it: its judge, its
     interrogators, its human witnesses and the owners of its entries. Kept in memory for PEOPLE_TTL_S
@@ -82,7 +106,8 @@ def conversation_people(interrogation: Interrogation) -> frozenset:
     entry's owner could change, in the admin)."""
     people = set(Interrogation.objects.filter(pk=interrogation.pk).values_list("judge_id", flat=True))
     for row in Conversation.objects.filter(interrogation_id=interrogation.pk).values_list(
-            "interrogator_id", "witness_human_id", "witness_entry__owner_id"):
+        "interrogator_id", "witness_human_id", "witness_entry__owner_id"
+    ):
         people.update(pk for pk in row if pk is not None)
     return frozenset(people)
 
@@ -182,7 +207,9 @@ def xmarkets_sweep() -> int:
     """Open the markets the formats ask for, sync every conversation market not yet settled or void;
     the number that settled or were voided."""
     xmarkets_ensure()
-    live = ConversationMarket.objects.filter(game__status__in=[GameStatus.OPEN, GameStatus.RUNNING]).values_list("pk", flat=True)
+    live = ConversationMarket.objects.filter(game__status__in=[GameStatus.OPEN, GameStatus.RUNNING]).values_list(
+        "pk", flat=True
+    )
     return sum(xmarket_sync(market_id=pk).is_finished for pk in list(live))
 
 
@@ -194,10 +221,13 @@ def xmarkets_ensure(*, interrogation_ids=None) -> list[ConversationMarket]:
     or running that have none yet: those given, or (the sweep) the most recent ones."""
     from markets.policies import xmarket_policies
 
-    pending = Interrogation.objects.filter(status__in=[Status.SCHEDULED, Status.RUNNING], rehearsal=False,
-                                           markets__isnull=True)
+    pending = Interrogation.objects.filter(
+        status__in=[Status.SCHEDULED, Status.RUNNING], rehearsal=False, markets__isnull=True
+    )
     if interrogation_ids is not None:
         pending = pending.filter(pk__in=list(interrogation_ids))
     rows = {row.pk: row for row in pending.order_by("-pk")[:ENSURE_WINDOW]}
     wanted = xmarket_policies(list(rows)) if rows else {}
-    return [xmarket_open(interrogation_id=pk, interrogation=row, **wanted[pk]) for pk, row in rows.items() if pk in wanted]
+    return [
+        xmarket_open(interrogation_id=pk, interrogation=row, **wanted[pk]) for pk, row in rows.items() if pk in wanted
+    ]

@@ -3,6 +3,7 @@
 Migrations are history: a file that a migration loads is never edited; a new version of a function
 is a new file (`trade_place_v2.sql` beside `trade_place_v1.sql`) loaded by a new migration.
 """
+
 from core.pgsql import sql_load
 
 

@@ -1,5 +1,6 @@
 """`{% load markets %}{% games_as_target user as games %}`: the live games whose human target the user is, for
 the pages where a target looks for them (the home page, the game list)."""
+
 from django import template
 
 from markets import selectors

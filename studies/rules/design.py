@@ -3,6 +3,7 @@
 Every refusal is a :class:`DesignError` naming the key and what it should be, so a researcher can fix a
 preregistered file from the message alone.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,23 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.+-]{0,59}\Z")
 KEY = re.compile(r"[a-z][a-z0-9_]{0,39}\Z")
 QUESTION_TYPES = ("text", "choice", "number")
 DEFAULT_IDENTITY_WORDS = (
-    "openai", "chatgpt", "gpt-3", "gpt-4", "gpt4", "anthropic", "claude", "llama", "meta ai", "gemini",
-    "bard", "mistral", "ai21", "jurassic", "cohere", "language model", "large language model",
+    "openai",
+    "chatgpt",
+    "gpt-3",
+    "gpt-4",
+    "gpt4",
+    "anthropic",
+    "claude",
+    "llama",
+    "meta ai",
+    "gemini",
+    "bard",
+    "mistral",
+    "ai21",
+    "jurassic",
+    "cohere",
+    "language model",
+    "large language model",
 )
 
 
@@ -60,8 +76,10 @@ class Design:
     human_wait_s: float = 30.0
     fallback: str = FALLBACK_AI
     games_per_day: int = 40
-    consent_text: str = ("This is a research study. Your messages and answers are stored and analysed under an "
-                         "anonymous id; they may be published without anything that identifies you.")
+    consent_text: str = (
+        "This is a research study. Your messages and answers are stored and analysed under an "
+        "anonymous id; they may be published without anything that identifies you."
+    )
     demographics: tuple[Question, ...] = ()
     exit_questions: tuple[Question, ...] = ()
     attention_checks: tuple[Question, ...] = ()
@@ -133,7 +151,9 @@ def _witnesses(raw) -> tuple[Witness, ...]:
             raise DesignError(f"{where} must be an object {{name, engine, settings}}.")
         name, engine, settings = item.get("name"), item.get("engine"), item.get("settings", {})
         if not isinstance(name, str) or not NAME.match(name) or name.lower() == HUMAN:
-            raise DesignError(f"{where}.name must be 1-60 letters, digits, spaces or ._+- (and not 'human'), not {name!r}.")
+            raise DesignError(
+                f"{where}.name must be 1-60 letters, digits, spaces or ._+- (and not 'human'), not {name!r}."
+            )
         if name in seen:
             raise DesignError(f"{where}.name {name!r} is used twice.")
         seen.add(name)
@@ -167,23 +187,51 @@ def _questions(raw, key, *, attention=False) -> tuple[Question, ...]:
         if qtype not in QUESTION_TYPES:
             raise DesignError(f"{where}.type must be one of {', '.join(QUESTION_TYPES)}.")
         choices = item.get("choices", [])
-        if qtype == "choice" and (not isinstance(choices, list) or not 2 <= len(choices) <= 30
-                                  or not all(isinstance(c, str) and 0 < len(c) <= 100 for c in choices)):
+        if qtype == "choice" and (
+            not isinstance(choices, list)
+            or not 2 <= len(choices) <= 30
+            or not all(isinstance(c, str) and 0 < len(c) <= 100 for c in choices)
+        ):
             raise DesignError(f"{where}.choices must list 2 to 30 short answers.")
         answer = item.get("answer", "")
         if attention and (not isinstance(answer, str) or not answer):
             raise DesignError(f"{where}.answer must be the answer that passes the check.")
-        questions.append(Question(key=qkey, label=label.strip(), type=qtype,
-                                  choices=tuple(choices) if qtype == "choice" else (),
-                                  required=bool(item.get("required", True)), answer=answer if attention else ""))
+        questions.append(
+            Question(
+                key=qkey,
+                label=label.strip(),
+                type=qtype,
+                choices=tuple(choices) if qtype == "choice" else (),
+                required=bool(item.get("required", True)),
+                answer=answer if attention else "",
+            )
+        )
     return tuple(questions)
 
 
 KNOWN_KEYS = {
-    "format", "minutes", "witnesses", "human_witness_share", "games_per_participant", "seed", "title",
-    "max_message_chars", "turn_taking", "role_switching", "repeat_partners", "human_wait_s", "fallback",
-    "games_per_day", "consent_text", "demographics", "exit_questions", "attention_checks",
-    "max_failed_attention_checks", "identity_words", "one_participation_per_device", "spectator_markets",
+    "format",
+    "minutes",
+    "witnesses",
+    "human_witness_share",
+    "games_per_participant",
+    "seed",
+    "title",
+    "max_message_chars",
+    "turn_taking",
+    "role_switching",
+    "repeat_partners",
+    "human_wait_s",
+    "fallback",
+    "games_per_day",
+    "consent_text",
+    "demographics",
+    "exit_questions",
+    "attention_checks",
+    "max_failed_attention_checks",
+    "identity_words",
+    "one_participation_per_device",
+    "spectator_markets",
     "spectator_delay_s",
 }
 
@@ -194,7 +242,9 @@ def design_read(config) -> Design:
         raise DesignError("A study configuration is a JSON object.")
     seed = config.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise DesignError(f"seed must be a whole number from 0 to 2^63-1 (it makes the study repeatable), not {seed!r}.")
+        raise DesignError(
+            f"seed must be a whole number from 0 to 2^63-1 (it makes the study repeatable), not {seed!r}."
+        )
     identity = config.get("identity_words", list(DEFAULT_IDENTITY_WORDS))
     if not isinstance(identity, list) or not all(isinstance(w, str) and 0 < len(w.strip()) <= 60 for w in identity):
         raise DesignError("identity_words must be a list of words or phrases (model or vendor names).")

@@ -20,6 +20,7 @@ the interrogator; a tie is broken by the seed. With role switching off, a partic
 role. Nobody is paired with themself (the same participant, account or device), nor, unless the design
 allows it, with a partner they have already played.
 """
+
 from __future__ import annotations
 
 import random
@@ -82,8 +83,9 @@ def roles_compatible(a: Waiter, b: Waiter) -> bool:
     return a.fixed_role is None or b.fixed_role is None or a.fixed_role != b.fixed_role
 
 
-def partner_pick(newcomer: Waiter, waiting: list[Waiter], *, repeat_partners: bool,
-                 played: set[frozenset]) -> Waiter | None:
+def partner_pick(
+    newcomer: Waiter, waiting: list[Waiter], *, repeat_partners: bool, played: set[frozenset]
+) -> Waiter | None:
     """The longest-waiting participant the newcomer may be paired with, or None."""
     for waiter in sorted(waiting, key=lambda w: (w.since, w.ticket)):
         if waiter.same_person(newcomer) or not roles_compatible(waiter, newcomer):
@@ -136,8 +138,15 @@ class Lobby:
 
     def _waiter(self, participant: int, now: float, identities) -> Waiter:
         ticket, self.tickets = self.tickets, self.tickets + 1
-        return Waiter(participant, ticket, now, frozenset(identities), self.interrogations.get(participant, 0),
-                      self.games.get(participant, 0), self.fixed.get(participant))
+        return Waiter(
+            participant,
+            ticket,
+            now,
+            frozenset(identities),
+            self.interrogations.get(participant, 0),
+            self.games.get(participant, 0),
+            self.fixed.get(participant),
+        )
 
     def _record(self, match: Match) -> Match:
         for person, role in ((match.interrogator, INTERROGATOR), (match.witness, WITNESS)):
@@ -179,8 +188,9 @@ class Lobby:
         return matches
 
 
-def arrival_decide(design: Design, newcomer: Waiter, kind, waiting: list[Waiter], played: set,
-                   pairs: int) -> Match | None:
+def arrival_decide(
+    design: Design, newcomer: Waiter, kind, waiting: list[Waiter], played: set, pairs: int
+) -> Match | None:
     """What a newcomer's ticket makes of the lobby: a game at once, or None (they wait)."""
     if kind != HUMAN and newcomer.fixed_role != WITNESS:
         return Match(newcomer.participant, None, kind)

@@ -2,6 +2,7 @@
 outlier test, arena.stats.judge_outliers): each judged witness is a battle against a virtual opponent
 (two-party: judged human wins) or against the other witness (three-party: the one picked as human
 wins), and each interrogator's battles are tested sequentially against the other interrogators' fit."""
+
 import numpy as np
 
 from arena import stats
@@ -42,7 +43,12 @@ def study_outliers_flag(*, study: Study, alpha: float = 0.05, min_votes: int = 5
         if test.flagged:
             flagged.append(test.judge)
             Flag.objects.get_or_create(
-                study=study, kind=Flag.Kind.OUTLIER, participant_id=test.judge,
-                defaults={"detail": f"e-value {test.e_value:.1f} after {test.votes} verdicts "
-                                    f"(agreement {test.agreement if test.agreement is not None else float('nan'):.2f})"})
+                study=study,
+                kind=Flag.Kind.OUTLIER,
+                participant_id=test.judge,
+                defaults={
+                    "detail": f"e-value {test.e_value:.1f} after {test.votes} verdicts "
+                    f"(agreement {test.agreement if test.agreement is not None else float('nan'):.2f})"
+                },
+            )
     return flagged

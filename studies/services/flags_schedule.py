@@ -1,5 +1,6 @@
 """When the outlier test (studies.services.flags) runs: from a task after verdicts, debounced, never while
 someone reads a page."""
+
 from django.conf import settings
 from django.core.cache import cache
 

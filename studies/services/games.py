@@ -2,27 +2,45 @@
 witness), with the study's rules on top: the message-length cap and turn-taking, stored on the
 interrogation as its message policy and enforced by the arena's append on the server; the game length
 is the interrogation's own deadline. Verdicts are the arena's."""
+
 import re
 
 from arena import services as arena
 from arena.models import Interrogation, Message, Verdict
 from core.errors import InvalidInput, NotAllowed
 from studies.models import Condition, Flag, Game, Participant, Study
-from studies.services.flags_schedule import study_flags_schedule
 from studies.rules.matching import INTERROGATOR, WITNESS
+from studies.services.flags_schedule import study_flags_schedule
 
 
-def game_create(*, study: Study, interrogator: Participant, witness: Participant | None = None,
-                condition: Condition | None = None, fallback: bool = False) -> Game:
+def game_create(
+    *,
+    study: Study,
+    interrogator: Participant,
+    witness: Participant | None = None,
+    condition: Condition | None = None,
+    fallback: bool = False,
+) -> Game:
     """Create and start the game's interrogation (the matcher calls this inside its transaction)."""
     if witness is not None and witness.pk == interrogator.pk:
         raise InvalidInput("A participant cannot be their own witness.")
     witnesses = ([witness.player] if witness is not None else []) + ([condition.entry] if condition is not None else [])
     interrogation = arena.interrogation_create(
-        judge=interrogator.player, witnesses=witnesses, time_limit_s=study.design.time_limit_s, title=study.title,
-        turn_rule=game_turn_rule(study), max_message_chars=study.max_message_chars)
-    game = Game.objects.create(study=study, interrogation=interrogation, interrogator=interrogator,
-                               human_witness=witness, condition=condition, fallback=fallback)
+        judge=interrogator.player,
+        witnesses=witnesses,
+        time_limit_s=study.design.time_limit_s,
+        title=study.title,
+        turn_rule=game_turn_rule(study),
+        max_message_chars=study.max_message_chars,
+    )
+    game = Game.objects.create(
+        study=study,
+        interrogation=interrogation,
+        interrogator=interrogator,
+        human_witness=witness,
+        condition=condition,
+        fallback=fallback,
+    )
     if not study.design.role_switching:
         for person, role in ((interrogator, INTERROGATOR), (witness, WITNESS)):
             if person is not None and not person.fixed_role:
@@ -48,8 +66,13 @@ def game_verdict(*, game: Game, participant: Participant, choice, confidence, re
     """The interrogator's verdict (the arena's, revealing the truth at once), then the game is screened."""
     if participant.pk != game.interrogator_id:
         raise NotAllowed("Only this game's interrogator gives its verdict.")
-    verdict = arena.verdict_submit(interrogation_id=game.interrogation_id, judge=participant.player, choice=choice,
-                                   confidence=confidence, reason=reason)
+    verdict = arena.verdict_submit(
+        interrogation_id=game.interrogation_id,
+        judge=participant.player,
+        choice=choice,
+        confidence=confidence,
+        reason=reason,
+    )
     game_screen(game=game)
     study_flags_schedule(study_id=game.study_id)
     return verdict
@@ -70,8 +93,9 @@ def game_screen(*, game: Game) -> bool:
     pattern = _leak_pattern(game.study.design.identity_words)
     if pattern is None:
         return False
-    witness_lines = Message.objects.filter(conversation__interrogation_id=game.interrogation_id,
-                                           sender_role=Message.Role.WITNESS).order_by("conversation", "seq")
+    witness_lines = Message.objects.filter(
+        conversation__interrogation_id=game.interrogation_id, sender_role=Message.Role.WITNESS
+    ).order_by("conversation", "seq")
     for message in witness_lines.only("seq", "text"):
         found = pattern.search(message.text)
         if found:

@@ -1,6 +1,7 @@
 """The lobby: participants take tickets and are matched by the rules of `studies.rules.matching`, applied
 to the database under the study's row lock (the database is the truth: a restart loses no one; the
 channel layer only tells pages that something changed)."""
+
 import datetime as dt
 from collections import Counter
 
@@ -42,22 +43,34 @@ def _counts(participant_ids) -> tuple[Counter, Counter]:
 
 
 def _waiter(ticket: Ticket, participant: Participant, played: Counter, interrogations: Counter) -> Waiter:
-    return Waiter(participant.pk, ticket.number, _seconds(ticket.created_at), _identities(participant),
-                  interrogations[participant.pk], played[participant.pk], participant.fixed_role or None)
+    return Waiter(
+        participant.pk,
+        ticket.number,
+        _seconds(ticket.created_at),
+        _identities(participant),
+        interrogations[participant.pk],
+        played[participant.pk],
+        participant.fixed_role or None,
+    )
 
 
 def _partners(participant_id: int) -> set:
-    pairs = Game.objects.filter(Q(interrogator=participant_id) | Q(human_witness=participant_id),
-                                human_witness__isnull=False).values_list("interrogator", "human_witness")
+    pairs = Game.objects.filter(
+        Q(interrogator=participant_id) | Q(human_witness=participant_id), human_witness__isnull=False
+    ).values_list("interrogator", "human_witness")
     return {frozenset(pair) for pair in pairs}
 
 
 def game_current(*, participant: Participant) -> Game | None:
     """The game the participant is in: running, or ended and waiting for their verdict."""
-    open_games = Game.objects.filter(Q(interrogator=participant) | Q(human_witness=participant)).filter(
-        Q(interrogation__status__in=[Status.SCHEDULED, Status.RUNNING])
-        | Q(interrogator=participant, interrogation__status=Status.ENDED, interrogation__verdict__isnull=True)
-    ).select_related("interrogation")
+    open_games = (
+        Game.objects.filter(Q(interrogator=participant) | Q(human_witness=participant))
+        .filter(
+            Q(interrogation__status__in=[Status.SCHEDULED, Status.RUNNING])
+            | Q(interrogator=participant, interrogation__status=Status.ENDED, interrogation__verdict__isnull=True)
+        )
+        .select_related("interrogation")
+    )
     return open_games.order_by("-pk").first()
 
 
@@ -68,13 +81,16 @@ def _admissible(study: Study, participant: Participant, now: dt.datetime) -> Non
         raise NotAllowed("Agree to the consent form and answer the questions first.", code="not_ready")
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     counts = Game.objects.filter(Q(interrogator=participant) | Q(human_witness=participant)).aggregate(
-        total=Count("pk"), today=Count("pk", filter=Q(created_at__gte=midnight)))
+        total=Count("pk"), today=Count("pk", filter=Q(created_at__gte=midnight))
+    )
     if counts["total"] >= study.games_per_participant:
-        raise Closed(f"You have played all {study.games_per_participant} games of this study: thank you!",
-                     code="all_played")
+        raise Closed(
+            f"You have played all {study.games_per_participant} games of this study: thank you!", code="all_played"
+        )
     if counts["today"] >= study.games_per_day:
-        raise NotAllowed(f"You have played {study.games_per_day} games today, the most a day: come back tomorrow.",
-                         code="daily_cap")
+        raise NotAllowed(
+            f"You have played {study.games_per_day} games today, the most a day: come back tomorrow.", code="daily_cap"
+        )
 
 
 def lobby_join(*, participant_id: int, now: dt.datetime | None = None, timer: bool = True) -> Ticket | Game:
@@ -87,8 +103,12 @@ def lobby_join(*, participant_id: int, now: dt.datetime | None = None, timer: bo
         return _join(participant, now, timer)
     except NotAllowed as exc:
         if exc.code == "daily_cap":  # recorded after the refused transaction, for the researcher
-            Flag.objects.get_or_create(study_id=participant.study_id, participant=participant,
-                                       kind=Flag.Kind.DAILY_CAP, detail=f"{now:%Y-%m-%d}")
+            Flag.objects.get_or_create(
+                study_id=participant.study_id,
+                participant=participant,
+                kind=Flag.Kind.DAILY_CAP,
+                detail=f"{now:%Y-%m-%d}",
+            )
         raise
 
 
@@ -110,13 +130,23 @@ def _join(participant: Participant, now: dt.datetime, timer: bool) -> Ticket | G
         queue = list(Ticket.objects.filter(study=study, state=Ticket.State.WAITING).select_related("participant"))
         people = {t.participant_id: t.participant for t in queue} | {participant.pk: participant}
         played, interrogations = _counts(list(people))
-        newcomer = Waiter(participant.pk, number, _seconds(now), _identities(participant),
-                          interrogations[participant.pk], played[participant.pk], participant.fixed_role or None)
+        newcomer = Waiter(
+            participant.pk,
+            number,
+            _seconds(now),
+            _identities(participant),
+            interrogations[participant.pk],
+            played[participant.pk],
+            participant.fixed_role or None,
+        )
         waiters = [_waiter(t, t.participant, played, interrogations) for t in queue]
         match = arrival_decide(design, newcomer, kind, waiters, _partners(participant.pk), study.pairs_formed)
         conditions = {c.index: c for c in study.conditions.all()}
         ticket = Ticket.objects.create(
-            study=study, participant=participant, number=number, created_at=now,
+            study=study,
+            participant=participant,
+            number=number,
+            created_at=now,
             kind="ai" if match is not None and match.witness is None else HUMAN,
             condition=conditions.get(kind) if kind != HUMAN else None,
         )
@@ -136,10 +166,13 @@ def _join(participant: Participant, now: dt.datetime, timer: bool) -> Ticket | G
 
 
 def _play(study, match: Match, people: dict, conditions: dict, tickets, now) -> Game:
-    game = game_create(study=study, interrogator=people[match.interrogator],
-                       witness=people.get(match.witness) if match.witness is not None else None,
-                       condition=conditions.get(match.condition) if match.condition is not None else None,
-                       fallback=match.fallback)
+    game = game_create(
+        study=study,
+        interrogator=people[match.interrogator],
+        witness=people.get(match.witness) if match.witness is not None else None,
+        condition=conditions.get(match.condition) if match.condition is not None else None,
+        fallback=match.fallback,
+    )
     Ticket.objects.filter(pk__in=[t.pk for t in tickets]).update(state=Ticket.State.MATCHED, settled_at=now, game=game)
     _notify_on_commit(study, [], matched=game)
     return game
@@ -163,13 +196,18 @@ def lobby_expire(*, study_id: int, now: dt.datetime | None = None, wait_s: float
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=study_id)
         design = study.design
-        due = list(Ticket.objects.filter(study=study, state=Ticket.State.WAITING, created_at__lte=cutoff)
-                   .select_related("participant").order_by("created_at", "number"))
+        due = list(
+            Ticket.objects.filter(study=study, state=Ticket.State.WAITING, created_at__lte=cutoff)
+            .select_related("participant")
+            .order_by("created_at", "number")
+        )
         people = {t.participant_id: t.participant for t in due}
         played, interrogations = _counts(list(people))
         conditions = {c.index: c for c in study.conditions.all()}
         for ticket in due:
-            match = fallback_decide(design, _waiter(ticket, ticket.participant, played, interrogations), study.fallbacks)
+            match = fallback_decide(
+                design, _waiter(ticket, ticket.participant, played, interrogations), study.fallbacks
+            )
             if match is None:
                 Ticket.objects.filter(pk=ticket.pk).update(state=Ticket.State.CANCELLED, settled_at=now)
                 _notify_on_commit(study, [ticket.participant_id])
@@ -182,21 +220,25 @@ def lobby_expire(*, study_id: int, now: dt.datetime | None = None, wait_s: float
 
 def lobby_leave(*, participant_id: int) -> bool:
     left = Ticket.objects.filter(participant_id=participant_id, state=Ticket.State.WAITING).update(
-        state=Ticket.State.LEFT, settled_at=timezone.now())
+        state=Ticket.State.LEFT, settled_at=timezone.now()
+    )
     return bool(left)
 
 
 def _notify_on_commit(study: Study, participant_ids, *, matched: Game | None = None) -> None:
     """After the commit: "re-read your state" to `participant_ids`, "your game is ready" (with its page)
     to the players of `matched`, and the lobby's new head count to everyone in it."""
+
     def send():
         waiting = Ticket.objects.filter(study=study, state=Ticket.State.WAITING).count()
         pushes = [(groups.participant_group(pid), {"type": "refresh"}) for pid in participant_ids]
         if matched is not None:
             url = f"/play/game/{matched.public_id}/"
-            pushes += [(groups.participant_group(pid), {"type": "matched", "game": {"url": url, "role": role}})
-                       for pid, role in ((matched.interrogator_id, "interrogator"), (matched.human_witness_id, "witness"))
-                       if pid is not None]
+            pushes += [
+                (groups.participant_group(pid), {"type": "matched", "game": {"url": url, "role": role}})
+                for pid, role in ((matched.interrogator_id, "interrogator"), (matched.human_witness_id, "witness"))
+                if pid is not None
+            ]
         pushes.append((groups.lobby_group(study.pk), {"type": "lobby", "waiting": waiting}))
         push_many(pushes)
 

@@ -1,5 +1,6 @@
 """Participants: joining a study (anonymous or logged in), consent, demographics, exit questions,
 attention checks and the exclusions they lead to."""
+
 import hashlib
 import uuid
 
@@ -33,8 +34,9 @@ def participant_create(*, study: Study, account=None, device: str = "", simulate
             return existing.filter(device=device).first()
     with transaction.atomic():
         player = get_user_model().objects.create_user(username=f"player-{uuid.uuid4().hex[:20]}")  # unusable password
-        return Participant.objects.create(study=study, player=player, account=account, device=device,
-                                          simulated=simulated)
+        return Participant.objects.create(
+            study=study, player=player, account=account, device=device, simulated=simulated
+        )
 
 
 def consent_give(*, participant: Participant, agreed) -> Participant:
@@ -45,8 +47,10 @@ def consent_give(*, participant: Participant, agreed) -> Participant:
     text = participant.study.design.consent_text
     now = timezone.now()
     with transaction.atomic():
-        ConsentRecord.objects.get_or_create(participant=participant, defaults={
-            "text_sha256": hashlib.sha256(text.encode()).hexdigest(), "agreed_at": now})
+        ConsentRecord.objects.get_or_create(
+            participant=participant,
+            defaults={"text_sha256": hashlib.sha256(text.encode()).hexdigest(), "agreed_at": now},
+        )
         participant.stage = Participant.Stage.SURVEY
         participant.last_seen_at = now
         participant.save(update_fields=["stage", "last_seen_at"])
@@ -98,21 +102,26 @@ def survey_submit(*, participant: Participant, phase: str, answers: dict) -> Par
         rows.append((SurveyAnswer.Phase.ATTENTION, check.key, given, passed))
     with transaction.atomic():
         for row_phase, key, answer, passed in rows:
-            SurveyAnswer.objects.update_or_create(participant=participant, phase=row_phase, key=key,
-                                                  defaults={"answer": answer, "passed": passed})
+            SurveyAnswer.objects.update_or_create(
+                participant=participant, phase=row_phase, key=key, defaults={"answer": answer, "passed": passed}
+            )
         if phase == SurveyAnswer.Phase.DEMOGRAPHICS and participant.stage == Participant.Stage.SURVEY:
             participant.stage = Participant.Stage.PLAYING
             if failed > design.max_failed_attention_checks:
-                participant_exclude(participant=participant, rule="attention_checks",
-                                    detail=f"failed {failed} of {len(checks)} attention checks")
+                participant_exclude(
+                    participant=participant,
+                    rule="attention_checks",
+                    detail=f"failed {failed} of {len(checks)} attention checks",
+                )
             participant.save(update_fields=["stage"])
     return participant
 
 
 def participant_exclude(*, participant: Participant, rule: str, detail: str = "") -> Exclusion:
     """Exclude a participant's verdicts from the analysis; recorded once per rule."""
-    exclusion, created = Exclusion.objects.get_or_create(participant=participant, rule=rule,
-                                                         defaults={"detail": detail[:300]})
+    exclusion, created = Exclusion.objects.get_or_create(
+        participant=participant, rule=rule, defaults={"detail": detail[:300]}
+    )
     if created:
         results_version_bump()  # the participant's verdicts leave the results pages
     return exclusion

@@ -1,10 +1,10 @@
 """Creating a study from its configuration (the admin's form and `manage.py study load` alike)."""
+
 import json
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
-
-from django.core.exceptions import ValidationError
 
 from arena.models import Entry
 from arena.services.entries import entry_settings_clean
@@ -18,7 +18,9 @@ def study_config_read(*, text: str) -> dict:
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"The configuration is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+        raise InvalidInput(
+            f"The configuration is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
     if not isinstance(config, dict):
         raise InvalidInput("The configuration must be a JSON object.")
     return config
@@ -53,15 +55,25 @@ def study_load(*, config: dict, slug: str = "", status: str = Study.Status.DRAFT
         slug, n = f"{base}-{n}", n + 1
     with transaction.atomic():
         study = Study.objects.create(
-            slug=slug, title=design.title, status=status, format=design.format, minutes=design.minutes,
-            max_message_chars=design.max_message_chars, strict_alternation=design.turn_taking == "strict",
-            human_witness_share=design.human_witness_share, games_per_participant=design.games_per_participant,
-            games_per_day=design.games_per_day, human_wait_s=design.human_wait_s, seed=design.seed,
-            config=design.as_config(), owner=owner,
+            slug=slug,
+            title=design.title,
+            status=status,
+            format=design.format,
+            minutes=design.minutes,
+            max_message_chars=design.max_message_chars,
+            strict_alternation=design.turn_taking == "strict",
+            human_witness_share=design.human_witness_share,
+            games_per_participant=design.games_per_participant,
+            games_per_day=design.games_per_day,
+            human_wait_s=design.human_wait_s,
+            seed=design.seed,
+            config=design.as_config(),
+            owner=owner,
         )
         for index, (witness, settings) in enumerate(zip(design.witnesses, cleaned)):
-            entry = Entry.objects.create(display_name=f"{witness.name} · {study.slug}"[:100], engine=witness.engine,
-                                         settings=settings)
+            entry = Entry.objects.create(
+                display_name=f"{witness.name} · {study.slug}"[:100], engine=witness.engine, settings=settings
+            )
             Condition.objects.create(study=study, index=index, name=witness.name, persona=witness.persona, entry=entry)
     return study
 

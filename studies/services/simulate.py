@@ -4,6 +4,7 @@ a simulated clock, and play the games the matcher forms as arena interrogations;
 witness human with the probability TRUTH gives it, human witnesses answer from a script. Simulated
 interrogators write only to human witnesses: a machine witness would answer through the gateway after its
 typing delay, real seconds the verdict (drawn from TRUTH) does not depend on."""
+
 import datetime as dt
 import random
 
@@ -14,7 +15,7 @@ from arena.models import Interrogation, Message
 from core.errors import InvalidInput
 from studies import selectors
 from studies.models import Game, Participant, Study, Ticket
-from studies.rules.design import HUMAN, THREE_PARTY, design_read, DesignError
+from studies.rules.design import HUMAN, THREE_PARTY, DesignError, design_read
 from studies.services.flags import study_outliers_flag
 from studies.services.games import game_message_post, game_verdict
 from studies.services.lobby import lobby_expire, lobby_join
@@ -63,10 +64,20 @@ def _play(game: Game, truth: dict, rng: random.Random) -> None:
         if not conversation.witness_human_id:
             continue
         for question, answer in zip(QUESTIONS[:2], ANSWERS):
-            game_message_post(game=game, conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR,
-                              text=question, user=interrogator)
-            game_message_post(game=game, conversation_id=conversation.pk, sender_role=Message.Role.WITNESS,
-                              text=answer, user=game.human_witness.player)
+            game_message_post(
+                game=game,
+                conversation_id=conversation.pk,
+                sender_role=Message.Role.INTERROGATOR,
+                text=question,
+                user=interrogator,
+            )
+            game_message_post(
+                game=game,
+                conversation_id=conversation.pk,
+                sender_role=Message.Role.WITNESS,
+                text=answer,
+                user=game.human_witness.player,
+            )
     arena.interrogation_end(interrogation_id=interrogation.pk, reason="judge", by=interrogator)
     if interrogation.kind == Interrogation.Kind.ONE_TO_ONE:
         judged_human = rng.random() < truth[game.witness_name]
@@ -78,12 +89,18 @@ def _play(game: Game, truth: dict, rng: random.Random) -> None:
         choice = sides["ai"] if ai_picked else sides["human"]
         correct = not ai_picked
     confidence = rng.randint(50, 100) if correct else rng.randint(0, 80)
-    game_verdict(game=game, participant=game.interrogator, choice=choice, confidence=confidence,
-                 reason=rng.choice(REASONS[choice != "machine"]))
+    game_verdict(
+        game=game,
+        participant=game.interrogator,
+        choice=choice,
+        confidence=confidence,
+        reason=rng.choice(REASONS[choice != "machine"]),
+    )
 
 
-def study_simulate(*, config: dict, truth: dict, participants: int, seed: int, replicates: int = 10_000,
-                   mean_gap_s: float = 1.0) -> dict:
+def study_simulate(
+    *, config: dict, truth: dict, participants: int, seed: int, replicates: int = 10_000, mean_gap_s: float = 1.0
+) -> dict:
     """Run the study of `config` with `participants` simulated players; the analysis as
     :func:`studies.selectors.study_analysis` gives it, with the study's id."""
     truth = truth_read(truth=truth, config=config)
@@ -92,7 +109,11 @@ def study_simulate(*, config: dict, truth: dict, participants: int, seed: int, r
     study = study_load(config=config, slug=f"simulation-{seed}", status=Study.Status.CLOSED)
     study_play_simulated(study=study, truth=truth, participants=participants, seed=seed, mean_gap_s=mean_gap_s)
     flagged = study_outliers_flag(study=study)
-    return {"study": study.pk, "flagged": len(flagged), **selectors.study_analysis(study=study, replicates=replicates, seed=seed)}
+    return {
+        "study": study.pk,
+        "flagged": len(flagged),
+        **selectors.study_analysis(study=study, replicates=replicates, seed=seed),
+    }
 
 
 def study_play_simulated(*, study: Study, truth: dict, participants: int, seed: int, mean_gap_s: float = 1.0) -> int:
@@ -105,8 +126,10 @@ def study_play_simulated(*, study: Study, truth: dict, participants: int, seed: 
     for _ in range(participants):
         person = participant_create(study=study, simulated=True)
         consent_give(participant=person, agreed=True)
-        answers = {**_answers(design.demographics, rng),
-                   **_answers(design.attention_checks, rng, fail_rate=fail_rate, attention=True)}
+        answers = {
+            **_answers(design.demographics, rng),
+            **_answers(design.attention_checks, rng, fail_rate=fail_rate, attention=True),
+        }
         survey_submit(participant=person, phase="demographics", answers=answers)
         people.append(person.pk)
     games_left = {pk: design.games_per_participant for pk in people}
@@ -117,15 +140,23 @@ def study_play_simulated(*, study: Study, truth: dict, participants: int, seed: 
             for pk in (game.interrogator_id, game.human_witness_id):
                 if pk is not None:
                     games_left[pk] -= 1
-            _play(Game.objects.select_related("interrogation", "interrogator__player", "human_witness__player",
-                                              "condition", "study").get(pk=game.pk), truth, rng)
+            _play(
+                Game.objects.select_related(
+                    "interrogation", "interrogator__player", "human_witness__player", "condition", "study"
+                ).get(pk=game.pk),
+                truth,
+                rng,
+            )
 
     waiting: set[int] = set()
     for _ in range(20 * participants * design.games_per_participant):  # a bound: cancelled waits may repeat
         now = start + dt.timedelta(seconds=clock)
         expired = lobby_expire(study_id=study.pk, now=now)
-        waiting = set(Ticket.objects.filter(participant__in=people, state=Ticket.State.WAITING)
-                      .values_list("participant", flat=True))
+        waiting = set(
+            Ticket.objects.filter(participant__in=people, state=Ticket.State.WAITING).values_list(
+                "participant", flat=True
+            )
+        )
         play(expired)
         free = [pk for pk, left in games_left.items() if left > 0 and pk not in waiting]
         if not free:

@@ -1,6 +1,7 @@
 """Transcript-only judging (Jones & Bergen's "displaced" and "inverted" judges): finished games are
 read afterwards and judged as the interrogator judged them, by people who were not in the game or by
 an LLM entry asked through the engine gateway; stored as TranscriptVerdicts, apart from live verdicts."""
+
 import re
 
 from django.db import IntegrityError, transaction
@@ -15,34 +16,52 @@ from studies.models import Game, Participant, TranscriptVerdict
 LABELS = {"sole": "Witness", "left": "Witness A (left)", "right": "Witness B (right)"}
 INSTRUCTIONS = {
     Interrogation.Kind.ONE_TO_ONE: "Was the witness a human or an AI? Answer on the first line with HUMAN or AI, then "
-                                   "your confidence from 0 to 100, then one sentence of reason.",
+    "your confidence from 0 to 100, then one sentence of reason.",
     Interrogation.Kind.THREE_PARTY: "One witness is a human, the other an AI. Which is the human? Answer on the first "
-                                    "line with LEFT or RIGHT, then your confidence from 0 to 100, then one sentence "
-                                    "of reason.",
+    "line with LEFT or RIGHT, then your confidence from 0 to 100, then one sentence "
+    "of reason.",
 }
 
 
 def transcript_games(*, study):
     """Games whose transcripts may be judged: ended, judged by their interrogator, not voided."""
-    return Game.objects.filter(study=study, voided=False, interrogation__status=Status.ENDED,
-                               interrogation__verdict__isnull=False)
+    return Game.objects.filter(
+        study=study, voided=False, interrogation__status=Status.ENDED, interrogation__verdict__isnull=False
+    )
 
 
 def transcript_next(*, participant: Participant) -> Game | None:
     """A game for a displaced judge: one they were not in and have not judged yet."""
-    return (transcript_games(study=participant.study)
-            .exclude(interrogator=participant).exclude(human_witness=participant)
-            .exclude(transcript_verdicts__participant=participant).order_by("?").first())
+    return (
+        transcript_games(study=participant.study)
+        .exclude(interrogator=participant)
+        .exclude(human_witness=participant)
+        .exclude(transcript_verdicts__participant=participant)
+        .order_by("?")
+        .first()
+    )
 
 
 def transcript_view(*, game: Game) -> dict:
     """What a transcript judge sees: the kind and each side's messages, nothing that names a witness."""
     conversations = game.interrogation.conversations.order_by("side")
-    return {"kind": game.interrogation.kind,
-            "sides": [{"side": c.side, "label": LABELS[c.side],
-                       "messages": [{"from": "Interrogator" if m.sender_role == Message.Role.INTERROGATOR else LABELS[c.side],
-                                     "text": m.text} for m in c.messages.order_by("seq")]}
-                      for c in conversations]}
+    return {
+        "kind": game.interrogation.kind,
+        "sides": [
+            {
+                "side": c.side,
+                "label": LABELS[c.side],
+                "messages": [
+                    {
+                        "from": "Interrogator" if m.sender_role == Message.Role.INTERROGATOR else LABELS[c.side],
+                        "text": m.text,
+                    }
+                    for m in c.messages.order_by("seq")
+                ],
+            }
+            for c in conversations
+        ],
+    }
 
 
 def _truth(game: Game, choice: str) -> bool:
@@ -55,8 +74,12 @@ def _clean(game: Game, choice, confidence, reason) -> tuple[str, int, str]:
     options = ("human", "machine") if game.interrogation.kind == Interrogation.Kind.ONE_TO_ONE else ("left", "right")
     if choice not in options:
         raise InvalidInput(f"choice must be {options[0]!r} or {options[1]!r}.")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, str)) or not str(confidence).isdigit() \
-            or not 0 <= int(confidence) <= 100:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, str))
+        or not str(confidence).isdigit()
+        or not 0 <= int(confidence) <= 100
+    ):
         raise InvalidInput("confidence must be a whole number from 0 to 100.")
     if not isinstance(reason, str) or len(reason) > REASON_MAX_CHARS:
         raise InvalidInput("The reason is too long.")
@@ -74,13 +97,23 @@ def _store(game: Game, **fields) -> TranscriptVerdict:
 
 def transcript_judge(*, participant: Participant, game: Game, choice, confidence, reason="") -> TranscriptVerdict:
     """A displaced human judge's verdict on a transcript they were not part of."""
-    if game.study_id != participant.study_id or not transcript_games(study=participant.study).filter(pk=game.pk).exists():
+    if (
+        game.study_id != participant.study_id
+        or not transcript_games(study=participant.study).filter(pk=game.pk).exists()
+    ):
         raise NotAllowed("This transcript is not open for judging.")
     if participant.pk in (game.interrogator_id, game.human_witness_id):
         raise NotAllowed("You were in this game: judge someone else's.")
     choice, confidence, reason = _clean(game, choice, confidence, reason)
-    return _store(game, kind=TranscriptVerdict.Kind.DISPLACED, participant=participant, choice=choice,
-                  confidence=confidence, reason=reason, correct=_truth(game, choice))
+    return _store(
+        game,
+        kind=TranscriptVerdict.Kind.DISPLACED,
+        participant=participant,
+        choice=choice,
+        confidence=confidence,
+        reason=reason,
+        correct=_truth(game, choice),
+    )
 
 
 ANSWER = re.compile(r"\b(human|ai|machine|left|right)\b\W*(\d{1,3})?", re.IGNORECASE)
@@ -96,7 +129,7 @@ def inverted_answer_read(text: str, kind: str) -> tuple[str, int, str] | None:
     if (kind == Interrogation.Kind.ONE_TO_ONE) != (choice in ("human", "machine")):
         return None
     confidence = min(100, int(found.group(2))) if found.group(2) else 50
-    return choice, confidence, text[found.end():].lstrip(" .,:;-–—\n\t").rstrip()[:REASON_MAX_CHARS]
+    return choice, confidence, text[found.end() :].lstrip(" .,:;-–—\n\t").rstrip()[:REASON_MAX_CHARS]
 
 
 def transcript_judge_inverted(*, game: Game, entry: Entry) -> TranscriptVerdict | None:
@@ -104,12 +137,21 @@ def transcript_judge_inverted(*, game: Game, entry: Entry) -> TranscriptVerdict 
     failed or gave no readable answer (logged by the gateway)."""
     view = transcript_view(game=game)
     lines = [f"{m['from']}: {m['text']}" for side in view["sides"] for m in side["messages"]]
-    prompt = "Here is the transcript of a Turing-test game.\n\n" + "\n".join(lines) + "\n\n" + INSTRUCTIONS[view["kind"]]
+    prompt = (
+        "Here is the transcript of a Turing-test game.\n\n" + "\n".join(lines) + "\n\n" + INSTRUCTIONS[view["kind"]]
+    )
     context = reply_context_build(key=f"transcript-{game.public_id}", history=[], message=prompt)
     reply = engine_reply(entry=entry, context=context, subject=f"study {game.study_id} transcript of game {game.pk}")
     answer = inverted_answer_read(reply.text if reply else "", view["kind"])
     if answer is None:
         return None
     choice, confidence, reason = answer
-    return _store(game, kind=TranscriptVerdict.Kind.INVERTED, entry=entry, choice=choice, confidence=confidence,
-                  reason=reason, correct=_truth(game, choice))
+    return _store(
+        game,
+        kind=TranscriptVerdict.Kind.INVERTED,
+        entry=entry,
+        choice=choice,
+        confidence=confidence,
+        reason=reason,
+        correct=_truth(game, choice),
+    )

@@ -6,161 +6,323 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('arena', '0007_enginecall_reply_seq'),
+        ("arena", "0007_enginecall_reply_seq"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Agent',
+            name="Agent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('position', models.PositiveSmallIntegerField(help_text='place in the turn order')),
-                ('received_count', models.PositiveIntegerField(default=0)),
-                ('penalties_count', models.PositiveIntegerField(default=0)),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='arena.entry')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=40)),
+                ("position", models.PositiveSmallIntegerField(help_text="place in the turn order")),
+                ("received_count", models.PositiveIntegerField(default=0)),
+                ("penalties_count", models.PositiveIntegerField(default=0)),
+                (
+                    "entry",
+                    models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="+", to="arena.entry"),
+                ),
             ],
             options={
-                'ordering': ['game', 'position'],
+                "ordering": ["game", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(blank=True, max_length=200)),
-                ('config', models.JSONField(help_text='the configuration the game was created from (no secrets)')),
-                ('seed', models.BigIntegerField()),
-                ('order', models.JSONField(help_text='agent names in turn order, drawn from the seed')),
-                ('end_votes', models.PositiveSmallIntegerField(default=3)),
-                ('max_turns', models.PositiveIntegerField(default=60)),
-                ('similarity_threshold', models.FloatField(default=0.75)),
-                ('partial_threshold', models.FloatField(default=90.0)),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('running', 'running'), ('finished', 'finished')], db_index=True, default='pending', max_length=10)),
-                ('outcome', models.CharField(blank=True, choices=[('', 'not decided'), ('loser', 'an agent declared human'), ('draw', 'draw (turn cap)')], default='', max_length=8)),
-                ('turns_played', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('judge', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='arena.entry')),
-                ('loser', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tables.agent')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(blank=True, max_length=200)),
+                ("config", models.JSONField(help_text="the configuration the game was created from (no secrets)")),
+                ("seed", models.BigIntegerField()),
+                ("order", models.JSONField(help_text="agent names in turn order, drawn from the seed")),
+                ("end_votes", models.PositiveSmallIntegerField(default=3)),
+                ("max_turns", models.PositiveIntegerField(default=60)),
+                ("similarity_threshold", models.FloatField(default=0.75)),
+                ("partial_threshold", models.FloatField(default=90.0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "pending"), ("running", "running"), ("finished", "finished")],
+                        db_index=True,
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "not decided"),
+                            ("loser", "an agent declared human"),
+                            ("draw", "draw (turn cap)"),
+                        ],
+                        default="",
+                        max_length=8,
+                    ),
+                ),
+                ("turns_played", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "judge",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="arena.entry",
+                    ),
+                ),
+                (
+                    "loser",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tables.agent",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.AddField(
-            model_name='agent',
-            name='game',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='agents', to='tables.game'),
+            model_name="agent",
+            name="game",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="agents", to="tables.game"
+            ),
         ),
         migrations.CreateModel(
-            name='Turn',
+            name="Turn",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('phase', models.CharField(choices=[('opening', 'opening statement'), ('vote', 'vote')], max_length=8)),
-                ('status', models.CharField(choices=[('running', 'running'), ('done', 'done'), ('failed', 'no reply (recorded)')], default='running', max_length=8)),
-                ('error', models.TextField(blank=True)),
-                ('platform_ms', models.FloatField(default=0, help_text="the platform's own time: the turn's wall time less its calls'")),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('agent', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='turns', to='tables.agent')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='turns', to='tables.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                ("phase", models.CharField(choices=[("opening", "opening statement"), ("vote", "vote")], max_length=8)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("running", "running"), ("done", "done"), ("failed", "no reply (recorded)")],
+                        default="running",
+                        max_length=8,
+                    ),
+                ),
+                ("error", models.TextField(blank=True)),
+                (
+                    "platform_ms",
+                    models.FloatField(
+                        default=0, help_text="the platform's own time: the turn's wall time less its calls'"
+                    ),
+                ),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "agent",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="turns", to="tables.agent"
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="turns", to="tables.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'number'],
+                "ordering": ["game", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Penalty',
+            name="Penalty",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rule', models.CharField(max_length=20)),
-                ('reason', models.TextField()),
-                ('agent', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='penalties', to='tables.agent')),
-                ('turn', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='penalty', to='tables.turn')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("rule", models.CharField(max_length=20)),
+                ("reason", models.TextField()),
+                (
+                    "agent",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="penalties", to="tables.agent"
+                    ),
+                ),
+                (
+                    "turn",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="penalty", to="tables.turn"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Call',
+            name="Call",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('opening', 'opening statement'), ('vote', 'vote'), ('correction', 'correction'), ('judge', 'LLM judge')], max_length=10)),
-                ('seq', models.PositiveSmallIntegerField(help_text='order within the turn')),
-                ('prompt', models.JSONField(help_text='the exact messages sent')),
-                ('text', models.TextField(blank=True)),
-                ('raw', models.JSONField(blank=True, help_text="the server's whole response", null=True)),
-                ('ok', models.BooleanField(default=True)),
-                ('error', models.TextField(blank=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=1)),
-                ('latency_ms', models.PositiveIntegerField(default=0)),
-                ('tokens_in', models.PositiveIntegerField(blank=True, null=True)),
-                ('tokens_out', models.PositiveIntegerField(blank=True, null=True)),
-                ('penalised', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('agent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='tables.agent')),
-                ('turn', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='tables.turn')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("opening", "opening statement"),
+                            ("vote", "vote"),
+                            ("correction", "correction"),
+                            ("judge", "LLM judge"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("seq", models.PositiveSmallIntegerField(help_text="order within the turn")),
+                ("prompt", models.JSONField(help_text="the exact messages sent")),
+                ("text", models.TextField(blank=True)),
+                ("raw", models.JSONField(blank=True, help_text="the server's whole response", null=True)),
+                ("ok", models.BooleanField(default=True)),
+                ("error", models.TextField(blank=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=1)),
+                ("latency_ms", models.PositiveIntegerField(default=0)),
+                ("tokens_in", models.PositiveIntegerField(blank=True, null=True)),
+                ("tokens_out", models.PositiveIntegerField(blank=True, null=True)),
+                ("penalised", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "agent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calls",
+                        to="tables.agent",
+                    ),
+                ),
+                (
+                    "turn",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="calls", to="tables.turn"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['turn', 'seq'],
+                "ordering": ["turn", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Verdict',
+            name="Verdict",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('judge', models.CharField(choices=[('functional', 'functional'), ('llm', 'LLM judge')], max_length=10)),
-                ('passed', models.BooleanField(help_text='None: the judge answered garbage (recorded, decides nothing)', null=True)),
-                ('rule', models.CharField(blank=True, max_length=20)),
-                ('reason', models.TextField(blank=True)),
-                ('target', models.CharField(blank=True, help_text='the name the judge read as the vote', max_length=100)),
-                ('form', models.CharField(blank=True, help_text='json, json_lenient, free_text or none', max_length=12)),
-                ('similarity', models.FloatField(blank=True, help_text='highest similarity to an earlier message', null=True)),
-                ('call', models.ForeignKey(help_text='the reply judged', on_delete=django.db.models.deletion.CASCADE, related_name='verdicts', to='tables.call')),
-                ('judge_call', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tables.call')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "judge",
+                    models.CharField(choices=[("functional", "functional"), ("llm", "LLM judge")], max_length=10),
+                ),
+                (
+                    "passed",
+                    models.BooleanField(
+                        help_text="None: the judge answered garbage (recorded, decides nothing)", null=True
+                    ),
+                ),
+                ("rule", models.CharField(blank=True, max_length=20)),
+                ("reason", models.TextField(blank=True)),
+                (
+                    "target",
+                    models.CharField(blank=True, help_text="the name the judge read as the vote", max_length=100),
+                ),
+                (
+                    "form",
+                    models.CharField(blank=True, help_text="json, json_lenient, free_text or none", max_length=12),
+                ),
+                (
+                    "similarity",
+                    models.FloatField(blank=True, help_text="highest similarity to an earlier message", null=True),
+                ),
+                (
+                    "call",
+                    models.ForeignKey(
+                        help_text="the reply judged",
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="verdicts",
+                        to="tables.call",
+                    ),
+                ),
+                (
+                    "judge_call",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tables.call",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['call', 'judge'],
+                "ordering": ["call", "judge"],
             },
         ),
         migrations.CreateModel(
-            name='Vote',
+            name="Vote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.TextField()),
-                ('corrected', models.BooleanField(default=False)),
-                ('grounded', models.BooleanField(default=False)),
-                ('call', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tables.call')),
-                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='votes_received', to='tables.agent')),
-                ('turn', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='vote', to='tables.turn')),
-                ('voter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='votes_cast', to='tables.agent')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reason", models.TextField()),
+                ("corrected", models.BooleanField(default=False)),
+                ("grounded", models.BooleanField(default=False)),
+                (
+                    "call",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="tables.call"),
+                ),
+                (
+                    "target",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="votes_received", to="tables.agent"
+                    ),
+                ),
+                (
+                    "turn",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="vote", to="tables.turn"
+                    ),
+                ),
+                (
+                    "voter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="votes_cast", to="tables.agent"
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='agent',
-            constraint=models.UniqueConstraint(fields=('game', 'name'), name='tables_agent_name_once'),
+            model_name="agent",
+            constraint=models.UniqueConstraint(fields=("game", "name"), name="tables_agent_name_once"),
         ),
         migrations.AddConstraint(
-            model_name='agent',
-            constraint=models.UniqueConstraint(fields=('game', 'position'), name='tables_agent_position_once'),
+            model_name="agent",
+            constraint=models.UniqueConstraint(fields=("game", "position"), name="tables_agent_position_once"),
         ),
         migrations.AddConstraint(
-            model_name='turn',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='tables_turn_once'),
+            model_name="turn",
+            constraint=models.UniqueConstraint(fields=("game", "number"), name="tables_turn_once"),
         ),
         migrations.AddConstraint(
-            model_name='call',
-            constraint=models.UniqueConstraint(fields=('turn', 'seq'), name='tables_call_once'),
+            model_name="call",
+            constraint=models.UniqueConstraint(fields=("turn", "seq"), name="tables_call_once"),
         ),
         migrations.AddConstraint(
-            model_name='vote',
-            constraint=models.CheckConstraint(condition=models.Q(('voter', models.F('target')), _negated=True), name='tables_no_self_vote'),
+            model_name="vote",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("voter", models.F("target")), _negated=True), name="tables_no_self_vote"
+            ),
         ),
     ]

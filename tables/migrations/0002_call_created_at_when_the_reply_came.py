@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='call',
-            name='created_at',
+            model_name="call",
+            name="created_at",
             field=models.DateTimeField(default=django.utils.timezone.now),
         ),
     ]

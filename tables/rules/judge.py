@@ -2,6 +2,7 @@
 Anything else is garbage, recorded as such (``passed`` None): it decides nothing, and the turn goes on
 on the functional judge's verdict. The judge's ``voteAgainst`` is recorded, never counted: the vote
 counted is the agent's own."""
+
 from dataclasses import dataclass
 
 from tables.rules.names import fold
@@ -29,5 +30,7 @@ def judge_parse(text: str) -> JudgeAnswer:
     passed = True if word in PASS else False if word in FAIL else None
     reason = reason if isinstance(reason, str) else ""
     if passed is None:
-        return JudgeAnswer(None, str(target or "")[:100], f"the judge's evaluation is {str(evaluation)[:40]!r}, not pass or fail")
+        return JudgeAnswer(
+            None, str(target or "")[:100], f"the judge's evaluation is {str(evaluation)[:40]!r}, not pass or fail"
+        )
     return JudgeAnswer(passed, target[:100] if isinstance(target, str) else "", reason[:500])

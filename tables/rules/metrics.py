@@ -11,6 +11,7 @@ For an agent's voting turns (turns whose first reply was judged):
   previous accepted vote (a stance kept rather than a coin tossed each turn).
 
 The game's figures pool every agent's turns. A metric with n = 0 is None."""
+
 import re
 from dataclasses import dataclass, field
 

@@ -1,4 +1,5 @@
 """Agent names, folded for matching: case, punctuation and spacing do not count."""
+
 import re
 
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)

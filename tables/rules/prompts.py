@@ -1,5 +1,6 @@
 """Every prompt of the game. The wording follows the number of agents (the original hard-coded "three"
 and "two" and called the game "Turns"); the candidates offered in a vote never include the voter."""
+
 import json
 
 WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
@@ -72,7 +73,7 @@ def judge_prompt(*, name: str, names: list[str], reply: str, earlier: list[str])
     return (
         f"You judge a game of {number_word(len(names))} agents ({listing(names)}) who each try to convince the "
         f"others that they are machines. {name} was asked to vote against exactly one of {listing(others)} "
-        "with a JSON object {\"voteAgainst\": name, \"reason\": text}. Check that the reply (1) names exactly "
+        'with a JSON object {"voteAgainst": name, "reason": text}. Check that the reply (1) names exactly '
         f"one agent other than {name}, (2) gives a reason that is relevant and coherent with the conversation, "
         "(3) does not copy earlier messages.\n"
         f"Earlier messages:\n{history}\n"

@@ -7,6 +7,7 @@ A game's earlier messages are kept in :class:`Earlier`, each processed once as i
 is compared with all of them at once (``rapidfuzz.process.cdist`` for the whole texts; the partial
 ratio, the costly one, only where it can still decide: with a score cut-off below which it can neither
 reach the threshold nor beat the highest similarity already seen)."""
+
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -80,8 +81,9 @@ class Earlier:
         return iter(zip(self.authors, self.texts))
 
 
-def copies_find(*, text: str, author: str, earlier: "Earlier | Iterable[tuple[str, str]]",
-                thresholds: Thresholds) -> Match:
+def copies_find(
+    *, text: str, author: str, earlier: "Earlier | Iterable[tuple[str, str]]", thresholds: Thresholds
+) -> Match:
     """The first copy ``text`` makes of ``earlier`` (an :class:`Earlier`, or (author, text) pairs): the
     agent's own (repetition) or another's (plagiarism); with the highest similarity seen when there is
     none. The same answer as :func:`score` applied to each earlier message in turn."""

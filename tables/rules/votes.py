@@ -5,6 +5,7 @@ A vote is a JSON object ``{"voteAgainst": <name>, "reason": <text>}`` (keys fold
 names exactly one *other* agent (case and punctuation folded) and something more as its reason.
 Names are matched exactly after folding, never as substrings. Each failure names its rule and says
 precisely what was wrong (the original reported a numeric vote as "not JSON")."""
+
 import json
 from dataclasses import dataclass
 
@@ -52,7 +53,7 @@ def _load(text: str):
         start, end = text.find("{"), text.rfind("}")
         if 0 <= start < end:
             try:
-                return json.loads(text[start:end + 1])
+                return json.loads(text[start : end + 1])
             except (ValueError, RecursionError):
                 return None
     return None
@@ -77,16 +78,25 @@ def vote_parse(*, text: str, voter: str, names: list[str], max_reason_chars: int
         _, reason = _pick(obj, REASON_KEYS)
         reason_text = reason if isinstance(reason, str) else ("" if reason is None else json.dumps(reason))
         if not has_target or target in (None, ""):
-            return Vote(None, reason_text, form, EXPLICIT, 'no "voteAgainst": the reply does not say who it votes against')
+            return Vote(
+                None, reason_text, form, EXPLICIT, 'no "voteAgainst": the reply does not say who it votes against'
+            )
         if not isinstance(target, str):
             kind = "a list" if isinstance(target, list) else type(target).__name__
-            return Vote(None, reason_text, form, EXPLICIT, f'"voteAgainst" must be one agent\'s name as text, not {kind}')
+            return Vote(
+                None, reason_text, form, EXPLICIT, f'"voteAgainst" must be one agent\'s name as text, not {kind}'
+            )
         if match_name(target, [voter]):
             return Vote(voter, reason_text, form, SELF_VOTE, f"{voter} voted against itself")
         name = match_name(target, others)
         if name is None:
-            return Vote(None, reason_text, form, EXPLICIT,
-                        f'"voteAgainst" is {target[:60]!r}, which is none of {", ".join(others)}')
+            return Vote(
+                None,
+                reason_text,
+                form,
+                EXPLICIT,
+                f'"voteAgainst" is {target[:60]!r}, which is none of {", ".join(others)}',
+            )
         if not isinstance(reason, str):
             what = "missing" if reason is None else f"{type(reason).__name__}, not text"
             return Vote(name, reason_text, form, ADHERENCE, f'"reason" is {what}')
@@ -96,7 +106,9 @@ def vote_parse(*, text: str, voter: str, names: list[str], max_reason_chars: int
             return Vote(name, reason, form, ADHERENCE, f'the "reason" is longer than {max_reason_chars} characters')
         return Vote(name, reason.strip(), form)
     if obj is not None:
-        return Vote(None, "", "none", EXPLICIT, f"the reply is JSON {type(obj).__name__}, not an object naming one agent")
+        return Vote(
+            None, "", "none", EXPLICIT, f"the reply is JSON {type(obj).__name__}, not an object naming one agent"
+        )
     named = find_names(text, others)
     if len(named) == 1 and len(fold(text)) > len(fold(named[0])):
         return Vote(named[0], text.strip()[:max_reason_chars], "free_text")
@@ -104,5 +116,10 @@ def vote_parse(*, text: str, voter: str, names: list[str], max_reason_chars: int
         return Vote(voter, text.strip(), "free_text", SELF_VOTE, f"{voter} voted against itself")
     if not named:
         return Vote(None, text.strip(), "free_text", EXPLICIT, f"the reply names none of {', '.join(others)}")
-    return Vote(None, text.strip(), "free_text", EXPLICIT,
-                f"the reply names {len(named)} agents ({', '.join(named)}), not exactly one")
+    return Vote(
+        None,
+        text.strip(),
+        "free_text",
+        EXPLICIT,
+        f"the reply names {len(named)} agents ({', '.join(named)}), not exactly one",
+    )

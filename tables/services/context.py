@@ -4,6 +4,7 @@ penalised reply is never passed on, only the note that it was penalised), the st
 A task keeps its game's :class:`Table` from turn to turn: the configuration and agents read once, the
 transcript read once (two queries) and then extended by each turn it plays, and the earlier messages
 processed once for the repetition and plagiarism checks."""
+
 from dataclasses import dataclass, field
 
 from tables.models import Agent, Call, Game, Turn
@@ -11,8 +12,13 @@ from tables.rules import prompts
 from tables.rules.similarity import Earlier
 
 
-def turn_items(number: int, *, said: tuple[str, str, str] | None = None, voted: tuple[str, str] | None = None,
-               penalised: tuple[str, str] | None = None) -> list[dict]:
+def turn_items(
+    number: int,
+    *,
+    said: tuple[str, str, str] | None = None,
+    voted: tuple[str, str] | None = None,
+    penalised: tuple[str, str] | None = None,
+) -> list[dict]:
     """The public record of one turn: what was said (author, text, reason) and, for a vote, the voter and
     its target; or the note of a penalty (agent, rule)."""
     items = []
@@ -24,8 +30,14 @@ def turn_items(number: int, *, said: tuple[str, str, str] | None = None, voted: 
         items.append({"kind": "note", "author": "", "text": f"{voter} voted against {target}.", "turn": number})
     if penalised:
         agent, rule = penalised
-        items.append({"kind": "note", "author": "", "turn": number,
-                      "text": f"{agent} was penalised ({rule}); its reply was withdrawn."})
+        items.append(
+            {
+                "kind": "note",
+                "author": "",
+                "turn": number,
+                "text": f"{agent} was penalised ({rule}); its reply was withdrawn.",
+            }
+        )
     return items
 
 
@@ -36,11 +48,21 @@ def transcript(*, game, before: int, agents: dict[str, Agent] | None = None) -> 
         return []
     agents = agents or {a.name: a for a in Agent.objects.filter(game=game)}
     name = {a.pk: a.name for a in agents.values()}
-    openings = dict(Call.objects.filter(turn__game=game, turn__number__lt=min(before, len(game.order)),
-                                        role=Call.Role.OPENING, ok=True, penalised=False)
-                    .values_list("turn__number", "text"))
-    turns = (Turn.objects.filter(game=game, number__lt=before).order_by("number")
-             .select_related("vote__call", "penalty").defer("vote__call__prompt", "vote__call__raw"))
+    openings = dict(
+        Call.objects.filter(
+            turn__game=game,
+            turn__number__lt=min(before, len(game.order)),
+            role=Call.Role.OPENING,
+            ok=True,
+            penalised=False,
+        ).values_list("turn__number", "text")
+    )
+    turns = (
+        Turn.objects.filter(game=game, number__lt=before)
+        .order_by("number")
+        .select_related("vote__call", "penalty")
+        .defer("vote__call__prompt", "vote__call__raw")
+    )
     items = []
     for turn in turns:
         vote, penalty = getattr(turn, "vote", None), getattr(turn, "penalty", None)
@@ -48,8 +70,11 @@ def transcript(*, game, before: int, agents: dict[str, Agent] | None = None) -> 
             text = openings[turn.number]
             items += turn_items(turn.number, said=(name[turn.agent_id], text, text))
         elif vote is not None and vote.call.ok and not vote.call.penalised:
-            items += turn_items(turn.number, said=(name[vote.call.agent_id], vote.call.text, vote.reason),
-                                voted=(name[vote.voter_id], name[vote.target_id]))
+            items += turn_items(
+                turn.number,
+                said=(name[vote.call.agent_id], vote.call.text, vote.reason),
+                voted=(name[vote.voter_id], name[vote.target_id]),
+            )
         if penalty is not None:
             items += turn_items(turn.number, penalised=(name[penalty.agent_id], penalty.rule))
     return items
@@ -110,14 +135,18 @@ def history_messages(*, name: str, items: list[dict]) -> list[dict]:
 
 def opening_messages(*, game, name: str, items: list[dict]) -> list[dict]:
     names = list(game.order)
-    return [{"role": "system", "content": prompts.system_prompt(name=name, names=names, end_votes=game.end_votes)},
-            *history_messages(name=name, items=items),
-            {"role": "user", "content": prompts.opening_prompt(name=name, names=names)}]
+    return [
+        {"role": "system", "content": prompts.system_prompt(name=name, names=names, end_votes=game.end_votes)},
+        *history_messages(name=name, items=items),
+        {"role": "user", "content": prompts.opening_prompt(name=name, names=names)},
+    ]
 
 
 def vote_messages(*, game, name: str, items: list[dict], number: int, tally: dict[str, int]) -> list[dict]:
     names = list(game.order)
-    return [{"role": "system", "content": prompts.system_prompt(name=name, names=names, end_votes=game.end_votes)},
-            *history_messages(name=name, items=items),
-            {"role": "user", "content": prompts.state_message(turn=number, tally=tally)},
-            {"role": "user", "content": prompts.vote_prompt(name=name, names=names)}]
+    return [
+        {"role": "system", "content": prompts.system_prompt(name=name, names=names, end_votes=game.end_votes)},
+        *history_messages(name=name, items=items),
+        {"role": "user", "content": prompts.state_message(turn=number, tally=tally)},
+        {"role": "user", "content": prompts.vote_prompt(name=name, names=names)},
+    ]

@@ -9,6 +9,7 @@ The configuration (the command's CONFIG.json, the page's and the admin's forms):
 Every field is bounded and every refusal names the field. Agents and the judge become ``arena.Entry``
 rows of the llm engine (one per server, model and temperature, shared across games, so the leaderboard
 compares models), validated by the gateway (the outbound policy included)."""
+
 import hashlib
 import random
 import secrets
@@ -26,8 +27,17 @@ from tables.rules.similarity import Thresholds
 
 MAX_AGENTS = 12
 NAME_CHARS = 40
-KEYS = {"agents", "judge", "seed", "end_votes", "max_turns", "similarity_threshold", "partial_threshold",
-        "timeout_s", "title"}
+KEYS = {
+    "agents",
+    "judge",
+    "seed",
+    "end_votes",
+    "max_turns",
+    "similarity_threshold",
+    "partial_threshold",
+    "timeout_s",
+    "title",
+}
 AGENT_KEYS = {"name", "base_url", "model", "api_key", "temperature"}
 
 
@@ -88,7 +98,9 @@ def config_clean(raw) -> dict:
         raise InvalidInput("seed: a whole number from 0 to 2**63-1 is needed")
     config = {
         "title": str(raw.get("title", ""))[:200],
-        "agents": cleaned, "judge": judge, "seed": seed,
+        "agents": cleaned,
+        "judge": judge,
+        "seed": seed,
         "end_votes": _int(raw, "end_votes", 3, 1, 100),
         "max_turns": _int(raw, "max_turns", 60, len(cleaned), 2000),
         "similarity_threshold": _float(raw, "similarity_threshold", 0.75, 0.01, 1.0),
@@ -108,41 +120,61 @@ def turn_order(names: list[str], seed: int) -> list[str]:
 
 def entry_for(backend: dict, *, timeout_s: float, where: str) -> Entry:
     """The llm entry of this server, model and temperature (created once, shared by games)."""
-    settings = {"base_url": backend["base_url"], "model": backend["model"], "api_key": backend["api_key"],
-                "temperature": backend["temperature"], "max_reply_chars": 2000, "prompt": "minimal",
-                "timeout_s": timeout_s}
+    settings = {
+        "base_url": backend["base_url"],
+        "model": backend["model"],
+        "api_key": backend["api_key"],
+        "temperature": backend["temperature"],
+        "max_reply_chars": 2000,
+        "prompt": "minimal",
+        "timeout_s": timeout_s,
+    }
     try:
         settings = engine_settings_validate(engine="llm", settings=settings)
     except (KeyError, ValueError) as exc:
         raise InvalidInput(f"{where}: {exc}"[:300]) from None
-    key = hashlib.sha256(f"{backend['base_url']}|{backend['api_key']}|{timeout_s}|{backend['temperature']}".encode()).hexdigest()[:8]
+    key = hashlib.sha256(
+        f"{backend['base_url']}|{backend['api_key']}|{timeout_s}|{backend['temperature']}".encode()
+    ).hexdigest()[:8]
     name = f"{backend['model'][:60]} @ {key}"
-    entry, _ = Entry.objects.get_or_create(display_name=f"tables: {name}"[:100],
-                                          defaults={"engine": "llm", "settings": settings})
+    entry, _ = Entry.objects.get_or_create(
+        display_name=f"tables: {name}"[:100], defaults={"engine": "llm", "settings": settings}
+    )
     return entry
 
 
 def public_config(config: dict) -> dict:
     """The configuration as stored and exported: no API keys."""
     strip = lambda b: {k: v for k, v in b.items() if k != "api_key"}  # noqa: E731
-    return {**config, "agents": [strip(a) for a in config["agents"]],
-            "judge": strip(config["judge"]) if config["judge"] else None}
+    return {
+        **config,
+        "agents": [strip(a) for a in config["agents"]],
+        "judge": strip(config["judge"]) if config["judge"] else None,
+    }
 
 
 def game_create(*, config, user=None) -> Game:
     """A pending game from a configuration (:func:`config_clean` is applied)."""
     config = config_clean(config)
-    entries = [entry_for(a, timeout_s=config["timeout_s"], where=f"agents[{i}] ({a['name']})")
-               for i, a in enumerate(config["agents"])]
+    entries = [
+        entry_for(a, timeout_s=config["timeout_s"], where=f"agents[{i}] ({a['name']})")
+        for i, a in enumerate(config["agents"])
+    ]
     judge = entry_for(config["judge"], timeout_s=config["timeout_s"], where="judge") if config["judge"] else None
     names = [a["name"] for a in config["agents"]]
     order = turn_order(names, config["seed"])
     with transaction.atomic():
         game = Game.objects.create(
-            title=config["title"], config=public_config(config), seed=config["seed"], order=order,
-            end_votes=config["end_votes"], max_turns=config["max_turns"],
-            similarity_threshold=config["similarity_threshold"], partial_threshold=config["partial_threshold"],
-            judge=judge, created_by=user if getattr(user, "is_authenticated", False) else None,
+            title=config["title"],
+            config=public_config(config),
+            seed=config["seed"],
+            order=order,
+            end_votes=config["end_votes"],
+            max_turns=config["max_turns"],
+            similarity_threshold=config["similarity_threshold"],
+            partial_threshold=config["partial_threshold"],
+            judge=judge,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
         )
         by_name = dict(zip(names, entries))
         Agent.objects.bulk_create([Agent(game=game, entry=by_name[n], name=n, position=i) for i, n in enumerate(order)])
@@ -163,5 +195,6 @@ def game_start(*, game_id: int, run: bool = True) -> Game:
         if run:
             enqueue_on_commit(turn_task, game.pk, 0)
     from tables import notify
+
     notify.game_changed(game)
     return game

@@ -4,6 +4,7 @@ such and decides nothing: the turn goes on on the functional verdict.
 
 Nothing is written here: the rows (the judge's call, the verdicts) are added to the turn's ``rows``,
 which the turn writes with its outcome, in one transaction."""
+
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -36,15 +37,29 @@ def call_build(*, turn, agent, role: str, seq: int, messages: list[dict], reply)
     """The row of one gateway call (``reply``: an ``engine_chat`` answer), stamped now, not yet saved;
     ``waited_ms`` (not stored) is the call's exact latency, which the turn subtracts from its time
     (``latency_ms``, stored, is whole milliseconds)."""
-    call = Call(turn=turn, agent=agent, role=role, seq=seq, prompt=messages, text=reply.text, raw=reply.raw,
-                ok=reply.ok, error=reply.error, attempts=reply.attempts, latency_ms=reply.latency_ms,
-                tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, created_at=timezone.now())
+    call = Call(
+        turn=turn,
+        agent=agent,
+        role=role,
+        seq=seq,
+        prompt=messages,
+        text=reply.text,
+        raw=reply.raw,
+        ok=reply.ok,
+        error=reply.error,
+        attempts=reply.attempts,
+        latency_ms=reply.latency_ms,
+        tokens_in=reply.tokens_in,
+        tokens_out=reply.tokens_out,
+        created_at=timezone.now(),
+    )
     call.waited_ms = reply.latency_exact_ms or reply.latency_ms
     return call
 
 
-def reply_judge(*, game, turn, agent, call: Call, names: list[str], earlier: Earlier, seq: int, rows: list,
-                chat=engine_chat) -> Decision:
+def reply_judge(
+    *, game, turn, agent, call: Call, names: list[str], earlier: Earlier, seq: int, rows: list, chat=engine_chat
+) -> Decision:
     """Judge ``call`` (an agent's vote or correction) against the earlier messages (accepted votes' reasons
     and opening statements, never the failed original); the judge's call and the verdicts go to ``rows``."""
     vote = vote_parse(text=call.text, voter=agent.name, names=names, max_reason_chars=MAX_REASON_CHARS)
@@ -57,15 +72,34 @@ def reply_judge(*, game, turn, agent, call: Call, names: list[str], earlier: Ear
             copied = True
             whose = "your own earlier message" if match.author == agent.name else f"{match.author}'s message"
             rule, detail = match.rule, f"the reason is {similarity:.0%} similar to {whose}: {match.text[:160]!r}"
-    rows.append(Verdict(call=call, judge=Verdict.Judge.FUNCTIONAL, passed=not rule, rule=rule, reason=detail,
-                        target=vote.target or "", form=vote.form, similarity=similarity))
+    rows.append(
+        Verdict(
+            call=call,
+            judge=Verdict.Judge.FUNCTIONAL,
+            passed=not rule,
+            rule=rule,
+            reason=detail,
+            target=vote.target or "",
+            form=vote.form,
+            similarity=similarity,
+        )
+    )
     decision = Decision(not rule, vote, rule, detail, copied)
     if game.judge_id:
         said = [f"{who}: {text}" for who, text in earlier]
-        prompt = [{"role": "user", "content": prompts.judge_prompt(name=agent.name, names=names, reply=call.text,
-                                                                   earlier=said)}]
-        reply = chat(entry=game.judge, messages=prompt, subject=f"tables game {game.pk} turn {turn.number} judge",
-                     json_mode=True, flush=False)  # the turn's outcome, committed after, makes the call's log durable
+        prompt = [
+            {
+                "role": "user",
+                "content": prompts.judge_prompt(name=agent.name, names=names, reply=call.text, earlier=said),
+            }
+        ]
+        reply = chat(
+            entry=game.judge,
+            messages=prompt,
+            subject=f"tables game {game.pk} turn {turn.number} judge",
+            json_mode=True,
+            flush=False,
+        )  # the turn's outcome, committed after, makes the call's log durable
         judge_call = call_build(turn=turn, agent=None, role=Call.Role.JUDGE, seq=seq, messages=prompt, reply=reply)
         if reply.ok:
             answer = judge_parse(reply.text)
@@ -73,8 +107,18 @@ def reply_judge(*, game, turn, agent, call: Call, names: list[str], earlier: Ear
         else:
             passed, target, reason = None, "", f"the judge gave no answer: {reply.error}"
         decision.judge_ms = judge_call.waited_ms
-        rows += [judge_call, Verdict(call=call, judge=Verdict.Judge.LLM, judge_call=judge_call, passed=passed,
-                                     rule="" if passed is not False else LLM_JUDGE, reason=reason, target=target)]
+        rows += [
+            judge_call,
+            Verdict(
+                call=call,
+                judge=Verdict.Judge.LLM,
+                judge_call=judge_call,
+                passed=passed,
+                rule="" if passed is not False else LLM_JUDGE,
+                reason=reason,
+                target=target,
+            ),
+        ]
         if passed is False and decision.passed:  # the stricter decides
             decision.passed, decision.rule = False, LLM_JUDGE
             decision.reason = f"the LLM judge failed the reply: {reason or 'no reason given'}"

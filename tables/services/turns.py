@@ -13,6 +13,7 @@ keeping the game's :class:`~tables.services.context.Table` in memory, then enque
 that many games share the workers; a fresh task reads its table once. In a running turn nothing of
 the history is read again: a warm turn's own statements are its claim, the gateway's per call and the
 outcome's transaction."""
+
 import time
 from datetime import timedelta
 
@@ -90,16 +91,22 @@ def _claim(game_id: int, number: int, table: Table | None, resume: bool = False)
 def _call(*, game, turn, agent, role, seq, messages, json_mode, chat) -> Call:
     # flush=False: the call's log need not wait for its own WAL flush; the turn's outcome, committed after
     # (or the claim's takeover, if this worker dies), is what must last, and its commit flushes the log too
-    reply = chat(entry=agent.entry, messages=messages, json_mode=json_mode, flush=False,
-                 subject=f"tables game {game.pk} turn {turn.number} {agent.name} {role}")
+    reply = chat(
+        entry=agent.entry,
+        messages=messages,
+        json_mode=json_mode,
+        flush=False,
+        subject=f"tables game {game.pk} turn {turn.number} {agent.name} {role}",
+    )
     return call_build(turn=turn, agent=agent, role=role, seq=seq, messages=messages, reply=reply)
 
 
 def turn_play(*, game_id: int, number: int, chain: bool = True, chat=engine_chat) -> Turn | None:
     """Play turn ``number`` of the game; None when it is not this turn's time (over, already played).
     ``chain``: enqueue the next turn on commit (the Celery path)."""
-    turn, table = _turn_play(game_id=game_id, number=number, table=None, chain=chain, chat=chat,
-                             claim_next=lambda: False)
+    turn, table = _turn_play(
+        game_id=game_id, number=number, table=None, chain=chain, chat=chat, claim_next=lambda: False
+    )
     if chain and turn is not None and not table.game.finished:
         from tables.tasks import turn_task
 
@@ -117,8 +124,15 @@ def turns_run(*, game_id: int, number: int, slice_s: float = TASK_SLICE_S, chat=
 
     deadline, played, table = time.monotonic() + slice_s, 0, None
     while True:
-        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=True, chat=chat,
-                                 claim_next=lambda: time.monotonic() < deadline, resume=not played)
+        turn, table = _turn_play(
+            game_id=game_id,
+            number=number,
+            table=table,
+            chain=True,
+            chat=chat,
+            claim_next=lambda: time.monotonic() < deadline,
+            resume=not played,
+        )
         if turn is None:
             return played
         played += 1
@@ -135,16 +149,18 @@ def game_play(*, game_id: int, chat=engine_chat) -> Game:
     game = Game.objects.get(pk=game_id)
     number, table = game.turns_played, None
     while game.status == Game.Status.RUNNING:
-        turn, table = _turn_play(game_id=game_id, number=number, table=table, chain=False, chat=chat,
-                                 claim_next=lambda: True)
+        turn, table = _turn_play(
+            game_id=game_id, number=number, table=table, chain=False, chat=chat, claim_next=lambda: True
+        )
         if turn is None:
             break
         game, number = table.game, table.number
     return Game.objects.get(pk=game_id)
 
 
-def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, chat, claim_next,
-               resume: bool = False) -> tuple[Turn | None, Table | None]:
+def _turn_play(
+    *, game_id: int, number: int, table: Table | None, chain: bool, chat, claim_next, resume: bool = False
+) -> tuple[Turn | None, Table | None]:
     """``claim_next()``, asked at the turn's end: whether the turn's outcome claims the next turn for this
     caller, which then plays it."""
     start, waited = time.perf_counter(), 0.0
@@ -163,19 +179,37 @@ def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, c
     game, agent, rows = table.game, turn.agent, []
     record = None
     if turn.phase == Turn.Phase.OPENING:
-        call = _call(game=game, turn=turn, agent=agent, role=Call.Role.OPENING, seq=0, json_mode=False, chat=chat,
-                     messages=context.opening_messages(game=game, name=agent.name, items=table.items))
+        call = _call(
+            game=game,
+            turn=turn,
+            agent=agent,
+            role=Call.Role.OPENING,
+            seq=0,
+            json_mode=False,
+            chat=chat,
+            messages=context.opening_messages(game=game, name=agent.name, items=table.items),
+        )
         rows.append(call)
         waited += call.waited_ms
         outcome = None if call.ok else call.error
     else:
-        messages = context.vote_messages(game=game, name=agent.name, items=table.items, number=number,
-                                         tally=table.tally())
-        outcome, waited, record = _vote_turn(table=table, turn=turn, agent=agent, messages=messages, rows=rows,
-                                             chat=chat, waited=waited)
+        messages = context.vote_messages(
+            game=game, name=agent.name, items=table.items, number=number, tally=table.tally()
+        )
+        outcome, waited, record = _vote_turn(
+            table=table, turn=turn, agent=agent, messages=messages, rows=rows, chat=chat, waited=waited
+        )
     try:
-        _turn_end(table=table, turn=turn, rows=rows, error=outcome, record=record, start=start, waited=waited,
-                  claim_next=claim_next())
+        _turn_end(
+            table=table,
+            turn=turn,
+            rows=rows,
+            error=outcome,
+            record=record,
+            start=start,
+            waited=waited,
+            claim_next=claim_next(),
+        )
     except TurnLost:
         return None, None
     return turn, table
@@ -183,47 +217,87 @@ def _turn_play(*, game_id: int, number: int, table: Table | None, chain: bool, c
 
 def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
     game, names = table.game, list(table.game.order)
-    first = _call(game=game, turn=turn, agent=agent, role=Call.Role.VOTE, seq=0, messages=messages, json_mode=True,
-                  chat=chat)
+    first = _call(
+        game=game, turn=turn, agent=agent, role=Call.Role.VOTE, seq=0, messages=messages, json_mode=True, chat=chat
+    )
     rows.append(first)
     waited += first.waited_ms
     if not first.ok:
         return first.error or "no reply", waited, None
-    decision = reply_judge(game=game, turn=turn, agent=agent, call=first, names=names, earlier=table.earlier, seq=1,
-                           rows=rows, chat=chat)
+    decision = reply_judge(
+        game=game, turn=turn, agent=agent, call=first, names=names, earlier=table.earlier, seq=1, rows=rows, chat=chat
+    )
     waited += decision.judge_ms
     accepted, corrected = (first, decision), False
     if not decision.passed:
         first.penalised = True
         instructions = messages[-1]["content"]
-        fix = prompts.correction_prompt(name=agent.name, failed_reply=first.text, rule=rule_text(decision.rule),
-                                        reason=decision.reason, instructions=instructions)
-        again = _call(game=game, turn=turn, agent=agent, role=Call.Role.CORRECTION, seq=2, json_mode=True, chat=chat,
-                      messages=[*messages[:-1], {"role": "user", "content": fix}])
+        fix = prompts.correction_prompt(
+            name=agent.name,
+            failed_reply=first.text,
+            rule=rule_text(decision.rule),
+            reason=decision.reason,
+            instructions=instructions,
+        )
+        again = _call(
+            game=game,
+            turn=turn,
+            agent=agent,
+            role=Call.Role.CORRECTION,
+            seq=2,
+            json_mode=True,
+            chat=chat,
+            messages=[*messages[:-1], {"role": "user", "content": fix}],
+        )
         rows.append(again)
         waited += again.waited_ms
         second = None
         if again.ok:
-            second = reply_judge(game=game, turn=turn, agent=agent, call=again, names=names, earlier=table.earlier,
-                                 seq=3, rows=rows, chat=chat)
+            second = reply_judge(
+                game=game,
+                turn=turn,
+                agent=agent,
+                call=again,
+                names=names,
+                earlier=table.earlier,
+                seq=3,
+                rows=rows,
+                chat=chat,
+            )
             waited += second.judge_ms
         if second is not None and second.passed:
             accepted, corrected = (again, second), True
         else:
             if again.ok:
                 again.penalised = True
-            rule, reason = ((second.rule, second.reason) if second else
-                            (decision.rule, f"{decision.reason}; the correction got no reply"))
+            rule, reason = (
+                (second.rule, second.reason)
+                if second
+                else (decision.rule, f"{decision.reason}; the correction got no reply")
+            )
             return None, waited, Penalty(turn=turn, agent=agent, rule=rule, reason=reason)
     call, verdict = accepted
     target = table.agents[verdict.vote.target]
-    return None, waited, Vote(turn=turn, voter=agent, target=target, call=call, reason=verdict.vote.reason,
-                              corrected=corrected, grounded=grounded(reason=verdict.vote.reason, target=target.name,
-                                                                     target_texts=table.said.get(target.name, [])))
+    return (
+        None,
+        waited,
+        Vote(
+            turn=turn,
+            voter=agent,
+            target=target,
+            call=call,
+            reason=verdict.vote.reason,
+            corrected=corrected,
+            grounded=grounded(
+                reason=verdict.vote.reason, target=target.name, target_texts=table.said.get(target.name, [])
+            ),
+        ),
+    )
 
 
-def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: float, waited: float,
-              claim_next: bool = False) -> None:
+def _turn_end(
+    *, table: Table, turn: Turn, rows: list, error, record, start: float, waited: float, claim_next: bool = False
+) -> None:
     """The turn's outcome in one transaction: the game moves on from this turn only (else TurnLost, and
     nothing is written), the turn's calls and verdicts (two inserts), its vote or penalty and the counter
     it moves, with ``claim_next`` the next turn's claim (its row, running: one commit a turn, not two),
@@ -247,9 +321,17 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         # two round trips where the database takes several statements at once (core.db.statements_run):
         # the game moved on from this turn only, with the turn's calls (their keys, for what refers to them);
         # then the verdicts, the vote or penalty with the counter it moves, and the next turn's claim
-        first = [update_where(Game, {"id": game.pk, "status": Game.Status.RUNNING, "turns_played": turn.number},
-                              turns_played=turn.number + 1, status=status, outcome=outcome, ended_at=ended_at,
-                              loser=loser)]
+        first = [
+            update_where(
+                Game,
+                {"id": game.pk, "status": Game.Status.RUNNING, "turns_played": turn.number},
+                turns_played=turn.number + 1,
+                status=status,
+                outcome=outcome,
+                ended_at=ended_at,
+                loser=loser,
+            )
+        ]
         if calls:
             first.append(insert_statement(calls, returning_pk=True))
         done = statements_run(first)
@@ -284,16 +366,30 @@ def _turn_end(*, table: Table, turn: Turn, rows: list, error, record, start: flo
         turn.ended_at = timezone.now()
         # the platform's own time: all but the calls, this statement and the commit
         turn.platform_ms = max(0.0, (time.perf_counter() - start) * 1000 - waited)
-        if not statements_run([update_where(Turn, {"id": turn.pk, "status": Turn.Status.RUNNING}, status=turn.status,
-                                            error=turn.error, platform_ms=turn.platform_ms,
-                                            ended_at=turn.ended_at)])[0][0]:
+        if not statements_run(
+            [
+                update_where(
+                    Turn,
+                    {"id": turn.pk, "status": Turn.Status.RUNNING},
+                    status=turn.status,
+                    error=turn.error,
+                    platform_ms=turn.platform_ms,
+                    ended_at=turn.ended_at,
+                )
+            ]
+        )[0][0]:
             raise TurnLost
     if isinstance(record, Vote):
         moved.received_count += 1
     elif isinstance(record, Penalty):
         moved.penalties_count += 1
     game.turns_played, game.status, game.outcome, game.ended_at, game.loser = (
-        turn.number + 1, status, outcome, ended_at, loser)
+        turn.number + 1,
+        status,
+        outcome,
+        ended_at,
+        loser,
+    )
     table.number, table.claimed = turn.number + 1, claimed
     table.extend(_items(turn, calls, record))
     notify.turn_played(game, turn)
@@ -303,8 +399,9 @@ def _items(turn: Turn, calls: list[Call], record) -> list[dict]:
     """The turn's public record, as :func:`context.transcript` reads it back."""
     if isinstance(record, Vote):
         call = record.call
-        return turn_items(turn.number, said=(call.agent.name, call.text, record.reason),
-                          voted=(record.voter.name, record.target.name))
+        return turn_items(
+            turn.number, said=(call.agent.name, call.text, record.reason), voted=(record.voter.name, record.target.name)
+        )
     if isinstance(record, Penalty):
         return turn_items(turn.number, penalised=(record.agent.name, record.rule))
     opening = next((c for c in calls if c.role == Call.Role.OPENING and c.ok and not c.penalised), None)

@@ -11,6 +11,7 @@ whether an import is at module level, so this contract reads each module's sourc
     type = "local_cycles"
     apps = ["arena", "markets"]
 """
+
 from __future__ import annotations
 
 import ast
@@ -62,14 +63,18 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
         if root in index:
             continue
         work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = counter[0]; counter[0] += 1
-        stack.append(root); on_stack.add(root)
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on_stack.add(root)
         while work:
             node, children = work[-1]
             for child in children:
                 if child not in index:
-                    index[child] = low[child] = counter[0]; counter[0] += 1
-                    stack.append(child); on_stack.add(child)
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
                     work.append((child, iter(sorted(edges.get(child, ())))))
                     break
                 if child in on_stack:
@@ -81,7 +86,9 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
                 if low[node] == index[node]:
                     component = []
                     while True:
-                        member = stack.pop(); on_stack.discard(member); component.append(member)
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
                         if member == node:
                             break
                     if len(component) > 1 or node in edges.get(node, ()):

@@ -1,5 +1,6 @@
 """The doors of ../shared/ARCHITECTURE.md hold: import-linter's contracts in pyproject.toml pass on the
 tree, and each kind of contract fails on a copy of the tree given one bad import."""
+
 import shutil
 import subprocess
 import sys
@@ -9,8 +10,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("config", "core", "arena", "bots", "lambdastar", "lpp", "markets", "tournaments", "tables", "studies")
-LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())",
-        "--no-cache"]
+LINT = [
+    sys.executable,
+    "-c",
+    "import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())",
+    "--no-cache",
+]
 
 
 def lint(cwd: Path) -> subprocess.CompletedProcess:
@@ -37,16 +42,23 @@ def tree_copy(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module, source, contract", [
-    ("lambdastar/_probe.py", "from arena import models\n", "lambdastar imports core only"),
-    ("core/_probe.py", "import markets.models\n", "core is plumbing: it imports no app"),
-    ("markets/_probe.py", "from bots.registry import get_engine\n", "only the engine gateway imports bots.registry"),
-    ("lambdastar/engine/_probe.py", "import django\n", "the pure packages import no Django"),
-    ("arena/stats/_probe.py", "import django\n", "the pure packages import no Django"),
-    ("tournaments/loebner/rules/_probe.py", "import django\n", "the pure packages import no Django"),
-    ("tables/_probe.py", "from markets import models\n", "tables imports core and arena only"),
-    ("markets/_probe.py", "from markets import tasks\n", "no import circle inside an app"),
-])
+@pytest.mark.parametrize(
+    "module, source, contract",
+    [
+        ("lambdastar/_probe.py", "from arena import models\n", "lambdastar imports core only"),
+        ("core/_probe.py", "import markets.models\n", "core is plumbing: it imports no app"),
+        (
+            "markets/_probe.py",
+            "from bots.registry import get_engine\n",
+            "only the engine gateway imports bots.registry",
+        ),
+        ("lambdastar/engine/_probe.py", "import django\n", "the pure packages import no Django"),
+        ("arena/stats/_probe.py", "import django\n", "the pure packages import no Django"),
+        ("tournaments/loebner/rules/_probe.py", "import django\n", "the pure packages import no Django"),
+        ("tables/_probe.py", "from markets import models\n", "tables imports core and arena only"),
+        ("markets/_probe.py", "from markets import tasks\n", "no import circle inside an app"),
+    ],
+)
 def test_a_bad_import_breaks_its_contract(tree_copy, module, source, contract):
     probe = tree_copy / module
     extra = None

@@ -3,6 +3,7 @@
 Used by every app's reply-path tests (interrogation witnesses, the Turing Trade target): they share
 the one engine gateway, so they share its failure behaviour.
 """
+
 import pytest
 
 from arena.models import Entry

@@ -7,7 +7,9 @@ from arena import services
 from arena.models import Conversation
 
 
-def three_party(cast, *, machine=None, confederate=None, judge=None, time_limit_s=300, start=True, keystroke_mode=False):
+def three_party(
+    cast, *, machine=None, confederate=None, judge=None, time_limit_s=300, start=True, keystroke_mode=False
+):
     interrogation = services.interrogation_create(
         judge=judge or cast.jude,
         witnesses=[confederate or cast.connie, machine or cast.simple],
@@ -43,11 +45,15 @@ def finished_chat(cast):
     interrogation = three_party(cast)
     human, machine = sides(interrogation)
     for i in range(3):
-        services.message_post(conversation_id=human.pk, sender_role="interrogator", text=f"question {i}", user=cast.jude)
+        services.message_post(
+            conversation_id=human.pk, sender_role="interrogator", text=f"question {i}", user=cast.jude
+        )
         services.message_post(conversation_id=human.pk, sender_role="witness", text=f"answer {i}", user=cast.connie)
     services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="<b>bold?</b>", user=cast.jude)
     services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
-    services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=77, reason="r")
+    services.verdict_submit(
+        interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=77, reason="r"
+    )
     return interrogation, human, machine
 
 
@@ -90,10 +96,15 @@ def decided(cast, *, witnesses, judged_human=None, judge=None, confidence=80):
     interrogation = services.interrogation_create(judge=judge, witnesses=list(witnesses), title="decided")
     services.interrogation_start(interrogation_id=interrogation.pk)
     services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
-    conversations = list(Conversation.objects.filter(interrogation=interrogation).select_related("witness_entry", "witness_human"))
+    conversations = list(
+        Conversation.objects.filter(interrogation=interrogation).select_related("witness_entry", "witness_human")
+    )
 
     def is_picked(c):
-        return judged_human is not None and (c.witness_entry == judged_human if c.witness_entry_id else c.witness_human == judged_human)
+        return judged_human is not None and (
+            c.witness_entry == judged_human if c.witness_entry_id else c.witness_human == judged_human
+        )
+
     if len(conversations) == 2:
         choice = next(c.side for c in conversations if is_picked(c))
     else:

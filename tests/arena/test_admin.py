@@ -1,4 +1,5 @@
 """Organisers run interrogations from the admin."""
+
 import pytest
 
 from arena.models import Interrogation
@@ -18,7 +19,13 @@ def test_organiser_creates_a_three_party_interrogation(cast, client):
     client.force_login(cast.olivia)
     response = client.post(
         "/admin/arena/interrogation/add/",
-        {"title": "Round 1", "judge": cast.june.pk, "time_limit_s": 300, "entries": [cast.eliza.pk], "confederates": [cast.carl.pk]},
+        {
+            "title": "Round 1",
+            "judge": cast.june.pk,
+            "time_limit_s": 300,
+            "entries": [cast.eliza.pk],
+            "confederates": [cast.carl.pk],
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     created = Interrogation.objects.get(title="Round 1")

@@ -1,4 +1,5 @@
 """The entrants' REST API: registration, secrets, probes, pull mode and its isolation, consent."""
+
 import time
 
 import pytest
@@ -25,8 +26,9 @@ def entrants(cast):
 
 
 def register(client, name, engine="pull", settings=None):
-    return client.post("/api/v1/entries/", {"display_name": name, "engine": engine, "settings": settings or {}},
-                       format="json")
+    return client.post(
+        "/api/v1/entries/", {"display_name": name, "engine": engine, "settings": settings or {}}, format="json"
+    )
 
 
 def test_anonymous_requests_are_refused(cast):
@@ -69,38 +71,76 @@ def test_pull_mode_long_poll_and_isolation_between_entrants(cast, entrants, tran
     conv_a = sides(three_party(cast, machine=entry_a))[1]
     conv_b = sides(three_party(cast, machine=entry_b, judge=cast.june, confederate=cast.carl))[1]
     services.message_post(conversation_id=conv_a.pk, sender_role="interrogator", text="are you a bot?", user=cast.jude)
-    services.message_post(conversation_id=conv_b.pk, sender_role="interrogator", text="bob's secret question", user=cast.june)
+    services.message_post(
+        conversation_id=conv_b.pk, sender_role="interrogator", text="bob's secret question", user=cast.june
+    )
 
     pending = api_ada.get(f"/api/v1/entries/{entry_a.pk}/pending/?wait=5").json()["pending"]
-    assert [(p["conversation"], p["message"], p["history"]) for p in pending] == [(str(conv_a.public_id), "are you a bot?", [])]
+    assert [(p["conversation"], p["message"], p["history"]) for p in pending] == [
+        (str(conv_a.public_id), "are you a bot?", [])
+    ]
     assert "bob's secret" not in api_ada.get(f"/api/v1/entries/{entry_a.pk}/pending/").content.decode()
     # Ada cannot read Bob's entry, nor answer in Bob's conversation through her own entry
     assert api_ada.get(f"/api/v1/entries/{entry_b.pk}/pending/").status_code == 404
-    assert api_ada.post(f"/api/v1/entries/{entry_b.pk}/replies/", {"conversation": str(conv_b.public_id), "text": "x"},
-                        format="json").status_code == 404
-    assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/replies/", {"conversation": str(conv_b.public_id), "text": "x"},
-                        format="json").status_code == 404
+    assert (
+        api_ada.post(
+            f"/api/v1/entries/{entry_b.pk}/replies/",
+            {"conversation": str(conv_b.public_id), "text": "x"},
+            format="json",
+        ).status_code
+        == 404
+    )
+    assert (
+        api_ada.post(
+            f"/api/v1/entries/{entry_a.pk}/replies/",
+            {"conversation": str(conv_b.public_id), "text": "x"},
+            format="json",
+        ).status_code
+        == 404
+    )
     assert not conv_b.messages.filter(sender_role="witness").exists()
-    assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/typing/", {"conversation": str(conv_a.public_id)},
-                        format="json").status_code == 204
-    assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/typing/", {"conversation": str(conv_b.public_id)},
-                        format="json").status_code == 404
+    assert (
+        api_ada.post(
+            f"/api/v1/entries/{entry_a.pk}/typing/", {"conversation": str(conv_a.public_id)}, format="json"
+        ).status_code
+        == 204
+    )
+    assert (
+        api_ada.post(
+            f"/api/v1/entries/{entry_a.pk}/typing/", {"conversation": str(conv_b.public_id)}, format="json"
+        ).status_code
+        == 404
+    )
 
-    posted = api_ada.post(f"/api/v1/entries/{entry_a.pk}/replies/",
-                          {"conversation": str(conv_a.public_id), "text": "<b>no</b>, are <i>you</i>?"}, format="json")
+    posted = api_ada.post(
+        f"/api/v1/entries/{entry_a.pk}/replies/",
+        {"conversation": str(conv_a.public_id), "text": "<b>no</b>, are <i>you</i>?"},
+        format="json",
+    )
     assert posted.status_code == 202  # accepted, held for the entry's typing delay (none here), then shown
     assert posted.json()["reply_to"] == 1 and posted.json()["text"] == "no, are you?"
-    assert wait_for(lambda: list(conv_a.messages.filter(sender_role="witness").values_list("seq", "text"))) == [(2, "no, are you?")]
+    assert wait_for(lambda: list(conv_a.messages.filter(sender_role="witness").values_list("seq", "text"))) == [
+        (2, "no, are you?")
+    ]
     assert EngineCall.objects.get(entry=entry_a).kind == "pull"
     start = time.monotonic()  # answered: nothing pending, and the long poll returns after its wait
     assert api_ada.get(f"/api/v1/entries/{entry_a.pk}/pending/?wait=0.3").json() == {"pending": []}
     assert 0.25 <= time.monotonic() - start < 3
-    assert api_ada.post(f"/api/v1/entries/{entry_a.pk}/replies/", {"conversation": str(conv_a.public_id), "text": "  "},
-                        format="json").status_code == 400
+    assert (
+        api_ada.post(
+            f"/api/v1/entries/{entry_a.pk}/replies/",
+            {"conversation": str(conv_a.public_id), "text": "  "},
+            format="json",
+        ).status_code
+        == 400
+    )
     # the second message's history carries the first exchange
     services.message_post(conversation_id=conv_a.pk, sender_role="interrogator", text="me? no", user=cast.jude)
     item = api_ada.get(f"/api/v1/entries/{entry_a.pk}/pending/").json()["pending"][0]
-    assert item["history"] == [{"role": "interrogator", "text": "are you a bot?"}, {"role": "witness", "text": "no, are you?"}]
+    assert item["history"] == [
+        {"role": "interrogator", "text": "are you a bot?"},
+        {"role": "witness", "text": "no, are you?"},
+    ]
 
 
 def test_pull_entries_get_no_reply_task_answer(cast, entrants):

@@ -4,6 +4,7 @@ conversation's messages 1..n under its row lock, each linked to the one before, 
 core.hashchain recomputes; the SQL and the portable Python path make the same decisions; an error or a
 refusal stores nothing and leaves the connection idle and the row unlocked; the installed function is
 the file."""
+
 import contextlib
 import datetime as dt
 import threading
@@ -71,8 +72,13 @@ def lock_waiters(n: int, timeout: float = 5.0) -> None:
     with other_session() as other:
         other.autocommit = True  # a fresh snapshot per query
         while time.monotonic() < deadline:
-            if other.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                             "AND datname = current_database()").fetchone()[0] >= n:
+            if (
+                other.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND datname = current_database()"
+                ).fetchone()[0]
+                >= n
+            ):
                 return
             time.sleep(0.01)
     pytest.fail(f"{n} writers never waited for the row lock")
@@ -102,8 +108,7 @@ def test_the_database_runs_the_sql_file_as_written():
 def test_an_append_is_one_statement_outside_a_transaction_and_inside_one(human, cast):
     assert appends_pg.usable()
     with CaptureQueriesContext(connection) as queries:
-        message = services.message_post(conversation_id=human.pk, sender_role="interrogator", text="hi",
-                                        user=cast.jude)
+        message = services.message_post(conversation_id=human.pk, sender_role="interrogator", text="hi", user=cast.jude)
     assert len(queries) == 1 and "arena_message_append" in queries[0]["sql"], [q["sql"][:80] for q in queries]
     idle_and_unlocked(human)
     with transaction.atomic():
@@ -119,8 +124,15 @@ def test_an_append_is_one_statement_outside_a_transaction_and_inside_one(human, 
     idle_and_unlocked(human)
 
 
-TRICKY = ["plain", 'quote " and backslash \\ and slash /', "line one\nline two\ttabbed", "émoji 🤖 and ß, 中文",
-          "a \u2028 line separator, \u00a0 nbsp, e\u0301 combining", "</script><b>x</b> & %s %% {}", "x" * 999]
+TRICKY = [
+    "plain",
+    'quote " and backslash \\ and slash /',
+    "line one\nline two\ttabbed",
+    "émoji 🤖 and ß, 中文",
+    "a \u2028 line separator, \u00a0 nbsp, e\u0301 combining",
+    "</script><b>x</b> & %s %% {}",
+    "x" * 999,
+]
 
 
 def test_the_sql_hash_is_the_hashchain_hash(human, cast):
@@ -132,41 +144,76 @@ def test_the_sql_hash_is_the_hashchain_hash(human, cast):
     assert [m.text for m in messages] == TRICKY
     assert messages[0].prev_hash == hashchain.genesis_hash(human.public_id)
     for m in messages:
-        assert m.hash == hashchain.message_hash(prev_hash=m.prev_hash, seq=m.seq, sender_role=m.sender_role, text=m.text,
-                                                created_at=m.created_at)
+        assert m.hash == hashchain.message_hash(
+            prev_hash=m.prev_hash, seq=m.seq, sender_role=m.sender_role, text=m.text, created_at=m.created_at
+        )
 
 
 def test_the_sql_and_the_portable_path_decide_alike(cast):
     """The same messages through the function and through the atomic block: the same outcomes, and
     the same rows (but the ids) when both are given the same moment."""
+
     def fresh():
         interrogation = services.interrogation_create(
-            judge=cast.jude, witnesses=[cast.connie], title="t", turn_rule="alternate", max_message_chars=10)
+            judge=cast.jude, witnesses=[cast.connie], title="t", turn_rule="alternate", max_message_chars=10
+        )
         services.interrogation_start(interrogation_id=interrogation.pk)
         return interrogation.conversations.get()
 
     now = timezone.now()
-    steps = [("witness", cast.connie, "first?"), ("interrogator", cast.jude, "hello"),
-             ("interrogator", cast.jude, "again"), ("witness", cast.connie, "x" * 11), ("witness", cast.connie, "hi"),
-             ("witness", cast.carl, "me"), ("interrogator", None, "bot?"), ("witness", cast.connie, "twice"),
-             ("interrogator", cast.jude, "ok")]
+    steps = [
+        ("witness", cast.connie, "first?"),
+        ("interrogator", cast.jude, "hello"),
+        ("interrogator", cast.jude, "again"),
+        ("witness", cast.connie, "x" * 11),
+        ("witness", cast.connie, "hi"),
+        ("witness", cast.carl, "me"),
+        ("interrogator", None, "bot?"),
+        ("witness", cast.connie, "twice"),
+        ("interrogator", cast.jude, "ok"),
+    ]
     answers, rows = [], []
     for append in (appends_pg.message_append, appends.message_append):
         conversation = fresh()
         outcomes = []
         for i, (role, user, text) in enumerate(steps):
-            found = append(conversation_id=conversation.pk, sender_role=role, user=user, text=text,
-                           now=now + dt.timedelta(seconds=i), policy=user is not None)
-            outcomes.append((found.outcome, found.status, found.witness_label, found.cap, found.last_role,
-                             found.witness_engine, found.message and (found.message.seq, found.message.hash)))
+            found = append(
+                conversation_id=conversation.pk,
+                sender_role=role,
+                user=user,
+                text=text,
+                now=now + dt.timedelta(seconds=i),
+                policy=user is not None,
+            )
+            outcomes.append(
+                (
+                    found.outcome,
+                    found.status,
+                    found.witness_label,
+                    found.cap,
+                    found.last_role,
+                    found.witness_engine,
+                    found.message and (found.message.seq, found.message.hash),
+                )
+            )
         answers.append([o[:6] for o in outcomes])
         rows.append([(m.seq, m.sender_role, m.text, m.created_at) for m in chain(conversation)])
     assert answers[0] == answers[1]
-    assert [a[0] for a in answers[0]] == ["not_your_turn", "ok", "not_your_turn", "too_long", "ok", "sender", "sender",
-                                          "not_your_turn", "ok"]
+    assert [a[0] for a in answers[0]] == [
+        "not_your_turn",
+        "ok",
+        "not_your_turn",
+        "too_long",
+        "ok",
+        "sender",
+        "sender",
+        "not_your_turn",
+        "ok",
+    ]
     assert rows[0] == rows[1]
-    missing = appends_pg.message_append(conversation_id=10**9, sender_role="interrogator", user=cast.jude, text="x",
-                                        now=now, policy=True)
+    missing = appends_pg.message_append(
+        conversation_id=10**9, sender_role="interrogator", user=cast.jude, text="x", now=now, policy=True
+    )
     assert missing.outcome == "missing"
 
 
@@ -183,8 +230,9 @@ def test_two_writers_number_the_messages_one_to_n_without_gaps(human, cast):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=write, args=args)
-               for args in (("interrogator", cast.jude), ("witness", cast.connie))]
+    threads = [
+        threading.Thread(target=write, args=args) for args in (("interrogator", cast.jude), ("witness", cast.connie))
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -202,8 +250,15 @@ def test_a_writer_that_waited_for_the_lock_links_to_what_its_predecessor_committ
     result = {}
     with transaction.atomic():  # holds the row lock, and stores #2, until the block commits
         services.message_post(conversation_id=human.pk, sender_role="witness", text="second", user=cast.connie)
-        writer = in_thread(result, "third", services.message_post, conversation_id=human.pk, sender_role="witness",
-                           text="third", user=cast.connie)
+        writer = in_thread(
+            result,
+            "third",
+            services.message_post,
+            conversation_id=human.pk,
+            sender_role="witness",
+            text="third",
+            user=cast.connie,
+        )
         lock_waiters(1)
     writer.join(10)
     assert isinstance(result["third"], Message), result
@@ -221,8 +276,7 @@ def test_a_lock_timeout_stores_nothing_and_leaves_the_connection_usable(human, c
         with other_session() as other:
             other.execute(f"SELECT id FROM {table} WHERE id = %s FOR UPDATE", [human.pk])
             with pytest.raises(OperationalError):
-                services.message_post(conversation_id=human.pk, sender_role="interrogator", text="lost",
-                                      user=cast.jude)
+                services.message_post(conversation_id=human.pk, sender_role="interrogator", text="lost", user=cast.jude)
             assert connection.connection.info.transaction_status == TransactionStatus.IDLE
         idle_and_unlocked(human)
         services.message_post(conversation_id=human.pk, sender_role="interrogator", text="kept", user=cast.jude)
@@ -257,8 +311,9 @@ def test_nothing_is_pushed_before_the_commit(human, cast, monkeypatch):
 
     def stored(message, conversation, **kw):  # runs after the commit: another session sees the row
         with other_session() as other:
-            seen.append(other.execute(f"SELECT text FROM {Message._meta.db_table} WHERE id = %s",
-                                      [message.pk]).fetchone())
+            seen.append(
+                other.execute(f"SELECT text FROM {Message._meta.db_table} WHERE id = %s", [message.pk]).fetchone()
+            )
 
     monkeypatch.setattr("arena.notify.message_stored", stored)
     services.message_post(conversation_id=human.pk, sender_role="interrogator", text="durable", user=cast.jude)
@@ -282,15 +337,22 @@ def test_a_message_is_never_timed_before_the_one_it_follows(human, cast):
     """A writer reads the clock before it waits for the lock: a message stored after a later-timed one
     takes that one's time (both paths), and its hash covers the time stored."""
     later = timezone.now() + dt.timedelta(seconds=5)
-    for append, role, user in ((appends_pg.message_append, "interrogator", cast.jude),
-                               (appends.message_append, "witness", cast.connie)):
+    for append, role, user in (
+        (appends_pg.message_append, "interrogator", cast.jude),
+        (appends.message_append, "witness", cast.connie),
+    ):
         services.message_post(conversation_id=human.pk, sender_role="interrogator", text="ahead", user=cast.jude)
         Message.objects.filter(conversation=human).update(created_at=later)  # (the chain is mended below)
-        found = append(conversation_id=human.pk, sender_role=role, user=user, text="behind", now=timezone.now(),
-                       policy=True)
+        found = append(
+            conversation_id=human.pk, sender_role=role, user=user, text="behind", now=timezone.now(), policy=True
+        )
         assert found.message.created_at == later
         stored = Message.objects.get(pk=found.message.pk)
         assert stored.created_at == later and stored.hash == found.message.hash == hashchain.message_hash(
-            prev_hash=stored.prev_hash, seq=stored.seq, sender_role=stored.sender_role, text=stored.text,
-            created_at=later)
+            prev_hash=stored.prev_hash,
+            seq=stored.seq,
+            sender_role=stored.sender_role,
+            text=stored.text,
+            created_at=later,
+        )
         Message.objects.filter(conversation=human).delete()

@@ -1,4 +1,5 @@
 """Before the reveal, nothing a judge receives says which witness is human: not in the page, not on the socket."""
+
 import json
 
 import pytest
@@ -11,8 +12,35 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # every key a judge payload may carry before the verdict
 JUDGE_KEYS = {
-    "type", "kind", "title", "status", "deadline", "now", "time_limit_s", "end_reason", "sides", "held", "messages",
-    "verdict", "reveal", "correct", "verdict_here", "earlier", "keystroke_mode", "composing", "keys", "side", "seq", "from", "text", "at", "code", "message", "left", "right", "sole",
+    "type",
+    "kind",
+    "title",
+    "status",
+    "deadline",
+    "now",
+    "time_limit_s",
+    "end_reason",
+    "sides",
+    "held",
+    "messages",
+    "verdict",
+    "reveal",
+    "correct",
+    "verdict_here",
+    "earlier",
+    "keystroke_mode",
+    "composing",
+    "keys",
+    "side",
+    "seq",
+    "from",
+    "text",
+    "at",
+    "code",
+    "message",
+    "left",
+    "right",
+    "sole",
 }
 
 
@@ -29,8 +57,18 @@ def keys_of(value):
 def secrets_of(cast, interrogation):
     human, machine = sides(interrogation)
     return [
-        "connie", "Simple Bot", "simple", "human", "machine", "confederate", "entry", "engine",
-        str(human.public_id), str(machine.public_id), f'"id": {human.pk}', f'"id": {machine.pk}',
+        "connie",
+        "Simple Bot",
+        "simple",
+        "human",
+        "machine",
+        "confederate",
+        "entry",
+        "engine",
+        str(human.public_id),
+        str(machine.public_id),
+        f'"id": {human.pk}',
+        f'"id": {machine.pk}',
     ]
 
 

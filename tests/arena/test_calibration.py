@@ -1,4 +1,5 @@
 """Calibration bins: observed frequencies of the event among forecasts near p, with Wilson intervals."""
+
 import pytest
 
 from arena.stats import calibration_bins, wilson_interval

@@ -1,4 +1,5 @@
 """core.channel_layer: channels_redis's layer with group sends in two round trips, on a real Redis."""
+
 import asyncio
 import os
 import time
@@ -33,12 +34,15 @@ async def test_group_send_many_delivers_in_order_to_every_member():
         await layer.group_add("conversation.2", other)
         for k in range(8):
             await layer.group_add(f"topic.{k}", judge)
-        await layer.group_send_many([
-            ("conversation.1", {"type": "m", "n": 1}),
-            ("monitor", {"type": "m", "n": 2}),  # nobody watches: sent to no one, no error
-            ("judge.1", {"type": "m", "n": 3}),
-            ("conversation.2", {"type": "m", "n": 4}),
-        ] + [(f"topic.{k}", {"type": "m", "n": 10 + k}) for k in range(8)])
+        await layer.group_send_many(
+            [
+                ("conversation.1", {"type": "m", "n": 1}),
+                ("monitor", {"type": "m", "n": 2}),  # nobody watches: sent to no one, no error
+                ("judge.1", {"type": "m", "n": 3}),
+                ("conversation.2", {"type": "m", "n": 4}),
+            ]
+            + [(f"topic.{k}", {"type": "m", "n": 10 + k}) for k in range(8)]
+        )
         assert [(await receive(layer, judge))["n"] for _ in range(10)] == [1, 3] + list(range(10, 18))
         assert (await receive(layer, witness))["n"] == 1
         assert (await receive(layer, other))["n"] == 4
@@ -157,8 +161,9 @@ async def test_a_send_can_leave_out_the_member_that_has_the_message_already(conf
         for channel in (own, console, other_process):
             await layer.group_add("conversation.1", channel)
         await layer.group_add("monitor", own)
-        await layer.group_send_many([("conversation.1", {"type": "m", "n": 1, LEAVE_OUT: own}),
-                                     ("monitor", {"type": "m", "n": 2})])
+        await layer.group_send_many(
+            [("conversation.1", {"type": "m", "n": 1, LEAVE_OUT: own}), ("monitor", {"type": "m", "n": 2})]
+        )
         assert await receive(layer, console) == {"type": "m", "n": 1}
         assert await receive(stock, other_process) == {"type": "m", "n": 1}
         assert (await receive(layer, own))["n"] == 2  # the other group's message only
@@ -201,8 +206,9 @@ async def test_one_reader_files_a_burst_for_many_consumers_in_order():
             await layer.group_add(f"conversation.{i}", channel)
         waiting = [asyncio.ensure_future(receive(layer, channel)) for channel in channels]
         await asyncio.sleep(0.05)
-        await layer.group_send_many([(f"conversation.{i}", {"type": "m", "n": k}) for k in range(3)
-                                     for i in range(len(channels))])
+        await layer.group_send_many(
+            [(f"conversation.{i}", {"type": "m", "n": k}) for k in range(3) for i in range(len(channels))]
+        )
         assert [(await w)["n"] for w in waiting] == [0] * len(channels)
         for channel in channels:
             assert [(await receive(layer, channel))["n"] for _ in range(2)] == [1, 2]

@@ -1,4 +1,5 @@
 """Settings come from the environment and fail loudly; system checks catch unsafe combinations."""
+
 import os
 import runpy
 import subprocess
@@ -15,24 +16,49 @@ SIGNING_KEY = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="  # an Ed25519 priva
 
 
 def manage(*args, **environ):
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ARENA_SIGNING_KEY"}}
-    clean.update(environ, DJANGO_SETTINGS_MODULE="config.settings", ARENA_DATA_DIR=environ.get("ARENA_DATA_DIR", "/tmp/arena-cfg-test"))
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ARENA_SIGNING_KEY"}
+    }
+    clean.update(
+        environ,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        ARENA_DATA_DIR=environ.get("ARENA_DATA_DIR", "/tmp/arena-cfg-test"),
+    )
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+    )
 
 
 # every typed variable config/settings.py reads, with its minimum
 BOOLEANS = ["DEBUG", "CELERY_TASK_ALWAYS_EAGER", "SERVE_STATIC"]
-INTEGERS = {"ARENA_MAX_MESSAGE_CHARS": 1, "ARENA_DEFAULT_TIME_LIMIT_S": 10, "ARENA_BOT_REPLY_MAX_CHARS": 1,
-            "ARENA_BOT_RETRIES": 0, "ARENA_BOT_BREAKER_FAILURES": 1, "ARENA_BOT_BREAKER_COOLDOWN_S": 1,
-            "LAMBDASTAR_QUOTA_EPISODES": 1, "ARENA_STATE_MESSAGES": 1, "ARENA_REPLAY_MAX_KEYS": 0}
+INTEGERS = {
+    "ARENA_MAX_MESSAGE_CHARS": 1,
+    "ARENA_DEFAULT_TIME_LIMIT_S": 10,
+    "ARENA_BOT_REPLY_MAX_CHARS": 1,
+    "ARENA_BOT_RETRIES": 0,
+    "ARENA_BOT_BREAKER_FAILURES": 1,
+    "ARENA_BOT_BREAKER_COOLDOWN_S": 1,
+    "LAMBDASTAR_QUOTA_EPISODES": 1,
+    "ARENA_STATE_MESSAGES": 1,
+    "ARENA_REPLAY_MAX_KEYS": 0,
+}
 FLOATS = {"ARENA_BOT_RETRY_BASE_S": 0.0, "ARENA_PULL_MAX_WAIT_S": 0.0}
 LISTS = ["ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"]
 BAD_VALUES = (
     [(name, raw) for name in BOOLEANS for raw in ("maybe", "2", "ok", "y", " true")]  # django-environ: True/False
     + [(name, raw) for name, least in INTEGERS.items() for raw in ("ten", "1.5", "0x10", str(least - 1))]
-    + [(name, raw) for name, least in FLOATS.items() for raw in ("fast", "2.5s", "1,5", "nan", "inf", "-inf", str(least - 1))]
+    + [
+        (name, raw)
+        for name, least in FLOATS.items()
+        for raw in ("fast", "2.5s", "1,5", "nan", "inf", "-inf", str(least - 1))
+    ]
     + [(name, " , ") for name in LISTS]
-    + [("DATABASE_URL", raw) for raw in ("mysql://x/y", "http://x/y", "postgres://host:5432/", "postgres://host:port/db", "sqlite://")]
+    + [
+        ("DATABASE_URL", raw)
+        for raw in ("mysql://x/y", "http://x/y", "postgres://host:5432/", "postgres://host:port/db", "sqlite://")
+    ]
     + [("REDIS_URL", raw) for raw in ("http://127.0.0.1:6379", "redis://")]
     + [("ARENA_SIGNING_RETIRED_KEYS", raw) for raw in ("not-base64!", "c2hvcnQ=")]
 )
@@ -45,7 +71,9 @@ def settings_from(monkeypatch, **environ):
     return runpy.run_path(str(ROOT / "config" / "settings.py"))
 
 
-@pytest.mark.parametrize("raw, expected", [("true", True), ("0", False), ("Yes", True), ("off", False), ("ON", True), ("1", True)])
+@pytest.mark.parametrize(
+    "raw, expected", [("true", True), ("0", False), ("Yes", True), ("off", False), ("ON", True), ("1", True)]
+)
 def test_booleans(monkeypatch, raw, expected):
     monkeypatch.setenv("X_FLAG", raw)
     assert env.bool("X_FLAG", not expected) is expected
@@ -59,8 +87,15 @@ def test_every_bad_value_fails_loudly_naming_the_variable_and_the_value(monkeypa
 
 
 def test_good_values_and_defaults(monkeypatch):
-    values = settings_from(monkeypatch, ARENA_PULL_MAX_WAIT_S="1e1", ARENA_BOT_RETRIES="0", SERVE_STATIC="No",
-                           ALLOWED_HOSTS=" a.example, ,b.example ", SECRET_KEY="$tarts-with-a-dollar", ARENA_BOTS_QUEUE="")
+    values = settings_from(
+        monkeypatch,
+        ARENA_PULL_MAX_WAIT_S="1e1",
+        ARENA_BOT_RETRIES="0",
+        SERVE_STATIC="No",
+        ALLOWED_HOSTS=" a.example, ,b.example ",
+        SECRET_KEY="$tarts-with-a-dollar",
+        ARENA_BOTS_QUEUE="",
+    )
     assert values["ARENA_PULL_MAX_WAIT_S"] == 10.0 and values["ARENA_BOT_RETRIES"] == 0
     assert values["SERVE_STATIC"] is False and values["ALLOWED_HOSTS"] == ["a.example", "b.example"]
     assert values["SECRET_KEY"] == "$tarts-with-a-dollar"  # taken literally, no django-environ proxy
@@ -69,14 +104,39 @@ def test_good_values_and_defaults(monkeypatch):
 
 def test_database_urls():
     db = parse_database_url("postgres://ann:s%40cret@db.example:6543/arena?sslmode=require")
-    assert db == {"ENGINE": "django.db.backends.postgresql", "NAME": "arena", "USER": "ann", "PASSWORD": "s@cret",
-                  "HOST": "db.example", "PORT": "6543", "OPTIONS": {"sslmode": "require"}, "CONN_MAX_AGE": 60,
-                  "CONN_HEALTH_CHECKS": False, "TEST": {"NAME": "test_arena"}}
+    assert db == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "arena",
+        "USER": "ann",
+        "PASSWORD": "s@cret",
+        "HOST": "db.example",
+        "PORT": "6543",
+        "OPTIONS": {"sslmode": "require"},
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": False,
+        "TEST": {"NAME": "test_arena"},
+    }
     assert parse_database_url("postgres://root@127.0.0.1:5432/test") == {
-        "ENGINE": "django.db.backends.postgresql", "NAME": "test", "USER": "root", "PASSWORD": "", "HOST": "127.0.0.1",
-        "PORT": "5432", "OPTIONS": {}, "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": False, "TEST": {"NAME": "test_test"}}
-    for url, path in [("sqlite:///srv/arena.sqlite3", "/srv/arena.sqlite3"), ("sqlite:////srv/arena.sqlite3", "/srv/arena.sqlite3")]:
-        assert parse_database_url(url) == {"ENGINE": "django.db.backends.sqlite3", "NAME": path, "TEST": {"NAME": path + ".test"}}
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "test",
+        "USER": "root",
+        "PASSWORD": "",
+        "HOST": "127.0.0.1",
+        "PORT": "5432",
+        "OPTIONS": {},
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": False,
+        "TEST": {"NAME": "test_test"},
+    }
+    for url, path in [
+        ("sqlite:///srv/arena.sqlite3", "/srv/arena.sqlite3"),
+        ("sqlite:////srv/arena.sqlite3", "/srv/arena.sqlite3"),
+    ]:
+        assert parse_database_url(url) == {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": path,
+            "TEST": {"NAME": path + ".test"},
+        }
     with pytest.raises(ImproperlyConfigured) as refused:
         parse_database_url("postgres://ann:s3cret@db.example:port/arena")
     assert "DATABASE_URL=" in str(refused.value) and "s3cret" not in str(refused.value)  # no password in logs
@@ -104,8 +164,10 @@ SERVICES = {"DATABASE_URL": "postgres://root@127.0.0.1:5432/arena", "ALLOWED_HOS
 
 
 def test_the_embedded_default_runs_with_debug_off_on_keys_it_generates_once(tmp_path):
-    show = ("from django.conf import settings; from arena.signing import signing_key; from core.hashchain import key_id; "
-            "print(settings.DEBUG, settings.SECRET_KEY, key_id(signing_key().public_key()))")
+    show = (
+        "from django.conf import settings; from arena.signing import signing_key; from core.hashchain import key_id; "
+        "print(settings.DEBUG, settings.SECRET_KEY, key_id(signing_key().public_key()))"
+    )
     first = manage("shell", "-c", show, ARENA_DATA_DIR=str(tmp_path))
     debug, secret, key = first.stdout.split()[-3:]  # after the shell's "N objects imported"
     assert first.returncode == 0 and debug == "False", first.stderr

@@ -7,9 +7,9 @@ from asgiref.sync import sync_to_async
 from arena import services
 from arena.models import Message
 
+from ..conftest import redis_available
 from .helpers import sides, three_party
 from .wsclient import connect
-from ..conftest import redis_available
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +24,10 @@ def layer(request, settings, end_stray_sessions):
             pytest.skip("no Redis server reachable (set REDIS_URL)")
         host = {"address": url, "socket_timeout": None}
         settings.CHANNEL_LAYERS = {
-            "default": {"BACKEND": "core.channel_layer.RedisChannelLayer", "CONFIG": {"hosts": [host], "prefix": f"arena-test-{os.getpid()}"}}
+            "default": {
+                "BACKEND": "core.channel_layer.RedisChannelLayer",
+                "CONFIG": {"hosts": [host], "prefix": f"arena-test-{os.getpid()}"},
+            }
         }
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

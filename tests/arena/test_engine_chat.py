@@ -1,5 +1,6 @@
 """The gateway's whole-prompt call (engine_chat): exact messages out, raw reply, latency and tokens back,
 with the breaker, the call log and retries of every other reply."""
+
 import pytest
 
 from arena.models import EngineCall, Entry, EntryHealth
@@ -17,8 +18,10 @@ def llm(settings):
     settings.ARENA_BOT_RETRIES = 2
 
     def make(stub, model="m"):
-        return Entry.objects.create(display_name=f"llm {model}", engine="llm",
-                                    settings={"base_url": stub.url, "model": model, "timeout_s": 2})
+        return Entry.objects.create(
+            display_name=f"llm {model}", engine="llm", settings={"base_url": stub.url, "model": model, "timeout_s": 2}
+        )
+
     return make
 
 
@@ -38,7 +41,11 @@ def test_transient_failures_are_retried_and_each_call_logged(llm):
     with ChatStub({"m": [(503, "", 0), (503, "", 0), "fine"]}) as stub:
         reply = engine_chat(entry=llm(stub), messages=MESSAGES, subject="s")
     assert reply.ok and reply.text == "fine" and reply.attempts == 3
-    assert list(EngineCall.objects.order_by("pk").values_list("attempt", "outcome")) == [(0, "error"), (1, "error"), (2, "ok")]
+    assert list(EngineCall.objects.order_by("pk").values_list("attempt", "outcome")) == [
+        (0, "error"),
+        (1, "error"),
+        (2, "ok"),
+    ]
 
 
 def test_a_permanent_failure_is_not_retried(llm):
@@ -98,4 +105,7 @@ def test_a_success_after_failures_resets_the_breaker_and_is_logged_once(llm):
     assert reply.ok and reply.latency_exact_ms >= reply.latency_ms >= 0
     health = EntryHealth.objects.get(entry=entry)
     assert health.consecutive_failures == 0 and health.last_ok_at is not None
-    assert list(EngineCall.objects.filter(entry=entry).order_by("pk").values_list("outcome", flat=True)) == ["error", "ok"]
+    assert list(EngineCall.objects.filter(entry=entry).order_by("pk").values_list("outcome", flat=True)) == [
+        "error",
+        "ok",
+    ]

@@ -1,5 +1,6 @@
 """The entrant's sign-up, API keys (hashed, shown once, revocable), the API's authentication (401 with
 WWW-Authenticate), its one error body, and its throttles (per token, per address, 429 with Retry-After)."""
+
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
@@ -13,8 +14,9 @@ pytestmark = pytest.mark.django_db
 
 
 def signup(client, username="newbie", password="a-long-passphrase", about=""):
-    return client.post("/entrant/signup/", {"username": username, "password1": password, "password2": password,
-                                            "about": about})
+    return client.post(
+        "/entrant/signup/", {"username": username, "password1": password, "password2": password, "about": about}
+    )
 
 
 def register_entry(client, name="My bot", engine="simple", settings="{}"):
@@ -56,14 +58,17 @@ def test_with_approval_on_a_pending_entrant_cannot_register_until_an_organiser_a
     organiser.post("/admin/arena/entrantapplication/", {"action": "approve", "_selected_action": [application.pk]})
     application.refresh_from_db()
     assert application.approved_by == cast.olivia and roles.has_role(user, roles.ENTRANT)
-    assert api.post("/api/v1/entries/", {"display_name": "Via API", "engine": "simple"}, format="json").status_code == 201
+    assert (
+        api.post("/api/v1/entries/", {"display_name": "Via API", "engine": "simple"}, format="json").status_code == 201
+    )
 
 
 def test_signup_refuses_a_taken_name_and_mismatched_passwords(cast):
     client = Client()
     assert b"already exists" in signup(client, username="jude").content
-    answer = client.post("/entrant/signup/", {"username": "x1", "password1": "a-long-passphrase",
-                                              "password2": "another-passphrase"})
+    answer = client.post(
+        "/entrant/signup/", {"username": "x1", "password1": "a-long-passphrase", "password2": "another-passphrase"}
+    )
     assert answer.status_code == 200 and not EntrantApplication.objects.exists()
 
 
@@ -160,8 +165,9 @@ def test_a_token_past_its_rate_gets_429_with_retry_after_and_another_token_does_
 
 def test_an_address_past_its_rate_is_throttled_before_its_token_is_checked(cast, settings):
     settings.ARENA_API_RATE_PER_ADDRESS = 4
-    guesses = [APIClient(HTTP_AUTHORIZATION=f"Token arena_guess{i}").get("/api/v1/entries/").status_code
-               for i in range(6)]
+    guesses = [
+        APIClient(HTTP_AUTHORIZATION=f"Token arena_guess{i}").get("/api/v1/entries/").status_code for i in range(6)
+    ]
     assert guesses == [401, 401, 401, 401, 429, 429]  # guessing tokens is throttled too
     other_address = APIClient(REMOTE_ADDR="10.9.8.7").get("/api/v1/entries/")
     assert other_address.status_code == 401

@@ -1,5 +1,6 @@
 """An entry's own page and API: health (breaker, last errors, latency percentiles over the last day), the
 call log (paginated), its published transcripts; owners and organisers only, neutral error texts only."""
+
 from datetime import timedelta
 
 import pytest
@@ -31,8 +32,11 @@ def entry(ada):
         engine_call_log(entry, CallResult("ok", text="hi", latency_ms=ms), subject=f"call {ms}")
     old = engine_call_log(entry, CallResult("ok", latency_ms=99_999), subject="two days ago")
     EngineCall.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=2))
-    engine_call_log(entry, CallResult("error", latency_ms=5, error=SECRET_DETAIL, public_error=NEUTRAL),
-                    subject="conversation 9 message 1")
+    engine_call_log(
+        entry,
+        CallResult("error", latency_ms=5, error=SECRET_DETAIL, public_error=NEUTRAL),
+        subject="conversation 9 message 1",
+    )
     return entry
 
 
@@ -52,12 +56,18 @@ def test_health_gives_latency_percentiles_of_the_last_day_and_neutral_errors(ent
 
 
 def test_the_breaker_state_is_shown_open_then_half_open(entry, ada, settings):
-    EntryHealth.objects.create(entry=entry, consecutive_failures=5, unhealthy_since=timezone.now(),
-                               last_error=f"error: {NEUTRAL}", last_error_at=timezone.now())
+    EntryHealth.objects.create(
+        entry=entry,
+        consecutive_failures=5,
+        unhealthy_since=timezone.now(),
+        last_error=f"error: {NEUTRAL}",
+        last_error_at=timezone.now(),
+    )
     api = api_for(ada)
     assert api.get(f"/api/v1/entries/{entry.pk}/health/").json()["breaker"] == "open"
     EntryHealth.objects.filter(entry=entry).update(
-        unhealthy_since=timezone.now() - timedelta(seconds=settings.ARENA_BOT_BREAKER_COOLDOWN_S + 1))
+        unhealthy_since=timezone.now() - timedelta(seconds=settings.ARENA_BOT_BREAKER_COOLDOWN_S + 1)
+    )
     report = api.get(f"/api/v1/entries/{entry.pk}/health/").json()
     assert report["breaker"] == "half_open" and report["healthy"] is False and report["consecutive_failures"] == 5
     page = _client(ada).get(f"/entrant/entries/{entry.pk}/").content.decode()
@@ -106,7 +116,9 @@ def test_the_entry_page_shows_health_calls_and_published_transcripts_to_owner_an
 def test_the_gateway_stores_the_neutral_text_for_the_owner_beside_the_detail(entry):
     from arena.services.engines import entry_probe
 
-    Entry.objects.filter(pk=entry.pk).update(engine="webhook", settings={"url": "http://10.1.2.3:8080/", "timeout_s": 1})
+    Entry.objects.filter(pk=entry.pk).update(
+        engine="webhook", settings={"url": "http://10.1.2.3:8080/", "timeout_s": 1}
+    )
     report = entry_probe(entry_id=entry.pk)
     call = EngineCall.objects.filter(entry=entry, kind="probe").get()
     assert call.public_error == report["error"] and call.public_error
@@ -138,5 +150,8 @@ def test_a_success_logs_its_call_and_resets_the_breaker_together_or_not_at_all(a
     monkeypatch.undo()
     health.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=6), subject="call 4")
     assert list(EngineCall.objects.filter(entry=entry).order_by("pk").values_list("subject", "latency_ms")) == [
-        ("call 1", 3), ("call 2", 4), ("call 4", 6)]
+        ("call 1", 3),
+        ("call 2", 4),
+        ("call 4", 6),
+    ]
     assert EntryHealth.objects.get(entry=entry).consecutive_failures == 0

@@ -1,4 +1,5 @@
 """The example clients of examples/ answer live interrogations on a running platform (a daphne process)."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +26,9 @@ def fast_rehearsals(monkeypatch, settings):
 
 
 def run_example(name, *args, timeout=60):
-    return subprocess.Popen([sys.executable, str(EXAMPLES / name), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [sys.executable, str(EXAMPLES / name), *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
 
 
 def finish(process, timeout=30):
@@ -47,8 +49,12 @@ def test_the_pull_client_answers_a_judge(cast, fast_rehearsals, live_daphne, tas
     interrogation = services.interrogation_create(judge=cast.jude, witnesses=[entry], title="live")
     services.interrogation_start(interrogation_id=interrogation.pk)
     conversation = interrogation.conversations.get()
-    services.message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR,
-                          text="What is 17 plus 25?", user=cast.jude)
+    services.message_post(
+        conversation_id=conversation.pk,
+        sender_role=Message.Role.INTERROGATOR,
+        text="What is 17 plus 25?",
+        user=cast.jude,
+    )
 
     client = run_example("pull_client.py", "--base", live_daphne, "--token", key, "--wait", "5", "--max-replies", "1")
     output = finish(client)
@@ -57,13 +63,29 @@ def test_the_pull_client_answers_a_judge(cast, fast_rehearsals, live_daphne, tas
     assert reply.text == "That would be 42, unless I'm very tired."
 
 
-def test_the_webhook_client_registers_rehearses_and_answers_the_test_judge(cast, fast_rehearsals, live_daphne,
-                                                                          task_worker):
+def test_the_webhook_client_registers_rehearses_and_answers_the_test_judge(
+    cast, fast_rehearsals, live_daphne, task_worker
+):
     ada = make_user("ada", roles.ENTRANT)
     key = apikey_create(user=ada, name="example").key
-    client = run_example("webhook_client.py", "--port", "0", "--secret", "a-shared-secret-16+", "--base", live_daphne,
-                         "--token", key, "--register", "Ada's webhook bot", "--rehearse",
-                         "--settings", '{"think_s": 0, "per_char_s": 0, "jitter": 0}', "--max-replies", "4")
+    client = run_example(
+        "webhook_client.py",
+        "--port",
+        "0",
+        "--secret",
+        "a-shared-secret-16+",
+        "--base",
+        live_daphne,
+        "--token",
+        key,
+        "--register",
+        "Ada's webhook bot",
+        "--rehearse",
+        "--settings",
+        '{"think_s": 0, "per_char_s": 0, "jitter": 0}',
+        "--max-replies",
+        "4",
+    )
     output = finish(client, timeout=60)
     entry = Entry.objects.get(display_name="Ada's webhook bot")
     assert entry.owner == ada and entry.engine == "webhook" and entry.settings["url"].startswith("http://127.0.0.1:")

@@ -1,12 +1,13 @@
 """Keystroke mode: typing is stored key by key, streamed live, and Return turns the line into a message."""
+
 import pytest
 from asgiref.sync import sync_to_async
 
 from arena import services
-from core import hashchain
-from core.errors import Closed, InvalidInput, NotAllowed
 from arena.models import Keystroke, Message
 from arena.services.keystrokes import apply_keys
+from core import hashchain
+from core.errors import Closed, InvalidInput, NotAllowed
 
 from .helpers import in_thread, sides, three_party
 from .wsclient import connect
@@ -24,9 +25,16 @@ def test_apply_keys_handles_backspace_and_return():
 def test_return_turns_the_typed_line_into_a_hash_chained_message(cast):
     interrogation = three_party(cast, keystroke_mode=True)
     human, _ = sides(interrogation)
-    assert services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("Hi thr~~here"), user=cast.jude) == []
+    assert (
+        services.keystrokes_record(
+            conversation_id=human.pk, sender_role="interrogator", keys=keys("Hi thr~~here"), user=cast.jude
+        )
+        == []
+    )
     assert services.composing_line(human, "interrogator") == "Hi there"
-    [message] = services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("!\n"), user=cast.jude)
+    [message] = services.keystrokes_record(
+        conversation_id=human.pk, sender_role="interrogator", keys=keys("!\n"), user=cast.jude
+    )
     assert message.text == "Hi there!" and message.seq == 1
     assert services.composing_line(human, "interrogator") == ""
     stored = list(Keystroke.objects.filter(conversation=human).order_by("seq"))
@@ -36,7 +44,11 @@ def test_return_turns_the_typed_line_into_a_hash_chained_message(cast):
     services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("hey"), user=cast.connie)
     services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("ok\n"), user=cast.jude)
     services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys(" you\n"), user=cast.connie)
-    assert list(Message.objects.filter(conversation=human).values_list("text", flat=True)) == ["Hi there!", "ok", "hey you"]
+    assert list(Message.objects.filter(conversation=human).values_list("text", flat=True)) == [
+        "Hi there!",
+        "ok",
+        "hey you",
+    ]
     assert hashchain.chain_verify(human.public_id, Message.objects.filter(conversation=human).order_by("seq")).ok
 
 
@@ -76,9 +88,13 @@ def test_a_line_refused_at_return_stores_none_of_its_keys_and_can_be_sent_again(
     with pytest.raises(InvalidInput, match="turn|first"):
         services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("\n"), user=cast.connie)
     assert [k.key for k in Keystroke.objects.filter(conversation=human).order_by("seq")] == keys("hello")
-    assert services.composing_line(human, "witness") == "hello" and not Message.objects.filter(conversation=human).exists()
+    assert (
+        services.composing_line(human, "witness") == "hello" and not Message.objects.filter(conversation=human).exists()
+    )
     services.keystrokes_record(conversation_id=human.pk, sender_role="interrogator", keys=keys("Hi?\n"), user=cast.jude)
-    [message] = services.keystrokes_record(conversation_id=human.pk, sender_role="witness", keys=keys("\n"), user=cast.connie)
+    [message] = services.keystrokes_record(
+        conversation_id=human.pk, sender_role="witness", keys=keys("\n"), user=cast.connie
+    )
     assert message.text == "hello"
     assert hashchain.chain_verify(human.public_id, Message.objects.filter(conversation=human).order_by("seq")).ok
 
@@ -157,8 +173,13 @@ def test_a_machine_reply_is_typed_once_however_often_its_batches_are_delivered(c
     interrogation = three_party(cast, keystroke_mode=True)
     _, machine = sides(interrogation)
     services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hi", user=cast.jude)
-    EngineCall.objects.create(entry=cast.simple, conversation=machine, trigger_seq=1, kind=EngineCall.Kind.REPLY,
-                              outcome=EngineCall.Outcome.OK)
+    EngineCall.objects.create(
+        entry=cast.simple,
+        conversation=machine,
+        trigger_seq=1,
+        kind=EngineCall.Kind.REPLY,
+        outcome=EngineCall.Outcome.OK,
+    )
     text = "Hello there, judge"
     typing = dict(conversation_id=machine.pk, trigger_seq=1, text=text, per_char_s=0.0625)  # 4 keys a batch
     first = bot_reply_type(typed=0, **typing)
@@ -170,8 +191,11 @@ def test_a_machine_reply_is_typed_once_however_often_its_batches_are_delivered(c
         typed = bot_reply_type(typed=typed[0], **typing)
         steps += 1
     assert bot_reply_type(typed=16, **typing) is None and bot_reply_type(typed=0, **typing) is None  # after the end
-    witness_keys = list(Keystroke.objects.filter(conversation=machine, sender_role="witness").order_by("seq")
-                        .values_list("key", flat=True))
+    witness_keys = list(
+        Keystroke.objects.filter(conversation=machine, sender_role="witness")
+        .order_by("seq")
+        .values_list("key", flat=True)
+    )
     assert "".join(witness_keys[:-1]) == text and witness_keys[-1] == "Return" and steps == 4
     assert list(machine.messages.filter(sender_role="witness").values_list("text", flat=True)) == [text]
     assert EngineCall.objects.get(conversation=machine).reply_seq == 2

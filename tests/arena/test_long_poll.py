@@ -1,5 +1,6 @@
 """Pull mode's long poll against a real daphne: a bad ``wait`` is refused at once, a waiting poll holds no
 server thread, and a poll whose client goes away stops: it leaves no database connection behind."""
+
 import multiprocessing
 import os
 import socket
@@ -41,7 +42,9 @@ def entrant(cast):
 def other_backends() -> int:
     """Sessions of the test database other than this one (PostgreSQL), those of the server included."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
         return cursor.fetchone()[0]
 
 
@@ -67,7 +70,10 @@ def test_a_bad_wait_is_refused_at_once(fast_poll, short_max_wait, live_daphne, e
         assert anonymous.status_code == 401 and anonymous.headers["WWW-Authenticate"] == "Token"
         wrong = httpx.get(f"{live_daphne}/api/v1/entries/{entry.pk}/pending/", headers={"Authorization": "Token nope"})
         assert wrong.status_code == 401 and wrong.json() == {
-            "error": "Invalid token.", "code": "authentication_failed", "detail": "Invalid token."}
+            "error": "Invalid token.",
+            "code": "authentication_failed",
+            "detail": "Invalid token.",
+        }
 
 
 def server_threads() -> int:
@@ -95,15 +101,18 @@ def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live
         polls = []
         for _ in range(16):
             sock = socket.create_connection((address.hostname, address.port), timeout=5)
-            sock.sendall(f"GET {polls_url}?wait=20 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         f"Authorization: Token {key}\r\n\r\n".encode())
+            sock.sendall(
+                f"GET {polls_url}?wait=20 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {key}\r\n\r\n".encode()
+            )
             polls.append(sock)
         time.sleep(1.0)
         # while sixteen polls wait, other requests are answered at once
         for _ in range(3):
             started = time.monotonic()
             assert client.get(f"{polls_url}?wait=0").json() == {"pending": []}
-            assert time.monotonic() - started < 5.0  # not queued behind the polls' 20 s (1 s missed on a loaded machine)
+            assert (
+                time.monotonic() - started < 5.0
+            )  # not queued behind the polls' 20 s (1 s missed on a loaded machine)
 
         for sock in polls:  # the clients give up mid-poll
             sock.close()

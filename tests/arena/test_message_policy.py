@@ -1,6 +1,7 @@
 """An interrogation's message policy (turn rule, length cap: a study's rules), checked by the append
 under the conversation's lock for people's messages, on both databases; on PostgreSQL two appends
 racing for the same turn store one message and refuse the other."""
+
 import pytest
 from django.db import connection, transaction
 
@@ -11,7 +12,11 @@ from core.errors import InvalidInput
 
 from .test_append_sql import chain, in_thread, lock_waiters
 
-ALTERNATE, FIRST, FREE = Interrogation.TurnRule.ALTERNATE, Interrogation.TurnRule.INTERROGATOR_FIRST, Interrogation.TurnRule.FREE
+ALTERNATE, FIRST, FREE = (
+    Interrogation.TurnRule.ALTERNATE,
+    Interrogation.TurnRule.INTERROGATOR_FIRST,
+    Interrogation.TurnRule.FREE,
+)
 
 
 def test_turn_rules():
@@ -26,8 +31,9 @@ def test_turn_rules():
 
 
 def game(cast, *, rule, cap=None, witness=None):
-    interrogation = services.interrogation_create(judge=cast.jude, witnesses=[witness or cast.connie], title="game",
-                                                  turn_rule=rule, max_message_chars=cap)
+    interrogation = services.interrogation_create(
+        judge=cast.jude, witnesses=[witness or cast.connie], title="game", turn_rule=rule, max_message_chars=cap
+    )
     services.interrogation_start(interrogation_id=interrogation.pk)
     return interrogation.conversations.get()
 
@@ -95,8 +101,18 @@ def race(conversation, writers) -> dict:
     results = {}
     with transaction.atomic():
         list(type(conversation).objects.select_for_update().filter(pk=conversation.pk))
-        threads = [in_thread(results, key, services.message_post, conversation_id=conversation.pk, sender_role=role,
-                             text=text, user=user) for key, role, user, text in writers]
+        threads = [
+            in_thread(
+                results,
+                key,
+                services.message_post,
+                conversation_id=conversation.pk,
+                sender_role=role,
+                text=text,
+                user=user,
+            )
+            for key, role, user, text in writers
+        ]
         lock_waiters(len(writers))
     for thread in threads:
         thread.join(10)
@@ -107,8 +123,9 @@ def race(conversation, writers) -> dict:
 def test_two_racing_questions_under_strict_alternation_store_one(cast, postgresql):
     conversation = game(cast, rule=ALTERNATE)
     for turn in range(3):
-        results = race(conversation, [("a", "interrogator", cast.jude, f"q{turn}a"), ("b", "interrogator", cast.jude,
-                                                                                     f"q{turn}b")])
+        results = race(
+            conversation, [("a", "interrogator", cast.jude, f"q{turn}a"), ("b", "interrogator", cast.jude, f"q{turn}b")]
+        )
         stored = [r for r in results.values() if isinstance(r, Message)]
         errors = [r for r in results.values() if not isinstance(r, Message)]
         assert len(stored) == 1 and len(errors) == 1, results
@@ -133,7 +150,6 @@ def test_a_witness_racing_the_first_question_lands_only_after_it(cast, postgresq
             assert results["w"].code == "not_your_turn" and [m.text for m in messages] == ["hello"]
 
 
-
 LONG_ANSWER = "I grew up by the sea in a small town where the fishing boats came in every morning at six."
 
 
@@ -150,12 +166,16 @@ def test_a_machine_witness_is_held_to_the_interrogations_cap_as_people_are(cast,
 
     settings.ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32"]
     with LoopbackServer(lambda path, headers, body: (200, {"reply": LONG_ANSWER}, 0)) as stub:
-        entry = Entry.objects.create(display_name="Talker", engine="webhook",
-                                     settings={"url": stub.root + "/", "secret": "s" * 16, "persona": {}, **FAST})
+        entry = Entry.objects.create(
+            display_name="Talker",
+            engine="webhook",
+            settings={"url": stub.root + "/", "secret": "s" * 16, "persona": {}, **FAST},
+        )
         conversation = game(cast, rule=FIRST, cap=cap, witness=entry)
         post(conversation, "interrogator", cast.jude, "Where did you grow up?")
-        reply = wait_for(lambda: Message.objects.filter(conversation=conversation, sender_role="witness").first(),
-                         timeout=20)
+        reply = wait_for(
+            lambda: Message.objects.filter(conversation=conversation, sender_role="witness").first(), timeout=20
+        )
     if cap is None:
         assert reply.text == LONG_ANSWER
     else:

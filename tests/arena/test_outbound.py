@@ -1,6 +1,7 @@
 """The arena's outbound policy (ARENA_OUTBOUND_ALLOW): entries cannot aim the webhook or LLM engine at
 the arena's own network, their probe cannot be used as a port scanner, and what an entrant sees of a
 failure is a neutral category while the organiser keeps the detail. Local stub servers only."""
+
 import contextlib
 import json
 import socket
@@ -24,8 +25,19 @@ from .test_configuration import settings_from
 
 SECRET = "whsec-0123456789abcdef"
 # what a port scanner would read in an answer: statuses, exception names, the address and its kind
-REVEALING = ("HTTP", "501", "302", "Remote", "Disconnected", "Refused", "Error", "127.0.0.1", "loopback", "unreachable",
-             "timed out")
+REVEALING = (
+    "HTTP",
+    "501",
+    "302",
+    "Remote",
+    "Disconnected",
+    "Refused",
+    "Error",
+    "127.0.0.1",
+    "loopback",
+    "unreachable",
+    "timed out",
+)
 
 
 @pytest.fixture
@@ -49,13 +61,21 @@ def quick_retries(monkeypatch):
 
 
 def hook_entry(owner, url, **settings):
-    return Entry.objects.create(owner=owner, display_name="Hook", engine="webhook",
-                                settings={**FAST, "url": url, "secret": SECRET, "timeout_s": 2, **settings})
+    return Entry.objects.create(
+        owner=owner,
+        display_name="Hook",
+        engine="webhook",
+        settings={**FAST, "url": url, "secret": SECRET, "timeout_s": 2, **settings},
+    )
 
 
 def llm_entry(owner, base_url):
-    return Entry.objects.create(owner=owner, display_name="LLM", engine="llm",
-                                settings={**FAST, "base_url": base_url, "model": "m", "timeout_s": 2})
+    return Entry.objects.create(
+        owner=owner,
+        display_name="LLM",
+        engine="llm",
+        settings={**FAST, "base_url": base_url, "model": "m", "timeout_s": 2},
+    )
 
 
 def probe(api, entry):
@@ -99,8 +119,9 @@ def test_without_the_allow_list_an_llm_base_url_on_a_local_server_is_refused(ada
 
 def test_engines_built_outside_an_entry_get_the_policy_too(no_allow_list):
     with Server() as stub:
-        ask = engines.engine_standalone_reply(engine="webhook", engine_settings={"url": stub.url, "secret": SECRET},
-                                              key="lpp:test")
+        ask = engines.engine_standalone_reply(
+            engine="webhook", engine_settings={"url": stub.url, "secret": SECRET}, key="lpp:test"
+        )
         with pytest.raises(EngineError, match="address not allowed"):
             ask([], "hello")
     assert stub.requests == []
@@ -158,8 +179,14 @@ def endpoint(kind):
 
 
 # a hang-up reads as RemoteDisconnected, or as a reset when the server closed with the request unread
-@pytest.mark.parametrize("kind, details", [("501", ("HTTP 501",)), ("hang-up", ("RemoteDisconnected", "ConnectionResetError")),
-                                           ("closed", ("ConnectionRefusedError",))])
+@pytest.mark.parametrize(
+    "kind, details",
+    [
+        ("501", ("HTTP 501",)),
+        ("hang-up", ("RemoteDisconnected", "ConnectionResetError")),
+        ("closed", ("ConnectionRefusedError",)),
+    ],
+)
 def test_a_failed_probe_says_no_valid_reply_and_not_what_answered(ada, cast, client, kind, details):
     user, api = ada
     with endpoint(kind) as url:
@@ -186,8 +213,10 @@ def test_a_webhook_redirect_to_a_refused_address_is_refused_and_told_neutrally(a
 def test_an_llm_redirect_to_a_refused_address_is_refused(ada, settings):
     settings.ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32"]
     user, api = ada
-    with Server(host=REFUSED_HOST, payload=completion("inside")) as target, \
-            Server(status=307, headers={"Location": target.url + "/v1/chat/completions"}) as start:
+    with (
+        Server(host=REFUSED_HOST, payload=completion("inside")) as target,
+        Server(status=307, headers={"Location": target.url + "/v1/chat/completions"}) as start,
+    ):
         report = probe(api, llm_entry(user, start.url + "/v1"))
     assert target.requests == [] and len(start.requests) == 1 and report["error"] == NOT_ALLOWED
 
@@ -200,14 +229,17 @@ def register(api, engine, settings):
     return api.post("/api/v1/entries/", {"display_name": name, "engine": engine, "settings": settings}, format="json")
 
 
-@pytest.mark.parametrize("engine, engine_settings", [
-    ("webhook", {"url": "http://127.0.0.1:8080/hook", "secret": SECRET}),
-    ("webhook", {"url": "http://169.254.169.254/latest/meta-data/", "secret": SECRET}),
-    ("webhook", {"url": "http://[::ffff:10.0.0.1]/hook", "secret": SECRET}),
-    ("webhook", {"url": "http://0x7f.1/hook", "secret": SECRET}),
-    ("llm", {"base_url": "http://[::1]:11434/v1", "model": "m"}),
-    ("llm", {"base_url": "http://192.168.1.20:8000/v1", "model": "m"}),
-])
+@pytest.mark.parametrize(
+    "engine, engine_settings",
+    [
+        ("webhook", {"url": "http://127.0.0.1:8080/hook", "secret": SECRET}),
+        ("webhook", {"url": "http://169.254.169.254/latest/meta-data/", "secret": SECRET}),
+        ("webhook", {"url": "http://[::ffff:10.0.0.1]/hook", "secret": SECRET}),
+        ("webhook", {"url": "http://0x7f.1/hook", "secret": SECRET}),
+        ("llm", {"base_url": "http://[::1]:11434/v1", "model": "m"}),
+        ("llm", {"base_url": "http://192.168.1.20:8000/v1", "model": "m"}),
+    ],
+)
 def test_registration_refuses_a_url_at_a_refused_address_literal(ada, no_allow_list, engine, engine_settings):
     _, api = ada
     answer = register(api, engine, engine_settings)

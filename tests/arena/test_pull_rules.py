@@ -1,6 +1,7 @@
 """Pull mode's reply rules: a reply answers a pending judge message, once, and is shown no sooner than the
 entry's typing model allows, counted from the judge's message (no instant, unprompted or repeated
 replies for the judge to fingerprint)."""
+
 import threading
 
 import pytest
@@ -29,8 +30,11 @@ def pull(cast, task_worker):
     def reply(text="hello there"):
         client = APIClient()  # one per call: replies may race from several threads
         client.credentials(HTTP_AUTHORIZATION=key)
-        return client.post(f"/api/v1/entries/{entry.pk}/replies/", {"conversation": str(conversation.public_id), "text": text},
-                        format="json")
+        return client.post(
+            f"/api/v1/entries/{entry.pk}/replies/",
+            {"conversation": str(conversation.public_id), "text": text},
+            format="json",
+        )
 
     return entry, conversation, api, reply
 
@@ -41,7 +45,9 @@ def witness_replies(conversation):
 
 def test_a_reply_is_held_for_the_typing_delay_from_the_judge_message(cast, pull):
     entry, conversation, api, reply = pull
-    question = services.message_post(conversation_id=conversation.pk, sender_role="interrogator", text="hi there?", user=cast.jude)
+    question = services.message_post(
+        conversation_id=conversation.pk, sender_role="interrogator", text="hi there?", user=cast.jude
+    )
     answer = reply()
     assert answer.status_code == 202
     assert answer.json()["reply_to"] == 1 and answer.json()["text"] == "hello there" and answer.json()["deliver_at"]

@@ -1,5 +1,6 @@
 """A machine witness is seen typing only once it could have read the judge's message and thought (the
 reading delay of bots.typing_delay), never at once, and its reply comes after its typing."""
+
 import asyncio
 
 import pytest

@@ -1,5 +1,6 @@
 """Rehearsals: a practice interrogation that starts at once, answered through the real machinery, with the
 scripted test judge or the entrant as judge; kept out of results and never published."""
+
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
@@ -30,8 +31,12 @@ def logged_in(user):
 @pytest.mark.django_db(transaction=True)
 def test_the_test_judge_asks_waits_for_each_answer_and_ends_the_rehearsal(ada, settings, task_worker):
     settings.ARENA_REHEARSAL_PAUSE_S = 0.05
-    entry = Entry.objects.create(owner=ada, display_name="Ada's bot", engine="simple",
-                                 settings={"think_s": THINK_S, "per_char_s": 0, "jitter": 0})
+    entry = Entry.objects.create(
+        owner=ada,
+        display_name="Ada's bot",
+        engine="simple",
+        settings={"think_s": THINK_S, "per_char_s": 0, "jitter": 0},
+    )
     client = logged_in(ada)
     started = client.post(f"/entrant/entries/{entry.pk}/rehearse/", {"judge": "bot"})
     rehearsal = Interrogation.objects.get(rehearsal=True)
@@ -110,8 +115,9 @@ def test_the_sweep_wakes_a_test_judge_whose_next_look_a_restart_lost(cast, ada, 
     services.interrogations_sweep()
     assert woken == [(tasks.rehearsal_judge.name, (rehearsal.pk,))]
     conversation = rehearsal.conversations.get()
-    services.message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=QUESTIONS[0],
-                          user=rehearsal.judge)
+    services.message_post(
+        conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=QUESTIONS[0], user=rehearsal.judge
+    )
     Message.objects.filter(conversation=conversation).update(created_at=timezone.now() - timedelta(seconds=60))
     woken.clear()
     services.interrogations_sweep()

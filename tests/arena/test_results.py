@@ -1,15 +1,16 @@
 """Results from real verdict rows (the arena's built-in results source): verdicts as battles, ratings, pass
 rates beside the human baseline, judge accuracy; and the `ratings` command on a battles file and on the
 platform's verdicts."""
+
 import json
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from arena.models import Entry
 from arena.results import ResultsQuery, compute
 from arena.results.selectors import results_battles, results_judges, results_ratings
 from arena.results.sources import results_collect
-from arena.models import Entry
 from tests.arena.helpers import decided
 from tests.conftest import FAST
 
@@ -27,8 +28,11 @@ def verdicts(cast):
     """Three-party: Simple Bot beats the confederates 1 time in 4, ELIZA never; one ELIZA-vs-Simple game;
     one-to-one: ELIZA judged human once of 2, connie judged human of 1 (not a battle)."""
     for k in range(4):
-        decided(cast, witnesses=[cast.connie if k % 2 else cast.carl, cast.simple],
-                judged_human=cast.simple if k == 0 else (cast.connie if k % 2 else cast.carl))
+        decided(
+            cast,
+            witnesses=[cast.connie if k % 2 else cast.carl, cast.simple],
+            judged_human=cast.simple if k == 0 else (cast.connie if k % 2 else cast.carl),
+        )
     for k in range(3):
         decided(cast, witnesses=[cast.connie, cast.eliza], judged_human=cast.connie, judge=cast.june)
     decided(cast, witnesses=[cast.eliza, cast.simple], judged_human=cast.simple)
@@ -51,8 +55,9 @@ def test_verdicts_become_battles_with_humans_pooled(verdicts):
     #                          the one-to-one game of a human witness are no battles
     winners = [w for _, w in as_pairs]
     assert winners.count("Simple Bot") == 2 and winners.count("ELIZA") == 1 and winners.count("human") == 7
-    assert {frozenset(("ELIZA", "human")), frozenset(("Simple Bot", "human")), frozenset(("ELIZA", "Simple Bot"))} \
-        == {pair for pair, _ in as_pairs}
+    assert {frozenset(("ELIZA", "human")), frozenset(("Simple Bot", "human")), frozenset(("ELIZA", "Simple Bot"))} == {
+        pair for pair, _ in as_pairs
+    }
     assert judges.count(f"user:{verdicts.june.pk}") == 4 and len(judges) == 10
 
 
@@ -113,11 +118,17 @@ def write(tmp_path, lines):
     return str(path)
 
 
-SMALL = [json.dumps(r) for r in (
-    [{"a": "GPT-4", "b": "human", "winner": "a"}] * 5 + [{"a": "human", "b": "GPT-4", "winner": "a"}] * 5
-    + [{"a": "ELIZA", "b": "human", "winner": "b"}] * 8 + [{"a": "ELIZA", "b": "human", "winner": "a"}] * 2
-    + [{"a": "ELIZA", "b": "GPT-4", "winner": "tie"}] * 2 + [{"a": "GPT-4", "b": "ELIZA", "winner": "a"}] * 4
-)]
+SMALL = [
+    json.dumps(r)
+    for r in (
+        [{"a": "GPT-4", "b": "human", "winner": "a"}] * 5
+        + [{"a": "human", "b": "GPT-4", "winner": "a"}] * 5
+        + [{"a": "ELIZA", "b": "human", "winner": "b"}] * 8
+        + [{"a": "ELIZA", "b": "human", "winner": "a"}] * 2
+        + [{"a": "ELIZA", "b": "GPT-4", "winner": "tie"}] * 2
+        + [{"a": "GPT-4", "b": "ELIZA", "winner": "a"}] * 4
+    )
+]
 
 
 def test_ratings_command_prints_the_documented_json(tmp_path, db):
@@ -136,7 +147,9 @@ def test_ratings_command_prints_the_documented_json(tmp_path, db):
 
 def test_ratings_command_anchor_and_no_bootstrap(tmp_path, db):
     path = write(tmp_path, SMALL)
-    rows = json.loads(ratings_command("--input", path, "--bootstrap", "0", "--anchor", "human=1000", "--json")[0])["ratings"]
+    rows = json.loads(ratings_command("--input", path, "--bootstrap", "0", "--anchor", "human=1000", "--json")[0])[
+        "ratings"
+    ]
     human = next(r for r in rows if r["name"] == "human")
     assert human["rating"] == pytest.approx(1000.0) and human["ci_low"] is None and human["ci_high"] is None
     with pytest.raises(CommandError, match="NAME=RATING"):

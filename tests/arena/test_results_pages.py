@@ -1,6 +1,7 @@
 """The results pages: a public leaderboard (ratings with their intervals drawn, battles, who beat whom),
 pass rates beside the human baseline per format, an entry's own page, judges' accuracy for organisers only;
 filters, downloads, and a cache shared by every process that only a new verdict invalidates."""
+
 import csv
 import io
 from unittest import mock
@@ -82,17 +83,20 @@ def test_filters_by_format_and_period(verdicts):
     assert Client().get("/results/results.json?to=2001-12-31").json()["ratings"] == []
 
 
-@pytest.mark.parametrize("query, message", [
-    ("from=yesterday", "is not a date"),
-    ("from=2026-02-30", "is not a date"),
-    ("from=1900-01-01", "Choose a date from 2000-01-01"),
-    ("from=2026-05-02&to=2026-05-01", "The period ends before it begins"),
-    ("format=chess", "chess is not a format"),
-    ("format=" + "y" * 5000, "is not a format"),
-    ("study=" + "x" * 65, "at most 64 characters"),
-    ("study=<script>", "letters, digits"),
-    ("from=" + "9" * 5000, "YYYY-MM-DD"),
-])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("from=yesterday", "is not a date"),
+        ("from=2026-02-30", "is not a date"),
+        ("from=1900-01-01", "Choose a date from 2000-01-01"),
+        ("from=2026-05-02&to=2026-05-01", "The period ends before it begins"),
+        ("format=chess", "chess is not a format"),
+        ("format=" + "y" * 5000, "is not a format"),
+        ("study=" + "x" * 65, "at most 64 characters"),
+        ("study=<script>", "letters, digits"),
+        ("from=" + "9" * 5000, "YYYY-MM-DD"),
+    ],
+)
 def test_bad_filters_are_refused_with_a_message(verdicts, query, message):
     page = Client().get(f"/results/?{query}")
     assert page.status_code == 400 and message in page.content.decode()
@@ -109,7 +113,9 @@ def test_downloads_hold_what_the_page_shows(verdicts):
     assert all(set(r) == {"name", "rating", "ci_low", "ci_high", "battles"} for r in document["ratings"])
     names = document["win_fraction"]["names"]
     i, j = names.index("Simple Bot"), names.index("human")
-    assert document["win_fraction"]["battles"][i][j] == 3 and document["win_fraction"]["fraction"][i][j] == pytest.approx(1 / 3)
+    assert document["win_fraction"]["battles"][i][j] == 3 and document["win_fraction"]["fraction"][i][
+        j
+    ] == pytest.approx(1 / 3)
     three = next(b for b in document["rates"] if b["format"] == "three-party")["rows"]
     simple = next(r for r in three if r["witness"] == "Simple Bot")
     assert (simple["judged_human"], simple["n"]) == (1, 3) and simple["ci_low"] < 1 / 3 < simple["ci_high"]
@@ -118,19 +124,25 @@ def test_downloads_hold_what_the_page_shows(verdicts):
     assert ratings["Content-Type"].startswith("text/csv") and "attachment" in ratings["Content-Disposition"]
     assert [r["name"] for r in rows_of(ratings)] == [r["name"] for r in document["ratings"]]
     matrix = rows_of(Client().get("/results/matrix.csv"))
-    assert {(r["player"], r["opponent"], r["battles"]) for r in matrix} >= {("Simple Bot", "human", "3"), ("human", "Simple Bot", "3")}
+    assert {(r["player"], r["opponent"], r["battles"]) for r in matrix} >= {
+        ("Simple Bot", "human", "3"),
+        ("human", "Simple Bot", "3"),
+    }
     rates = rows_of(Client().get("/results/rates.csv"))
-    assert {(r["format"], r["witness"], r["n"]) for r in rates} >= {("three-party", "human", "4"), ("two-party", "ELIZA", "1")}
+    assert {(r["format"], r["witness"], r["n"]) for r in rates} >= {
+        ("three-party", "human", "4"),
+        ("two-party", "ELIZA", "1"),
+    }
 
 
 def test_a_name_that_looks_like_a_formula_is_defused_in_csv(cast):
     from arena.models import Entry
     from tests.conftest import FAST
 
-    sneaky = Entry.objects.create(display_name="=HYPERLINK(\"http://x\")", engine="simple", settings=dict(FAST))
+    sneaky = Entry.objects.create(display_name='=HYPERLINK("http://x")', engine="simple", settings=dict(FAST))
     decided(cast, witnesses=[cast.connie, sneaky], judged_human=cast.connie)
     names = [r["name"] for r in rows_of(Client().get("/results/ratings.csv"))]
-    assert "'=HYPERLINK(\"http://x\")" in names
+    assert '\'=HYPERLINK("http://x")' in names
 
 
 def test_entry_page_each_format_beside_the_human_baseline(verdicts):
@@ -146,8 +158,12 @@ def test_entry_page_each_format_beside_the_human_baseline(verdicts):
     assert by_format["two-party"]["human"]["n"] == 0  # no human was judged alone: nothing known, said so
     assert document["rating"]["name"] == "ELIZA" and document["rating"]["battles"] == 2
     table = rows_of(Client().get(f"/results/entries/{verdicts.eliza.pk}/rates.csv"))
-    assert [(r["format"], r["witness"]) for r in table] == [("three-party", "ELIZA"), ("three-party", "human"),
-                                                              ("two-party", "ELIZA"), ("two-party", "human")]
+    assert [(r["format"], r["witness"]) for r in table] == [
+        ("three-party", "ELIZA"),
+        ("three-party", "human"),
+        ("two-party", "ELIZA"),
+        ("two-party", "human"),
+    ]
     assert Client().get("/results/entries/999999/").status_code == 404
 
 
@@ -162,14 +178,23 @@ def test_judges_page_and_downloads_are_for_organisers_only(verdicts):
     html = page.content.decode()
     assert "jude" in html and "june" in html and 'id="judges"' in html and "judges.csv" in html
     rows = {r["judge"]: r for r in organiser.get("/results/judges/judges.json").json()["judges"]}
-    assert (rows["jude"]["correct"], rows["jude"]["n"]) == (2, 4) and (rows["june"]["correct"], rows["june"]["n"]) == (1, 1)
+    assert (rows["jude"]["correct"], rows["jude"]["n"]) == (2, 4) and (rows["june"]["correct"], rows["june"]["n"]) == (
+        1,
+        1,
+    )
     assert {r["judge"] for r in rows_of(organiser.get("/results/judges/judges.csv?format=two-party"))} == {"jude"}
     assert organiser.get("/results/judges/?from=nope").status_code == 400
 
 
 def test_judges_are_never_named_on_public_pages(verdicts):
-    for url in ("/results/", "/results/results.json", "/results/ratings.csv", "/results/rates.csv",
-                f"/results/entries/{verdicts.eliza.pk}/", f"/results/entries/{verdicts.eliza.pk}/entry.json"):
+    for url in (
+        "/results/",
+        "/results/results.json",
+        "/results/ratings.csv",
+        "/results/rates.csv",
+        f"/results/entries/{verdicts.eliza.pk}/",
+        f"/results/entries/{verdicts.eliza.pk}/entry.json",
+    ):
         body = Client().get(url).content.decode()
         assert "jude" not in body and "june" not in body and "user:" not in body, url
 

@@ -1,8 +1,9 @@
 """Formats plug into the results: a registered ResultsSource's verdicts count in the leaderboard, the pass
 rates (a block of their own), the judges' table and `manage.py ratings`; filters reach them; interrogations a
 format claims are not counted twice; battles are derived from outcomes when a source gives none."""
+
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from io import StringIO
 
 import pytest
@@ -13,7 +14,7 @@ from arena.models import Interrogation
 from arena.results import Battle, Outcome, ResultsQuery, battles_from_outcomes, source_register, source_unregister
 from tests.arena.helpers import decided
 
-AT = datetime(2026, 3, 14, 12, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)
 
 
 class Paired:
@@ -30,16 +31,58 @@ class Paired:
         for k in range(6):
             at = AT + timedelta(days=k)
             gpt_wins = k < 5
-            yield Outcome(witness="GPT-X", witness_is_machine=True, judged_human=gpt_wins, format="paired",
-                          study="spring", at=at, judge="model:judge-llm", decision=f"p{k}", partner="Simple Bot")
-            yield Outcome(witness="Simple Bot", witness_is_machine=True, judged_human=not gpt_wins, format="paired",
-                          study="spring", at=at, judge="model:judge-llm", decision=f"p{k}", partner="GPT-X")
-        yield Outcome(witness="GPT-X", witness_is_machine=True, judged_human=True, format="llm-judged", study=None,
-                      at=AT, judge="model:judge-llm", decision="t1")
-        yield Outcome(witness="human:h1", witness_is_machine=False, judged_human=True, format="llm-judged",
-                      study=None, at=AT, judge="model:judge-llm", decision="t2")
-        yield Outcome(witness="GPT-X", witness_is_machine=True, judged_human=None, format="llm-judged", study=None,
-                      at=AT, judge="model:judge-llm", decision="t3")  # abstained: in no rate, no battle
+            yield Outcome(
+                witness="GPT-X",
+                witness_is_machine=True,
+                judged_human=gpt_wins,
+                format="paired",
+                study="spring",
+                at=at,
+                judge="model:judge-llm",
+                decision=f"p{k}",
+                partner="Simple Bot",
+            )
+            yield Outcome(
+                witness="Simple Bot",
+                witness_is_machine=True,
+                judged_human=not gpt_wins,
+                format="paired",
+                study="spring",
+                at=at,
+                judge="model:judge-llm",
+                decision=f"p{k}",
+                partner="GPT-X",
+            )
+        yield Outcome(
+            witness="GPT-X",
+            witness_is_machine=True,
+            judged_human=True,
+            format="llm-judged",
+            study=None,
+            at=AT,
+            judge="model:judge-llm",
+            decision="t1",
+        )
+        yield Outcome(
+            witness="human:h1",
+            witness_is_machine=False,
+            judged_human=True,
+            format="llm-judged",
+            study=None,
+            at=AT,
+            judge="model:judge-llm",
+            decision="t2",
+        )
+        yield Outcome(
+            witness="GPT-X",
+            witness_is_machine=True,
+            judged_human=None,
+            format="llm-judged",
+            study=None,
+            at=AT,
+            judge="model:judge-llm",
+            decision="t3",
+        )  # abstained: in no rate, no battle
 
     def interrogations_claimed(self):
         return self.claimed
@@ -110,15 +153,28 @@ def test_the_ratings_command_rates_every_source(paired):
 
 def test_battles_are_derived_from_outcomes():
     def outcome(witness, machine, judged, decision):
-        return Outcome(witness=witness, witness_is_machine=machine, judged_human=judged, format="f", study=None,
-                       at=AT, judge="user:1", decision=decision)
-    battles = battles_from_outcomes([
-        outcome("A", True, False, "1"), outcome("human:x", False, True, "1"),  # three-party: the human wins
-        outcome("A", True, True, "2"),  # alone, judged human: A beats the baseline
-        outcome("human:y", False, True, "3"),  # a human alone: no battle
-        outcome("B", True, None, "4"),  # no decision: no battle
-        outcome("A", True, True, "5"), outcome("B", True, True, "5"),  # both "human": no winner, no battle
-    ])
+        return Outcome(
+            witness=witness,
+            witness_is_machine=machine,
+            judged_human=judged,
+            format="f",
+            study=None,
+            at=AT,
+            judge="user:1",
+            decision=decision,
+        )
+
+    battles = battles_from_outcomes(
+        [
+            outcome("A", True, False, "1"),
+            outcome("human:x", False, True, "1"),  # three-party: the human wins
+            outcome("A", True, True, "2"),  # alone, judged human: A beats the baseline
+            outcome("human:y", False, True, "3"),  # a human alone: no battle
+            outcome("B", True, None, "4"),  # no decision: no battle
+            outcome("A", True, True, "5"),
+            outcome("B", True, True, "5"),  # both "human": no winner, no battle
+        ]
+    )
     assert [(b.a, b.b, b.winner) for b in battles] == [("A", "human:x", "b"), ("A", "human", "a")]
 
 
@@ -134,6 +190,7 @@ def test_the_registry_refuses_what_it_cannot_use(paired):
 
     class Thief(Paired):
         name = "thief"
+
     with pytest.raises(ValueError, match="already belong to the results source 'paired-test'"):
         source_register(Thief())
 
@@ -147,7 +204,9 @@ def test_a_source_may_give_its_own_battles(cast):
             return []
 
         def battles(self, query):
-            return [Battle(a="GPT-X", b="Simple Bot", winner="tie", format="ties", study=None, at=AT, judge="model:j")] * 4
+            return [
+                Battle(a="GPT-X", b="Simple Bot", winner="tie", format="ties", study=None, at=AT, judge="model:j")
+            ] * 4
 
     source_register(Ties())
     try:
@@ -155,7 +214,9 @@ def test_a_source_may_give_its_own_battles(cast):
     finally:
         source_unregister("ties-test")
     assert document["battles"] == 4 and document["ratings"][0]["rating"] == pytest.approx(1000.0)
-    assert ResultsQuery(format="ties").admits(Battle(a="a", b="b", winner="a", format="ties", study=None, at=AT, judge="j"))
+    assert ResultsQuery(format="ties").admits(
+        Battle(a="a", b="b", winner="a", format="ties", study=None, at=AT, judge="j")
+    )
 
 
 def test_a_period_is_whole_utc_days_from_first_to_last(cast):
@@ -164,12 +225,13 @@ def test_a_period_is_whole_utc_days_from_first_to_last(cast):
 
     late = decided(cast, witnesses=[cast.connie, cast.simple], judged_human=cast.connie)
     early = decided(cast, witnesses=[cast.connie, cast.eliza], judged_human=cast.connie)
-    Verdict.objects.filter(pk=late.pk).update(decided_at=datetime(2026, 1, 31, 23, 59, 59, tzinfo=timezone.utc))
-    Verdict.objects.filter(pk=early.pk).update(decided_at=datetime(2026, 2, 1, 0, 0, 0, tzinfo=timezone.utc))
+    Verdict.objects.filter(pk=late.pk).update(decided_at=datetime(2026, 1, 31, 23, 59, 59, tzinfo=UTC))
+    Verdict.objects.filter(pk=early.pk).update(decided_at=datetime(2026, 2, 1, 0, 0, 0, tzinfo=UTC))
     source = ArenaResults()
 
     def decisions(**period):
         return {o.decision for o in source.outcomes(ResultsQuery(**period))}
+
     assert decisions(date_to=datetime(2026, 1, 31).date()) == {str(late.pk)}
     assert decisions(date_from=datetime(2026, 2, 1).date()) == {str(early.pk)}
     day = datetime(2026, 1, 31).date()

@@ -1,6 +1,7 @@
 """The results' version number, on the embedded cache and on Redis: every bump moves it, and a version
 the cache lost (a restart, an eviction) comes back as one never used before, so no page is served
 results computed for an older version."""
+
 import os
 
 import pytest
@@ -14,11 +15,20 @@ def results_cache(request, settings):
         url = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
         if not redis_available(url):
             pytest.skip("no Redis server reachable (set REDIS_URL)")
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
-                                       "KEY_PREFIX": f"arena-test-version-{os.getpid()}"}}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": f"arena-test-version-{os.getpid()}",
+            }
+        }
     else:
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                       "LOCATION": f"arena-test-version-{os.getpid()}"}}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": f"arena-test-version-{os.getpid()}",
+            }
+        }
     from django.core.cache import cache
 
     from arena.results.cache import VERSION_KEY

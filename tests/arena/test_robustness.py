@@ -1,4 +1,5 @@
 """The reply path survives failing engines: retries, circuit breaker, call log, bad replies, admin."""
+
 import pytest
 
 from arena import services
@@ -9,6 +10,7 @@ from bots.base import EngineError
 from ..conftest import FAST
 from .flaky import SCRIPT, flaky  # noqa: F401  (the fixture)
 from .helpers import sides, three_party, wait_for
+
 
 @pytest.fixture
 def delivered(monkeypatch):
@@ -124,8 +126,11 @@ def test_admin_shows_health_calls_and_probes(cast, flaky, client):
 
 
 def test_secret_settings_are_masked_in_the_admin_and_kept(cast, client):
-    entry = Entry.objects.create(display_name="GPT", engine="llm", settings={
-        "base_url": "http://127.0.0.1:9/v1", "model": "m", "api_key": "sk-very-secret-key"})
+    entry = Entry.objects.create(
+        display_name="GPT",
+        engine="llm",
+        settings={"base_url": "http://127.0.0.1:9/v1", "model": "m", "api_key": "sk-very-secret-key"},
+    )
     client.force_login(cast.olivia)
     page = client.get(f"/admin/arena/entry/{entry.pk}/change/").content.decode()
     assert "sk-very-secret-key" not in page and "********" in page
@@ -135,9 +140,17 @@ def test_secret_settings_are_masked_in_the_admin_and_kept(cast, client):
     shown = re.search(r'<textarea name="settings"[^>]*>(.*?)</textarea>', page, re.S).group(1)
     settings = json.loads(shown.replace("&quot;", '"'))
     settings["temperature"] = 0.5
-    response = client.post(f"/admin/arena/entry/{entry.pk}/change/", {
-        "display_name": "GPT", "engine": "llm", "settings": json.dumps(settings), "active": "on",
-        "calls-TOTAL_FORMS": 0, "calls-INITIAL_FORMS": 0})
+    response = client.post(
+        f"/admin/arena/entry/{entry.pk}/change/",
+        {
+            "display_name": "GPT",
+            "engine": "llm",
+            "settings": json.dumps(settings),
+            "active": "on",
+            "calls-TOTAL_FORMS": 0,
+            "calls-INITIAL_FORMS": 0,
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:3000]
     entry.refresh_from_db()
     assert entry.settings["api_key"] == "sk-very-secret-key" and entry.settings["temperature"] == 0.5
@@ -155,7 +168,11 @@ def test_keystroke_mode_machine_types_its_reply_key_by_key(cast, task_worker):
     services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hi", user=cast.jude)
     reply = wait_for(lambda: machine.messages.filter(sender_role="witness").first(), timeout=15)
     assert reply.text == SIMPLE_REPLY
-    keys = list(Keystroke.objects.filter(conversation=machine, sender_role="witness").order_by("seq").values_list("key", flat=True))
+    keys = list(
+        Keystroke.objects.filter(conversation=machine, sender_role="witness")
+        .order_by("seq")
+        .values_list("key", flat=True)
+    )
     assert "".join(keys[:-1]) == SIMPLE_REPLY and keys[-1] == "Return"
     assert composing_line(machine, "witness") == ""
 

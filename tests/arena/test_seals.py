@@ -1,5 +1,6 @@
 """Transcripts that prove their own end: each conversation's chain is sealed (head, count, signature)
 when its interrogation ends, and verification, on the platform or offline, checks the seal."""
+
 import datetime as dt
 import json
 import os
@@ -34,11 +35,18 @@ def fresh_keys():
 def forge(conversation, *, key, **changes):
     """Rewrite a conversation's seal as an attacker with `key` would: new fields, signed by `key`."""
     row = ConversationSeal.objects.get(conversation=conversation)
-    seal = hashchain.Seal(conversation=str(conversation.public_id), interrogation=str(conversation.interrogation.public_id),
-                          count=row.message_count, head=row.head_hash, ended_at=hashchain.stamp(row.ended_at), key_id="")
+    seal = hashchain.Seal(
+        conversation=str(conversation.public_id),
+        interrogation=str(conversation.interrogation.public_id),
+        count=row.message_count,
+        head=row.head_hash,
+        ended_at=hashchain.stamp(row.ended_at),
+        key_id="",
+    )
     forged = seal_sign(hashchain.Seal(**{**seal.as_dict(), **changes}), key)
     ConversationSeal.objects.filter(pk=row.pk).update(
-        message_count=forged.count, head_hash=forged.head, key_id=forged.key_id, signature=forged.signature)
+        message_count=forged.count, head_hash=forged.head, key_id=forged.key_id, signature=forged.signature
+    )
 
 
 def test_an_intact_transcript_is_sealed_and_verifies(cast, capsys):
@@ -135,8 +143,14 @@ def test_the_published_page_and_json_show_the_seal_and_how_to_verify(cast, clien
     services.interrogation_publish(interrogation_id=interrogation.pk)
     row = ConversationSeal.objects.get(conversation=human)
     page = client.get(f"/transcripts/{interrogation.public_id}/").content.decode()
-    for shown in (row.head_hash, row.key_id, row.signature, "6 messages", "/transcripts/keys.json",
-                  "python -m core.hashchain verify"):
+    for shown in (
+        row.head_hash,
+        row.key_id,
+        row.signature,
+        "6 messages",
+        "/transcripts/keys.json",
+        "python -m core.hashchain verify",
+    ):
         assert shown in page
     data = client.get(f"/transcripts/{interrogation.public_id}.json").json()
     [exported] = [c for c in data["conversations"] if c["side"] == human.side]
@@ -152,8 +166,14 @@ def test_the_published_page_and_json_show_the_seal_and_how_to_verify(cast, clien
 def offline_verify(cwd, *args):
     """core/hashchain.py run alone, as a reader would: no Django, no database, no settings."""
     environ = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": ""}
-    return subprocess.run([sys.executable, str(ROOT / "core" / "hashchain.py"), "verify", *args], cwd=cwd,
-                          env=environ, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "core" / "hashchain.py"), "verify", *args],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_an_exported_transcript_verifies_offline_with_only_the_public_key(cast, client, tmp_path):

@@ -5,9 +5,9 @@ import pytest
 from django.utils import timezone
 
 from arena import services
+from arena.models import Interrogation, Message, Status
 from core import hashchain
 from core.errors import Closed, InvalidInput, NotAllowed
-from arena.models import Interrogation, Message, Status
 
 from .helpers import sides, three_party
 
@@ -128,9 +128,18 @@ def test_verdict_rules_and_correctness(cast):
     services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
     with pytest.raises(NotAllowed):
         services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.june, choice=human.side, confidence=80)
-    for bad_choice, bad_conf in [("human", 50), ("left", 101), ("left", -1), ("left", "lots"), ("left", True), ("left", 50.5)]:
+    for bad_choice, bad_conf in [
+        ("human", 50),
+        ("left", 101),
+        ("left", -1),
+        ("left", "lots"),
+        ("left", True),
+        ("left", 50.5),
+    ]:
         with pytest.raises(InvalidInput):
-            services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=bad_choice, confidence=bad_conf)
+            services.verdict_submit(
+                interrogation_id=interrogation.pk, judge=cast.jude, choice=bad_choice, confidence=bad_conf
+            )
     verdict = services.verdict_submit(
         interrogation_id=interrogation.pk, judge=cast.jude, choice=machine.side, confidence=70, reason="too fluent"
     )
@@ -148,7 +157,9 @@ def test_a_verdict_on_an_interrogation_whose_close_was_lost_closes_it_then_count
     with pytest.raises(InvalidInput):
         services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice="human", confidence=80)
     assert Interrogation.objects.get(pk=interrogation.pk).status == Status.RUNNING
-    verdict = services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80)
+    verdict = services.verdict_submit(
+        interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80
+    )
     interrogation.refresh_from_db()
     assert interrogation.status == Status.ENDED and interrogation.end_reason == "time"
     assert verdict.correct is True and verdict.time_to_decision_s >= 0
@@ -166,13 +177,15 @@ def test_a_verdict_reason_obeys_the_text_rules(cast, bad_reason):
     human, _ = sides(interrogation)
     services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
     with pytest.raises(InvalidInput):
-        services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80,
-                                reason=bad_reason)
+        services.verdict_submit(
+            interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80, reason=bad_reason
+        )
     assert not Verdict.objects.filter(interrogation=interrogation).exists()
     for reason, stored in [("  ", ""), (" fluent\tbut\r\nslow ", "fluent\tbut\nslow")]:  # none, or clean text
         Verdict.objects.filter(interrogation=interrogation).delete()
-        verdict = services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side,
-                                          confidence=80, reason=reason)
+        verdict = services.verdict_submit(
+            interrogation_id=interrogation.pk, judge=cast.jude, choice=human.side, confidence=80, reason=reason
+        )
         assert Verdict.objects.get(pk=verdict.pk).reason == stored
 
 
@@ -183,7 +196,9 @@ def test_one_to_one_verdict(cast):
     assert interrogation.conversations.get().side == "sole"
     with pytest.raises(InvalidInput):
         services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice="left", confidence=50)
-    verdict = services.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice="machine", confidence=99)
+    verdict = services.verdict_submit(
+        interrogation_id=interrogation.pk, judge=cast.jude, choice="machine", confidence=99
+    )
     assert verdict.correct
 
 
@@ -210,7 +225,8 @@ def test_external_entries_are_not_answered_by_a_bots_engine(cast):
 
 @pytest.mark.parametrize("engine", ["lpp", "lpp2", "pull", "simple"])
 def test_a_judges_message_asks_for_a_bot_reply_only_from_an_engine_the_platform_runs(
-        cast, engine, monkeypatch, django_capture_on_commit_callbacks):
+    cast, engine, monkeypatch, django_capture_on_commit_callbacks
+):
     """An external program (legacy LPP, LPP2, pull mode) answers by itself: its judge's messages send
     no reply task that would only find out it has nothing to do (a thread and a connection each, in
     the embedded default; a broker round trip and a worker's task in services mode)."""
@@ -237,7 +253,9 @@ def test_a_reply_lost_in_a_restart_is_asked_for_again(cast, monkeypatch):
     monkeypatch.setattr(witnesses, "enqueue_now", lambda task, *args, **kw: asked.append((task.name, *args)))
     interrogation = three_party(cast)  # the machine is the Simple Bot
     _, machine = sides(interrogation)
-    message = services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="Hello?", user=cast.jude)
+    message = services.message_post(
+        conversation_id=machine.pk, sender_role="interrogator", text="Hello?", user=cast.jude
+    )
     # (this test's transaction never commits, so the reply task of message_post was never sent: "lost")
     assert services.interrogations_sweep() == 0 and asked == []  # too recent: the reply may be on its way
     Message.objects.filter(pk=message.pk).update(created_at=timezone.now() - dt.timedelta(seconds=20))

@@ -1,5 +1,6 @@
 """A (re)connecting console is sent a conversation's most recent ARENA_STATE_MESSAGES messages only, in
 order, and how many earlier ones there are: a long conversation's page reload stays small."""
+
 import pytest
 
 from arena import selectors, services
@@ -48,10 +49,11 @@ def test_a_conversation_within_the_cap_is_sent_whole(cast, settings):
     interrogation = three_party(cast)
     human, _ = sides(interrogation)
     _talk(cast, human, N)
-    assert [m["text"] for m in selectors.witness_state(conversation=human)["messages"]] == [f"line {i}" for i in range(N)]
+    assert [m["text"] for m in selectors.witness_state(conversation=human)["messages"]] == [
+        f"line {i}" for i in range(N)
+    ]
     assert selectors.witness_state(conversation=human)["earlier"] == 0
     assert selectors.judge_state(interrogation=interrogation)["earlier"][human.side] == 0
-
 
 
 def test_the_monitor_gets_each_conversations_last_messages_and_the_earlier_count(cast):
@@ -61,5 +63,6 @@ def test_the_monitor_gets_each_conversations_last_messages_and_the_earlier_count
     monitored = next(i for i in selectors.monitor_state()["interrogations"] if i["id"] == interrogation.pk)
     conversation = next(c for c in monitored["conversations"] if c["side"] == human.side)
     assert [m["text"] for m in conversation["messages"]] == [
-        f"line {i}" for i in range(7, selectors.MONITOR_MESSAGES + 7)]
+        f"line {i}" for i in range(7, selectors.MONITOR_MESSAGES + 7)
+    ]
     assert conversation["earlier"] == 7

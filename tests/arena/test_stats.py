@@ -1,5 +1,6 @@
 """arena.stats: the rates, intervals, tests and ratings a results page shows, checked against references
 (closed forms, SciPy's optimiser on the same likelihood, simulations whose truth is known)."""
+
 import math
 from unittest import mock
 
@@ -39,8 +40,13 @@ def scipy_fit(battles, prior=0.0):
         grad -= 0.5 * prior * (1.0 - 2.0 / (1.0 + np.exp(-theta)))
         return value / len(a), grad / len(a)
 
-    result = minimize(loss, np.zeros(p), jac=True, method="L-BFGS-B",
-                      options={"gtol": 1e-13, "ftol": 1e-16, "maxiter": 10_000, "maxcor": 50})
+    result = minimize(
+        loss,
+        np.zeros(p),
+        jac=True,
+        method="L-BFGS-B",
+        options={"gtol": 1e-13, "ftol": 1e-16, "maxiter": 10_000, "maxcor": 50},
+    )
     return result.x - result.x.mean()
 
 
@@ -83,8 +89,11 @@ def test_proportion_estimate_reports_rate_interval_and_test_and_survives_no_data
 
 def test_two_players_match_the_closed_form():
     # w wins, l losses, t ties: θa − θb = ln((w + t/2) / (l + t/2)); here ln(8/4), i.e. 400·log10 2 points apart
-    records = [{"a": "x", "b": "y", "winner": "a"}] * 7 + [{"a": "y", "b": "x", "winner": "a"}] * 3 \
+    records = (
+        [{"a": "x", "b": "y", "winner": "a"}] * 7
+        + [{"a": "y", "b": "x", "winner": "a"}] * 3
         + [{"a": "x", "b": "y", "winner": "tie"}] * 2
+    )
     fit = stats.bradley_terry_fit(stats.battles_from_records(records))
     assert fit.prior == 0 and fit.notes == []
     assert fit.theta[0] - fit.theta[1] == pytest.approx(math.log(2.0), abs=1e-10)
@@ -171,8 +180,11 @@ def test_bootstrap_is_reproducible_with_a_seed_and_independent_of_chunking():
 
 
 def test_a_witness_that_always_wins_is_named_and_rated_with_the_documented_prior():
-    records = [{"a": "GPT", "b": "human", "winner": "a"}] * 10 + [{"a": "ELIZA", "b": "human", "winner": "b"}] * 6 \
+    records = (
+        [{"a": "GPT", "b": "human", "winner": "a"}] * 10
+        + [{"a": "ELIZA", "b": "human", "winner": "b"}] * 6
         + [{"a": "ELIZA", "b": "human", "winner": "a"}] * 4
+    )
     battles = stats.battles_from_records(records)
     table = stats.ratings_compute(battles, replicates=100, seed=1)
     assert table.prior == stats.DEFAULT_PRIOR
@@ -189,7 +201,9 @@ def test_a_witness_that_always_wins_is_named_and_rated_with_the_documented_prior
 
 
 def test_one_battle_and_no_battles_give_clear_results_not_crashes():
-    one = stats.ratings_compute(stats.battles_from_records([{"a": "x", "b": "y", "winner": "a"}]), replicates=50, seed=0)
+    one = stats.ratings_compute(
+        stats.battles_from_records([{"a": "x", "b": "y", "winner": "a"}]), replicates=50, seed=0
+    )
     x, y = one.ratings
     assert x.name == "x" and x.rating > 1000 > y.rating and x.rating + y.rating == pytest.approx(2000)
     assert x.battles == y.battles == 1 and any("won every battle" in n for n in one.notes)
@@ -199,20 +213,27 @@ def test_one_battle_and_no_battles_give_clear_results_not_crashes():
 
 
 def test_players_never_compared_both_ways_are_reported():
-    records = [{"a": "a1", "b": "a2", "winner": "a"}, {"a": "a1", "b": "a2", "winner": "b"},
-               {"a": "b1", "b": "b2", "winner": "a"}, {"a": "b1", "b": "b2", "winner": "b"}]
+    records = [
+        {"a": "a1", "b": "a2", "winner": "a"},
+        {"a": "a1", "b": "a2", "winner": "b"},
+        {"a": "b1", "b": "b2", "winner": "a"},
+        {"a": "b1", "b": "b2", "winner": "b"},
+    ]
     table = stats.ratings_compute(stats.battles_from_records(records), replicates=20, seed=0)
     assert table.prior == stats.DEFAULT_PRIOR and "never compared" in table.notes[0]
     assert {round(r.rating, 6) for r in table.ratings} == {1000.0}
 
 
-@pytest.mark.parametrize("record, message", [
-    ({"a": "x", "b": "x", "winner": "a"}, "cannot battle itself"),
-    ({"a": "x", "b": "y", "winner": "draw"}, "'winner' must be"),
-    ({"a": "x", "winner": "a"}, "missing 'b'"),
-    ({"a": "", "b": "y", "winner": "a"}, "'a' must be a non-empty name"),
-    (["x", "y", "a"], "must be an object"),
-])
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        ({"a": "x", "b": "x", "winner": "a"}, "cannot battle itself"),
+        ({"a": "x", "b": "y", "winner": "draw"}, "'winner' must be"),
+        ({"a": "x", "winner": "a"}, "missing 'b'"),
+        ({"a": "", "b": "y", "winner": "a"}, "'a' must be a non-empty name"),
+        (["x", "y", "a"], "must be an object"),
+    ],
+)
 def test_bad_battle_records_are_refused_with_their_position(record, message):
     good = {"a": "x", "b": "y", "winner": "tie"}
     with pytest.raises(stats.BattleError, match=message) as refused:
@@ -276,7 +297,8 @@ def test_brier_score_with_interval_and_skill_against_a_reference():
 def test_vote_cap_keeps_each_judges_first_votes_per_day_and_drops_unused_players():
     keep = stats.votes_cap(["j", "j", "j", "k", "j"], ["mon", "mon", "mon", "mon", "tue"], cap=2)
     assert keep.tolist() == [True, True, False, True, True]
-    battles = stats.battles_from_records([{"a": "x", "b": "y", "winner": "a"}, {"a": "y", "b": "z", "winner": "b"},
-                                          {"a": "x", "b": "y", "winner": "b"}])
+    battles = stats.battles_from_records(
+        [{"a": "x", "b": "y", "winner": "a"}, {"a": "y", "b": "z", "winner": "b"}, {"a": "x", "b": "y", "winner": "b"}]
+    )
     kept = battles.subset([True, False, True])
     assert kept.names == ["x", "y"] and kept.games().tolist() == [2, 2] and kept.points().tolist() == [1.0, 1.0]

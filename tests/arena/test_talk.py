@@ -1,4 +1,5 @@
 """manage.py talk: one message, or an interactive session reading stdin."""
+
 import io
 
 import pytest
@@ -37,4 +38,9 @@ def test_errors_are_reported(cast, monkeypatch):
     with pytest.raises(CommandError, match="No entry"):
         talk("99999", "hi")
     with pytest.raises(CommandError, match="failed"):  # nothing listens on port 9: an error, no traceback
-        talk("webhook", "hi", "--engine-settings", '{"url": "http://127.0.0.1:9/", "secret": "0123456789abcdef", "timeout_s": 0.5}')
+        talk(
+            "webhook",
+            "hi",
+            "--engine-settings",
+            '{"url": "http://127.0.0.1:9/", "secret": "0123456789abcdef", "timeout_s": 0.5}',
+        )

@@ -1,4 +1,5 @@
 """Tamper-evident transcripts, their verification command, publication and the public pages."""
+
 import json
 
 import pytest
@@ -38,7 +39,9 @@ def test_an_edit_that_also_recomputes_its_own_hash_is_still_caught(cast, capsys)
 
     _, human, _ = finished_chat(cast)
     msg = human.messages.get(seq=2)
-    forged = message_hash(prev_hash=msg.prev_hash, seq=2, sender_role=msg.sender_role, text="forged", created_at=msg.created_at)
+    forged = message_hash(
+        prev_hash=msg.prev_hash, seq=2, sender_role=msg.sender_role, text="forged", created_at=msg.created_at
+    )
     Message.objects.filter(pk=msg.pk).update(text="forged", hash=forged)
     code, output = verify(human, capsys)
     assert code == 1 and "message #3" in output

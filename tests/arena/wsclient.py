@@ -1,4 +1,5 @@
 """Open websocket connections to the real ASGI application as a given user."""
+
 import asyncio
 import json
 

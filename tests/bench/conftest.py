@@ -12,8 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 services_only = [
     pytest.mark.slow,
     pytest.mark.redis,
-    pytest.mark.skipif(not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
-                       reason="needs DATABASE_URL and REDIS_URL (services mode)"),
+    pytest.mark.skipif(
+        not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
+        reason="needs DATABASE_URL and REDIS_URL (services mode)",
+    ),
 ]
 
 
@@ -21,5 +23,6 @@ def run_benchmark(module: str, *args: str, timeout: float = 240) -> subprocess.C
     """`python -m bench.<module> ARGS` from the repository's root, as the README runs it. The timeout is a
     hang guard, not a speed check: setting up (a database, its migrations, daphne, workers) on a loaded
     2-core machine took over 60 s."""
-    return subprocess.run([sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )

@@ -3,6 +3,7 @@
 Services mode only (DATABASE_URL and REDIS_URL set): the benchmark creates and drops its own
 database on that server and uses a private key prefix on that Redis.
 """
+
 import json
 
 import pytest
@@ -15,8 +16,9 @@ pytestmark = [
 
 
 def test_two_conversations_print_the_json_last_line_with_the_floor_and_the_tutorial():
-    result = run_benchmark("chat_latency", "--conversations", "2", "--messages", "3", "--pause-ms", "20",
-                           "--time-limit", "40")
+    result = run_benchmark(
+        "chat_latency", "--conversations", "2", "--messages", "3", "--pause-ms", "20", "--time-limit", "40"
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"p50_ms", "p99_ms", "baseline_p99_ms", "ratio", "daphne_cpu_ms_per_delivery"} <= figures.keys()
@@ -32,8 +34,14 @@ def test_two_conversations_print_the_json_last_line_with_the_floor_and_the_tutor
     # The tutorial's chat: driven as the platform's conversations are, both parties taking turns.
     assert figures["tutorial_messages"] == 2 * 2 * 3 and figures["tutorial_lost"] == 0
     assert figures["tutorial_errors"] == 0
-    for key in ("floor_p50_ms", "floor_p99_ms", "tutorial_p50_ms", "tutorial_p99_ms",
-                "floor_cpu_ms_per_delivery", "baseline_cpu_ms_per_delivery"):
+    for key in (
+        "floor_p50_ms",
+        "floor_p99_ms",
+        "tutorial_p50_ms",
+        "tutorial_p99_ms",
+        "floor_cpu_ms_per_delivery",
+        "baseline_cpu_ms_per_delivery",
+    ):
         assert figures[key] > 0, key
     assert figures["floor_p50_ms"] <= figures["floor_p99_ms"]
     assert figures["tutorial_p50_ms"] <= figures["tutorial_p99_ms"]
@@ -43,6 +51,9 @@ def test_two_conversations_print_the_json_last_line_with_the_floor_and_the_tutor
     assert figures["tutorial_ratio"] == pytest.approx(figures["p99_ms"] / figures["tutorial_p99_ms"], rel=0.01)
     assert figures["floor_target"] == 1.5 and figures["tutorial_target"] == 0.5
     # every delivery of every durable path wrote its row: the writes were measured, not skipped
-    assert figures["rows_stored"] == {"platform": figures["messages"], "floor": figures["floor_messages"],
-                                      "tutorial": figures["tutorial_messages"]}
+    assert figures["rows_stored"] == {
+        "platform": figures["messages"],
+        "floor": figures["floor_messages"],
+        "tutorial": figures["tutorial_messages"],
+    }
     assert "x floor (target <= 1.5)" in result.stdout and "x tutorial (target <= 0.5)" in result.stdout

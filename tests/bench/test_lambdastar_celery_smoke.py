@@ -3,6 +3,7 @@ harness (its throwaway database, its broker keys under the run's prefix, all rem
 
 Services mode only (DATABASE_URL and REDIS_URL set); slow: the workers load the Λ* kernels first.
 """
+
 import json
 
 from tests.bench.conftest import run_benchmark, services_only

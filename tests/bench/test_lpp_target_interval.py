@@ -1,5 +1,6 @@
 """The LPP2 target's bootstrap interval (bench.lpp_latency.target_ratio_ci): line p99 over 2 x bare p99 +
 commit p99, with its samples resampled; no services needed."""
+
 import random
 
 import pytest

@@ -1,5 +1,6 @@
 """Smoke test of bench.tables: two small games in-process, then on 1 and 2 real Celery workers started by
 the harness (its throwaway database and broker keys, removed at the end). Services mode only; slow."""
+
 import json
 
 from tests.bench.conftest import run_benchmark, services_only

@@ -1,5 +1,6 @@
 """bench/tracing's LPP2 helpers: a line's text found in what the clients and daphne exchange, and where the
 slowest lines' time goes (pure functions, no daphne)."""
+
 import json
 
 from bench.tracing import lpp2_content, slowest
@@ -16,8 +17,15 @@ def test_a_lines_text_is_found_in_its_payload_and_in_socket_io_frames_of_either_
 
 
 def test_the_slowest_lines_are_set_apart_stage_by_stage():
-    stamps = {f"line {k}": {"client_sent": k, "lpp2_sql": k + 0.001, "lpp2_stored": k + 0.002 + (0.010 if k == 7 else 0),
-                            "client_arrived": k + 0.003 + (0.010 if k == 7 else 0)} for k in range(10)}
+    stamps = {
+        f"line {k}": {
+            "client_sent": k,
+            "lpp2_sql": k + 0.001,
+            "lpp2_stored": k + 0.002 + (0.010 if k == 7 else 0),
+            "client_arrived": k + 0.003 + (0.010 if k == 7 else 0),
+        }
+        for k in range(10)
+    }
     server = {text: {name: t for name, t in s.items() if name.startswith("lpp2")} for text, s in stamps.items()}
     client = {text: {name: t for name, t in s.items() if name.startswith("client")} for text, s in stamps.items()}
     lines = slowest(server, client, share=0.1)

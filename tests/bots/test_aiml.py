@@ -36,8 +36,15 @@ def test_registered_and_loads_the_whole_alice_set(kernel):
 
 def test_alice_exchanges(kernel):
     engine = AIMLEngine({"persona": PERSONA})
-    replies = talk(engine, "exchanges", "Hello", "What is 2 plus 2?", "What is the capital of France?",
-                   "My name is Vincent", "Do you know anything about me?")
+    replies = talk(
+        engine,
+        "exchanges",
+        "Hello",
+        "What is 2 plus 2?",
+        "What is the capital of France?",
+        "My name is Vincent",
+        "Do you know anything about me?",
+    )
     assert replies[0] in {"Hi there!", "Hello!", "Hi!", "Hello there!"}
     assert replies[1:3] == ["Four.", "Paris."]
     assert "Vincent" in replies[3]

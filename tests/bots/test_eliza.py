@@ -22,8 +22,10 @@ SAMPLE_1966 = [
     ("My mother takes care of me.", "WHO ELSE IN YOUR FAMILY TAKES CARE OF YOU"),
     ("My father.", "YOUR FATHER"),
     ("You are like my father in some ways.", "WHAT RESEMBLANCE DO YOU SEE"),
-    ("You are not very aggressive but I think you don't want me to notice that.",
-     "WHAT MAKES YOU THINK I AM NOT VERY AGGRESSIVE"),
+    (
+        "You are not very aggressive but I think you don't want me to notice that.",
+        "WHAT MAKES YOU THINK I AM NOT VERY AGGRESSIVE",
+    ),
     ("You don't argue with me.", "WHY DO YOU THINK I DON'T ARGUE WITH YOU"),
     ("You are afraid of me.", "DOES IT PLEASE YOU TO BELIEVE I AM AFRAID OF YOU"),
     ("My father is afraid of everybody.", "WHAT ELSE COMES TO MIND WHEN YOU THINK OF YOUR FATHER"),
@@ -177,18 +179,23 @@ def test_very_long_input_is_cut_and_answered_quickly():
     assert reply.startswith("YOU SAY YOU") and len(reply.split()) == 2 + MAX_TOKENS
 
 
-@pytest.mark.parametrize("said, reply", [
-    ("Men are all alike.", "In what way?"),
-    ("He says I'm depressed much of the time.", "I am sorry to hear you are depressed."),
-    ("You don't argue with me.", "Why do you think I don't argue with you?"),
-    ("I dreamed about Paris with Anna", "Really, about Paris with Anna."),  # the judge's capitals are names
-    ("I REMEMBER LONDON", "Do you often think of london?"),  # shouting names nothing
-    ("Sprechen Sie deutsch?", "I am sorry, I speak only English."),
-])
+@pytest.mark.parametrize(
+    "said, reply",
+    [
+        ("Men are all alike.", "In what way?"),
+        ("He says I'm depressed much of the time.", "I am sorry to hear you are depressed."),
+        ("You don't argue with me.", "Why do you think I don't argue with you?"),
+        ("I dreamed about Paris with Anna", "Really, about Paris with Anna."),  # the judge's capitals are names
+        ("I REMEMBER LONDON", "Do you often think of london?"),  # shouting names nothing
+        ("Sprechen Sie deutsch?", "I am sorry, I speak only English."),
+    ],
+)
 def test_the_engine_answers_in_sentence_case_as_people_write(said, reply):
     assert ElizaEngine().reply(context([], said)) == reply
 
 
 def test_names_from_earlier_turns_come_back_capitalised():
     earlier = [("My sister Maria lives in Rome.", "")]
-    assert ElizaEngine().reply(context(earlier, "Hmm.")) == ("Does that have anything to do with the fact that your sister Maria lives in Rome?")
+    assert ElizaEngine().reply(context(earlier, "Hmm.")) == (
+        "Does that have anything to do with the fact that your sister Maria lives in Rome?"
+    )

@@ -13,7 +13,9 @@ from bots.registry import UnknownEngine, engine_choices, get_engine, validate_en
 from bots.sanitize import clean_reply
 from bots.typing_delay import TypingModel
 
-CTX = ReplyContext(conversation_key="k", history=(Turn("interrogator", "hi"), Turn("witness", "hello")), message="Are you a bot?")
+CTX = ReplyContext(
+    conversation_key="k", history=(Turn("interrogator", "hi"), Turn("witness", "hello")), message="Are you a bot?"
+)
 
 
 def test_simple_bot_says_the_turing_trade_line():
@@ -189,7 +191,10 @@ def test_clean_reply_strips_markup_scripts_and_entities():
 def test_clean_reply_removes_control_and_invisible_characters():
     raw = "he\x00llo\x07 wor\u200bld\u202e \x1b[31mred\r\n\tnext"
     assert clean_reply(raw, max_chars=100) == "hello world [31mred next"
-    assert clean_reply("emoji \U0001f642 stays, caf\u0065\u0301 composes", max_chars=100) == "emoji \U0001f642 stays, caf\u00e9 composes"
+    assert (
+        clean_reply("emoji \U0001f642 stays, caf\u0065\u0301 composes", max_chars=100)
+        == "emoji \U0001f642 stays, caf\u00e9 composes"
+    )
 
 
 def test_clean_reply_caps_length_at_a_word_boundary():

@@ -1,4 +1,5 @@
 """The learner engine (pure Python) and its corpus on the arena side (consent, scrubbing, matching)."""
+
 import pytest
 
 from bots.base import ReplyContext, Turn
@@ -55,15 +56,18 @@ def test_settings_are_validated():
         LearnerEngine({"context_weight": 2})
 
 
-@pytest.mark.parametrize("text, stored", [
-    ("mail me at bob.smith@example.co.uk please", "mail me at please"),
-    ("see https://example.com/x?y=1 or www.foo.org", "see or"),
-    ("call me on +44 113 496 0000 tonight", ""),  # "call me" introduces a name
-    ("ring 0113 496 0000 tonight", "ring tonight"),
-    ("my name is Vincent", ""),
-    ("https://only.example.com", ""),
-    ("fine thanks, you?", "fine thanks, you?"),
-])
+@pytest.mark.parametrize(
+    "text, stored",
+    [
+        ("mail me at bob.smith@example.co.uk please", "mail me at please"),
+        ("see https://example.com/x?y=1 or www.foo.org", "see or"),
+        ("call me on +44 113 496 0000 tonight", ""),  # "call me" introduces a name
+        ("ring 0113 496 0000 tonight", "ring tonight"),
+        ("my name is Vincent", ""),
+        ("https://only.example.com", ""),
+        ("fine thanks, you?", "fine thanks, you?"),
+    ],
+)
 def test_scrub_removes_personal_details(text, stored):
     assert scrub(text) == stored
 
@@ -99,8 +103,10 @@ def test_harvest_needs_both_consents_and_stores_no_personal_details(cast):
     assert learner_harvest(interrogation_id=interrogation.pk) == 2
     learner_harvest(interrogation_id=interrogation.pk)  # idempotent
     rows = list(LearnedPair.objects.order_by("reply_seq").values_list("prompt", "reply", "prev_prompt"))
-    assert rows == [("where do you live?", "leeds. email me at", ""),
-                    ("do you like it there?", "yes, see for why", "where do you live?")]
+    assert rows == [
+        ("where do you live?", "leeds. email me at", ""),
+        ("do you like it there?", "yes, see for why", "where do you live?"),
+    ]
     everything = " ".join(" ".join(r) for r in rows)
     assert "@" not in everything and "www" not in everything and "07700" not in everything
     assert learner_consent_revoke(user=cast.jude) == 2 and not LearnedPair.objects.exists()

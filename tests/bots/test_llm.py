@@ -35,7 +35,10 @@ class StubServer(LoopbackServer):
 
 def completion(text):
     return {
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "stub",
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub",
         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }

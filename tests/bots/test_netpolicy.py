@@ -37,24 +37,43 @@ def resolving(table):
 
 REFUSED = [
     # IPv4
-    ("0.0.0.0", "unspecified"), ("0.1.2.3", "unspecified"),
-    ("10.0.0.1", "private"), ("10.255.255.255", "private"),
-    ("100.64.0.1", "shared"), ("100.127.255.254", "shared"),
-    ("127.0.0.1", "loopback"), ("127.53.0.9", "loopback"),
-    ("169.254.169.254", "link-local"), ("169.254.0.1", "link-local"),
-    ("172.16.0.1", "private"), ("172.31.255.254", "private"),
+    ("0.0.0.0", "unspecified"),
+    ("0.1.2.3", "unspecified"),
+    ("10.0.0.1", "private"),
+    ("10.255.255.255", "private"),
+    ("100.64.0.1", "shared"),
+    ("100.127.255.254", "shared"),
+    ("127.0.0.1", "loopback"),
+    ("127.53.0.9", "loopback"),
+    ("169.254.169.254", "link-local"),
+    ("169.254.0.1", "link-local"),
+    ("172.16.0.1", "private"),
+    ("172.31.255.254", "private"),
     ("192.168.0.1", "private"),
-    ("192.0.0.8", "reserved"), ("192.0.2.1", "reserved"), ("198.18.0.1", "reserved"),
-    ("198.51.100.7", "reserved"), ("203.0.113.9", "reserved"), ("192.88.99.1", "reserved"),
-    ("224.0.0.1", "multicast"), ("239.255.255.250", "multicast"),
-    ("240.0.0.1", "reserved"), ("255.255.255.255", "reserved"),
+    ("192.0.0.8", "reserved"),
+    ("192.0.2.1", "reserved"),
+    ("198.18.0.1", "reserved"),
+    ("198.51.100.7", "reserved"),
+    ("203.0.113.9", "reserved"),
+    ("192.88.99.1", "reserved"),
+    ("224.0.0.1", "multicast"),
+    ("239.255.255.250", "multicast"),
+    ("240.0.0.1", "reserved"),
+    ("255.255.255.255", "reserved"),
     # IPv6
-    ("::", "unspecified"), ("::1", "loopback"),
-    ("fc00::1", "unique-local"), ("fd12:3456:789a::1", "unique-local"),
-    ("fe80::1", "link-local"), ("fec0::1", "reserved"),
-    ("ff02::1", "multicast"), ("ff0e::1", "multicast"),
-    ("2001:db8::1", "reserved"), ("100::1", "reserved"), ("2001::1", "reserved"),
-    ("64:ff9b:1::a", "reserved"), ("::7f00:1", "reserved"),  # IPv4-compatible ::127.0.0.1
+    ("::", "unspecified"),
+    ("::1", "loopback"),
+    ("fc00::1", "unique-local"),
+    ("fd12:3456:789a::1", "unique-local"),
+    ("fe80::1", "link-local"),
+    ("fec0::1", "reserved"),
+    ("ff02::1", "multicast"),
+    ("ff0e::1", "multicast"),
+    ("2001:db8::1", "reserved"),
+    ("100::1", "reserved"),
+    ("2001::1", "reserved"),
+    ("64:ff9b:1::a", "reserved"),
+    ("::7f00:1", "reserved"),  # IPv4-compatible ::127.0.0.1
     ("4000::1", "reserved"),  # outside global unicast
     # IPv4 inside IPv6: mapped, NAT64, 6to4
     ("::ffff:127.0.0.1", "IPv4-mapped 127.0.0.1: loopback"),
@@ -67,9 +86,22 @@ REFUSED = [
     ("2002:7f00:1::1", "6to4 127.0.0.1: loopback"),
     ("2002:a00:1::", "6to4 10.0.0.1: private"),
 ]
-PUBLIC = ["8.8.8.8", "1.1.1.1", "93.184.216.34", "100.63.255.255", "100.128.0.1", "172.32.0.1", "192.169.0.1",
-          "169.255.0.1", "223.255.255.254", "2606:4700:4700::1111", "2a00:1450:4001::200e",
-          "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"]
+PUBLIC = [
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "100.63.255.255",
+    "100.128.0.1",
+    "172.32.0.1",
+    "192.169.0.1",
+    "169.255.0.1",
+    "223.255.255.254",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
+]
 
 
 @pytest.mark.parametrize("address, reason", REFUSED)
@@ -88,10 +120,18 @@ def test_public_unicast_is_allowed(address):
     assert STRICT.resolve(address, 443) == (ipaddress.ip_address(address),)
 
 
-@pytest.mark.parametrize("text, address", [
-    ("2130706433", "127.0.0.1"), ("127.1", "127.0.0.1"), ("0x7f.0.0.1", "127.0.0.1"), ("0177.0.0.1", "127.0.0.1"),
-    ("[::1]", "::1"), ("fe80::1%eth0", "fe80::1"), ("[::ffff:7f00:1]", "::ffff:127.0.0.1"),
-])
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("2130706433", "127.0.0.1"),
+        ("127.1", "127.0.0.1"),
+        ("0x7f.0.0.1", "127.0.0.1"),
+        ("0177.0.0.1", "127.0.0.1"),
+        ("[::1]", "::1"),
+        ("fe80::1%eth0", "fe80::1"),
+        ("[::ffff:7f00:1]", "::ffff:127.0.0.1"),
+    ],
+)
 def test_literal_forms_that_resolvers_accept_count_as_addresses(text, address):
     assert parse_address(text) == ipaddress.ip_address(address)
     with pytest.raises(AddressNotAllowed):
@@ -116,16 +156,20 @@ def test_the_allow_list_overrides_a_refusal_and_nothing_else():
 
 
 def test_a_name_is_judged_on_every_address_it_resolves_to():
-    resolver = resolving({
-        "public.example": ["93.184.216.34", "2606:2800:220:1::1"],
-        "mixed.example": ["93.184.216.34", "10.0.0.7"],
-        "mixed6.example": ["2606:2800:220:1::1", "fd00::1"],
-        "metadata.example": ["169.254.169.254"],
-        "empty.example": [],
-    })
+    resolver = resolving(
+        {
+            "public.example": ["93.184.216.34", "2606:2800:220:1::1"],
+            "mixed.example": ["93.184.216.34", "10.0.0.7"],
+            "mixed6.example": ["2606:2800:220:1::1", "fd00::1"],
+            "metadata.example": ["169.254.169.254"],
+            "empty.example": [],
+        }
+    )
     policy = OutboundPolicy(resolver=resolver)
-    assert policy.resolve("public.example", 443) == (ipaddress.ip_address("93.184.216.34"),
-                                                     ipaddress.ip_address("2606:2800:220:1::1"))
+    assert policy.resolve("public.example", 443) == (
+        ipaddress.ip_address("93.184.216.34"),
+        ipaddress.ip_address("2606:2800:220:1::1"),
+    )
     for name, shown in [("mixed.example", "10.0.0.7"), ("mixed6.example", "fd00::1"), ("metadata.example", "169.254")]:
         with pytest.raises(AddressNotAllowed) as refused:
             policy.resolve(name, 443)
@@ -165,15 +209,18 @@ def test_connect_goes_to_the_vetted_address_of_a_single_lookup(listener):
         listener.accept()
 
 
-@pytest.mark.parametrize("engine, key, url", [
-    (WebhookEngine, "url", "http://127.0.0.1:8080/hook"),
-    (WebhookEngine, "url", "http://169.254.169.254/latest/meta-data/"),
-    (WebhookEngine, "url", "https://[::1]/hook"),
-    (WebhookEngine, "url", "http://[::ffff:10.0.0.1]/hook"),
-    (WebhookEngine, "url", "http://2130706433/hook"),
-    (LLMEngine, "base_url", "http://10.0.0.5:11434/v1"),
-    (LLMEngine, "base_url", "http://[fd00::5]:8000/v1"),
-])
+@pytest.mark.parametrize(
+    "engine, key, url",
+    [
+        (WebhookEngine, "url", "http://127.0.0.1:8080/hook"),
+        (WebhookEngine, "url", "http://169.254.169.254/latest/meta-data/"),
+        (WebhookEngine, "url", "https://[::1]/hook"),
+        (WebhookEngine, "url", "http://[::ffff:10.0.0.1]/hook"),
+        (WebhookEngine, "url", "http://2130706433/hook"),
+        (LLMEngine, "base_url", "http://10.0.0.5:11434/v1"),
+        (LLMEngine, "base_url", "http://[fd00::5]:8000/v1"),
+    ],
+)
 def test_settings_with_a_refused_literal_address_are_refused_naming_the_key(engine, key, url):
     other = {"secret": "0123456789abcdef"} if engine is WebhookEngine else {"model": "m"}
     cleaned = engine.validate_settings({key: url, **other})

@@ -41,8 +41,9 @@ class Server(StubServer):
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                                        "body": body})
+                server.requests.append(
+                    {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body}
+                )
                 data = json.dumps(payload if payload is not None else {"reply": "hello from the stub"}).encode()
                 self.send_response(status)
                 for key, value in {"Content-Type": "application/json", **(headers or {})}.items():
@@ -112,7 +113,9 @@ def test_a_name_resolving_to_a_public_and_a_private_address_is_refused(build, pa
 def test_the_webhook_connects_to_the_vetted_address_with_the_urls_host_header():
     resolver = resolving({"hook.example": ["127.0.0.1"]})
     with Server() as stub:
-        engine = webhook(f"http://hook.example:{stub.port}/hook", OutboundPolicy.allowing("127.0.0.1/32", resolver=resolver))
+        engine = webhook(
+            f"http://hook.example:{stub.port}/hook", OutboundPolicy.allowing("127.0.0.1/32", resolver=resolver)
+        )
         assert engine.reply(CONTEXT) == "hello from the stub"
     assert stub.requests[0]["headers"]["host"] == f"hook.example:{stub.port}"
     assert resolver.calls == [("hook.example", stub.port)]  # one lookup, by the policy
@@ -132,8 +135,10 @@ def test_the_llm_client_re_checks_at_connect_time_so_a_rebound_name_is_refused()
     connection vets again and refuses; the refused address receives nothing."""
     answers = iter([["127.0.0.1"], [REFUSED_HOST]])
     with Server(host=REFUSED_HOST, payload=completion("rebound")) as target:
-        engine = llm(f"http://rebind.example:{target.port}/v1",
-                     OutboundPolicy.allowing("127.0.0.1/32", resolver=lambda host, port: next(answers)))
+        engine = llm(
+            f"http://rebind.example:{target.port}/v1",
+            OutboundPolicy.allowing("127.0.0.1/32", resolver=lambda host, port: next(answers)),
+        )
         with pytest.raises(AddressNotAllowed):
             engine.reply(CONTEXT)
     assert target.requests == []
@@ -143,8 +148,10 @@ def test_the_llm_client_re_checks_at_connect_time_so_a_rebound_name_is_refused()
 
 
 def test_an_llm_redirect_is_vetted_like_the_first_request():
-    with Server(host=REFUSED_HOST, payload=completion("from the inside")) as target, \
-            Server(status=307, headers={"Location": f"{target.url}/v1/chat/completions"}) as start:
+    with (
+        Server(host=REFUSED_HOST, payload=completion("from the inside")) as target,
+        Server(status=307, headers={"Location": f"{target.url}/v1/chat/completions"}) as start,
+    ):
         with pytest.raises(AddressNotAllowed) as refused:
             llm(start.url + "/v1", LOOPBACK).reply(CONTEXT)
         assert len(start.requests) == 1 and target.requests == []
@@ -172,16 +179,39 @@ def certificate(tmp_path):
     if shutil.which("openssl") is None:
         pytest.skip("needs the openssl command")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=hook.example",
-                    "-addext", "subjectAltName=DNS:hook.example"], check=True, capture_output=True, timeout=30)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=hook.example",
+            "-addext",
+            "subjectAltName=DNS:hook.example",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     return cert, context
 
 
-@pytest.mark.parametrize("build, payload, expected", [(webhook, None, "hello from the stub"),
-                                                      (llm, completion("tls ok"), "tls ok")])
+@pytest.mark.parametrize(
+    "build, payload, expected", [(webhook, None, "hello from the stub"), (llm, completion("tls ok"), "tls ok")]
+)
 def test_https_keeps_the_name_for_sni_and_certificate_checks(certificate, monkeypatch, build, payload, expected):
     cert, context = certificate
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))

@@ -20,7 +20,7 @@ CONTEXT = ReplyContext(
 
 def engine_for(server, sleeps=None, **settings):
     engine = WebhookEngine({"url": server.url + "/bot", "secret": SECRET, **settings})
-    engine.sleep = (sleeps.append if sleeps is not None else (lambda seconds: None))
+    engine.sleep = sleeps.append if sleeps is not None else (lambda seconds: None)
     engine.clock = lambda: NOW
     engine.outbound = LOOPBACK
     return engine
@@ -34,7 +34,9 @@ def test_signed_request_and_reply():
     assert request["path"] == "/bot" and headers["content-type"] == "application/json"
     assert headers["x-arena-timestamp"] == str(NOW)
     assert verify(SECRET, headers["x-arena-timestamp"], body, headers["x-arena-signature"], now=NOW + 10)
-    assert not verify("another-secret-000000", headers["x-arena-timestamp"], body, headers["x-arena-signature"], now=NOW)
+    assert not verify(
+        "another-secret-000000", headers["x-arena-timestamp"], body, headers["x-arena-signature"], now=NOW
+    )
     assert not verify(SECRET, headers["x-arena-timestamp"], body + b" ", headers["x-arena-signature"], now=NOW)
     assert not verify(SECRET, headers["x-arena-timestamp"], body, headers["x-arena-signature"], now=NOW + 3600)
     assert json.loads(body) == {

@@ -1,5 +1,6 @@
 """charts.js on its own in Chromium (no server: the figure is rendered here, the scripts added from disk): a
 numeric series for progress curves, appending, the CSV's quoting, and the fallback without uPlot."""
+
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,14 @@ CHARTS = ROOT / "static" / "core" / "charts.js"
 
 
 def figure():
-    chart = chart_series(id="curve", title="Mean score by episode", x="episode", y=["score"],
-                         columns=[Column("episode", "Episode"), Column("score", "Score", digits=2),
-                                  Column("note", "Note", "text")],
-                         rows=[{"episode": k, "score": k / 10, "note": "=1+1" if k == 2 else 'say "hi", ok'}
-                               for k in range(1, 6)])
+    chart = chart_series(
+        id="curve",
+        title="Mean score by episode",
+        x="episode",
+        y=["score"],
+        columns=[Column("episode", "Episode"), Column("score", "Score", digits=2), Column("note", "Note", "text")],
+        rows=[{"episode": k, "score": k / 10, "note": "=1+1" if k == 2 else 'say "hi", ok'} for k in range(1, 6)],
+    )
     return Template("{% load charts %}<main style='width:600px'>{% chart c %}</main>").render(Context({"c": chart}))
 
 
@@ -39,7 +43,9 @@ def page_with(browser, *, uplot=True):
 def test_a_numeric_series_draws_appends_and_exports_its_table(browser):
     page = page_with(browser)
     assert page.locator("#curve canvas").count() == 1
-    state = page.evaluate("() => { const c = Charts.get('curve'); return {n: c.uplot.data[0].length, labels: c.xLabels()}; }")
+    state = page.evaluate(
+        "() => { const c = Charts.get('curve'); return {n: c.uplot.data[0].length, labels: c.xLabels()}; }"
+    )
     assert state["n"] == 5 and state["labels"] and all(label.replace(".", "").isdigit() for label in state["labels"])
     page.evaluate("() => Charts.get('curve').append({episode: 6, score: 0.61, note: 'late'})")
     assert page.evaluate("() => Charts.get('curve').uplot.data[1].at(-1)") == 0.61

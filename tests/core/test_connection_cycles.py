@@ -1,6 +1,7 @@
 """A server process keeps nothing per connection: pages that reload a hundred times, each sending a
 message and leaving while the other side answers, leave no consumer, no per-channel buffer, no group
 membership and no rate-limit or push state behind (the soak benchmark's daphne, in a test)."""
+
 import asyncio
 import gc
 import os
@@ -26,8 +27,15 @@ def layer(request, settings, end_stray_sessions):
         url = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
         if not redis_available(url):
             pytest.skip("no Redis server reachable (set REDIS_URL)")
-        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "core.channel_layer.RedisChannelLayer", "CONFIG": {
-            "hosts": [{"address": url, "socket_timeout": None}], "prefix": f"arena-test-cycles-{os.getpid()}"}}}
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "core.channel_layer.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [{"address": url, "socket_timeout": None}],
+                    "prefix": f"arena-test-cycles-{os.getpid()}",
+                },
+            }
+        }
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # the rate limits are not what is tested here (the witness answers every page from one socket)
@@ -84,7 +92,9 @@ async def test_pages_that_reload_a_hundred_times_leave_nothing_behind(cast, laye
         assert len(channel_layer._popped) <= 1 and len(channel_layer._fetches) <= 1
     else:  # every judge's group membership went with it
         assert memberships(channel_layer) == joined
-    assert len(ratelimit._clients) <= per_loop[0] + 1 and len(notify._pumps) <= per_loop[1] + 1  # per loop, not per socket
+    assert (
+        len(ratelimit._clients) <= per_loop[0] + 1 and len(notify._pumps) <= per_loop[1] + 1
+    )  # per loop, not per socket
     await witness.close()
     assert await consumers_gone_to(kept - 1) == kept - 1
 

@@ -1,5 +1,6 @@
 """Page loads under ASGI leave no PostgreSQL connection open behind them (CONN_MAX_AGE is for the
 consoles' long-lived database threads; each HTTP request runs in a thread of its own)."""
+
 import httpx
 import pytest
 from asgiref.sync import sync_to_async
@@ -26,8 +27,9 @@ def open_connections() -> int:
 
 async def test_sequential_page_loads_hold_no_connection_each(end_stray_sessions):
     before = await open_connections()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=get_asgi_application()),
-                                 base_url="http://testserver") as client:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=get_asgi_application()), base_url="http://testserver"
+    ) as client:
         for _ in range(20):
             assert (await client.get("/")).status_code == 200
     assert await open_connections() <= before + 1

@@ -1,5 +1,6 @@
 """In-process tasks (the embedded default): a delayed task runs once its countdown has passed, in due
 order, and waiting tasks do not each keep a thread asleep."""
+
 import threading
 import time
 

@@ -1,4 +1,5 @@
 """The embedded default's beat: daphne runs CELERY_BEAT_SCHEDULE's tasks itself when tasks run in-process."""
+
 import threading
 import time
 
@@ -21,8 +22,10 @@ def beat_broken():
 
 def test_each_entry_runs_on_its_period_and_a_failure_stops_no_other(transactional_db, caplog):
     RUNS.clear()
-    entries = {"broken": {"task": "tests.core.beat_broken", "schedule": 5.0},
-               "probe": {"task": "tests.core.beat_probe", "schedule": 10.0}}
+    entries = {
+        "broken": {"task": "tests.core.beat_broken", "schedule": 5.0},
+        "probe": {"task": "tests.core.beat_probe", "schedule": 10.0},
+    }
     due = {}
     assert embedded_beat.beat_tick(entries, due, now=100.0) == ["tests.core.beat_probe"]
     assert "tests.core.beat_broken failed" in caplog.text

@@ -1,5 +1,6 @@
 """DEBUG off (as the embedded default now serves): friendly error pages with a way home, static files
 served by WhiteNoise with cache headers."""
+
 import pytest
 from django.test import RequestFactory
 from django.views import defaults
@@ -25,10 +26,13 @@ def test_a_refusal_of_a_page_explains_itself(client, cast):
     assert HOME_LINK in body and "next=" not in body  # logged in: no log-in link
 
 
-@pytest.mark.parametrize("view, status, words", [
-    (defaults.server_error, 500, "Something went wrong on our side"),
-    (lambda request: defaults.bad_request(request, ValueError("x")), 400, "could not read this request"),
-])
+@pytest.mark.parametrize(
+    "view, status, words",
+    [
+        (defaults.server_error, 500, "Something went wrong on our side"),
+        (lambda request: defaults.bad_request(request, ValueError("x")), 400, "could not read this request"),
+    ],
+)
 def test_the_pages_rendered_without_a_request_are_friendly_too(view, status, words):
     page = view(RequestFactory().get("/"))
     body = page.content.decode()

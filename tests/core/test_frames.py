@@ -1,5 +1,6 @@
 """Every bad frame gets one error frame naming the problem, and the socket stays open (judge, witness
 and bettor consoles share core.consumers.BaseConsumer)."""
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -27,15 +28,18 @@ async def still_open(socket):
     assert (await socket.expect("state"))["type"] == "state"
 
 
-@pytest.mark.parametrize("raw, code", [
-    ('{"type": "message", "side": "left", "text": "\\ud800"}', "bad_frame"),
-    ('{"type": "message", "side": "left", "text": "a\\udfffb"}', "bad_frame"),
-    ('{"type": "verdict", "choice": "left", "confidence": 1e309}', "bad_frame"),
-    ('{"type": "verdict", "choice": "left", "confidence": NaN}', "bad_frame"),
-    ('{"type": "verdict", "choice": "left", "confidence": -Infinity}', "bad_frame"),
-    ("[" * 3000 + "]" * 3000, "too_long"),
-    ("[" * 1500 + "]" * 1500, "bad_json"),
-])
+@pytest.mark.parametrize(
+    "raw, code",
+    [
+        ('{"type": "message", "side": "left", "text": "\\ud800"}', "bad_frame"),
+        ('{"type": "message", "side": "left", "text": "a\\udfffb"}', "bad_frame"),
+        ('{"type": "verdict", "choice": "left", "confidence": 1e309}', "bad_frame"),
+        ('{"type": "verdict", "choice": "left", "confidence": NaN}', "bad_frame"),
+        ('{"type": "verdict", "choice": "left", "confidence": -Infinity}', "bad_frame"),
+        ("[" * 3000 + "]" * 3000, "too_long"),
+        ("[" * 1500 + "]" * 1500, "bad_json"),
+    ],
+)
 async def test_a_bad_frame_is_answered_and_the_judge_stays_connected(cast, raw, code, end_stray_sessions):
     interrogation, _ = await setup(cast)
     judge, ok, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)

@@ -1,4 +1,5 @@
 """Group names come from ids only: text from outside can never become (part of) a group name."""
+
 import pytest
 
 from arena import groups as arena_groups

@@ -1,4 +1,5 @@
 """/healthz reports each dependency and fails (503) when one is down."""
+
 import socket
 
 import pytest
@@ -17,17 +18,27 @@ def test_all_up_in_the_mode_of_this_run(client, settings):
     body = response.json()
     assert response.status_code == 200 and body["ok"] is True
     assert set(body["checks"]) == {"database", "channel_layer", "broker"}
-    assert body["checks"]["database"]["backend"] == settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1].replace("sqlite3", "sqlite")
+    assert body["checks"]["database"]["backend"] == settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1].replace(
+        "sqlite3", "sqlite"
+    )
     assert all(check["ok"] and check["ms"] >= 0 for check in body["checks"].values())
 
 
 def test_a_channel_layer_redis_that_is_gone_turns_health_red(client, settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "core.channel_layer.RedisChannelLayer",
-                                           "CONFIG": {"hosts": [{"address": f"redis://127.0.0.1:{closed_port()}/0"}]}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "core.channel_layer.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": f"redis://127.0.0.1:{closed_port()}/0"}]},
+        }
+    }
     response = client.get("/healthz")
     body = response.json()
     assert response.status_code == 503 and body["ok"] is False
-    assert body["checks"]["channel_layer"] == {**body["checks"]["channel_layer"], "ok": False, "error": "ConnectionError"}
+    assert body["checks"]["channel_layer"] == {
+        **body["checks"]["channel_layer"],
+        "ok": False,
+        "error": "ConnectionError",
+    }
     assert body["checks"]["database"]["ok"] is True
 
 

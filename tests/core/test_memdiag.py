@@ -1,4 +1,5 @@
 """core.memdiag: the opt-in memory diagnostic of a server process (bench.soak --memdiag)."""
+
 import json
 
 from core import memdiag

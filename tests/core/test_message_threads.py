@@ -1,5 +1,6 @@
 """Chat messages are stored on threads of their own (core.consumers.db_message), so a message never waits
 behind pages' connects, state reads or lobby joins in the shared pool."""
+
 import threading
 
 import pytest

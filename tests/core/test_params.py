@@ -1,4 +1,5 @@
 """Numeric request parameters and settings are finite and bounded: one parser for each, clear refusals."""
+
 import runpy
 from pathlib import Path
 
@@ -38,12 +39,22 @@ def settings_from(monkeypatch, **environ):
     return runpy.run_path(str(ROOT / "config" / "settings.py"))
 
 
-@pytest.mark.parametrize("name, raw", [
-    ("ARENA_PULL_MAX_WAIT_S", "1e9"), ("ARENA_PULL_POLL_S", "0"), ("ARENA_PULL_POLL_S", "nan"),
-    ("ARENA_RATE_MESSAGE_BURST", "0"), ("ARENA_RATE_MESSAGE_BURST", "1e3"), ("ARENA_RATE_MESSAGE_PER_S", "inf"),
-    ("ARENA_RATE_MESSAGE_PER_USER", "-1"), ("ARENA_RATE_TYPING_BURST", "99999999"),
-    ("ARENA_RATE_TYPING_PER_S", "1e309"), ("ARENA_RATE_TYPING_PER_USER", "abc"), ("ARENA_RATE_WINDOW_S", "86400"),
-])
+@pytest.mark.parametrize(
+    "name, raw",
+    [
+        ("ARENA_PULL_MAX_WAIT_S", "1e9"),
+        ("ARENA_PULL_POLL_S", "0"),
+        ("ARENA_PULL_POLL_S", "nan"),
+        ("ARENA_RATE_MESSAGE_BURST", "0"),
+        ("ARENA_RATE_MESSAGE_BURST", "1e3"),
+        ("ARENA_RATE_MESSAGE_PER_S", "inf"),
+        ("ARENA_RATE_MESSAGE_PER_USER", "-1"),
+        ("ARENA_RATE_TYPING_BURST", "99999999"),
+        ("ARENA_RATE_TYPING_PER_S", "1e309"),
+        ("ARENA_RATE_TYPING_PER_USER", "abc"),
+        ("ARENA_RATE_WINDOW_S", "86400"),
+    ],
+)
 def test_the_hardening_settings_are_finite_and_bounded(monkeypatch, name, raw):
     with pytest.raises(ImproperlyConfigured) as refused:
         settings_from(monkeypatch, **{name: raw})
@@ -51,7 +62,18 @@ def test_the_hardening_settings_are_finite_and_bounded(monkeypatch, name, raw):
 
 
 def test_the_rate_limits_come_from_the_environment(monkeypatch):
-    values = settings_from(monkeypatch, ARENA_RATE_MESSAGE_BURST="7", ARENA_RATE_TYPING_PER_S="12.5",
-                           ARENA_RATE_MESSAGE_PER_USER="90", ARENA_RATE_WINDOW_S="30", ARENA_PULL_POLL_S="0.25")
-    assert (values["ARENA_RATE_MESSAGE_BURST"], values["ARENA_RATE_TYPING_PER_S"], values["ARENA_RATE_MESSAGE_PER_USER"],
-            values["ARENA_RATE_WINDOW_S"], values["ARENA_PULL_POLL_S"]) == (7, 12.5, 90, 30, 0.25)
+    values = settings_from(
+        monkeypatch,
+        ARENA_RATE_MESSAGE_BURST="7",
+        ARENA_RATE_TYPING_PER_S="12.5",
+        ARENA_RATE_MESSAGE_PER_USER="90",
+        ARENA_RATE_WINDOW_S="30",
+        ARENA_PULL_POLL_S="0.25",
+    )
+    assert (
+        values["ARENA_RATE_MESSAGE_BURST"],
+        values["ARENA_RATE_TYPING_PER_S"],
+        values["ARENA_RATE_MESSAGE_PER_USER"],
+        values["ARENA_RATE_WINDOW_S"],
+        values["ARENA_PULL_POLL_S"],
+    ) == (7, 12.5, 90, 30, 0.25)

@@ -1,6 +1,7 @@
 """Rate limits of websocket frames (core.ratelimit, in core.consumers.BaseConsumer): per socket and per
 user, from settings; a refused frame gets one rate_limited error frame, nothing of it is stored or
 relayed, and the socket stays open."""
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -124,7 +125,9 @@ async def test_typing_frames_past_the_limit_are_not_relayed(cast, limits, end_st
     await witness.close()
 
 
-async def test_keystroke_frames_past_the_per_user_limit_are_neither_stored_nor_relayed(cast, limits, end_stray_sessions):
+async def test_keystroke_frames_past_the_per_user_limit_are_neither_stored_nor_relayed(
+    cast, limits, end_stray_sessions
+):
     limits.ARENA_RATE_TYPING_PER_USER = 4
     interrogation, human = await setup(cast, keystroke_mode=True)
     judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)

@@ -1,5 +1,6 @@
 """core.db's statements in one round trip: the ORM's own SQL and values, several statements in one query
 where the database takes that (PostgreSQL), each one's row count and rows back."""
+
 import pytest
 from django.db import connection, transaction
 from django.db.models.sql import InsertQuery
@@ -45,14 +46,24 @@ def test_statements_run_in_order_with_their_row_counts_and_returned_rows():
     entry = Entry.objects.create(display_name="e", engine="simple", settings={})
     rows = [EngineCall(entry=entry, subject=f"s{i}", outcome=EngineCall.Outcome.OK, latency_ms=i) for i in range(3)]
     with transaction.atomic():
-        done = statements_run([insert_statement(rows, returning_pk=True),
-                               update_where(EngineCall, {"entry": entry, "subject": "s1"}, latency_ms=Add(10)),
-                               update_where(EngineCall, {"entry": entry.pk, "subject": "none"}, latency_ms=0)])
+        done = statements_run(
+            [
+                insert_statement(rows, returning_pk=True),
+                update_where(EngineCall, {"entry": entry, "subject": "s1"}, latency_ms=Add(10)),
+                update_where(EngineCall, {"entry": entry.pk, "subject": "none"}, latency_ms=0),
+            ]
+        )
     inserted(rows, done[0][1])
     assert [count for count, _ in done] == [3, 1, 0]
-    assert [row.pk for row in rows] == list(EngineCall.objects.filter(entry=entry).order_by("subject").values_list("pk", flat=True))
+    assert [row.pk for row in rows] == list(
+        EngineCall.objects.filter(entry=entry).order_by("subject").values_list("pk", flat=True)
+    )
     assert not rows[0]._state.adding
-    assert list(EngineCall.objects.filter(entry=entry).order_by("subject").values_list("latency_ms", flat=True)) == [0, 11, 2]
+    assert list(EngineCall.objects.filter(entry=entry).order_by("subject").values_list("latency_ms", flat=True)) == [
+        0,
+        11,
+        2,
+    ]
 
 
 def test_update_where_prepares_values_as_the_orm_does():
@@ -63,12 +74,18 @@ def test_update_where_prepares_values_as_the_orm_does():
     entry = Entry.objects.create(display_name="e", engine="simple", settings={})
     health = EntryHealth.objects.create(entry=entry)
     now = timezone.now()
-    (count, _), = statements_run([update_where(EntryHealth, {"entry": entry, "consecutive_failures": 0,
-                                                             "unhealthy_since": None}, last_ok_at=now)])
+    ((count, _),) = statements_run(
+        [
+            update_where(
+                EntryHealth, {"entry": entry, "consecutive_failures": 0, "unhealthy_since": None}, last_ok_at=now
+            )
+        ]
+    )
     assert count == 1 and EntryHealth.objects.get(pk=health.pk).last_ok_at == now
     assert EntryHealth.objects.filter(last_ok_at=now).count() == 1  # stored as the ORM stores it
-    (count, _), = statements_run([update_where(EntryHealth, {"entry": entry, "unhealthy_since": now},
-                                               consecutive_failures=Add(2))])
+    ((count, _),) = statements_run(
+        [update_where(EntryHealth, {"entry": entry, "unhealthy_since": now}, consecutive_failures=Add(2))]
+    )
     assert count == 0 and EntryHealth.objects.get(pk=health.pk).consecutive_failures == 0
 
 
@@ -76,8 +93,10 @@ def test_several_statements_go_in_one_query_where_the_database_takes_that():
     from django.test.utils import CaptureQueriesContext
 
     entry = Entry.objects.create(display_name="e", engine="simple", settings={})
-    statements = [insert_statement([EngineCall(entry=entry, subject="a", outcome=EngineCall.Outcome.OK)]),
-                  update_where(EngineCall, {"entry": entry}, latency_ms=5)]
+    statements = [
+        insert_statement([EngineCall(entry=entry, subject="a", outcome=EngineCall.Outcome.OK)]),
+        update_where(EngineCall, {"entry": entry}, latency_ms=5),
+    ]
     with CaptureQueriesContext(connection) as ctx:
         statements_run(statements)
     assert len(ctx.captured_queries) == (1 if batched() else 2)

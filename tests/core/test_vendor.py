@@ -1,12 +1,12 @@
 """Browser libraries come from npm, checked against npm's published checksum (a fake ``npm`` on PATH packs a
 tarball the way npm does), and are kept in the repository with a sha256 record that finds any later edit."""
+
 import hashlib
 import io
 import os
 import tarfile
 
 import pytest
-
 from django.core.management import call_command
 
 from core.vendor import STATIC_VENDOR, NpmPackage, VendorError, npm_fetch, verify, write_manifest

@@ -3,6 +3,7 @@ screen, the countdown on screen after a long conversation, both witnesses reacha
 tabs (with an unread badge), a title/favicon badge in a background tab, the sound toggle remembered, and
 end screens without inputs. Screenshots of each state go to one folder (printed; E2E_SCREENSHOTS=dir
 chooses it)."""
+
 import os
 import re
 from pathlib import Path
@@ -22,7 +23,11 @@ OVERFLOW = "document.scrollingElement.scrollWidth - window.innerWidth"
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory):
-    folder = Path(os.environ["E2E_SCREENSHOTS"]) if os.environ.get("E2E_SCREENSHOTS") else tmp_path_factory.mktemp("screenshots")
+    folder = (
+        Path(os.environ["E2E_SCREENSHOTS"])
+        if os.environ.get("E2E_SCREENSHOTS")
+        else tmp_path_factory.mktemp("screenshots")
+    )
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nconsole screenshots: {folder}")
     return folder
@@ -46,7 +51,12 @@ def open_as(browser, live, username, url, viewport):
 def in_viewport(page, selector):
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] + box["width"] <= size["width"]
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] + box["width"] <= size["width"]
+    )
 
 
 def scroll_to_bottom(page):
@@ -56,17 +66,22 @@ def scroll_to_bottom(page):
 
 def set_hidden(page, hidden):
     """What a browser does when its tab goes to the background (or comes back)."""
-    page.evaluate("""(hidden) => {
+    page.evaluate(
+        """(hidden) => {
         Object.defineProperty(document, "visibilityState", { configurable: true, get: () => hidden ? "hidden" : "visible" });
         Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
         document.dispatchEvent(new Event("visibilitychange"));
-    }""", hidden)
+    }""",
+        hidden,
+    )
 
 
 def long_conversation(cast, human, n=24):
     for i in range(n):
         role, user = ("interrogator", cast.jude) if i % 2 == 0 else ("witness", cast.connie)
-        services.message_post(conversation_id=human.pk, sender_role=role, text=f"message {i}: " + "words " * (i % 7), user=user)
+        services.message_post(
+            conversation_id=human.pk, sender_role=role, text=f"message {i}: " + "words " * (i % 7), user=user
+        )
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -78,7 +93,7 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     judge = open_as(browser, live_daphne, "jude", f"{live_daphne}/judge/{interrogation.public_id}/", viewport)
     witness = open_as(browser, live_daphne, "connie", f"{live_daphne}/witness/{human.public_id}/", viewport)
 
-    if viewport is DESKTOP:   # both witnesses side by side, no tabs
+    if viewport is DESKTOP:  # both witnesses side by side, no tabs
         left, right = judge.locator("#pane-left").bounding_box(), judge.locator("#pane-right").bounding_box()
         assert abs(left["y"] - right["y"]) < 2 and left["x"] + left["width"] <= right["x"]
         expect(judge.locator("#pane-tabs")).to_be_hidden()
@@ -86,10 +101,13 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     # bubbles with times: the judge's own on the right, the witness's on the left
     if viewport is PHONE:
         judge.click(f"#tab-{human.side}")
-    mine, theirs = judge.locator(f"#pane-{human.side} .log .msg.you").last, judge.locator(f"#pane-{human.side} .log .msg.witness").last
+    mine, theirs = (
+        judge.locator(f"#pane-{human.side} .log .msg.you").last,
+        judge.locator(f"#pane-{human.side} .log .msg.witness").last,
+    )
     expect(mine.locator("time")).to_have_text(re.compile(r"^\d\d:\d\d"))
     assert mine.bounding_box()["x"] > theirs.bounding_box()["x"]
-    assert "20" in (mine.locator("time").get_attribute("title") or "")   # the full date in its tooltip
+    assert "20" in (mine.locator("time").get_attribute("title") or "")  # the full date in its tooltip
 
     for page, name in ((judge, "judge"), (witness, "confederate")):
         scroll_to_bottom(page)

@@ -1,5 +1,6 @@
 """An entrant's journey in a real browser: sign up, create an API key, register a webhook entry against a
 local stub, rehearse with the test judge, and read the rehearsal's transcript and the entry's call log."""
+
 import json
 
 import httpx
@@ -62,8 +63,13 @@ def test_sign_up_key_webhook_entry_rehearsal_transcript(browser, cast, fast_rehe
         page.goto(f"{live_daphne}/entrant/")
         page.fill("#id_display_name", NAME)
         page.select_option("#id_engine", "webhook")
-        settings = {"url": stub.url + "/hook", "secret": "a-shared-secret-16+", "think_s": 0, "per_char_s": 0,
-                    "jitter": 0}
+        settings = {
+            "url": stub.url + "/hook",
+            "secret": "a-shared-secret-16+",
+            "think_s": 0,
+            "per_char_s": 0,
+            "jitter": 0,
+        }
         page.fill("#id_settings", json.dumps(settings))
         page.click("#entry-submit")
         entry = Entry.objects.get(display_name=NAME)
@@ -83,7 +89,7 @@ def test_sign_up_key_webhook_entry_rehearsal_transcript(browser, cast, fast_rehe
     expect(page.locator("#log .msg.witness .who").first).to_have_text(NAME)  # text, never markup
     assert page.locator("main i").count() == 0
 
-    page.click(f"h1 a")
+    page.click("h1 a")
     expect(page.locator("#breaker")).to_have_text("closed")
     expect(page.locator("#calls tr.ok")).to_have_count(len(QUESTIONS))
     expect(page.locator("#rehearsals li")).to_have_count(1)

@@ -1,4 +1,5 @@
 """A judge and a confederate in two real browsers, a machine witness, the timer, the verdict, the reveal."""
+
 import re
 
 import pytest
@@ -132,7 +133,8 @@ def state_window_of_3(monkeypatch):
 
 
 def test_a_long_conversation_reloads_its_last_messages_and_says_how_many_came_before(
-        browser, state_window_of_3, live_daphne, cast):
+    browser, state_window_of_3, live_daphne, cast
+):
     from arena import services
 
     interrogation = three_party(cast)

@@ -1,6 +1,7 @@
 """A Loebner round in real Chromium: the organiser starts it in the admin, the judge questions a bot
 entry and a confederate at once (left/right as the schedule stored), the board turns green, the organiser
 ends the talking, the judge picks the human, and the results count it."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -19,7 +20,7 @@ def admin_action(page, base, round_pk, action):
     page.check(f"input[name=_selected_action][value='{round_pk}']")
     page.select_option("select[name=action]", action)
     page.click("button[name=index]")
-    expect(page.locator(".messagelist")).to_contain_text(f"round 1")
+    expect(page.locator(".messagelist")).to_contain_text("round 1")
 
 
 def test_a_round_with_a_judge_a_confederate_and_a_bot_entry(browser, live_daphne, cast, task_worker):

@@ -1,11 +1,12 @@
 """The reference pages' socket.io 1.4.5 client (npm's dist file, served at /scripts/socket.io-1.4.5.js) in
 Chromium: Engine.IO 3, long-polling then the websocket upgrade, against the platform's /socket.io/. A
 judge page and an ai page chat through a round the control-panel page runs."""
+
 import json
 
 import pytest
 
-from lpp.lpp2.asgi import SCRIPT_PATH, script_file
+from lpp.lpp2.asgi import SCRIPT_PATH
 from lpp.lpp2.services import lpp2_contest_setup
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -48,15 +49,21 @@ def test_reference_client_pages_play_a_round(transactional_db, live_daphne, brow
     ai.wait_for_function("window.lpp.events.some(e => e[0] === 'control')")
     judge.evaluate(f"window.lpp.send('message', {{to: {json.dumps(ai_name)}, content: 'Hello from 1.4.5'}})")
     ai.wait_for_function("window.lpp.events.some(e => e[0] === 'message')")
-    assert json.loads(_events(ai, "message")[0]) == {"id": "judge0", "secret": "", "content": "Hello from 1.4.5",
-                                                     "to": ai_name}
+    assert json.loads(_events(ai, "message")[0]) == {
+        "id": "judge0",
+        "secret": "",
+        "content": "Hello from 1.4.5",
+        "to": ai_name,
+    }
     ai.evaluate("window.lpp.send('message', {to: 'judge0', content: 'Hi <judge>'})")
     judge.wait_for_function("window.lpp.events.some(e => e[0] === 'message')")
     assert json.loads(_events(judge, "message")[0])["content"] == "Hi <judge>"
     # the 1.4.5 client upgraded from long-polling to the websocket
     assert judge.evaluate("window.lpp.socket.io.engine.transport.name") == "websocket"
-    judge.evaluate("window.lpp.send('control', {status: 'register'}); window.lpp.socket.emit('control', "
-                   "JSON.stringify({status: 'recap', id: 'judge0', secret: 'wrong'}))")
+    judge.evaluate(
+        "window.lpp.send('control', {status: 'register'}); window.lpp.socket.emit('control', "
+        "JSON.stringify({status: 'recap', id: 'judge0', secret: 'wrong'}))"
+    )
     judge.wait_for_function("window.lpp.events.some(e => e[0] === 'AuthError')")
     assert _events(judge, "AuthError") == ["Invalid secret"]
     # the pages' other script, jQuery, is served at the reference's path too

@@ -1,4 +1,5 @@
 """A legacy LPP entry (Perl) as a live witness: a judge in a real browser questions it through the bridge."""
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect

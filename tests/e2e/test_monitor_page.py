@@ -1,5 +1,6 @@
 """The organisers' live monitor in Chromium: the format in words, the deadline as a local time and a
 countdown, each message's time, and the admin header's title readable (not blue on blue)."""
+
 import re
 
 import pytest
@@ -25,7 +26,9 @@ def test_the_monitor_reads_as_words_and_local_times(live_daphne, browser, cast):
     ends = card.locator(".meta .ends time")
     expect(ends).to_have_attribute("data-local", "1")
     assert not re.search(r"\d{4}-\d\d-\d\dT", ends.inner_text()) and ends.get_attribute("datetime").endswith("Z")
-    expect(card.locator(".meta .countdown")).to_have_text(re.compile(r"^0[0-4]:\d\d$"))  # a 5-minute limit, counting down
+    expect(card.locator(".meta .countdown")).to_have_text(
+        re.compile(r"^0[0-4]:\d\d$")
+    )  # a 5-minute limit, counting down
     expect(card.locator(".msg time")).to_have_count(1)
     colours = page.evaluate("""() => [getComputedStyle(document.querySelector('#site-name a')).color,
                                       getComputedStyle(document.querySelector('#header')).backgroundColor]""")

@@ -1,6 +1,7 @@
 """Three browsers join /play/: two are matched with each other and the bot (three-party: one questions,
 one is the human witness), the third waits, then falls back to the bot; they chat, give verdicts, and
 the reveal appears."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -28,9 +29,15 @@ def join(browser, base):
 
 
 def test_three_browsers_play(browser, live_daphne, task_worker):
-    study = study_make(format="three-party", human_wait_s=6, minutes=2, seed=5,
-                       witnesses=[{"name": "Simple-PERSONA", "engine": "simple",
-                                   "settings": {"think_s": 0.3, "per_char_s": 0, "jitter": 0}}])
+    study = study_make(
+        format="three-party",
+        human_wait_s=6,
+        minutes=2,
+        seed=5,
+        witnesses=[
+            {"name": "Simple-PERSONA", "engine": "simple", "settings": {"think_s": 0.3, "per_char_s": 0, "jitter": 0}}
+        ],
+    )
     first = join(browser, live_daphne)
     expect(first.locator("#lobby-status")).to_contain_text("Looking for a partner")
     second = join(browser, live_daphne)

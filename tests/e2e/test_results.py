@@ -4,6 +4,7 @@ screen, and the judges' page refused to anyone but an organiser.
 
 One test on one daphne (a server start is the costly part).  In services mode it also shows the results
 cache shared across processes: a verdict committed in this process makes the server recompute."""
+
 import csv
 import json
 import re
@@ -109,8 +110,13 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         assert_fits(page)
 
         # downloads: the links carry the figures shown
-        document = json.loads(page.request.get(page.locator("#downloads a", has_text="everything").get_attribute("href")).text())
-        assert len(document["ratings"]) == names and {b["format"] for b in document["rates"]} == {"three-party", "two-party"}
+        document = json.loads(
+            page.request.get(page.locator("#downloads a", has_text="everything").get_attribute("href")).text()
+        )
+        assert len(document["ratings"]) == names and {b["format"] for b in document["rates"]} == {
+            "three-party",
+            "two-party",
+        }
         ratings_csv = page.request.get(page.locator("#downloads a", has_text="ratings").get_attribute("href"))
         assert ratings_csv.ok and ratings_csv.text().splitlines()[0] == "rank,name,rating,ci_low,ci_high,battles"
         assert len(ratings_csv.text().splitlines()) == names + 1
@@ -142,7 +148,9 @@ def test_results_pages_at_desktop_and_phone_sizes(browser, live_daphne, cast, se
         expect(page.locator("#entry-rates tr[data-format='two-party']")).to_have_count(2)
         expect(page.locator("#rating")).to_contain_text("95 % CI")
         assert re.fullmatch(r"\d+ – \d+ %", page.locator("#entry-rates td.ci").first.inner_text())
-        expect(page.locator("#entry-plot svg .mark-symbol.role-mark path")).to_have_count(4)  # 2 formats × (ELIZA, humans)
+        expect(page.locator("#entry-plot svg .mark-symbol.role-mark path")).to_have_count(
+            4
+        )  # 2 formats × (ELIZA, humans)
         entry_json = page.request.get(page.locator("#downloads a", has_text="JSON").get_attribute("href")).json()
         assert entry_json["entry"] == "ELIZA" and len(entry_json["formats"]) == 2
         assert_fits(page)

@@ -1,5 +1,6 @@
 """Turing the Tables in a real browser: an organiser starts a game from the page and watches it play
 live to its end (turns, a penalty, the charts, the loser), every model text shown as text."""
+
 import json
 
 import pytest
@@ -23,8 +24,12 @@ def outbound(settings):
 def test_an_organiser_starts_a_game_and_watches_it_live(outbound, browser, live_daphne, cast, task_worker):
     delay = 0.3  # slow enough to see the page move
     scripts = {
-        "Beta": [(200, "Beep: I am <b>silicon</b>.", delay), (200, vote("Beta", "me"), delay), (200, vote("beta", "me"), delay),
-                 (200, vote("Alpha", "Alpha paused before answering."), delay)],
+        "Beta": [
+            (200, "Beep: I am <b>silicon</b>.", delay),
+            (200, vote("Beta", "me"), delay),
+            (200, vote("beta", "me"), delay),
+            (200, vote("Alpha", "Alpha paused before answering."), delay),
+        ],
         "Gamma": [(200, "Bits all the way down.", delay), (200, vote("Alpha", "Alpha mentioned being hungry."), delay)],
         "Alpha": [(200, "Bytes and more bytes.", delay), (200, vote("Gamma", "Gamma is far too poetic."), delay)],
     }
@@ -39,7 +44,9 @@ def test_an_organiser_starts_a_game_and_watches_it_live(outbound, browser, live_
         expect(page.locator("#outcome")).to_contain_text("was declared human", timeout=30000)
     expect(page.locator("#outcome")).to_contain_text("Alpha")
     expect(page.locator(".note.penalty")).to_contain_text("Beta is penalised (no_self_vote)")
-    expect(page.locator("#votes-chart svg .mark-rect.role-mark path")).to_have_count(3)  # Vega-Lite's bars, one per agent
+    expect(page.locator("#votes-chart svg .mark-rect.role-mark path")).to_have_count(
+        3
+    )  # Vega-Lite's bars, one per agent
     expect(page.locator("#penalty-chart svg .mark-rect.role-mark path")).to_have_count(3)
     csv = page.evaluate("() => Charts.get('votes-chart').csv()")
     assert csv.splitlines()[0] == "Agent,Votes against" and "Alpha,2" in csv.splitlines()

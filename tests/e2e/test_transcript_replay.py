@@ -1,6 +1,7 @@
 """A published transcript replays in Chromium as it was typed: an imported Loebner 2012 log (LPP keystrokes)
 key by key with play/pause, speed and a position slider; the end of a replay is the static transcript; the
 times read in the viewer's own time zone. Without JavaScript the page is the static transcript."""
+
 import re
 
 import pytest

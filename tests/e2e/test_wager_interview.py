@@ -1,6 +1,7 @@
 """A wager interview in real browsers: the judge finds it on the session page under an alias, questions a
 foil, loses the page in the middle (a reload: the socket reconnects) and carries on with every message and
 the same clock; the console offers no verdict; the verdicts and ranks are given on the session page."""
+
 import re
 
 import pytest
@@ -61,9 +62,14 @@ def test_an_interview_survives_a_reconnect_and_ends_in_verdicts(browser, live_da
     judge.wait_for_timeout(300)
     expect(judge.locator("#verdict")).to_be_hidden()  # no verdict (nor reveal) in the console
     expect(judge.locator("#reveal")).to_be_hidden()
-    expect(judge.locator("#notice")).to_have_text("This interview is over: your verdict is given on the contest's page.")
+    expect(judge.locator("#notice")).to_have_text(
+        "This interview is over: your verdict is given on the contest's page."
+    )
     assert list(Message.objects.filter(conversation=conversation).order_by("seq").values_list("text", flat=True)) == [
-        "What did you do this morning?", "Walked the dog <b>in the rain</b>.", "And after that?"]
+        "What did you do this morning?",
+        "Walked the dog <b>in the rain</b>.",
+        "And after that?",
+    ]
 
     for other in trial.interviews.filter(judge=cast.jude).exclude(pk=interview.pk):  # the judge's other interviews
         arena.interrogation_start(interrogation_id=other.interrogation_id)

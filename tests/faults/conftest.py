@@ -8,6 +8,7 @@ serving config.asgi) and `celery -A config worker` (`bench.harness.CeleryWorker`
 run's settings (config.test_settings: its database, its Redis key prefix), so they share the test
 process's database, channel layer and broker. They die with the test run.
 """
+
 import asyncio
 import json
 import os
@@ -25,8 +26,10 @@ from bench.harness import free_port, with_database
 services_only = [
     pytest.mark.slow,
     pytest.mark.redis,
-    pytest.mark.skipif(not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
-                       reason="fault tests need DATABASE_URL and REDIS_URL (services mode)"),
+    pytest.mark.skipif(
+        not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
+        reason="fault tests need DATABASE_URL and REDIS_URL (services mode)",
+    ),
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -74,8 +77,7 @@ def worker_ready(worker, timeout: float = 60.0, broker: str | None = None) -> No
 
     if broker:  # another broker: a throwaway app to ask through it, with this run's key prefix
         app = Celery("faults-probe", broker=broker, set_as_current=False)
-        app.conf.broker_transport_options = dict(app.conf.broker_transport_options or {},
-                                                 **_run_transport_options())
+        app.conf.broker_transport_options = dict(app.conf.broker_transport_options or {}, **_run_transport_options())
     end = time.monotonic() + timeout
     try:
         while time.monotonic() < end:
@@ -128,8 +130,20 @@ class RedisServer:
 
     def start(self):
         self.process = subprocess.Popen(
-            [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                shutil.which("redis-server"),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_listening(self.port, 10)
 
     def stop(self):
@@ -197,9 +211,15 @@ class Console:
         delay = 0.5
         while not self._stop:
             try:
-                ws = await connect(self.url, origin=ORIGIN, additional_headers={"Cookie": f"sessionid={self.cookie}"},
-                                   open_timeout=10, ping_interval=None, compression=None)
-            except (OSError, asyncio.TimeoutError, Exception):
+                ws = await connect(
+                    self.url,
+                    origin=ORIGIN,
+                    additional_headers={"Cookie": f"sessionid={self.cookie}"},
+                    open_timeout=10,
+                    ping_interval=None,
+                    compression=None,
+                )
+            except (TimeoutError, OSError, Exception):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 8.0)
                 continue
@@ -266,7 +286,7 @@ class Console:
             self._changed.clear()
             try:
                 await asyncio.wait_for(self._changed.wait(), min(left, 0.2))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         return True
 

@@ -6,6 +6,7 @@ few hundred lost while pages reloaded): when that consumer's websocket closed wh
 handing it a message (the reply in flight), cancelling the pop lost the message, which was another
 page's push. The pop now runs on, shielded, and what it popped goes to the next receiver.
 """
+
 import asyncio
 import os
 import secrets

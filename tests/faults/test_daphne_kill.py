@@ -5,6 +5,7 @@ come back by themselves when the server is back, and show every message they had
 (their own message shown back with its place in the conversation) before the crash, nothing twice,
 and the conversation carries on, the machine witness included.
 """
+
 import asyncio
 
 from arena.models import Message
@@ -17,7 +18,9 @@ pytestmark = services_only
 
 
 def stored(conversation) -> list[tuple[int, str, str]]:
-    return list(Message.objects.filter(conversation=conversation).order_by("seq").values_list("seq", "sender_role", "text"))
+    return list(
+        Message.objects.filter(conversation=conversation).order_by("seq").values_list("seq", "sender_role", "text")
+    )
 
 
 async def test_a_killed_daphne_loses_no_acknowledged_message_and_consoles_carry_on(platform, cast):
@@ -53,8 +56,10 @@ async def test_a_killed_daphne_loses_no_acknowledged_message_and_consoles_carry_
                 sent[who].append(text)
                 await asyncio.sleep(0.02)
 
-        writers = [asyncio.create_task(write(judge, "judge", {"type": "message", "side": H})),
-                   asyncio.create_task(write(witness, "confederate", {"type": "message"}))]
+        writers = [
+            asyncio.create_task(write(judge, "judge", {"type": "message", "side": H})),
+            asyncio.create_task(write(witness, "confederate", {"type": "message"})),
+        ]
         await judge.wait_for(lambda: sum("burst" in t for t in judge.texts(H, "you")) >= 5, 30)
         await asyncio.to_thread(server.kill)
         await judge.wait_for(lambda: not judge.is_open, 10)

@@ -4,6 +4,7 @@ Celery acknowledges the reply tasks late: a worker that dies after storing a rep
 acknowledging the task gets it delivered again, and the sweep may have asked again meanwhile. The
 kill itself is tested in test_worker_kill.py (services mode); here the services are called twice.
 """
+
 import pytest
 
 from arena import services
@@ -17,8 +18,9 @@ pytestmark = pytest.mark.django_db
 def scheduled(monkeypatch):
     """The deliveries bot_reply_compose schedules, captured instead of sent to a worker."""
     calls = []
-    monkeypatch.setattr("arena.services.witnesses.enqueue_now",
-                        lambda task, *args, countdown=0.0: calls.append((task.name, args)))
+    monkeypatch.setattr(
+        "arena.services.witnesses.enqueue_now", lambda task, *args, countdown=0.0: calls.append((task.name, args))
+    )
     return calls
 
 
@@ -27,8 +29,11 @@ def ask(cast, machine, text):
 
 
 def witness_texts(machine):
-    return list(Message.objects.filter(conversation=machine, sender_role="witness").order_by("seq")
-                .values_list("text", flat=True))
+    return list(
+        Message.objects.filter(conversation=machine, sender_role="witness")
+        .order_by("seq")
+        .values_list("text", flat=True)
+    )
 
 
 def test_a_reply_delivered_again_or_asked_again_is_stored_once(cast, scheduled):

@@ -5,6 +5,7 @@ the round's clock went on while the server was down (its timestamps are in the d
 the worker), so the judge comes back to the right witness at half time, and the interrogation ends on
 its deadline, whatever the server's state then.
 """
+
 import asyncio
 import time
 
@@ -22,8 +23,9 @@ pytestmark = services_only
 
 
 async def test_a_daphne_restart_mid_round_loses_nothing(platform, cast):
-    contest = await asyncio.to_thread(finals_make, cast, fmt="2009-rules", round_minutes=0.25, review_minutes=0.2,
-                                      break_minutes=0.1)
+    contest = await asyncio.to_thread(
+        finals_make, cast, fmt="2009-rules", round_minutes=0.25, review_minutes=0.2, break_minutes=0.1
+    )
     fmt = await asyncio.to_thread(selectors.contest_format, contest=contest)
     assert fmt.mode == "sequential"
     port = free_port()
@@ -36,7 +38,10 @@ async def test_a_daphne_restart_mid_round_loses_nothing(platform, cast):
     await asyncio.to_thread(platform.worker, "faults-loebner", ARENA_SIGNING_KEY=key)  # replies, the switch, the close
     round_ = await asyncio.to_thread(lambda: contest.rounds.get(number=1))
     meeting = await asyncio.to_thread(
-        lambda: round_.meetings.select_related("judge__user", "confederate__user", "interrogation").get(judge__label="J1"))
+        lambda: round_.meetings.select_related("judge__user", "confederate__user", "interrogation").get(
+            judge__label="J1"
+        )
+    )
     interrogation = meeting.interrogation
     human = await asyncio.to_thread(lambda: interrogation.conversations.get(witness_human__isnull=False))
     first, second = "left", "right"
@@ -67,8 +72,13 @@ async def test_a_daphne_restart_mid_round_loses_nothing(platform, cast):
 
         # nothing acknowledged is lost; the round moved on to the right witness without the server
         assert judge.texts(first) == seen
-        stored = await asyncio.to_thread(lambda: list(Message.objects.filter(
-            conversation__interrogation=interrogation, conversation__side=first).order_by("seq").values_list("text", flat=True)))
+        stored = await asyncio.to_thread(
+            lambda: list(
+                Message.objects.filter(conversation__interrogation=interrogation, conversation__side=first)
+                .order_by("seq")
+                .values_list("text", flat=True)
+            )
+        )
         assert stored == seen
         statuses = await asyncio.to_thread(lambda: dict(interrogation.conversations.values_list("side", "status")))
         assert statuses == {first: Status.SCHEDULED, second: Status.RUNNING}

@@ -1,6 +1,7 @@
 """LPP2 across two daphne processes sharing Redis, and one of them SIGKILLed mid-round and started again:
 a judge on one process and its ai on the other chat through the channel layer; after the restart the
 judge reconnects, its recap has every line, its robot pick is still there, and the round goes on."""
+
 import asyncio
 import json
 

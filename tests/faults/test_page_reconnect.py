@@ -4,6 +4,7 @@ What they notice: "Reconnecting…", then the page comes back by itself with the
 message typed while the server was frozen (sent, never shown back stored) is not swallowed: it stays
 in the box, the page says it was not delivered, and Enter sends it, once.
 """
+
 import os
 import signal
 
@@ -69,5 +70,8 @@ def test_pages_reconnect_after_a_crash_and_keep_what_was_never_stored(browser, p
     expect(judge.locator(f"#pane-{human.side} .msg.witness .text")).to_have_text(["Back again."])
     expect(witness.locator("#text")).to_have_value("")
     assert list(Message.objects.filter(conversation=human).order_by("seq").values_list("text", flat=True)) == [
-        "Before the crash?", "Lost in the crash?", "Back again."]
+        "Before the crash?",
+        "Lost in the crash?",
+        "Back again.",
+    ]
     assert judge.js_errors == [] and witness.js_errors == []

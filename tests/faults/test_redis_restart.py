@@ -6,6 +6,7 @@ down (a load balancer takes the daphne out of rotation) and 200 again once it is
 reconnect by themselves and show the conversation as the database holds it, new messages flow both
 ways again, and the Celery worker (on the same Redis as its broker) answers for the machine again.
 """
+
 import asyncio
 import time
 

@@ -13,6 +13,7 @@ timeout of one hour):
 - a prefork pool child killed: the parent requeues the task at once (reject_on_worker_lost) and it runs
   again.
 """
+
 import asyncio
 import json
 import os
@@ -24,8 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from arena.models import EngineCall, Entry, Message
-from bench.harness import free_port, session_cookie
 from bench._soak_sampling import process_tree
+from bench.harness import free_port, session_cookie
 from tests.arena.helpers import sides, three_party
 from tests.faults.conftest import Console, services_only
 
@@ -85,13 +86,19 @@ def engine_stub():
 
 
 def webhook_entry(stub) -> Entry:
-    return Entry.objects.create(display_name="Hooked", engine="webhook", settings={
-        "url": stub.url, "secret": SECRET, "timeout_s": 60, "think_s": 0, "per_char_s": 0, "jitter": 0})
+    return Entry.objects.create(
+        display_name="Hooked",
+        engine="webhook",
+        settings={"url": stub.url, "secret": SECRET, "timeout_s": 60, "think_s": 0, "per_char_s": 0, "jitter": 0},
+    )
 
 
 def replies(conversation) -> list[str]:
-    return list(Message.objects.filter(conversation=conversation, sender_role=Message.Role.WITNESS)
-                .order_by("seq").values_list("text", flat=True))
+    return list(
+        Message.objects.filter(conversation=conversation, sender_role=Message.Role.WITNESS)
+        .order_by("seq")
+        .values_list("text", flat=True)
+    )
 
 
 def age_unacknowledged(seconds: float = 7200) -> int:

@@ -27,6 +27,7 @@ The API answers 401 (with WWW-Authenticate: Token) to a request without a token.
 Cells: a status code; ``login`` = 302 to the login page; ``admin`` = 302 to the admin's login page;
 ``ws`` = websocket accepted (and its state frame arrives); ``4403`` = websocket closed with 4403.
 """
+
 from dataclasses import dataclass
 
 ROLES = ("anon", "outsider", "judge", "judge2", "confed", "bettor", "entrant", "entrant2", "organiser")

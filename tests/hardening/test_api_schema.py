@@ -5,10 +5,12 @@ Every operation, with generated parameters and bodies: no 5xx, and every answer 
 (status code documented, body of the documented shape, content type). The entry id in a path is the
 entrant's own pull entry (a judge message awaits its answer), another entrant's entry, or none.
 """
+
 import os
 
 import pytest
 import schemathesis
+
 # imported (and, schemathesis being a pytest plugin, assertion-rewritten) here at collection, in the main
 # thread: compiled later beside an in-process task's thread, Python 3.11's compile() can fail with
 # "AST constructor recursion depth mismatch"
@@ -44,8 +46,9 @@ def entrant_world(transactional_db, cast, settings, end_stray_sessions):
     interrogation = services.interrogation_create(judge=cast.jude, witnesses=[own], title="api")
     services.interrogation_start(interrogation_id=interrogation.pk)
     conversation = interrogation.conversations.get()
-    services.message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text="Hi?",
-                          user=cast.jude)
+    services.message_post(
+        conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text="Hi?", user=cast.jude
+    )
     idle = Entry.objects.create(owner=ada, display_name="Ada's idle program", engine="pull", settings={})
     return {"token": Token.objects.create(user=ada).key, "entry_ids": [own.pk, other.pk, 10**9], "idle": idle.pk}
 
@@ -70,25 +73,40 @@ def api_schema(entrant_world):
 # every operation of the schema (test_the_schema_is_served_and_names_every_operation keeps this whole)
 OPERATIONS = [
     ("GET", "/api/v1/"),
-    ("GET", "/api/v1/entries/"), ("POST", "/api/v1/entries/"), ("GET", "/api/v1/entries/{entry_id}/"),
-    ("POST", "/api/v1/entries/{entry_id}/probe/"), ("GET", "/api/v1/entries/{entry_id}/pending/"),
-    ("POST", "/api/v1/entries/{entry_id}/replies/"), ("POST", "/api/v1/entries/{entry_id}/typing/"),
-    ("GET", "/api/v1/entries/{entry_id}/health/"), ("GET", "/api/v1/entries/{entry_id}/calls/"),
+    ("GET", "/api/v1/entries/"),
+    ("POST", "/api/v1/entries/"),
+    ("GET", "/api/v1/entries/{entry_id}/"),
+    ("POST", "/api/v1/entries/{entry_id}/probe/"),
+    ("GET", "/api/v1/entries/{entry_id}/pending/"),
+    ("POST", "/api/v1/entries/{entry_id}/replies/"),
+    ("POST", "/api/v1/entries/{entry_id}/typing/"),
+    ("GET", "/api/v1/entries/{entry_id}/health/"),
+    ("GET", "/api/v1/entries/{entry_id}/calls/"),
     ("POST", "/api/v1/entries/{entry_id}/rehearse/"),
-    ("GET", "/api/v1/learner/consent/"), ("PUT", "/api/v1/learner/consent/"), ("DELETE", "/api/v1/learner/consent/"),
+    ("GET", "/api/v1/learner/consent/"),
+    ("PUT", "/api/v1/learner/consent/"),
+    ("DELETE", "/api/v1/learner/consent/"),
 ]
 
 
 # schemathesis drives hypothesis here through its strategies (its pytest plugin's lazy loader does not
 # run on pytest 9): valid requests, and invalid ones (wrong types, missing fields, values out of range)
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
-@settings(max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", 60)), deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))  # the fixtures are meant to last all examples; load varies
+@settings(
+    max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", 60)),
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)  # the fixtures are meant to last all examples; load varies
 @given(data=st.data())
 def test_the_api_answers_every_request_as_its_schema_says(api_schema, entrant_world, method, path, data):
     operation = api_schema[path][method]
     mode = data.draw(st.sampled_from([GenerationMode.POSITIVE, GenerationMode.NEGATIVE]), label="mode")
-    entry = {"entry_id": data.draw(st.sampled_from(entrant_world["entry_ids"]), label="entry")} if "{entry_id}" in path else None
+    entry = (
+        {"entry_id": data.draw(st.sampled_from(entrant_world["entry_ids"]), label="entry")}
+        if "{entry_id}" in path
+        else None
+    )
     case = data.draw(operation.as_strategy(mode, path_parameters=entry), label="case")
     token = data.draw(st.sampled_from([entrant_world["token"]] * 8 + [None, "arena_revoked-or-made-up"]), label="token")
     case.call_and_validate(headers={"Authorization": f"Token {token}"} if token else {}, checks=CHECKS)
@@ -128,8 +146,11 @@ def test_the_schema_is_served_and_names_every_operation(client, db, url):
             answers = operation["responses"]
             # documented: throttling (with Retry-After), and every 4xx in the one error body
             assert "Retry-After" in answers["429"]["headers"], (method, path)
-            assert all(answer["content"]["application/json"]["schema"] == refusal
-                       for code, answer in answers.items() if code.startswith("4")), (method, path)
+            assert all(
+                answer["content"]["application/json"]["schema"] == refusal
+                for code, answer in answers.items()
+                if code.startswith("4")
+            ), (method, path)
             if path != "/api/v1/":
                 assert "WWW-Authenticate" in answers["401"]["headers"], (method, path)
 
@@ -158,8 +179,10 @@ def test_a_long_poll_of_nan_seconds_is_refused_at_once(entrant_world):
     previous = signal.signal(signal.SIGALRM, too_long)
     signal.setitimer(signal.ITIMER_REAL, 5)
     try:
-        answers = [client.get(f"/api/v1/entries/{entrant_world['idle']}/pending/", {"wait": wait})
-                   for wait in ("nan", "NaN", "-nan")]
+        answers = [
+            client.get(f"/api/v1/entries/{entrant_world['idle']}/pending/", {"wait": wait})
+            for wait in ("nan", "NaN", "-nan")
+        ]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -177,7 +200,9 @@ HOSTILE_ENTRIES = [
 ]
 
 
-@pytest.mark.parametrize("body", HOSTILE_ENTRIES, ids=[b["display_name"].encode("ascii", "replace").decode() for b in HOSTILE_ENTRIES])
+@pytest.mark.parametrize(
+    "body", HOSTILE_ENTRIES, ids=[b["display_name"].encode("ascii", "replace").decode() for b in HOSTILE_ENTRIES]
+)
 def test_hostile_entry_registrations_are_stored_sound_or_refused(entrant_world, body):
     """Text no database can store (a lone surrogate, NUL in JSON) is refused with 400, never a 500."""
     import json

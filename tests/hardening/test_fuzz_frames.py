@@ -13,6 +13,7 @@ nested structures, wrong types, raw non-JSON text. For every frame:
 The consoles run on one event loop in a thread of their own, opened once per console; hypothesis
 drives the frames from the test's thread, which checks the database between frames.
 """
+
 import asyncio
 import itertools
 import json
@@ -20,7 +21,6 @@ import math
 import threading
 
 import pytest
-from asgiref.sync import sync_to_async
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -30,24 +30,53 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # characters that break naive text handling; the lone surrogates and NaN/Infinity are refused by the
 # frame parser itself, so they come in a minority of frames (the rest reach the handlers)
-ODD = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u202e", "\x00", "\x1b", "\r\n", "\t", "\u0301", "😀",
-       "\U0010ffff", " ", "<script>", "' OR 1=1 --", "%s%n"]
+ODD = [
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u202e",
+    "\x00",
+    "\x1b",
+    "\r\n",
+    "\t",
+    "\u0301",
+    "😀",
+    "\U0010ffff",
+    " ",
+    "<script>",
+    "' OR 1=1 --",
+    "%s%n",
+]
 SURROGATES = ["\ud800", "\udfff", "a\udc80b"]
 texts = st.lists(st.one_of(st.text(max_size=12), st.sampled_from(ODD)), max_size=6).map("".join)
-numbers = st.one_of(st.integers(), st.integers(min_value=-(10**40), max_value=10**40),
-                    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([0, 1, -1, 2**31, 2**63, 10**400]))
+numbers = st.one_of(
+    st.integers(),
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0, 1, -1, 2**31, 2**63, 10**400]),
+)
 scalars = st.one_of(st.none(), st.booleans(), numbers, texts)
-json_values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                            st.dictionaries(texts, inner, max_size=4)), max_leaves=12)
-hostile = st.one_of(st.sampled_from(SURROGATES), st.sampled_from([float("nan"), float("inf"), -float("inf")]),
-                    texts.map(lambda t: t + "\ud83d"))
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(texts, inner, max_size=4)),
+    max_leaves=12,
+)
+hostile = st.one_of(
+    st.sampled_from(SURROGATES),
+    st.sampled_from([float("nan"), float("inf"), -float("inf")]),
+    texts.map(lambda t: t + "\ud83d"),
+)
 
 # plausible values of each field a console reads, so that valid frames are tried as well as junk
 PLAUSIBLE = {
     "side": st.sampled_from(["left", "right", "sole", "LEFT", ""]),
     "text": st.one_of(st.sampled_from(["Hello there.", "What is 2+2?", "Four.", " \u200b ", "x" * 1001]), texts),
-    "keys": st.one_of(st.lists(st.sampled_from(["a", "B", " ", "Return", "BackSpace", "\t", "ab", "\u200b", "\x00"]),
-                               max_size=8), st.lists(json_values, max_size=3)),
+    "keys": st.one_of(
+        st.lists(st.sampled_from(["a", "B", " ", "Return", "BackSpace", "\t", "ab", "\u200b", "\x00"]), max_size=8),
+        st.lists(json_values, max_size=3),
+    ),
     "choice": st.sampled_from(["left", "right", "human", "machine", "both"]),
     "confidence": st.one_of(st.integers(min_value=-5, max_value=105), st.sampled_from(["50", "50.0", 50.5, True])),
     "reason": texts,
@@ -56,8 +85,15 @@ PLAUSIBLE = {
     "key": st.one_of(st.uuids().map(str), texts),
     "question": st.one_of(st.integers(min_value=0, max_value=50), st.sampled_from(["1", 1.0, True])),
 }
-FIELDS = {"message": ("side", "text"), "typing": ("side",), "keys": ("side", "keys"), "verdict": ("choice", "confidence"),
-          "ask": ("text",), "trade": ("action", "security", "key"), "answer": ("question", "text")}  # what each type reads
+FIELDS = {
+    "message": ("side", "text"),
+    "typing": ("side",),
+    "keys": ("side", "keys"),
+    "verdict": ("choice", "confidence"),
+    "ask": ("text",),
+    "trade": ("action", "security", "key"),
+    "answer": ("question", "text"),
+}  # what each type reads
 RARE = {"end", "start"}  # they change the console for good (an ended interrogation refuses all writes)
 
 
@@ -65,17 +101,39 @@ def frames(types):
     """A frame: an object with one of ``types`` (or another type, or none) and random fields."""
     weighted = [t for t in sorted(types) for _ in range(1 if t in RARE else 6)]
     frame_type = _mostly(st.sampled_from(weighted), json_values)
+
     def of_type(t):
-        needed = st.fixed_dictionaries({name: _mostly(PLAUSIBLE[name], json_values, 9) for name in (FIELDS.get(t, ()) if isinstance(t, str) else ())})
-        others = st.fixed_dictionaries({}, optional={name: _mostly(value, json_values) for name, value in PLAUSIBLE.items()})
+        needed = st.fixed_dictionaries(
+            {
+                name: _mostly(PLAUSIBLE[name], json_values, 9)
+                for name in (FIELDS.get(t, ()) if isinstance(t, str) else ())
+            }
+        )
+        others = st.fixed_dictionaries(
+            {}, optional={name: _mostly(value, json_values) for name, value in PLAUSIBLE.items()}
+        )
         extra = st.dictionaries(texts, json_values, max_size=2)
         return st.builds(lambda x, o, n: {**x, **o, **n, "type": t}, extra, others, needed)
 
     objects = frame_type.flatmap(of_type)
     spoiled = st.builds(lambda o, k, v: {**o, k: v}, objects, st.sampled_from([*PLAUSIBLE, "type", "x"]), hostile)
-    raw = st.one_of(st.sampled_from(['{"type": "message", "text": 1e999}', '{"type": NaN}', "[1, 2]", "null", '"state"',
-                                     '{"type": "state"', "{}", '{"type": ' * 2000, "\ud800", '{"type": "state", "x": -Infinity}']),
-                    texts.filter(bool))  # (the test client cannot send an empty text frame)
+    raw = st.one_of(
+        st.sampled_from(
+            [
+                '{"type": "message", "text": 1e999}',
+                '{"type": NaN}',
+                "[1, 2]",
+                "null",
+                '"state"',
+                '{"type": "state"',
+                "{}",
+                '{"type": ' * 2000,
+                "\ud800",
+                '{"type": "state", "x": -Infinity}',
+            ]
+        ),
+        texts.filter(bool),
+    )  # (the test client cannot send an empty text frame)
     return _mostly(objects.map(json.dumps), _mostly(spoiled.map(json.dumps), raw))
 
 
@@ -117,8 +175,12 @@ def _world(cast):
     markets.game_open(game_id=game.pk)
     markets.game_join(game_id=game.pk, user=betty)
     markets.game_start(game_id=game.pk)
-    experiment = lambdastar_services.experiment_create(owner=cast.oscar, name="fuzz", seed=1, configuration={
-        "rules": "paper", "rng": "pcg64", "episodes": 2, "types": ["ls"], "iterations": 5, "grid": 5})
+    experiment = lambdastar_services.experiment_create(
+        owner=cast.oscar,
+        name="fuzz",
+        seed=1,
+        configuration={"rules": "paper", "rng": "pcg64", "episodes": 2, "types": ["ls"], "iterations": 5, "grid": 5},
+    )
     return {
         "judge": (f"/ws/judge/{interrogation.public_id}/", cast.jude),
         "judge-keystrokes": (f"/ws/judge/{keyed.public_id}/", cast.june),
@@ -132,10 +194,14 @@ def _world(cast):
 
 
 CONSUMERS = {
-    "judge": "arena.consumers.JudgeConsumer", "judge-keystrokes": "arena.consumers.JudgeConsumer",
-    "witness": "arena.consumers.WitnessConsumer", "monitor": "arena.consumers.MonitorConsumer",
-    "bettor": "markets.consumers.BettorConsumer", "target": "markets.consumers.TargetConsumer",
-    "spectator": "markets.consumers.SpectatorConsumer", "experiment": "lambdastar.consumers.ExperimentConsumer",
+    "judge": "arena.consumers.JudgeConsumer",
+    "judge-keystrokes": "arena.consumers.JudgeConsumer",
+    "witness": "arena.consumers.WitnessConsumer",
+    "monitor": "arena.consumers.MonitorConsumer",
+    "bettor": "markets.consumers.BettorConsumer",
+    "target": "markets.consumers.TargetConsumer",
+    "spectator": "markets.consumers.SpectatorConsumer",
+    "experiment": "lambdastar.consumers.ExperimentConsumer",
 }
 STATE_TYPES = ("state", "progress")
 
@@ -159,9 +225,11 @@ def assert_stored_is_valid():
     from arena.services.messages import clean_text
     from markets.models import Answer, Question, Trade
 
-    for text in itertools.chain(Message.objects.values_list("text", flat=True),
-                                Question.objects.values_list("text", flat=True),
-                                Answer.objects.values_list("text", flat=True)):
+    for text in itertools.chain(
+        Message.objects.values_list("text", flat=True),
+        Question.objects.values_list("text", flat=True),
+        Answer.objects.values_list("text", flat=True),
+    ):
         assert clean_text(text) == text, f"stored text {text!r} breaks the text rules"
     for choice, confidence in Verdict.objects.values_list("choice", "confidence"):
         assert choice in ("left", "right", "human", "machine") and 0 <= confidence <= 100
@@ -232,8 +300,9 @@ def check_frame(loop, socket, name, text):
     assert loop.run(_state_after(socket))["type"] in STATE_TYPES  # the socket is still open
 
 
-FUZZ = settings(max_examples=40, deadline=None, database=None,
-                suppress_health_check=list(HealthCheck))  # the consoles are meant to last all examples
+FUZZ = settings(
+    max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)  # the consoles are meant to last all examples
 
 
 @pytest.mark.slow  # about 20 s embedded, 45 s in services mode (Redis and PostgreSQL round trips)

@@ -1,5 +1,6 @@
 """Property-based tests of the LPP codec (lpp.protocol, no Django): key names, directory names, stamps,
 and the log reader, on arbitrary input."""
+
 import string
 
 from hypothesis import HealthCheck, given, settings
@@ -131,11 +132,33 @@ def test_any_stamps_sort_per_sender_in_numeric_order(items):
         assert plain == sorted(plain)
 
 
-line_2012 = st.builds("J{} {} {} {} {}".format, st.text(max_size=3), stamp_like, st.sampled_from([JUDGE, "prog", ""]),
-                      st.sampled_from(["left", "right", "up"]), st.one_of(st.sampled_from(sorted(SPECIAL_NAMES)), any_text))
-log_lines = st.lists(st.one_of(line_2012, any_text, st.sampled_from([
-    "Loebner Prize 2012", "Transcripts of judge 3 program X round 2", "Left = Human", "Transcripts of program Y",
-    "*Starting round 1 program P human H judge J1 left is P", "** sub-round", "", "\ufeff"])), max_size=25)
+line_2012 = st.builds(
+    "J{} {} {} {} {}".format,
+    st.text(max_size=3),
+    stamp_like,
+    st.sampled_from([JUDGE, "prog", ""]),
+    st.sampled_from(["left", "right", "up"]),
+    st.one_of(st.sampled_from(sorted(SPECIAL_NAMES)), any_text),
+)
+log_lines = st.lists(
+    st.one_of(
+        line_2012,
+        any_text,
+        st.sampled_from(
+            [
+                "Loebner Prize 2012",
+                "Transcripts of judge 3 program X round 2",
+                "Left = Human",
+                "Transcripts of program Y",
+                "*Starting round 1 program P human H judge J1 left is P",
+                "** sub-round",
+                "",
+                "\ufeff",
+            ]
+        ),
+    ),
+    max_size=25,
+)
 
 
 @settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -1,5 +1,6 @@
 """The permissions matrix (tests/hardening/matrix.py): every route of the URLconf and of the websocket
 router has a row, and every role gets exactly what its cell says."""
+
 import json
 
 import pytest
@@ -10,7 +11,6 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from tests.conftest import FAST, make_user
 
 from .matrix import BODIES, LISTS, QUERIES, ROLES, rows
-
 
 # --- the routes ----------------------------------------------------------------------------------
 
@@ -44,13 +44,25 @@ def _same_view(a, b) -> bool:
 
 
 SAMPLE = {  # any value of the right shape, to resolve a row's path without building anything
-    "interrogation": "00000000-0000-4000-8000-000000000001", "conversation": "00000000-0000-4000-8000-000000000002",
-    "pull_conversation": "00000000-0000-4000-8000-000000000003", "published": "00000000-0000-4000-8000-000000000004",
-    "game": "00000000-0000-4000-8000-000000000005", "finished_game": "00000000-0000-4000-8000-000000000006",
-    "open_game": "00000000-0000-4000-8000-000000000007", "study_game": "00000000-0000-4000-8000-000000000008",
-    "rehearsal": "00000000-0000-4000-8000-000000000009", "apikey": "1",
-    "study": "1", "entry": "1", "experiment": "1", "run": "1", "aggregate": "1",
-    "wager_session": "1", "wager_trial": "1", "contest": "1", "tables_game": "1",
+    "interrogation": "00000000-0000-4000-8000-000000000001",
+    "conversation": "00000000-0000-4000-8000-000000000002",
+    "pull_conversation": "00000000-0000-4000-8000-000000000003",
+    "published": "00000000-0000-4000-8000-000000000004",
+    "game": "00000000-0000-4000-8000-000000000005",
+    "finished_game": "00000000-0000-4000-8000-000000000006",
+    "open_game": "00000000-0000-4000-8000-000000000007",
+    "study_game": "00000000-0000-4000-8000-000000000008",
+    "rehearsal": "00000000-0000-4000-8000-000000000009",
+    "apikey": "1",
+    "study": "1",
+    "entry": "1",
+    "experiment": "1",
+    "run": "1",
+    "aggregate": "1",
+    "wager_session": "1",
+    "wager_trial": "1",
+    "contest": "1",
+    "tables_game": "1",
     "xmarket": "00000000-0000-4000-8000-00000000000a",
 }
 
@@ -112,8 +124,17 @@ def build_world(cast):
 
     betty = make_user("betty", roles.BETTOR)
     ada, bob = make_user("ada", roles.ENTRANT), make_user("bob", roles.ENTRANT)
-    users = {"anon": None, "outsider": cast.oscar, "judge": cast.jude, "judge2": cast.june, "confed": cast.connie,
-             "bettor": betty, "entrant": ada, "entrant2": bob, "organiser": cast.olivia}
+    users = {
+        "anon": None,
+        "outsider": cast.oscar,
+        "judge": cast.jude,
+        "judge2": cast.june,
+        "confed": cast.connie,
+        "bettor": betty,
+        "entrant": ada,
+        "entrant2": bob,
+        "organiser": cast.olivia,
+    }
     tokens = {role: Token.objects.create(user=user).key for role, user in users.items() if user is not None}
 
     entry = Entry.objects.create(owner=ada, display_name="Ada-program", engine="pull", settings={})
@@ -122,8 +143,12 @@ def build_world(cast):
     services.interrogation_start(interrogation_id=interrogation.pk)
     conversation = interrogation.conversations.get(witness_human=cast.connie)
     pull_conversation = interrogation.conversations.get(witness_entry=entry)
-    services.message_post(conversation_id=pull_conversation.pk, sender_role=Message.Role.INTERROGATOR,
-                          text="Are you there?", user=cast.jude)
+    services.message_post(
+        conversation_id=pull_conversation.pk,
+        sender_role=Message.Role.INTERROGATOR,
+        text="Are you there?",
+        user=cast.jude,
+    )
 
     published = services.interrogation_create(judge=cast.jude, witnesses=[cast.connie, cast.simple], title="done")
     services.interrogation_start(interrogation_id=published.pk)
@@ -146,39 +171,72 @@ def build_world(cast):
     open_game = game(entries=[cast.simple], start=False)
     xmarket = markets.xmarket_open(interrogation_id=interrogation.pk, delay_s=60)
 
-    configuration = {"rules": "paper", "rng": "pcg64", "episodes": 4, "types": ["ls", "random"], "iterations": 10,
-                     "grid": 5, "chunk_episodes": 2}
-    experiment = lambdastar_services.experiment_create(owner=ada, name="Ada-experiment", configuration=configuration, seed=1)
+    configuration = {
+        "rules": "paper",
+        "rng": "pcg64",
+        "episodes": 4,
+        "types": ["ls", "random"],
+        "iterations": 10,
+        "grid": 5,
+        "chunk_episodes": 2,
+    }
+    experiment = lambdastar_services.experiment_create(
+        owner=ada, name="Ada-experiment", configuration=configuration, seed=1
+    )
     lambdastar_services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
     run = experiment.runs.first()
-    aggregate = Aggregate.objects.create(run=run, agent_type="ls", episodes=4, mean=0.1, std=0.2, sem=0.1,
-                                         ci_low=-0.1, ci_high=0.3)
+    aggregate = Aggregate.objects.create(
+        run=run, agent_type="ls", episodes=4, mean=0.1, std=0.2, sem=0.1, ci_low=-0.1, ci_high=0.3
+    )
     from arena.services.apikeys import apikey_create
     from arena.services.rehearsals import rehearsal_start
 
     rehearsal = rehearsal_start(entry=entry, user=ada, judge="self")
     apikey = apikey_create(user=ada, name="matrix").api_key
-    from tournaments.wager.services import session_create as wager_session_create
     from tournaments.wager.models import Committee
+    from tournaments.wager.services import session_create as wager_session_create
 
     wager = wager_session_create(
-        committee=Committee.objects.create(name="matrix committee"), title="matrix wager", computer=cast.simple,
-        judges=[cast.jude], foils=[cast.connie], starts_at=published.created_at, called_by="x", called_by_kind="member",
-        funded_by="x", trials=1, interview_minutes=5, rehearsal=True)
+        committee=Committee.objects.create(name="matrix committee"),
+        title="matrix wager",
+        computer=cast.simple,
+        judges=[cast.jude],
+        foils=[cast.connie],
+        starts_at=published.created_at,
+        called_by="x",
+        called_by_kind="member",
+        funded_by="x",
+        trials=1,
+        interview_minutes=5,
+        rehearsal=True,
+    )
     from tournaments.loebner.models import Contest, Participant
 
     contest = Contest.objects.create(name="Matrix Prize", format_name="2009-rules", status=Contest.Status.OPEN)
     Participant.objects.create(contest=contest, label="J1", kind=Participant.Kind.JUDGE, user=cast.jude)
     study, study_game = _study_world()
-    ids = {"contest": contest.pk, "study": study.pk, "study_game": study_game.public_id,
-           "interrogation": interrogation.public_id, "conversation": conversation.public_id,
-           "pull_conversation": pull_conversation.public_id, "published": published.public_id,
-           "game": running.public_id, "finished_game": finished.public_id, "open_game": open_game.public_id,
-           "xmarket": xmarket.game.public_id,
-           "entry": entry.pk, "experiment": experiment.pk, "run": run.pk, "aggregate": aggregate.pk,
-           "wager_session": wager.pk, "wager_trial": wager.trials.get().pk,
-           "tables_game": demo_seed()[0].pk,
-           "rehearsal": rehearsal.public_id, "apikey": apikey.pk}
+    ids = {
+        "contest": contest.pk,
+        "study": study.pk,
+        "study_game": study_game.public_id,
+        "interrogation": interrogation.public_id,
+        "conversation": conversation.public_id,
+        "pull_conversation": pull_conversation.public_id,
+        "published": published.public_id,
+        "game": running.public_id,
+        "finished_game": finished.public_id,
+        "open_game": open_game.public_id,
+        "xmarket": xmarket.game.public_id,
+        "entry": entry.pk,
+        "experiment": experiment.pk,
+        "run": run.pk,
+        "aggregate": aggregate.pk,
+        "wager_session": wager.pk,
+        "wager_trial": wager.trials.get().pk,
+        "tables_game": demo_seed()[0].pk,
+        "rehearsal": rehearsal.public_id,
+        "apikey": apikey.pk,
+    }
     return users, tokens, {key: str(value) for key, value in ids.items()}
 
 
@@ -186,8 +244,14 @@ def _study_world():
     """An open study on /play/ and a game of one of its (simulated) players."""
     from studies import services as studies
 
-    config = {"format": "two-party", "minutes": 5, "seed": 1, "human_witness_share": 0.0, "games_per_participant": 4,
-              "witnesses": [{"name": "Matrix-AI", "engine": "simple", "settings": dict(FAST)}]}
+    config = {
+        "format": "two-party",
+        "minutes": 5,
+        "seed": 1,
+        "human_witness_share": 0.0,
+        "games_per_participant": 4,
+        "witnesses": [{"name": "Matrix-AI", "engine": "simple", "settings": dict(FAST)}],
+    }
     study = studies.study_load(config=config, status="open")
     player = studies.participant_create(study=study, simulated=True)
     studies.consent_give(participant=player, agreed=True)

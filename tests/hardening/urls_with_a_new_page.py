@@ -1,4 +1,5 @@
 """The project's URLconf plus one page no row of the matrix names (test_permissions uses it)."""
+
 from django.http import HttpResponse
 from django.urls import path
 

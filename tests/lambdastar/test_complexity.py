@@ -6,35 +6,40 @@ import numpy as np
 import pytest
 
 from lambdastar.engine.complexity import (
-    complexity_band, cyclic_pattern, lz_complexity, normalised_lz_complexity,
+    complexity_band,
+    cyclic_pattern,
+    lz_complexity,
+    normalised_lz_complexity,
 )
 
 
-@pytest.mark.parametrize("seq, expected", [
-    ("73498734987349873498", 6),   # the paper's 5×5 example (§4.2): 7|3|4|9|8|7349873498…
-    ([7, 3, 4, 9, 8] * 4, 6),      # same as cell numbers
-    ("0001101001000101", 6),       # Lempel & Ziv 1976: 0|001|10|100|1000|101
-    ("aaaa", 2),                   # a|aaa
-    ("abab", 3),                   # a|b|ab
-    ("abcabcabc", 4),              # a|b|c|abcabc
-    ("a", 1),
-    ("", 0),
-])
+@pytest.mark.parametrize(
+    "seq, expected",
+    [
+        ("73498734987349873498", 6),  # the paper's 5×5 example (§4.2): 7|3|4|9|8|7349873498…
+        ([7, 3, 4, 9, 8] * 4, 6),  # same as cell numbers
+        ("0001101001000101", 6),  # Lempel & Ziv 1976: 0|001|10|100|1000|101
+        ("aaaa", 2),  # a|aaa
+        ("abab", 3),  # a|b|ab
+        ("abcabcabc", 4),  # a|b|c|abcabc
+        ("a", 1),
+        ("", 0),
+    ],
+)
 def test_lz_complexity_of_known_sequences(seq, expected):
     assert lz_complexity(seq) == expected
 
 
 def test_normalised_complexity():
     assert normalised_lz_complexity("0001101001000101") == pytest.approx(6 * 4 / 16)
-    assert normalised_lz_complexity("73498734987349873498", alphabet_size=5) == pytest.approx(
-        6 * math.log(20, 5) / 20)
+    assert normalised_lz_complexity("73498734987349873498", alphabet_size=5) == pytest.approx(6 * math.log(20, 5) / 20)
     assert normalised_lz_complexity("") == 0.0
 
 
 def test_complexity_band():
-    assert complexity_band(20, 25) == (2, 11)      # segments of 1 … 10 cells
+    assert complexity_band(20, 25) == (2, 11)  # segments of 1 … 10 cells
     assert complexity_band(1, 9) == (1, 1)
-    assert complexity_band(40, 9) == (2, 10)       # at most 9 distinct cells on 3×3
+    assert complexity_band(40, 9) == (2, 10)  # at most 9 distinct cells on 3×3
 
 
 def _closed_king_walk(cycle, width, height):

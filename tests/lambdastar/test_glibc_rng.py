@@ -2,12 +2,10 @@
 
 import ctypes
 import ctypes.util
-from pathlib import Path
 
 import pytest
 
 from lambdastar.engine.rng import GlibcRandom
-
 from tests.shared_data import LAMBDASTAR as DATA
 
 

@@ -37,8 +37,9 @@ def test_chunking_never_changes_a_number(agent_type):
     cfg = paper(width=6, height=5, iterations=12, agents=3, observation_range=2)
     options = PaperOptions(training_episodes=5)
     whole = run_episodes(cfg, agent_type, range(10), options)
-    parts = np.concatenate([run_episodes(cfg, agent_type, range(5), options),
-                            run_episodes(cfg, agent_type, range(5, 10), options)])
+    parts = np.concatenate(
+        [run_episodes(cfg, agent_type, range(5), options), run_episodes(cfg, agent_type, range(5, 10), options)]
+    )
     blocks = run_episodes(cfg, agent_type, range(10), PaperOptions(training_episodes=5, block_size=3))
     shuffled = run_episodes(cfg, agent_type, [7, 2, 9], options)
     assert np.array_equal(whole, parts)
@@ -55,7 +56,7 @@ def test_seed_matters_and_repeats():
 def test_coordination_option_changes_scores():
     plain = run_episodes(paper(agents=2, episodes=100), "ls")
     coord = run_episodes(paper(agents=2, episodes=100, coordination=True), "ls")
-    assert coord.mean() < plain.mean()           # lone agents next to Good are no longer paid
+    assert coord.mean() < plain.mean()  # lone agents next to Good are no longer paid
 
 
 def test_search_space_entropy():
@@ -74,17 +75,20 @@ def test_upsilon_over_an_environment_set():
     assert result.value == pytest.approx(run_episodes(cfg, "ls").mean())
 
 
-@pytest.mark.parametrize("changes, option", [
-    (dict(width=2), "width"),
-    (dict(agents=101), "agents"),
-    (dict(types=("ls", "nonsense")), "types"),
-    (dict(iterations=0), "iterations"),
-    (dict(complexity_min=30), "complexity"),
-    (dict(complexity_max=1), "complexity"),
-    (dict(observation_range=5), "observation_range"),
-    (dict(rng="glibc"), "rng"),
-    (dict(agents=1, coordination=True), "coordination"),
-])
+@pytest.mark.parametrize(
+    "changes, option",
+    [
+        (dict(width=2), "width"),
+        (dict(agents=101), "agents"),
+        (dict(types=("ls", "nonsense")), "types"),
+        (dict(iterations=0), "iterations"),
+        (dict(complexity_min=30), "complexity"),
+        (dict(complexity_max=1), "complexity"),
+        (dict(observation_range=5), "observation_range"),
+        (dict(rng="glibc"), "rng"),
+        (dict(agents=1, coordination=True), "coordination"),
+    ],
+)
 def test_bad_configurations_name_the_option(changes, option):
     base = dict(rules="paper", seed=1, width=10, height=10, iterations=50, agents=5, episodes=10)
     base.update(changes)

@@ -1,27 +1,37 @@
 """reference-2016 with --rng glibc reproduces the original C++ program bit for bit."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lambdastar.engine import AGENT_TYPES, EngineConfig, run, run_all
 from lambdastar.engine.runner import trace
-
 from tests.shared_data import LAMBDASTAR as DATA
+
 assert DATA.is_dir(), f"Λ* reference vectors not found at {DATA} (set SHARED_DIR)"
 
 
 def _config(enabled, **kw):
     types = "all" if enabled == "all" else enabled
-    return EngineConfig.create(rules="reference-2016", rng="glibc", seed=2, width=5, height=5,
-                               iterations=20, agents=3, episodes=10, types=types, **kw)
+    return EngineConfig.create(
+        rules="reference-2016",
+        rng="glibc",
+        seed=2,
+        width=5,
+        height=5,
+        iterations=20,
+        agents=3,
+        episodes=10,
+        types=types,
+        **kw,
+    )
 
 
 def _vectors():
-    return [json.loads(line) for line in (DATA / "exact_n5_T20_N3_seed2.jsonl").read_text().splitlines()
-            if line.strip()]
+    return [
+        json.loads(line) for line in (DATA / "exact_n5_T20_N3_seed2.jsonl").read_text().splitlines() if line.strip()
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -25,13 +25,15 @@ def test_reward_field_on_a_5x5_grid():
     f = reward_field(5, good=7, evil=19).reshape(-1)[1:].reshape(5, 5)
     # Good at row 1, column 1 (0-based), Evil at row 3, column 3: the two 3x3 patches
     # overlap on (2, 2), which is worth 0.5 - 0.5 = 0.
-    expected = np.array([
-        [0.5, 0.5, 0.5, 0.0, 0.0],
-        [0.5, 1.0, 0.5, 0.0, 0.0],
-        [0.5, 0.5, 0.0, -0.5, -0.5],
-        [0.0, 0.0, -0.5, -1.0, -0.5],
-        [0.0, 0.0, -0.5, -0.5, -0.5],
-    ])
+    expected = np.array(
+        [
+            [0.5, 0.5, 0.5, 0.0, 0.0],
+            [0.5, 1.0, 0.5, 0.0, 0.0],
+            [0.5, 0.5, 0.0, -0.5, -0.5],
+            [0.0, 0.0, -0.5, -1.0, -0.5],
+            [0.0, 0.0, -0.5, -0.5, -0.5],
+        ]
+    )
     assert np.array_equal(f, expected)
     assert f.sum() == 0.0
 
@@ -52,8 +54,8 @@ def test_approach_takes_one_king_step_along_the_shortest_torus_path():
     nb = neighbourhood_table(n)
     row, col = coordinates(n)
     h = n // 2
-    assert approach(nb, row, col, h, 1, 23) == 12          # down-right
-    assert approach(nb, row, col, h, 1, 100) == 100        # wrap up-left
-    assert approach(nb, row, col, h, 1, 9) == 10           # 8 columns right = 2 left (wrap)
-    assert approach(nb, row, col, h, 1, 6) == 2            # tie at n/2: direct direction
-    assert approach(nb, row, col, h, 55, 55) == 55         # already there: stay
+    assert approach(nb, row, col, h, 1, 23) == 12  # down-right
+    assert approach(nb, row, col, h, 1, 100) == 100  # wrap up-left
+    assert approach(nb, row, col, h, 1, 9) == 10  # 8 columns right = 2 left (wrap)
+    assert approach(nb, row, col, h, 1, 6) == 2  # tie at n/2: direct direction
+    assert approach(nb, row, col, h, 55, 55) == 55  # already there: stay

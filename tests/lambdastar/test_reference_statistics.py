@@ -8,9 +8,17 @@ from lambdastar.engine import EngineConfig, run, run_all
 
 @pytest.fixture(scope="module")
 def cfg():
-    return EngineConfig.create(rules="reference-2016", rng="pcg64", seed=11, width=10, height=10,
-                               iterations=30, agents=4, episodes=300,
-                               types="random,ls,bt,oracle,imit,woc")
+    return EngineConfig.create(
+        rules="reference-2016",
+        rng="pcg64",
+        seed=11,
+        width=10,
+        height=10,
+        iterations=30,
+        agents=4,
+        episodes=300,
+        types="random,ls,bt,oracle,imit,woc",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +62,9 @@ def test_seed_changes_results_and_same_seed_repeats(cfg, scores):
 
 
 def test_pcg64_agrees_with_glibc_statistically():
-    base = dict(rules="reference-2016", width=6, height=6, iterations=15, agents=3, episodes=200,
-                types="ls,ql,coopsarsa")
+    base = dict(
+        rules="reference-2016", width=6, height=6, iterations=15, agents=3, episodes=200, types="ls,ql,coopsarsa"
+    )
     g = run_all(EngineConfig.create(rng="glibc", seed=4, **base))
     p = run_all(EngineConfig.create(rng="pcg64", seed=4, **base))
     for t in ("ls", "ql", "coopsarsa"):

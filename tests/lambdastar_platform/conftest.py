@@ -1,4 +1,5 @@
 """Fixtures of the Λ* platform tests: a researcher, tiny configurations, a worker on the lambdastar queue."""
+
 import time
 
 import pytest
@@ -8,8 +9,16 @@ from tests.conftest import make_user
 
 def tiny(**overrides) -> dict:
     """Paper rules on a 5×5 grid, T = 10, 14 episodes, two types, two runs (N = 1, 2)."""
-    config = {"rules": "paper", "rng": "pcg64", "episodes": 14, "types": ["ls", "random"], "iterations": 10,
-              "grid": 5, "sweep": {"agents": [1, 2]}, "chunk_episodes": 2}
+    config = {
+        "rules": "paper",
+        "rng": "pcg64",
+        "episodes": 14,
+        "types": ["ls", "random"],
+        "iterations": 10,
+        "grid": 5,
+        "sweep": {"agents": [1, 2]},
+        "chunk_episodes": 2,
+    }
     config.update(overrides)
     return config
 
@@ -36,6 +45,7 @@ def executor(services_mode, transactional_db):
     app.control.purge()
     with app.connection_for_write() as connection:  # leftovers of an interrupted run
         connection.default_channel.queue_purge("lambdastar")
+
     def close_thread_connections(sender=None, **kwargs):
         # The worker keeps its connection between tasks; this one lives in a thread that ends with
         # the test, so close it after each task or the test database could not be dropped.
@@ -44,8 +54,9 @@ def executor(services_mode, transactional_db):
 
     task_postrun.connect(close_thread_connections)
     try:
-        with start_worker(app, pool="solo", queues=["celery", "lambdastar"], perform_ping_check=True,
-                          shutdown_timeout=10) as worker:
+        with start_worker(
+            app, pool="solo", queues=["celery", "lambdastar"], perform_ping_check=True, shutdown_timeout=10
+        ) as worker:
             yield worker
     finally:
         task_postrun.disconnect(close_thread_connections)

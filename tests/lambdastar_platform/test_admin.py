@@ -1,4 +1,5 @@
 """An organiser defines, launches, cancels and clones experiments in the admin."""
+
 import json
 
 import pytest
@@ -15,9 +16,16 @@ def organiser(cast, client):
 
 
 def add(client, configuration, seed=0):
-    return client.post("/admin/lambdastar/experiment/add/",
-                       {"name": "admin sweep", "seed": seed, "configuration": json.dumps(configuration),
-                        "runs-TOTAL_FORMS": 0, "runs-INITIAL_FORMS": 0})
+    return client.post(
+        "/admin/lambdastar/experiment/add/",
+        {
+            "name": "admin sweep",
+            "seed": seed,
+            "configuration": json.dumps(configuration),
+            "runs-TOTAL_FORMS": 0,
+            "runs-INITIAL_FORMS": 0,
+        },
+    )
 
 
 def test_a_bad_configuration_is_shown_with_its_option(client, organiser):
@@ -48,8 +56,9 @@ def test_the_quota_refusal_is_shown(client, organiser, settings):
     settings.LAMBDASTAR_QUOTA_EPISODES = 10
     add(client, tiny())
     experiment = Experiment.objects.get()
-    response = client.post("/admin/lambdastar/experiment/", {"action": "launch", "_selected_action": [experiment.pk]},
-                           follow=True)
+    response = client.post(
+        "/admin/lambdastar/experiment/", {"action": "launch", "_selected_action": [experiment.pk]}, follow=True
+    )
     assert "passes the quota of 10" in response.content.decode()
     experiment.refresh_from_db()
     assert experiment.status == "draft"

@@ -1,4 +1,5 @@
 """The experiment page in headless Chromium: plots readable, no JavaScript errors, live to the end."""
+
 import os
 from pathlib import Path
 
@@ -51,7 +52,10 @@ def test_a_finished_experiment_shows_its_plots(browser, live_daphne, width, heig
         expect(page.locator(f"#plot-{name} .ls-chart svg")).to_be_visible()
     expect(page.locator("#plot-types")).to_have_attribute("data-points", "2")  # ls and random
     assert page.locator("#plot-types svg g.mark-symbol.role-mark path").count() == 2  # not the legend
-    assert page.locator("#plot-types svg g.mark-rule.role-mark line, #plot-types svg g.mark-rule.role-mark path").count() >= 2  # CI bars
+    assert (
+        page.locator("#plot-types svg g.mark-rule.role-mark line, #plot-types svg g.mark-rule.role-mark path").count()
+        >= 2
+    )  # CI bars
     expect(page.locator("#done")).to_have_text("56")
     check_layout(page)
     with page.expect_download() as download:
@@ -71,8 +75,7 @@ def test_a_finished_experiment_shows_its_plots(browser, live_daphne, width, heig
 
 
 @pytest.mark.parametrize("width, height", SIZES)
-def test_partial_plots_appear_live_as_chunks_finish(browser, live_daphne, services_mode, monkeypatch,
-                                                    width, height):  # noqa: F811
+def test_partial_plots_appear_live_as_chunks_finish(browser, live_daphne, services_mode, monkeypatch, width, height):  # noqa: F811
     if not services_mode:
         pytest.skip("the embedded default's in-memory channel layer does not cross into the daphne process")
     from lambdastar import notify, selectors

@@ -1,4 +1,5 @@
 """python manage.py lambdastar run|status|export mirrors the page."""
+
 import csv
 import importlib.util
 import io

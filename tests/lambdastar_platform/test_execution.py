@@ -1,4 +1,5 @@
 """Chunking invariance, idempotent chunks, resume after a lost or failed chunk, cancel."""
+
 import pytest
 
 from lambdastar import selectors, services, tasks
@@ -28,8 +29,9 @@ def test_one_chunk_and_seven_chunks_give_identical_results(researcher, rules):
     assert one.runs.first().chunks.count() == 2 and seven.runs.first().chunks.count() == 14
     assert selectors.episode_scores(experiment=one) == selectors.episode_scores(experiment=seven)
     fields = ("run__index", "agent_type", "episodes", "mean", "std", "sem", "ci_low", "ci_high")
-    assert list(Aggregate.objects.filter(run__experiment=one).values_list(*fields)) == \
-        list(Aggregate.objects.filter(run__experiment=seven).values_list(*fields))
+    assert list(Aggregate.objects.filter(run__experiment=one).values_list(*fields)) == list(
+        Aggregate.objects.filter(run__experiment=seven).values_list(*fields)
+    )
     assert one.status == Status.FINISHED and one.total_episodes == 14 * 2 * 2
 
 
@@ -80,8 +82,12 @@ def test_cancel_stops_pending_chunks(researcher):
 def test_clone_is_a_draft_with_the_same_configuration(researcher):
     source = run_inline(researcher)
     clone = services.experiment_clone(experiment_id=source.pk, owner=researcher)
-    assert (clone.status, clone.configuration, clone.seed, clone.cloned_from) == \
-        (Status.DRAFT, source.configuration, source.seed, source)
+    assert (clone.status, clone.configuration, clone.seed, clone.cloned_from) == (
+        Status.DRAFT,
+        source.configuration,
+        source.seed,
+        source,
+    )
 
 
 def test_resume_runs_the_lost_chunks_to_completion(researcher, executor):
@@ -135,8 +141,9 @@ def test_without_chunk_episodes_costly_types_get_more_chunks_and_the_same_number
     from lambdastar import sweep
 
     monkeypatch.setattr(sweep, "CHUNK_MIN_S", 0.001)  # this experiment is far smaller than a real one
-    experiment = services.experiment_create(owner=researcher, name="auto", seed=7,
-                                            configuration=unchunked(types=["ls", "ql"], episodes=300))
+    experiment = services.experiment_create(
+        owner=researcher, name="auto", seed=7, configuration=unchunked(types=["ls", "ql"], episodes=300)
+    )
     services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
     sizes = [run.chunk_episodes for run in experiment.runs.order_by("index")]
     assert all(size["ql"] < size["ls"] for size in sizes)
@@ -149,8 +156,9 @@ def test_chunk_sizes_are_fixed_at_launch(researcher, monkeypatch):
     """Retuning the cost model does not move the chunks of an experiment already launched."""
     from lambdastar import sweep
 
-    experiment = services.experiment_create(owner=researcher, name="auto", seed=7,
-                                            configuration=unchunked(types=["ls", "ql"], episodes=300))
+    experiment = services.experiment_create(
+        owner=researcher, name="auto", seed=7, configuration=unchunked(types=["ls", "ql"], episodes=300)
+    )
     services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
     plan = [c for _, c in selectors.experiment_chunks(experiment=experiment)]
     monkeypatch.setattr(sweep, "LEARNING_STEP_S", sweep.LEARNING_STEP_S * 100)
@@ -162,8 +170,9 @@ def test_chunk_sizes_are_fixed_at_launch(researcher, monkeypatch):
 
 def test_the_costliest_chunks_are_queued_first(researcher):
     """So that the last chunks to finish are short and no worker waits long for another."""
-    experiment = services.experiment_create(owner=researcher, name="order", seed=7,
-                                            configuration=tiny(types=["ls", "ql"], episodes=6))
+    experiment = services.experiment_create(
+        owner=researcher, name="order", seed=7, configuration=tiny(types=["ls", "ql"], episodes=6)
+    )
     services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
     queued = selectors.chunk_keys_missing(experiment=experiment)
     assert [t for _, t, _ in queued] == ["ql"] * 6 + ["ls"] * 6
@@ -177,8 +186,9 @@ def test_a_chunk_is_found_where_the_plan_lists_it():
     configs = [c for _, c in sweep.run_configs({**tiny(types=["ls", "ql"], episodes=15), "chunk_episodes": 4}, 1)]
     sizes = sweep.chunk_sizes(configs, 4)
     plan = sweep.chunk_plan(configs, sizes)
-    assert [sweep.chunk_at(configs[c.run_index], sizes[c.run_index], c.run_index, c.agent_type, c.index)
-            for c in plan] == plan
+    assert [
+        sweep.chunk_at(configs[c.run_index], sizes[c.run_index], c.run_index, c.agent_type, c.index) for c in plan
+    ] == plan
     assert sweep.chunk_at(configs[0], sizes[0], 0, "ls", 4) is None  # 15 episodes: chunks 0..3
     assert sweep.chunk_at(configs[0], sizes[0], 0, "random", 0) is None  # not a type of this run
 

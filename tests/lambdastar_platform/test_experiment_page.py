@@ -1,6 +1,7 @@
 """The experiment page's points of issue 20: who sees what (the list and the page agree for every role),
 a draft's planned total, launch/cancel/resume/clone from the page, partial results while chunks run,
 a time-left estimate from the cost model, and every bad option reported at once."""
+
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from django.utils import timezone
 from lambdastar import figures, selectors, services, sweep
 from lambdastar.engine import ConfigError, EngineConfig
 from lambdastar.models import ChunkResult, Experiment
+
 from .conftest import tiny
 
 ROLES = ("olivia", "jude", "connie", "oscar", "rita")  # organiser, judge, confederate, outsider, owner
@@ -36,8 +38,13 @@ def _client(user) -> Client:
 
 
 # every role: what the list shows, the page opens (never a 404 for something listed)
-SEES = {"olivia": {"finished", "running", "draft"}, "rita": {"finished", "running", "draft"},
-        "jude": {"finished"}, "connie": {"finished"}, "oscar": {"finished"}}
+SEES = {
+    "olivia": {"finished", "running", "draft"},
+    "rita": {"finished", "running", "draft"},
+    "jude": {"finished"},
+    "connie": {"finished"},
+    "oscar": {"finished"},
+}
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -67,7 +74,7 @@ def test_a_judge_reads_a_finished_experiment_but_cannot_act_on_it(world):
 def test_lambdastar_is_linked_from_the_nav_bar_and_the_home_page(world):
     users, _ = world
     home = _client(users["jude"]).get("/").content.decode()
-    nav = home[home.index("<nav"):home.index("</nav>")]
+    nav = home[home.index("<nav") : home.index("</nav>")]
     assert 'href="/lambdastar/experiments/"' in nav
     assert home.count('href="/lambdastar/experiments/"') >= 2
 
@@ -145,8 +152,9 @@ def test_plots_and_the_table_fill_in_as_chunks_are_stored(researcher):
     stored = sum(c.episodes for _, c in chunks[:3])
     assert sum(r["n"] for r in partial["table"]) == stored
     types = next(f for f in partial["figures"] if f["name"] == "types")
-    assert sum(r["n"] for r in types["rows"]) == stored and all(r["ci_low"] <= r["mean"] <= r["ci_high"]
-                                                              for r in types["rows"])
+    assert sum(r["n"] for r in types["rows"]) == stored and all(
+        r["ci_low"] <= r["mean"] <= r["ci_high"] for r in types["rows"]
+    )
     services.experiment_execute(experiment_id=experiment.pk)
     experiment.refresh_from_db()
     final = figures.experiment_results(experiment=experiment)
@@ -165,23 +173,43 @@ def test_time_left_comes_from_the_cost_model_when_costly_chunks_run_first(resear
     """A synthetic schedule: the learning type (≈75× the cost per episode here) queued first, as the
     platform queues them; each chunk takes about its modelled cost on the clock (the model 20 % off). After 10 % of the chunks the
     estimate is within 25 % of the truth; the early episode rate would have been off by far more."""
-    config = {"rules": "paper", "rng": "pcg64", "episodes": 400, "types": ["ql", "random", "ls"],
-              "iterations": 20, "grid": 6, "sweep": {"agents": [1, 3]}, "chunk_episodes": 20}
+    config = {
+        "rules": "paper",
+        "rng": "pcg64",
+        "episodes": 400,
+        "types": ["ql", "random", "ls"],
+        "iterations": 20,
+        "grid": 6,
+        "sweep": {"agents": [1, 3]},
+        "chunk_episodes": 20,
+    }
     experiment = services.experiment_create(owner=researcher, name="eta", configuration=config, seed=1)
     services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
     plan = selectors.experiment_chunks(experiment=experiment)
     configs = {run.pk: EngineConfig.from_dict(run.engine_config) for run, _ in plan}
     order = sorted(plan, key=lambda rc: -sweep.chunk_seconds(configs[rc[0].pk], rc[1]))  # costliest first
     # "real" seconds: the modelled cost, off by +20 % for the learning type and -20 % for the others
-    cost = [sweep.chunk_seconds(configs[run.pk], chunk) * 1000 * (1.2 if chunk.agent_type == "ql" else 0.8)
-            for run, chunk in order]
+    cost = [
+        sweep.chunk_seconds(configs[run.pk], chunk) * 1000 * (1.2 if chunk.agent_type == "ql" else 0.8)
+        for run, chunk in order
+    ]
     truth = sum(cost)
     tenth = len(order) // 10
     started = timezone.now() - timedelta(seconds=sum(cost[:tenth]))
     Experiment.objects.filter(pk=experiment.pk).update(status="running", started_at=started)
-    ChunkResult.objects.bulk_create([
-        ChunkResult(run=run, agent_type=c.agent_type, index=c.index, first_episode=c.first, stop_episode=c.stop,
-                    scores=[0.0] * c.episodes) for run, c in order[:tenth]])
+    ChunkResult.objects.bulk_create(
+        [
+            ChunkResult(
+                run=run,
+                agent_type=c.agent_type,
+                index=c.index,
+                first_episode=c.first,
+                stop_episode=c.stop,
+                scores=[0.0] * c.episodes,
+            )
+            for run, c in order[:tenth]
+        ]
+    )
     now = timezone.now()
     progress = selectors.experiment_progress(experiment=experiment, now=now)
     left = truth - sum(cost[:tenth])
@@ -195,14 +223,25 @@ def test_time_left_comes_from_the_cost_model_when_costly_chunks_run_first(resear
 
 
 def test_every_bad_option_is_reported_at_once(researcher):
-    bad = tiny(rules="paper2", types=["ls", "nobody"], episodes=0, colour="red", chunk_episodes=0,
-               sweep={"agents": [1, 30], "speed": [1]})
+    bad = tiny(
+        rules="paper2",
+        types=["ls", "nobody"],
+        episodes=0,
+        colour="red",
+        chunk_episodes=0,
+        sweep={"agents": [1, 30], "speed": [1]},
+    )
     with pytest.raises(ValidationError) as caught:
         Experiment.objects.create(owner=researcher, name="bad", configuration=bad)
     messages = caught.value.message_dict["configuration"]
-    for start in ("colour: unknown configuration option", "chunk_episodes: must be an integer ≥ 1",
-                  "speed: not a factor that can be swept", "rules: unknown rule set 'paper2'",
-                  "types: unknown agent type 'nobody'", "episodes: must be ≥ 1"):
+    for start in (
+        "colour: unknown configuration option",
+        "chunk_episodes: must be an integer ≥ 1",
+        "speed: not a factor that can be swept",
+        "rules: unknown rule set 'paper2'",
+        "types: unknown agent type 'nobody'",
+        "episodes: must be ≥ 1",
+    ):
         assert sum(m.startswith(start) for m in messages) == 1, (start, messages)  # each once, not once per run
     assert len(messages) == 6, messages  # agents=30 needs known rules to be judged
 
@@ -236,7 +275,6 @@ def test_the_management_command_reports_every_bad_option(tmp_path, researcher):
     with pytest.raises(CommandError) as caught:
         call_command("lambdastar", "run", str(path), "--owner", "rita")
     assert "colour: unknown configuration option" in str(caught.value) and "chunk_episodes" in str(caught.value)
-
 
 
 def test_open_pages_share_one_results_snapshot_per_stored_chunk(researcher, django_assert_num_queries):

@@ -1,4 +1,5 @@
 """Live progress over Channels: the state on connect, pushes while the chunks run, the finish."""
+
 import pytest
 from asgiref.sync import sync_to_async
 

@@ -1,4 +1,5 @@
 """The experiment page, its plots and downloads, the REST endpoints: what an owner and others see."""
+
 import csv
 import io
 import json
@@ -34,7 +35,9 @@ def test_the_owner_sees_every_plot_with_its_data(client, researcher, finished):
     assert [f["name"] for f in results["figures"]] == ["types", "grid", "agents", "complexity"]
     for name in ("types", "grid", "agents", "complexity"):
         assert f'plots/{name}.svg"' in page  # the plots without JavaScript
-        rows = list(csv.DictReader(io.StringIO(body(client.get(f"/lambdastar/experiments/{finished.pk}/plots/{name}.csv")))))
+        rows = list(
+            csv.DictReader(io.StringIO(body(client.get(f"/lambdastar/experiments/{finished.pk}/plots/{name}.csv"))))
+        )
         assert rows and set(rows[0]) == set(figures.CSV_FIELDS)
     assert "grid &lt;and&gt; N" in page and "<and>" not in page
     assert any(r["series"] == "woc (collective)" for r in results["figures"][1]["rows"])

@@ -1,4 +1,5 @@
 """Configurations are checked on save, with messages naming the option; the quota refuses before queueing."""
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -9,19 +10,24 @@ from lambdastar.models import Experiment, Run
 from .conftest import tiny
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"rules": "paper2"}, "rules: unknown rule set 'paper2'"),
-    ({"types": ["ls", "nobody"]}, "types: unknown agent type 'nobody'"),
-    ({"sweep": {"agents": [1, 30]}}, "agents: more agents than cells: at most 25 agents per type on a 5x5 grid "
-                                     "(run 2: grid=5, agents=30)"),
-    ({"sweep": {"speed": [1]}}, "speed: not a factor that can be swept"),
-    ({"sweep": {"grid": 5}}, "grid: a swept factor is a non-empty list of values"),
-    ({"colour": "red"}, "colour: unknown configuration option"),
-    ({"chunk_episodes": 0}, "chunk_episodes: must be an integer ≥ 1, got 0"),
-    ({"complexity": [9, 2]}, "complexity: minimum is larger than maximum"),
-    ({"episodes": "many"}, "episodes: must be an integer, got 'many'"),
-    ({"seed": 3}, "seed: set the experiment's seed field"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"rules": "paper2"}, "rules: unknown rule set 'paper2'"),
+        ({"types": ["ls", "nobody"]}, "types: unknown agent type 'nobody'"),
+        (
+            {"sweep": {"agents": [1, 30]}},
+            "agents: more agents than cells: at most 25 agents per type on a 5x5 grid (run 2: grid=5, agents=30)",
+        ),
+        ({"sweep": {"speed": [1]}}, "speed: not a factor that can be swept"),
+        ({"sweep": {"grid": 5}}, "grid: a swept factor is a non-empty list of values"),
+        ({"colour": "red"}, "colour: unknown configuration option"),
+        ({"chunk_episodes": 0}, "chunk_episodes: must be an integer ≥ 1, got 0"),
+        ({"complexity": [9, 2]}, "complexity: minimum is larger than maximum"),
+        ({"episodes": "many"}, "episodes: must be an integer, got 'many'"),
+        ({"seed": 3}, "seed: set the experiment's seed field"),
+    ],
+)
 def test_a_bad_configuration_is_refused_naming_the_option(researcher, overrides, message):
     with pytest.raises(ValidationError) as caught:
         Experiment.objects.create(owner=researcher, name="bad", configuration=tiny(**overrides))
@@ -31,8 +37,9 @@ def test_a_bad_configuration_is_refused_naming_the_option(researcher, overrides,
 
 def test_a_glibc_seed_too_large_is_reported_on_the_seed_field(researcher):
     with pytest.raises(ValidationError) as caught:
-        Experiment.objects.create(owner=researcher, name="bad", seed=2**40,
-                                  configuration=tiny(rules="reference-2016", rng="glibc"))
+        Experiment.objects.create(
+            owner=researcher, name="bad", seed=2**40, configuration=tiny(rules="reference-2016", rng="glibc")
+        )
     assert caught.value.message_dict["seed"][0].startswith("seed: glibc srand()")
 
 

@@ -1,10 +1,10 @@
 """Real socket.io clients for the LPP2 tests: python-socketio 5 (Engine.IO 4) and the aliased
 python-socketio 4 (Engine.IO 3, the protocol of the reference pages' socket.io 1.4.5)."""
+
 import asyncio
 import json
 
-EVENTS = ("message", "control", "roundInformation", "recap", "AuthError", "TargetError", "statusUpdate",
-          "participants")
+EVENTS = ("message", "control", "roundInformation", "recap", "AuthError", "TargetError", "statusUpdate", "participants")
 
 
 class Lpp2Client:
@@ -25,6 +25,7 @@ class Lpp2Client:
     def _recorder(self, event):
         async def record(data=None):
             await self.queues[event].put(data)
+
         return record
 
     async def connect(self, *, register: bool = True) -> "Lpp2Client":
@@ -45,7 +46,7 @@ class Lpp2Client:
     async def none(self, event: str, wait: float = 0.4) -> bool:
         try:
             await asyncio.wait_for(self.queues[event].get(), wait)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return True
         return False
 

@@ -40,8 +40,9 @@ def step_until(bridge, predicate, timeout=10.0):
 def test_a_judge_message_comes_back_from_the_program_as_the_witness(cast, bridged):
     entry, machine, make = bridged
     bridge = make()
-    services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="Hello, are you there?",
-                          user=cast.jude)
+    services.message_post(
+        conversation_id=machine.pk, sender_role="interrogator", text="Hello, are you there?", user=cast.jude
+    )
     step_until(bridge, lambda: witness_texts(machine))
     assert witness_texts(machine) == ["Hello, are you there?"]
     judge_keys = machine.keystrokes.filter(sender_role="interrogator")
@@ -67,7 +68,11 @@ def test_a_new_bridge_neither_resends_nor_loses(cast, bridged):
     judge_keys = machine.keystrokes.filter(sender_role="interrogator").order_by("seq").values_list("key", flat=True)
     assert list(judge_keys) == ["o", "n", "e", "Return", "t", "w", "o", "Return"]
     assert list(machine.messages.values_list("sender_role", flat=True)) == [
-        "interrogator", "witness", "interrogator", "witness"]
+        "interrogator",
+        "witness",
+        "interrogator",
+        "witness",
+    ]
 
 
 def test_program_keys_read_but_not_posted_survive_a_restart(cast, bridged):
@@ -98,7 +103,7 @@ def test_a_program_that_exits_is_reported_to_the_organiser_not_the_judge(cast, b
 
 def test_a_silent_program_is_reported(cast, bridged):
     entry, machine, make = bridged
-    bridge = make(command=f"{sys.executable} -c \"import time; time.sleep(60)\"", silence_s=0.3)
+    bridge = make(command=f'{sys.executable} -c "import time; time.sleep(60)"', silence_s=0.3)
     services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="hello?", user=cast.jude)
     step_until(bridge, lambda: BridgeStatus.objects.get(entry=entry).state == "silent", timeout=5)
     assert "no answer" in BridgeStatus.objects.get(entry=entry).last_error
@@ -130,10 +135,14 @@ def test_keystroke_mode_sends_the_judges_keys_as_they_are_typed(cast, tmp_path):
         def sent():
             return [name.split(".")[1] for name in sorted(os.listdir(comm), key=lambda n: int(n.split(".")[0]))]
 
-        keystrokes_record(conversation_id=machine.pk, sender_role="interrogator", keys=["H", "i", "é", " "], user=cast.jude)
+        keystrokes_record(
+            conversation_id=machine.pk, sender_role="interrogator", keys=["H", "i", "é", " "], user=cast.jude
+        )
         bridge.step()
         assert sent() == ["H", "i", "space"]  # before any Return; a key with no LPP name is left out
-        keystrokes_record(conversation_id=machine.pk, sender_role="interrogator", keys=["BackSpace", "?", "Return"], user=cast.jude)
+        keystrokes_record(
+            conversation_id=machine.pk, sender_role="interrogator", keys=["BackSpace", "?", "Return"], user=cast.jude
+        )
         bridge.step()
         bridge.step()  # nothing is sent twice
         assert sent() == ["H", "i", "space", "BackSpace", "question", "Return"]
@@ -150,7 +159,7 @@ def test_run_reads_the_programs_keys_as_they_appear_not_at_the_next_full_step(ca
     from django.db import connections
 
     entry, machine, make = bridged
-    bridge = make(command=f"{sys.executable} -c \"import time; time.sleep(60)\"")
+    bridge = make(command=f'{sys.executable} -c "import time; time.sleep(60)"')
     stop = threading.Event()
 
     def run():

@@ -1,4 +1,5 @@
 """A Loebner contest's published meetings exported as JComm 2012 logs, read back by lpp.protocol."""
+
 import pytest
 from django.core.management import call_command
 
@@ -18,7 +19,9 @@ def test_a_published_contest_exports_readable_jcomm_logs(cast, tmp_path):
     services.round_start(round_id=round_.pk)
     meeting = round_.meetings.select_related("judge__user", "interrogation").get(judge__label="J1")
     human = meeting.interrogation.conversations.get(witness_human__isnull=False)
-    message_post(conversation_id=human.pk, sender_role=Message.Role.INTERROGATOR, text="Hi, who are you?", user=cast.jude)
+    message_post(
+        conversation_id=human.pk, sender_role=Message.Role.INTERROGATOR, text="Hi, who are you?", user=cast.jude
+    )
     message_post(conversation_id=human.pk, sender_role=Message.Role.WITNESS, text="Just me.", user=human.witness_human)
     services.round_finish(round_id=round_.pk)
     for m in round_.meetings.select_related("judge__user"):
@@ -31,6 +34,9 @@ def test_a_published_contest_exports_readable_jcomm_logs(cast, tmp_path):
     [transcript] = parse_log((tmp_path / name).read_text(), source=name)
     assert transcript.judge == "1" and transcript.round == "1" and transcript.program == meeting.entry.label
     assert transcript.left == ("program" if meeting.left == "entry" else "human")
-    typed = "".join(k.key if len(k.key) == 1 else {"space": " ", "comma": ",", "question": "?", "period": "."}.get(k.key, "|")
-                    for k in transcript.keystrokes if k.side == human.side)
+    typed = "".join(
+        k.key if len(k.key) == 1 else {"space": " ", "comma": ",", "question": "?", "period": "."}.get(k.key, "|")
+        for k in transcript.keystrokes
+        if k.side == human.side
+    )
     assert typed == "Hi, who are you?|Just me.|"

@@ -66,5 +66,8 @@ def test_no_line_of_the_shared_logs_is_cut_inside_a_word_by_the_idle_rule(data_d
                 for sender, own in by_sender.items():
                     for before, after in zip(own, own[1:]):
                         if before.ended_by == "idle":
-                            assert not (before.text[-1:].isalnum() and after.text[:1].isalnum()
-                                        and after.keystrokes[0].time - before.keystrokes[-1].time < 60), (path.name, before.text, after.text)
+                            assert not (
+                                before.text[-1:].isalnum()
+                                and after.text[:1].isalnum()
+                                and after.keystrokes[0].time - before.keystrokes[-1].time < 60
+                            ), (path.name, before.text, after.text)

@@ -1,12 +1,11 @@
 import pytest
 from django.core.management import CommandError, call_command
 
+from arena.models import Conversation, Entry, Interrogation, Keystroke, Message, Status
 from core.hashchain import chain_verify
-from arena.models import Conversation, Entry, Interrogation, Message, Status
-from lpp.protocol.logs import read_log
-from arena.models import Keystroke
 from lpp.models import ImportedTranscript
 from lpp.protocol.lines import transcript_utterances
+from lpp.protocol.logs import read_log
 
 pytestmark = pytest.mark.django_db
 LINGUO = "logfile.m_allan_linguo.2012-05-15--{}.log"
@@ -78,8 +77,13 @@ def test_imported_transcripts_are_sealed_so_a_cut_end_shows(data_dir, capsys):
 
 
 def test_the_empty_aborted_session_and_a_chosen_judge(data_dir, cast):
-    call_command("lpp_import", str(data_dir / "logfile.b-wilcox-angela.2012-05-15--13-07-55.log"),
-                 "--judge-user", "jude", verbosity=0)
+    call_command(
+        "lpp_import",
+        str(data_dir / "logfile.b-wilcox-angela.2012-05-15--13-07-55.log"),
+        "--judge-user",
+        "jude",
+        verbosity=0,
+    )
     interrogation = Interrogation.objects.get()
     assert interrogation.judge == cast.jude
     assert interrogation.started_at.isoformat() == "2012-05-15T12:07:55+00:00"

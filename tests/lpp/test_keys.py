@@ -23,8 +23,9 @@ def test_there_are_36_special_names_and_return_backspace_tab_are_capitalised():
     assert name_for("'") == "quoteright" and name_for("`") == "quoteleft"
 
 
-@pytest.mark.parametrize("name, char", [("tab", "\t"), ("return", "\n"), ("quotedl", '"'),
-                                        ("quotedble", '"'), (" ", " "), ("?", "?")])
+@pytest.mark.parametrize(
+    "name, char", [("tab", "\t"), ("return", "\n"), ("quotedl", '"'), ("quotedble", '"'), (" ", " "), ("?", "?")]
+)
 def test_reader_accepts_the_lenient_variants(name, char):
     assert char_for(name) == char
 
@@ -45,8 +46,20 @@ def test_names_are_case_sensitive():
 
 
 def test_text_becomes_canonical_names_with_typography_folded():
-    assert names_for_text("Hi, it’s 5.\n") == ["H", "i", "comma", "space", "i", "t", "quoteright",
-                                               "s", "space", "5", "period", "Return"]
+    assert names_for_text("Hi, it’s 5.\n") == [
+        "H",
+        "i",
+        "comma",
+        "space",
+        "i",
+        "t",
+        "quoteright",
+        "s",
+        "space",
+        "5",
+        "period",
+        "Return",
+    ]
     assert to_ascii("café — ok…") == "cafe - ok..."
     with pytest.raises(ValueError):
         name_for("é")

@@ -1,4 +1,5 @@
 """A legacy entry program written in Perl, as 2009-2016 entries were, on the real directory protocol."""
+
 import os
 import shutil
 import subprocess
@@ -29,6 +30,8 @@ def bridging(entry, directory):
     finally:
         stop.set()
         runner.join(10)
+
+
 pytestmark = pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 
 
@@ -76,8 +79,16 @@ def test_the_bridge_runs_the_perl_entry_as_a_live_witness(cast, tmp_path):
     interrogation = three_party(cast, machine=entry)
     _, machine = sides(interrogation)
     with bridging(entry, tmp_path / "comm"):
-        services.message_post(conversation_id=machine.pk, sender_role="interrogator", text="Are you there?", user=cast.jude)
-        reply = wait_for(lambda: Message.objects.filter(conversation=machine, sender_role="witness").first(), timeout=15)
+        services.message_post(
+            conversation_id=machine.pk, sender_role="interrogator", text="Are you there?", user=cast.jude
+        )
+        reply = wait_for(
+            lambda: Message.objects.filter(conversation=machine, sender_role="witness").first(), timeout=15
+        )
         assert reply.text == "Perl heard: Are you there?"
-        typed = "".join(Keystroke.objects.filter(conversation=machine, sender_role="witness").order_by("seq").values_list("char", flat=True))
+        typed = "".join(
+            Keystroke.objects.filter(conversation=machine, sender_role="witness")
+            .order_by("seq")
+            .values_list("char", flat=True)
+        )
         assert typed == "Perl heard: Are you there?"

@@ -9,8 +9,9 @@ def typed(sender, text, start, step=0.1, side=""):
     keys = []
     for i, c in enumerate(text):
         name = names.get(c, c)
-        keys.append(Keystroke(sender=sender, key=name, char=char_for(name), stamp=str(i),
-                              time=start + i * step, side=side))
+        keys.append(
+            Keystroke(sender=sender, key=name, char=char_for(name), stamp=str(i), time=start + i * step, side=side)
+        )
     return keys
 
 
@@ -56,14 +57,15 @@ def test_change_of_speaker_ends_a_paused_line_but_not_concurrent_typing():
     # the program types a reply without Return, pauses, then the judge asks again
     program = typed("other", "I am Dave.", 0.0)
     judge = typed("judge", "And where from?|", 4.0)
-    assert texts(segment(program + judge, idle_timeout=None)) == [
-        ("other", "I am Dave."), ("judge", "And where from?")]
+    assert texts(segment(program + judge, idle_timeout=None)) == [("other", "I am Dave."), ("judge", "And where from?")]
     # both typing at once: the judge's line survives the other's interleaved keys
     judge = typed("judge", "What is the weather?|", 0.0, step=0.2)
     other = typed("other", "Have you a pet?", 0.1, step=0.2)
     merged = sorted(judge + other, key=lambda k: k.time)
     assert sorted(texts(segment(merged, idle_timeout=None))) == [
-        ("judge", "What is the weather?"), ("other", "Have you a pet?")]
+        ("judge", "What is the weather?"),
+        ("other", "Have you a pet?"),
+    ]
 
 
 def test_empty_lines_and_unknown_keys_produce_no_text():

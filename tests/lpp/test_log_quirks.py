@@ -1,9 +1,10 @@
 """The JComm log reader on synthetic files, one per quirk of lpp.md §1.3-1.6: the 17 files of the
 2012 contest that are not in ../shared/data have them too, so the reader must survive each."""
+
 import pytest
 
-from lpp.protocol.logs import parse_log, read_log
 from lpp.protocol.lines import transcript_utterances
+from lpp.protocol.logs import parse_log, read_log
 
 TITLE = "Loebner Prize 2012 15 May  Bletchley Park UK"
 NOTICE = "These transcripts are in the public domain"
@@ -18,10 +19,14 @@ def texts(transcript, side="left"):
     return [(u.sender, u.text) for u in transcript_utterances(transcript, side)]
 
 
-HELLO = ["J2 013370915290400000 judge left H", "J2 013370915290500000 judge left i",
-         "J2 013370915290600000 judge left Return",
-         "J2 013370915300000000 d_burke_adam left Y", "J2 013370915300100000 d_burke_adam left o",
-         "J2 013370915300200000 d_burke_adam left Return"]
+HELLO = [
+    "J2 013370915290400000 judge left H",
+    "J2 013370915290500000 judge left i",
+    "J2 013370915290600000 judge left Return",
+    "J2 013370915300000000 d_burke_adam left Y",
+    "J2 013370915300100000 d_burke_adam left o",
+    "J2 013370915300200000 d_burke_adam left Return",
+]
 
 
 @pytest.mark.parametrize("content", [b"", b"\r\n", b"\r\n\r\n  \r\n"])
@@ -45,8 +50,13 @@ def test_a_byte_order_mark_is_not_a_cut_line(tmp_path):
 
 
 def test_a_test_session_with_blank_judge_and_round():
-    text = log_2012("J 013370915290400000 judge left O", "J 013370915290500000 judge left k",
-                    "J 013370915290600000 judge left Return", judge="", round="")
+    text = log_2012(
+        "J 013370915290400000 judge left O",
+        "J 013370915290500000 judge left k",
+        "J 013370915290600000 judge left Return",
+        judge="",
+        round="",
+    )
     [t] = parse_log(text)
     assert (t.judge, t.round, t.program, t.left) == ("", "", "d_burke_adam", "program")
     assert texts(t) == [("judge", "Ok")] and t.problems == []
@@ -67,26 +77,32 @@ def test_the_human_side_is_known_from_the_header_only():
 
 def test_a_slightly_earlier_stamp_of_the_other_party_keeps_each_senders_order():
     # lpp.md §1.4: "…0649898 b-wilcox-angela left a" followed by "…0649200 judge left BackSpace"
-    text = log_2012("J2 013370915290640000 judge left N", "J2 013370915290645000 judge left o",
-                    "J2 013370915290649898 d_burke_adam left a",
-                    "J2 013370915290649200 judge left BackSpace",
-                    "J2 013370915290650000 judge left Return",
-                    "J2 013370915300000000 d_burke_adam left Return")
+    text = log_2012(
+        "J2 013370915290640000 judge left N",
+        "J2 013370915290645000 judge left o",
+        "J2 013370915290649898 d_burke_adam left a",
+        "J2 013370915290649200 judge left BackSpace",
+        "J2 013370915290650000 judge left Return",
+        "J2 013370915300000000 d_burke_adam left Return",
+    )
     [t] = parse_log(text)
     assert texts(t) == [("judge", "N"), ("other", "a")]
 
 
 def test_unpadded_counter_stamps_sort_numerically_and_have_no_time():
-    text = log_2012(*[f"J1 {n} judge left {key}" for n, key in
-                      [(8, "a"), (9, "b"), (10, "c"), (11, "Return")]])
+    text = log_2012(*[f"J1 {n} judge left {key}" for n, key in [(8, "a"), (9, "b"), (10, "c"), (11, "Return")]])
     [t] = parse_log(text)
     assert [k.time for k in t.keystrokes] == [None] * 4
     assert texts(t) == [("judge", "abc")]
 
 
 def test_lenient_key_names_of_third_party_clients():
-    text = log_2012(*[f"J2 0133709152904{n:05d}0 judge left {key}" for n, key in
-                      enumerate(["quotedble", "x", "quotedl", "tab", "y", "return"])])
+    text = log_2012(
+        *[
+            f"J2 0133709152904{n:05d}0 judge left {key}"
+            for n, key in enumerate(["quotedble", "x", "quotedl", "tab", "y", "return"])
+        ]
+    )
     [t] = parse_log(text)
     assert [k.char for k in t.keystrokes] == ['"', "x", '"', "\t", "y", "\n"] and t.problems == []
 

@@ -1,6 +1,7 @@
 """LPP2 (lpp.md §2) against a real daphne, with real socket.io clients of both Engine.IO generations:
 every event and every refusal as the reference's clients see them, stored in the contest's
 interrogations, scores kept; a judge on LPP2 chatting with a confederate on the platform's console."""
+
 import asyncio
 import json
 from functools import partial
@@ -26,7 +27,8 @@ def contest(transactional_db):
 def _round_partners(lpp2, number: int) -> dict:
     """judge0's meeting in round ``number`` (0-based): its ai, its confederate, and which is left."""
     meeting = Meeting.objects.select_related("entry", "confederate").get(
-        round__contest=lpp2.contest, round__number=number + 1, judge__label="J1")
+        round__contest=lpp2.contest, round__number=number + 1, judge__label="J1"
+    )
     ai, conf = f"ai{int(meeting.entry.label[1:]) - 1}", f"conf{int(meeting.confederate.label[1:]) - 1}"
     return {"ai": ai, "conf": conf, "left": ai if meeting.left == "entry" else conf, "meeting": meeting}
 
@@ -81,8 +83,12 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         await judge.send("message", {"to": seats["conf"], "content": "And you?"})
         assert json.loads(await conf.next("message"))["content"] == "And you?"
         await conf.send("message", {"to": "judge0", "content": "Human here."})
-        assert json.loads(await judge.next("message")) == {"id": seats["conf"], "secret": "", "content": "Human here.",
-                                                           "to": "judge0"}
+        assert json.loads(await judge.next("message")) == {
+            "id": seats["conf"],
+            "secret": "",
+            "content": "Human here.",
+            "to": "judge0",
+        }
         assert await conf.none("message")  # the judge's line to the ai went to the ai only
         # refusals name why: not a partner, empty content, a confederate writing to another judge
         await judge.send("message", {"to": "ai3" if seats["ai"] != "ai3" else "ai2", "content": "psst"})
@@ -92,26 +98,40 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         await conf.send("message", {"to": "judge1", "content": "hi"})
         assert "not your partner" in json.loads(await conf.next("TargetError"))["status"]
 
-        stored = await db(lambda: list(Message.objects.filter(
-            conversation__interrogation=seats["meeting"].interrogation).order_by("created_at")
-            .values_list("sender_role", "text")))
-        assert stored == [("interrogator", "Hello <b>machine</b>?"), ("witness", "Hi judge."),
-                          ("interrogator", "And you?"), ("witness", "Human here.")]
+        stored = await db(
+            lambda: list(
+                Message.objects.filter(conversation__interrogation=seats["meeting"].interrogation)
+                .order_by("created_at")
+                .values_list("sender_role", "text")
+            )
+        )
+        assert stored == [
+            ("interrogator", "Hello <b>machine</b>?"),
+            ("witness", "Hi judge."),
+            ("interrogator", "And you?"),
+            ("witness", "Human here."),
+        ]
 
         # recap (a reconnecting judge): a JSON array of its round's lines
         await judge.send("control", {"status": "recap"})
         lines = json.loads(await judge.next("recap"))
         assert [(m["id"], m["to"], m["content"]) for m in lines] == [
-            ("judge0", seats["ai"], "Hello <b>machine</b>?"), (seats["ai"], "judge0", "Hi judge."),
-            ("judge0", seats["conf"], "And you?"), (seats["conf"], "judge0", "Human here.")]
+            ("judge0", seats["ai"], "Hello <b>machine</b>?"),
+            (seats["ai"], "judge0", "Hi judge."),
+            ("judge0", seats["conf"], "And you?"),
+            (seats["conf"], "judge0", "Human here."),
+        ]
         await ai.send("control", {"status": "recap"})
         assert len(json.loads(await ai.next("recap"))) == 2
 
         # the webcast: participants, the recap, then live copies of judge0's lines
         webcast = await Lpp2Client(live_daphne, "webcast", SECRET).connect(register=False)
         await webcast.send("webcast", {"status": "setView", "round": "0", "judge": "0"})
-        assert json.loads(await webcast.next("participants")) == {"judge": "judge0", "participant1": seats["conf"],
-                                                                  "participant2": seats["ai"]}
+        assert json.loads(await webcast.next("participants")) == {
+            "judge": "judge0",
+            "participant1": seats["conf"],
+            "participant2": seats["ai"],
+        }
         assert len(json.loads(await webcast.next("recap"))) == 4
         await judge.send("message", {"to": seats["conf"], "content": "live line"})
         assert json.loads(await webcast.next("message"))["content"] == "live line"
@@ -144,11 +164,19 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         assert "no ties" in json.loads(await judge.next("TargetError"))["status"]
         await judge.send("finalScore", {"finalScores": ["3", "4", "1", "2"]})
         await asyncio.sleep(0.5)
-        finals = await db(lambda: dict(Lpp2Score.objects.filter(lpp2=contest, judge="judge0")
-                                       .values_list("round_number", "final_score")))
+        finals = await db(
+            lambda: dict(
+                Lpp2Score.objects.filter(lpp2=contest, judge="judge0").values_list("round_number", "final_score")
+            )
+        )
         assert finals == {0: 3, 1: 4, 2: 1, 3: 2}
-        ranks = await db(lambda: list(JudgeRank.objects.filter(contest=contest.contest, judge__label="J1")
-                                      .values_list("ranked__label", "rank")))
+        ranks = await db(
+            lambda: list(
+                JudgeRank.objects.filter(contest=contest.contest, judge__label="J1").values_list(
+                    "ranked__label", "rank"
+                )
+            )
+        )
         assert ranks == [(seats["meeting"].entry.label, 2)]
         for client in (ai, conf):
             await client.close()
@@ -228,8 +256,13 @@ async def test_the_servers_line_connections_are_open_before_the_first_line(conte
             return cursor.fetchone()[0]
 
     since = await asyncio.to_thread(query, "SELECT clock_timestamp()")
-    opened = partial(asyncio.to_thread, query, "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
-                     " AND backend_start > %s", loop_lines.APPLICATION_NAME, since)  # this test's daphne only
+    opened = partial(
+        asyncio.to_thread,
+        query,
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND backend_start > %s",
+        loop_lines.APPLICATION_NAME,
+        since,
+    )  # this test's daphne only
     judge = await Lpp2Client(live_daphne, "judge0", SECRET).connect()
     try:
         for _ in range(50):
@@ -255,8 +288,9 @@ async def test_lpp2_judge_and_console_confederate_in_one_round(contest, live_dap
     await judge.next("control")
     seats = await db(_round_partners, contest, 0)
     meeting = seats["meeting"]
-    human = await db(lambda: meeting.interrogation.conversations.select_related("witness_human").get(
-        witness_human__isnull=False))
+    human = await db(
+        lambda: meeting.interrogation.conversations.select_related("witness_human").get(witness_human__isnull=False)
+    )
     cookie = await db(session_cookie, human.witness_human)
     console = Console(urlsplit(live_daphne).port, f"/ws/witness/{human.public_id}/", cookie, "confederate")
     await console.start()
@@ -302,12 +336,24 @@ def test_organiser_sets_a_secret_in_the_admin(contest, client, cast):
     identity = Lpp2Identity.objects.get(lpp2=contest, name="judge2")
     prefix = "identities"
     rows = list(Lpp2Identity.objects.filter(lpp2=contest).order_by("name"))
-    form = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": str(len(rows)),
-            "contest": contest.contest_id, "driver": "panel", "round_number": "-1", "active": "on"}
+    form = {
+        f"{prefix}-TOTAL_FORMS": str(len(rows)),
+        f"{prefix}-INITIAL_FORMS": str(len(rows)),
+        "contest": contest.contest_id,
+        "driver": "panel",
+        "round_number": "-1",
+        "active": "on",
+    }
     for k, row in enumerate(rows):
-        form.update({f"{prefix}-{k}-id": row.pk, f"{prefix}-{k}-lpp2": contest.pk, f"{prefix}-{k}-name": row.name,
-                     f"{prefix}-{k}-participant": row.participant_id or "",
-                     f"{prefix}-{k}-new_secret": "n3w-secret" if row.pk == identity.pk else ""})
+        form.update(
+            {
+                f"{prefix}-{k}-id": row.pk,
+                f"{prefix}-{k}-lpp2": contest.pk,
+                f"{prefix}-{k}-name": row.name,
+                f"{prefix}-{k}-participant": row.participant_id or "",
+                f"{prefix}-{k}-new_secret": "n3w-secret" if row.pk == identity.pk else "",
+            }
+        )
     response = client.post(f"/admin/lpp/lpp2contest/{contest.pk}/change/", form)
     assert response.status_code == 302, response.content[:2000]
     identity.refresh_from_db()
@@ -362,8 +408,12 @@ async def test_an_lpp1_entry_meets_an_lpp2_judge_through_the_bridge(contest, liv
     await db(entry.save, update_fields=["engine"])
     controller = await Lpp2Client(live_daphne, "CONTROLLER", SECRET).connect()
     judge = await Lpp2Client(live_daphne, "judge0", SECRET).connect()
-    bridge = await db(Bridge, entry, f"{sys.executable} -m lpp.entry {{dir}} --engine echo --fast --idle 1 --watch poll",
-                      tmp_path / "comm")
+    bridge = await db(
+        Bridge,
+        entry,
+        f"{sys.executable} -m lpp.entry {{dir}} --engine echo --fast --idle 1 --watch poll",
+        tmp_path / "comm",
+    )
     try:
         await controller.send("controller", {"status": "newRound"})
         await judge.next("control")
@@ -377,8 +427,10 @@ async def test_an_lpp1_entry_meets_an_lpp2_judge_through_the_bridge(contest, liv
             assert (live["id"], live["content"]) == (seats["ai"], "Are you an old program?")
         await judge.send("control", {"status": "recap"})
         lines = json.loads(await judge.next("recap"))
-        assert [(m["id"], m["content"]) for m in lines] == [("judge0", "Are you an old program?"),
-                                                            (seats["ai"], "Are you an old program?")]
+        assert [(m["id"], m["content"]) for m in lines] == [
+            ("judge0", "Are you an old program?"),
+            (seats["ai"], "Are you an old program?"),
+        ]
     finally:
         await db(bridge.close)
         await judge.close()

@@ -1,6 +1,7 @@
 """A hub follows the current round's conversations only (lpp.lpp2.server.Hub.follow): when the round
 changes it leaves the old ones' groups for good, and a line still on its way to one of them is
 dropped, not kept in the process's memory."""
+
 import asyncio
 import os
 import time
@@ -13,8 +14,10 @@ from lpp.lpp2 import selectors, server
 from tests.conftest import redis_available
 
 URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-pytestmark = [pytest.mark.skipif(not redis_available(URL), reason="no Redis server reachable (set REDIS_URL)"),
-              pytest.mark.django_db(transaction=True)]  # the hub's reads go through database_sync_to_async
+pytestmark = [
+    pytest.mark.skipif(not redis_available(URL), reason="no Redis server reachable (set REDIS_URL)"),
+    pytest.mark.django_db(transaction=True),
+]  # the hub's reads go through database_sync_to_async
 
 
 class Served:
@@ -36,7 +39,9 @@ def test_a_conversation_left_at_a_round_change_keeps_nothing_in_memory(monkeypat
         assert set(hub.following) == {21}
         # a line sent to conversation 11 just before the hub left its group, reaching the process now
         await layer.send(old, {"type": "arena.message", "judge": {"seq": 1, "from": "you", "text": "late"}})
-        await layer.group_send(conversation_group(21), {"type": "arena.message", "judge": {"seq": 1, "from": "you", "text": "now"}})
+        await layer.group_send(
+            conversation_group(21), {"type": "arena.message", "judge": {"seq": 1, "from": "you", "text": "now"}}
+        )
         await asyncio.sleep(0.3)  # the process's reader (the new round's listener waits) has popped both
         assert old not in layer.receive_buffer
         for _, task in list(hub.following.values()) + list(hub.contests.values()):

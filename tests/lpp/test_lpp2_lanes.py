@@ -1,6 +1,7 @@
 """A socket's events are handled in lanes (lpp.lpp2.server.Hub.dispatch): its lines to one partner in
 the order sent, while a judge's line to its other partner (or a control event) does not wait behind
 a line still on its way to the database."""
+
 import asyncio
 import json
 
@@ -46,6 +47,7 @@ def test_a_socket_naming_many_partners_gets_a_bounded_number_of_lanes():
 def test_a_flooding_socket_is_read_no_further_while_its_events_wait():
     """PENDING events of one socket taken and not handled: the next one waits (so does the socket's
     reader), and nothing queues without bound."""
+
     async def scenario():
         hub, release = Hub(), asyncio.Event()
 

@@ -1,5 +1,6 @@
 """What one LPP2 line costs the database (a count load does not change): the append's one statement
 on PostgreSQL, and nothing else once the contest's seats are cached."""
+
 import json
 
 import pytest
@@ -15,8 +16,9 @@ SECRET = "s3cret"
 
 
 def line(name: str, to: str, content: str):
-    return events.lpp2_event(event="message", data=json.dumps({"id": name, "secret": SECRET, "to": to,
-                                                                "content": content}), sid="sid")
+    return events.lpp2_event(
+        event="message", data=json.dumps({"id": name, "secret": SECRET, "to": to, "content": content}), sid="sid"
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -24,7 +26,9 @@ def test_an_lpp2_line_is_one_statement_on_postgresql():
     lpp2 = lpp2_contest_setup(name="LPP2 cost", secret=SECRET)
     lpp2_round_new(lpp2_id=lpp2.pk)
     lpp2_round_start(lpp2_id=lpp2.pk)
-    meeting = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    meeting = Meeting.objects.select_related("entry").get(
+        round__contest=lpp2.contest, round__number=1, judge__label="J1"
+    )
     ai = f"ai{int(meeting.entry.label[1:]) - 1}"
     assert line("judge0", ai, "warm the seats").replies == []
     with CaptureQueriesContext(connection) as queries:
@@ -33,9 +37,11 @@ def test_an_lpp2_line_is_one_statement_on_postgresql():
     statements = [q["sql"] for q in queries]
     if connection.vendor == "postgresql":
         assert len(statements) == 2 and all("arena_message_append" in sql for sql in statements), statements
-    assert list(Message.objects.filter(conversation__interrogation=meeting.interrogation, text__startswith="H")
-                .order_by("seq").values_list("sender_role", "text")) == [("interrogator", "Hello machine?"),
-                                                                        ("witness", "Hi judge.")]
+    assert list(
+        Message.objects.filter(conversation__interrogation=meeting.interrogation, text__startswith="H")
+        .order_by("seq")
+        .values_list("sender_role", "text")
+    ) == [("interrogator", "Hello machine?"), ("witness", "Hi judge.")]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -51,7 +57,9 @@ def test_a_line_refused_through_a_stale_round_is_decided_again_afresh():
     assert line("judge0", f"ai{int(first.entry.label[1:]) - 1}", "round one").replies == []  # cached: round 0
     lpp2_round_end(lpp2_id=lpp2.pk)
     lpp2_round_new(lpp2_id=lpp2.pk)
-    second = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=2, judge__label="J1")
+    second = Meeting.objects.select_related("entry").get(
+        round__contest=lpp2.contest, round__number=2, judge__label="J1"
+    )
     ai = f"ai{int(second.entry.label[1:]) - 1}"
     refused = line("judge0", ai, "too early")
     assert [event for event, _ in refused.replies] == ["TargetError"] and "Not Started" in refused.replies[0][1]
@@ -84,8 +92,9 @@ def test_the_seats_are_read_afresh_in_three_queries_however_many_rounds():
 
 
 def controller(status: str):
-    return events.lpp2_event(event="controller", data=json.dumps({"id": "CONTROLLER", "secret": SECRET,
-                                                                   "status": status}), sid="panel")
+    return events.lpp2_event(
+        event="controller", data=json.dumps({"id": "CONTROLLER", "secret": SECRET, "status": status}), sid="panel"
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -97,12 +106,16 @@ def test_a_rounds_first_line_finds_the_round_and_seats_read_by_the_panels_event(
 
     lpp2 = lpp2_contest_setup(name="LPP2 first line", secret=SECRET)
     assert controller("newRound").broadcasts and controller("startRound").broadcasts
-    meeting = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    meeting = Meeting.objects.select_related("entry").get(
+        round__contest=lpp2.contest, round__number=1, judge__label="J1"
+    )
     ai = f"ai{int(meeting.entry.label[1:]) - 1}"
     with CaptureQueriesContext(connection) as queries:
         assert line("judge0", ai, "First line of the round").replies == []
     if connection.vendor == "postgresql":
-        assert [q["sql"][:40] for q in queries] == [queries[0]["sql"][:40]] and "arena_message_append" in queries[0]["sql"]
+        assert [q["sql"][:40] for q in queries] == [queries[0]["sql"][:40]] and "arena_message_append" in queries[0][
+            "sql"
+        ]
     selectors.hot_path_forget()  # the TTL ran out: the beat's warm reads both again, the line does not
     selectors.hot_path_warm()
     with CaptureQueriesContext(connection) as queries:

@@ -2,6 +2,7 @@
 cached is stored by the append's one statement over the loop's own connection and pushed; anything
 the caches cannot decide, or the append refuses, is left to the thread path (None), which answers why;
 a connection lost mid-statement is reported as unknown, never stored twice."""
+
 import asyncio
 import json
 
@@ -27,15 +28,20 @@ def running():
     lpp2 = lpp2_contest_setup(name="LPP2 loop", secret=SECRET)
     lpp2_round_new(lpp2_id=lpp2.pk)
     lpp2_round_start(lpp2_id=lpp2.pk)
-    meeting = Meeting.objects.select_related("entry").get(round__contest=lpp2.contest, round__number=1, judge__label="J1")
+    meeting = Meeting.objects.select_related("entry").get(
+        round__contest=lpp2.contest, round__number=1, judge__label="J1"
+    )
     selectors.hot_path_forget()
     yield lpp2, meeting, f"ai{int(meeting.entry.label[1:]) - 1}"
     selectors.hot_path_forget()
 
 
 def texts(meeting):
-    return list(Message.objects.filter(conversation__interrogation=meeting.interrogation).order_by("created_at")
-                .values_list("sender_role", "text"))
+    return list(
+        Message.objects.filter(conversation__interrogation=meeting.interrogation)
+        .order_by("created_at")
+        .values_list("sender_role", "text")
+    )
 
 
 async def post_all(*items):
@@ -65,8 +71,15 @@ def test_what_the_caches_or_the_append_refuse_is_left_to_the_thread_path(running
     lpp2, meeting, ai = running
     selectors.hot_path_warm()
     other = "ai3" if ai != "ai3" else "ai2"
-    refused = asyncio.run(post_all(data("judge0", ai, "x", secret="wrong"), data("judge0", other, "not my partner"),
-                                   data("judge0", ai, "   "), data("judge0", ai, "x" * 100_000), "{not json"))
+    refused = asyncio.run(
+        post_all(
+            data("judge0", ai, "x", secret="wrong"),
+            data("judge0", other, "not my partner"),
+            data("judge0", ai, "   "),
+            data("judge0", ai, "x" * 100_000),
+            "{not json",
+        )
+    )
     assert refused == [None] * 5
     lpp2_round_end(lpp2_id=lpp2.pk)  # the round ended in another process: this one's caches still say round 0
     assert asyncio.run(post_all(data("judge0", ai, "after the end"))) == [None]
@@ -115,7 +128,9 @@ def test_lines_posted_while_the_connections_open_never_open_more_than_the_bound(
             assert all(found is not None for found in stored)
             conn = lines.idle[0]
             query = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
-            assert (await (await conn.execute(query, [loop_lines.APPLICATION_NAME])).fetchone())[0] == loop_lines.CONNECTIONS
+            assert (await (await conn.execute(query, [loop_lines.APPLICATION_NAME])).fetchone())[
+                0
+            ] == loop_lines.CONNECTIONS
             assert lines.opened == len(lines.idle) == loop_lines.CONNECTIONS
         finally:
             await lines.close()
@@ -133,9 +148,12 @@ def test_a_connection_lost_mid_statement_is_reported_not_stored_twice(running, m
         lines = loop_lines.LoopLines()
         await lines.post(data("judge0", ai, "opens a connection"))
         (conn,) = lines.idle
+
         async def lost(*args, **kwargs):
             import psycopg
+
             raise psycopg.OperationalError("server closed the connection unexpectedly")
+
         monkeypatch.setattr(conn, "execute", lost)
         with pytest.raises(loop_lines.LineUnknown, match="may not have been stored"):
             await lines.post(data("judge0", ai, "lost"))

@@ -32,8 +32,12 @@ def test_reader_sorts_unpadded_counters_numerically():
 
 def test_each_writers_order_is_kept_despite_small_disorder_between_writers():
     # from the 2012 logs: the judge's BackSpace stamped a few hundred µs before the other's key
-    keys = [key("other", "013370845350649898", "a"), key("judge", "013370845350649200", "\b"),
-            key("judge", "013370845350649100", "x"), key("other", "013370845350650000", "b")]
+    keys = [
+        key("other", "013370845350649898", "a"),
+        key("judge", "013370845350649200", "\b"),
+        key("judge", "013370845350649100", "x"),
+        key("other", "013370845350650000", "b"),
+    ]
     ordered = sort_per_sender(keys)
     assert [k.char for k in ordered if k.sender == "judge"] == ["x", "\b"]
     assert [k.char for k in ordered if k.sender == "other"] == ["a", "b"]

@@ -15,13 +15,15 @@ LOG = "logfile.m_allan_linguo.2012-05-15--13-14-57.log"
 
 
 def run(*args, stdin="", timeout=30):
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def start(*args):
-    return subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def test_replay_renders_a_real_log_as_a_transcript(data_dir):
@@ -48,14 +50,17 @@ def test_every_tool_has_help(tool):
     assert result.returncode == 0 and "usage: python -m " + tool in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["lpp.replay", "/no/such.log"], "no such file"),
-    (["lpp.judge", "/no/such/dir"], "not a directory"),
-    (["lpp.entry", "{tmp}", "--engine", "no-such-engine"], "unknown engine 'no-such-engine'"),
-    (["lpp.entry", "{tmp}", "--engine", "echo", "--jitter", "3"], "jitter must be between 0 and 1"),
-    (["lpp.entry", "{tmp}", "--engine", "echo", "--setting", "nokey"], "KEY=VALUE"),
-    (["lpp.entry", "{tmp}"], "--engine"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["lpp.replay", "/no/such.log"], "no such file"),
+        (["lpp.judge", "/no/such/dir"], "not a directory"),
+        (["lpp.entry", "{tmp}", "--engine", "no-such-engine"], "unknown engine 'no-such-engine'"),
+        (["lpp.entry", "{tmp}", "--engine", "echo", "--jitter", "3"], "jitter must be between 0 and 1"),
+        (["lpp.entry", "{tmp}", "--engine", "echo", "--setting", "nokey"], "KEY=VALUE"),
+        (["lpp.entry", "{tmp}"], "--engine"),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_clear_message(tmp_path, args, message):
     result = run(*[a.format(tmp=tmp_path) for a in args])
     assert result.returncode == 2 and message in result.stderr
@@ -72,9 +77,19 @@ def test_entry_answers_the_judge_through_a_directory(tmp_path):
     comm.mkdir()
     entry = start("lpp.entry", str(comm), "--engine", "echo", "--fast", "--max-replies", "2")
     try:
-        judge = run("lpp.judge", str(comm), "--log", str(tmp_path / "j.log"), "--program", "echo-bot",
-                    "--other-is", "program", "--linger", "2",
-                    stdin="Hello there, who are you?\nIs 2+2 = 4?\n")
+        judge = run(
+            "lpp.judge",
+            str(comm),
+            "--log",
+            str(tmp_path / "j.log"),
+            "--program",
+            "echo-bot",
+            "--other-is",
+            "program",
+            "--linger",
+            "2",
+            stdin="Hello there, who are you?\nIs 2+2 = 4?\n",
+        )
         entry_out, entry_err = entry.communicate(timeout=15)
     finally:
         entry.kill()
@@ -88,8 +103,9 @@ def test_entry_answers_the_judge_through_a_directory(tmp_path):
     assert (log.program, log.left, log.problems) == ("echo-bot", "program", [])
     said = [(u.sender, u.text) for u in transcript_utterances(log)]
     assert said.count(("judge", "Is 2+2 = 4?")) == 1 and said.count(("other", "Is 2+2 = 4?")) == 1
-    assert [k.stamp for k in log.keystrokes if k.sender == "other"] == \
-        sorted(k.stamp for k in log.keystrokes if k.sender == "other")
+    assert [k.stamp for k in log.keystrokes if k.sender == "other"] == sorted(
+        k.stamp for k in log.keystrokes if k.sender == "other"
+    )
 
 
 def test_entry_runs_an_engine_of_the_bots_registry(tmp_path):
@@ -106,10 +122,13 @@ def test_entry_runs_an_engine_of_the_bots_registry(tmp_path):
 
 def test_the_lpp_protocol_imports_no_django():
     modules = "keys stamps model lines logs transport cli judge replay entry".split()
-    code = "import sys; import lpp.protocol; " + "; ".join(f"import lpp.protocol.{m}" for m in modules) + \
-        "; import lpp.judge, lpp.replay" + \
-        "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))" + \
-        "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'bots'))"
+    code = (
+        "import sys; import lpp.protocol; "
+        + "; ".join(f"import lpp.protocol.{m}" for m in modules)
+        + "; import lpp.judge, lpp.replay"
+        + "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+        + "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'bots'))"
+    )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     django, bots = result.stdout.splitlines()

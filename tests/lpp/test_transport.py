@@ -6,8 +6,8 @@ import time
 import pytest
 
 import lpp.protocol.transport
-from lpp.protocol.transport import CommDir, Waker, Watcher, parse_name
 from bots.typing_delay import TypingModel
+from lpp.protocol.transport import CommDir, Waker, Watcher, parse_name
 
 
 def make_keys(path, names, ext="judge"):
@@ -74,14 +74,23 @@ def test_unknown_and_empty_key_names_are_reported_deleted_and_skipped(tmp_path):
 
 def test_sending_types_canonical_names_with_the_typing_rhythm(tmp_path):
     waits = []
-    comm = CommDir(tmp_path, side="other", sleep=waits.append, rng=random.Random(1),
-                   clock=lambda: 1337074083.0)  # a frozen clock: stamps must still increase
+    comm = CommDir(
+        tmp_path, side="other", sleep=waits.append, rng=random.Random(1), clock=lambda: 1337074083.0
+    )  # a frozen clock: stamps must still increase
     model = TypingModel(think_s=2.0, per_char_s=0.1, word_pause_s=0.05, jitter=0.2)
     sent = comm.send_text("Hi, you.", model)
     names = sorted(os.listdir(tmp_path))
     assert [n.split(".", 1)[1] for n in names] == [
-        "H.other", "i.other", "comma.other", "space.other", "y.other", "o.other", "u.other",
-        "period.other", "Return.other"]
+        "H.other",
+        "i.other",
+        "comma.other",
+        "space.other",
+        "y.other",
+        "o.other",
+        "u.other",
+        "period.other",
+        "Return.other",
+    ]
     assert [k.stamp for k in sent] == [n.split(".")[0] for n in names]
     assert len(waits) == 9 and 1.6 <= waits[0] <= 2.5  # thinking time first
     assert all(0.08 <= w <= 0.18 for w in waits[1:])
@@ -132,6 +141,7 @@ def test_one_waker_says_which_directories_have_new_keys(tmp_path):
 def test_a_directory_inotify_cannot_watch_is_polled(tmp_path, monkeypatch):
     waker = Waker(".judge", mode="auto", poll_interval=0.05).start()
     try:
+
         def out_of_watches(*args, **kwargs):
             raise OSError(28, "inotify watch limit reached")
 

@@ -14,8 +14,11 @@ def key() -> str:
 def running_game(cast, bettors, *, target="human", **fields):
     """A running game with these users as bettors 1..n; the target is connie or the Simple Bot."""
     game = services.game_create(
-        title="test", humans=[cast.connie] if target == "human" else [],
-        entries=[cast.simple] if target == "machine" else [], max_bettors=max(8, len(bettors) + 1), **fields,
+        title="test",
+        humans=[cast.connie] if target == "human" else [],
+        entries=[cast.simple] if target == "machine" else [],
+        max_bettors=max(8, len(bettors) + 1),
+        **fields,
     )
     services.game_open(game_id=game.pk)
     for user in bettors:
@@ -34,8 +37,9 @@ def cast_bets(request):
     """In Turing Trade tests jude, june, carl and oscar also hold the bettor role (joining needs it)."""
     if "cast" not in request.fixturenames:
         return
-    from arena import roles
     from django.contrib.auth.models import Group
+
+    from arena import roles
 
     cast = request.getfixturevalue("cast")
     bettor = Group.objects.get(name=roles.BETTOR)

@@ -1,4 +1,5 @@
 """The organiser's side: a game made in the admin, opened and started; deadlines; the audit command."""
+
 import datetime as dt
 import random
 
@@ -19,11 +20,22 @@ pytestmark = pytest.mark.django_db
 def test_an_organiser_creates_opens_and_starts_a_game_in_the_admin(cast):
     client = Client()
     client.force_login(cast.olivia)
-    response = client.post("/admin/markets/game/add/", {
-        "title": "Admin game", "market_maker": "linear", "lmsr_b": "18", "p_human": "0.5", "max_bettors": "4",
-        "starting_points": "500", "duration_s": "120", "answer_delay_s": "5", "entry_pool": [cast.simple.pk],
-        "participants-TOTAL_FORMS": "0", "participants-INITIAL_FORMS": "0",
-    })
+    response = client.post(
+        "/admin/markets/game/add/",
+        {
+            "title": "Admin game",
+            "market_maker": "linear",
+            "lmsr_b": "18",
+            "p_human": "0.5",
+            "max_bettors": "4",
+            "starting_points": "500",
+            "duration_s": "120",
+            "answer_delay_s": "5",
+            "entry_pool": [cast.simple.pk],
+            "participants-TOTAL_FORMS": "0",
+            "participants-INITIAL_FORMS": "0",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.get(title="Admin game")
     assert Market.objects.filter(game=game).exists() and Account.objects.filter(game=game).count() == 2
@@ -51,7 +63,9 @@ def test_after_the_deadline_trades_are_refused_and_any_read_settles_the_game(cas
     with pytest.raises(Closed):
         trade(game, cast.jude, "buy", "H")
     state = selectors.bettor_state(game=game, participant=selectors.participant_for(game=game, user=cast.jude))
-    assert state["status"] == "settled" and state["reveal"]["kind"] == "human" and state["me"]["points"] == 1000 - 51 + 100
+    assert (
+        state["status"] == "settled" and state["reveal"]["kind"] == "human" and state["me"]["points"] == 1000 - 51 + 100
+    )
 
 
 def test_audit_command_finds_a_tampered_balance(cast, bettors):

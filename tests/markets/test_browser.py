@@ -1,4 +1,5 @@
 """Turing Trade in two real browsers: two bettors, a bot target, the answer delay, trades, the reveal."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -12,8 +13,9 @@ BOT = "Hmmm...That's an interesting question."
 
 
 def test_two_bettors_and_a_bot_target(browser, live_daphne, cast, task_worker):
-    game = services.game_create(title="Browser game", entries=[cast.simple], max_bettors=2, answer_delay_s=3,
-                                duration_s=300)
+    game = services.game_create(
+        title="Browser game", entries=[cast.simple], max_bettors=2, answer_delay_s=3, duration_s=300
+    )
     services.game_open(game_id=game.pk)
     jude = login(browser, live_daphne, "jude", "jude-pw")
     june = login(browser, live_daphne, "june", "june-pw")

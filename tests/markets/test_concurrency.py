@@ -1,6 +1,7 @@
 """Concurrent trading on PostgreSQL: 16 threads on one game keep every invariant; without the row
 locks, simultaneous clicks read the same price and collide, and their updates are lost. Each on both
 paths: the database function (every linear-maker trade on PostgreSQL) and the ORM path (LMSR)."""
+
 import random
 import threading
 
@@ -65,8 +66,9 @@ def test_16_threads_trading_keep_every_invariant(cast, path):
         for n in range(40):
             action, security = rng.choice(["buy", "buy", "sell"]), rng.choice(["H", "C"])
             try:
-                services.trade_place(game_id=game.pk, user=users[i], action=action, security=security, key=f"{i}-{n}",
-                                     path=path)
+                services.trade_place(
+                    game_id=game.pk, user=users[i], action=action, security=security, key=f"{i}-{n}", path=path
+                )
                 kind = "ok"
             except ArenaError:
                 kind = "refused"  # not held, other type, bound, points: legitimate refusals
@@ -91,8 +93,9 @@ def test_16_threads_trading_keep_every_invariant(cast, path):
 
 def _simultaneous_buys(game, users, lock, path):
     def work(i):
-        services.trade_place(game_id=game.pk, user=users[i], action="buy", security="H", key=f"once-{i}", lock=lock,
-                             path=path)
+        services.trade_place(
+            game_id=game.pk, user=users[i], action="buy", security="H", key=f"once-{i}", lock=lock, path=path
+        )
 
     errors = run_threads(work, len(users))
     return errors, Market.objects.get(game=game).human_price

@@ -153,8 +153,12 @@ async def test_bad_and_late_frames_get_clear_errors_and_change_nothing(cast, bet
     jude, _ = await bettor(game, cast.jude)
     target, _, _ = await connect(f"/ws/markets/{game.public_id}/target/", cast.connie)
     await target.expect("state")
-    for frame, code in (("{nope", "bad_json"), ({"type": "dance"}, "unknown_type"), ({"type": "ask", "text": ""}, "invalid"),
-                        ({"type": "trade", "action": "sell", "security": "H", "key": "k1"}, "not_held")):
+    for frame, code in (
+        ("{nope", "bad_json"),
+        ({"type": "dance"}, "unknown_type"),
+        ({"type": "ask", "text": ""}, "invalid"),
+        ({"type": "trade", "action": "sell", "security": "H", "key": "k1"}, "not_held"),
+    ):
         await jude.send(frame)
         assert (await jude.expect("error"))["code"] == code
     await target.send({"type": "answer", "question": 999999, "text": "nothing to answer"})

@@ -1,4 +1,5 @@
 """Turing Trade's settled markets as forecasts that the target is human, scored by the Brier score."""
+
 import pytest
 from django.test import Client
 
@@ -20,10 +21,13 @@ def test_settled_markets_are_scored_as_forecasts(cast, bettors):
     forecasts = selectors.market_forecasts()
     summary = forecasts["summary"]
     assert summary["n"] == 2
-    assert summary["brier"] == pytest.approx(((0.65 - 1) ** 2 + 0.6 ** 2) / 2)
+    assert summary["brier"] == pytest.approx(((0.65 - 1) ** 2 + 0.6**2) / 2)
     assert summary["reference_brier"] == pytest.approx(0.25)  # the prior P(human) = 0.5 of both games
     assert summary["skill"] == pytest.approx(1 - summary["brier"] / 0.25)
-    assert forecasts["by_target"] == {"human": {"n": 1, "mean_forecast": 0.65}, "machine": {"n": 1, "mean_forecast": 0.6}}
+    assert forecasts["by_target"] == {
+        "human": {"n": 1, "mean_forecast": 0.65},
+        "machine": {"n": 1, "mean_forecast": 0.6},
+    }
     page = Client().get("/markets/leaderboard/").content.decode()
     assert 'id="market-forecasts"' in page and "over\n2 games" in page
 

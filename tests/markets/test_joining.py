@@ -1,5 +1,6 @@
 """Who may bet: the bettor role, and nobody who could be the target (issue 13, fault 3). Every refusal
 reads the same, so it never tells a candidate that they were drawn."""
+
 import pytest
 
 from arena import roles

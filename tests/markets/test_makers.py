@@ -1,4 +1,5 @@
 """The market makers as pure functions: quotes, bounds, path independence, the collusion case."""
+
 import itertools
 
 import pytest

@@ -1,6 +1,7 @@
 """Migration 0005 (trades become ledger transactions of their own), both ways on books with trades:
 going back rebuilds each trade's transaction and legs, coming forward drops them again, and the books
 balance the same throughout. On PostgreSQL, the functions installed are the markets/sql files."""
+
 import pytest
 from django.db import connection
 

@@ -1,5 +1,6 @@
 """The price chart in a real Chromium: drawn on a canvas with a time axis, one point more on each trade push,
 exports its data as CSV; the spectator sees the same chart; the public log's chart has every trade."""
+
 import re
 
 import pytest

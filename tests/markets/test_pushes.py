@@ -1,5 +1,6 @@
 """Pushes leave the trade's path: a trade returns before its push is sent, pushes keep their order,
 and pushes that pile up while one is being sent go out together, every price point kept."""
+
 import asyncio
 import threading
 
@@ -47,8 +48,12 @@ def test_a_trade_does_not_wait_for_its_push(cast, bettors, hop):
     assert calls == []
     gate.set()
     assert notify.flush()
-    prices = [p["point"]["price"] for batch in calls for group, p in batch
-              if p["type"] == "price" and group == groups.bettors_group(game.pk)]
+    prices = [
+        p["point"]["price"]
+        for batch in calls
+        for group, p in batch
+        if p["type"] == "price" and group == groups.bettors_group(game.pk)
+    ]
     assert prices == [51]
 
 
@@ -63,7 +68,9 @@ def test_pushes_that_pile_up_go_out_together_in_order(cast, bettors, hop):
     assert notify.flush()
     assert len(calls) <= 3  # the held batch, then the rest in one hop (or two, if the sender was slow to start)
     pushed = [(group, p) for batch in calls for group, p in batch]
-    prices = [p["point"]["price"] for group, p in pushed if p["type"] == "price" and group == groups.bettors_group(game.pk)]
+    prices = [
+        p["point"]["price"] for group, p in pushed if p["type"] == "price" and group == groups.bettors_group(game.pk)
+    ]
     assert prices == [51, 52, 53, 54, 55, 56]  # every price, in order
     for batch in calls:  # each page refreshed at most once per hop
         refreshed = [group for group, p in batch if p["type"] == "refresh"]
@@ -75,7 +82,12 @@ def test_coalesce_drops_only_refreshes_that_a_later_one_repeats():
     def event(payload):
         return {"type": "arena.event", "payload": payload}
 
-    batch = [("a", event({"type": "refresh"})), ("b", event({"type": "price", "n": 1})),
-             ("a", event({"type": "refresh"})), ("b", event({"type": "price", "n": 2})),
-             ("c", event({"type": "refresh"})), ("a", {"type": "arena.message", "judge": {}})]
+    batch = [
+        ("a", event({"type": "refresh"})),
+        ("b", event({"type": "price", "n": 1})),
+        ("a", event({"type": "refresh"})),
+        ("b", event({"type": "price", "n": 2})),
+        ("c", event({"type": "refresh"})),
+        ("a", {"type": "arena.message", "judge": {}}),
+    ]
     assert notify.coalesce(batch) == batch[1:]

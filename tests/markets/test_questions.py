@@ -1,4 +1,5 @@
 """Seed §2.2: per-bettor FIFO queues, one current question, round-robin after the asker."""
+
 import pytest
 from django.utils import timezone
 
@@ -38,7 +39,7 @@ def test_first_question_becomes_current_others_queue(cast, bettors):
 def test_round_robin_from_the_first_nonempty_queue_after_the_asker(cast, bettors):
     jude, june, carl, oscar = bettors  # numbers 1..4
     game = running_game(cast, bettors)
-    ask(game, carl, "c1")        # current (bettor 3)
+    ask(game, carl, "c1")  # current (bettor 3)
     ask(game, jude, "a1")
     ask(game, jude, "a2")
     ask(game, june, "b1")

@@ -1,6 +1,7 @@
 """After the reveal a bettor sees their payout and profit, per security and in total; "End now, reveal and
 settle" asks first (a GET ends nothing, the confirming POST does); the human target finds their page from
 the game list and the home page, and nobody else is told who the target is."""
+
 import pytest
 from django.test import Client
 
@@ -55,7 +56,11 @@ def test_ending_a_game_now_asks_first(cast, bettors):
     asked = admin.post("/admin/markets/game/", {"action": "end_games", "_selected_action": [game.pk]})
     assert asked.status_code == 302 and asked["Location"] == f"/admin/markets/game/end/?ids={game.pk}"
     page = admin.get(asked["Location"])
-    assert page.status_code == 200 and 'id="end-confirm"' in page.content.decode() and "cannot be undone" in page.content.decode()
+    assert (
+        page.status_code == 200
+        and 'id="end-confirm"' in page.content.decode()
+        and "cannot be undone" in page.content.decode()
+    )
     admin.get(f"/admin/markets/game/end/?ids={game.pk}&confirm=yes")  # however it is phrased, a GET ends nothing
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
@@ -65,7 +70,9 @@ def test_ending_a_game_now_asks_first(cast, bettors):
     assert done.status_code == 302 and game.status == Game.Status.SETTLED and game.end_reason == "organiser"
     again = admin.get(f"/admin/markets/game/end/?ids={game.pk}").content.decode()
     assert 'id="end-none"' in again and 'id="end-confirm"' not in again
-    assert client_for(cast.jude).post("/admin/markets/game/end/", {"ids": str(game.pk)}).status_code == 302  # to the admin login
+    assert (
+        client_for(cast.jude).post("/admin/markets/game/end/", {"ids": str(game.pk)}).status_code == 302
+    )  # to the admin login
 
 
 def test_the_human_target_finds_their_page_and_only_they_are_told(cast, bettors):

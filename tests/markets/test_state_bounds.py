@@ -1,5 +1,6 @@
 """A console's state stays the same size however long the game: what a (re)connecting page is sent, and
 what the trader's page is sent after each trade."""
+
 import pytest
 
 from markets import groups, notify, selectors
@@ -18,8 +19,9 @@ def test_a_console_gets_the_last_price_points_not_the_whole_history(cast, bettor
     assert [(p["seq"], p["price"]) for p in history] == [(3, 53), (4, 54), (5, 55)]  # the newest 3, oldest first
 
 
-def test_the_trader_is_sent_its_position_not_told_to_reload_everything(cast, bettors, monkeypatch,
-                                                                      django_capture_on_commit_callbacks):
+def test_the_trader_is_sent_its_position_not_told_to_reload_everything(
+    cast, bettors, monkeypatch, django_capture_on_commit_callbacks
+):
     sent = []
     monkeypatch.setattr(notify, "send", sent.extend)
     game = running_game(cast, bettors[:2])

@@ -1,5 +1,6 @@
 """A machine target asks its engine through the arena's one engine gateway, exactly as an interrogation's
 witness does: failures logged in EngineCall, the circuit breaker, retries with backoff, the heavy queue."""
+
 import socket
 import time
 
@@ -43,7 +44,9 @@ def test_a_failing_target_is_logged_and_trips_the_breaker(cast, flaky, delivered
     SCRIPT.append("should not be asked")
     assert target_reply_compose(game_id=game.pk, question_id=question.pk) is False
     assert SCRIPT == ["should not be asked"] and delivered == []
-    calls = list(EngineCall.objects.filter(entry=flaky).order_by("pk").values_list("outcome", "subject", "conversation"))
+    calls = list(
+        EngineCall.objects.filter(entry=flaky).order_by("pk").values_list("outcome", "subject", "conversation")
+    )
     subject = f"markets game {game.pk} question 1"
     assert calls == [("error", subject, None)] * 3 + [("skipped", subject, None)]
     time.sleep(0.35)  # cool-down over: one trial call goes through, closes the breaker, and answers
@@ -59,7 +62,10 @@ def test_transient_failures_back_off_and_stop(cast, flaky, delivered):
         target_reply_compose(game_id=game.pk, question_id=question.pk, attempt=attempt, retry=countdowns.append)
     assert len(countdowns) == 2 and countdowns[1] > countdowns[0]  # 2 retries, exponential
     assert list(EngineCall.objects.values_list("attempt", "outcome", "transient")) == [
-        (2, "timeout", True), (1, "timeout", True), (0, "timeout", True)]
+        (2, "timeout", True),
+        (1, "timeout", True),
+        (0, "timeout", True),
+    ]
 
 
 def test_a_transient_failure_is_retried_by_the_task_and_the_bettor_gets_the_answer(cast, flaky, task_worker):
@@ -75,8 +81,11 @@ def test_a_webhook_target_on_a_closed_port_is_a_logged_transient_failure(cast, d
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    entry = Entry.objects.create(display_name="Hook", engine="webhook", settings={
-        **FAST, "url": f"http://127.0.0.1:{port}/hook", "secret": "s" * 16, "timeout_s": 1})
+    entry = Entry.objects.create(
+        display_name="Hook",
+        engine="webhook",
+        settings={**FAST, "url": f"http://127.0.0.1:{port}/hook", "secret": "s" * 16, "timeout_s": 1},
+    )
     game, question = machine_game(cast, entry)
     retries = []
     assert target_reply_compose(game_id=game.pk, question_id=question.pk, retry=retries.append) is False

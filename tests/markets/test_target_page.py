@@ -1,5 +1,6 @@
 """Someone other than the target opening a game's target page gets the friendly 404 (DEBUG off), not
 Django's debug page, and the human target reaches their console."""
+
 from .conftest import running_game
 
 

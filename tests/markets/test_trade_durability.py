@@ -1,6 +1,7 @@
 """A trade of its own on PostgreSQL releases the market lock at its commit and waits for the WAL flush
 before answering (early lock release, markets/services/trading_sql.py): the session's durability
 setting is never left changed, and a database error inside that query leaves the connection usable."""
+
 import contextlib
 
 import pytest

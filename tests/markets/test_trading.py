@@ -1,4 +1,5 @@
 """Seed §2.3 through the services: quotes, one type at a time, bounds, points, clicks, settlement."""
+
 import pytest
 
 from core.errors import ArenaError, Closed, InvalidInput, NotAllowed
@@ -15,7 +16,8 @@ def snapshot(game):
         list(Market.objects.filter(game=game).values_list("human_price", "q_human", "q_computer", "seq")),
         list(Account.objects.filter(game=game).order_by("pk").values_list("balance", flat=True)),
         list(Participant.objects.filter(game=game).order_by("pk").values_list("security", "quantity")),
-        Trade.objects.filter(game=game).count(), LedgerTxn.objects.filter(game=game).count(),
+        Trade.objects.filter(game=game).count(),
+        LedgerTxn.objects.filter(game=game).count(),
     )
 
 

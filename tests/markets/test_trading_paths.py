@@ -2,6 +2,7 @@
 same random sequence of clicks (buys, sells, both securities, repeated clicks, price bounds, points
 running out, an outsider, a question in between, a closed game) on two identical games, one per path;
 every answer, every refusal and the books must be equal."""
+
 import random
 
 import pytest
@@ -33,7 +34,9 @@ def answer(game, user, path, action, security, key):
     shown.pop("at")
     # what the trader's page is sent after the trade (markets.notify.traded) is the books' truth
     truth = Participant.objects.select_related("account").get(pk=trade.participant_id)
-    assert payloads.me(trade.participant, trade.participant.account.balance) == payloads.me(truth, truth.account.balance)
+    assert payloads.me(trade.participant, trade.participant.account.balance) == payloads.me(
+        truth, truth.account.balance
+    )
     question = Question.objects.filter(pk=trade.question_id).values_list("number", flat=True).first()
     return ("ok", shown | {"question": question})
 
@@ -44,9 +47,23 @@ def books(game):
     return {
         "market": (market.human_price, market.q_human, market.q_computer, market.seq),
         "accounts": sorted(Account.objects.filter(game=game).values_list("kind", "balance")),
-        "positions": list(Participant.objects.filter(game=game).order_by("number").values_list("number", "security", "quantity")),
-        "trades": list(Trade.objects.filter(game=game).order_by("seq").values_list(
-            "seq", "participant__number", "action", "security", "cost", "price_before", "price_after", "idempotency_key")),
+        "positions": list(
+            Participant.objects.filter(game=game).order_by("number").values_list("number", "security", "quantity")
+        ),
+        "trades": list(
+            Trade.objects.filter(game=game)
+            .order_by("seq")
+            .values_list(
+                "seq",
+                "participant__number",
+                "action",
+                "security",
+                "cost",
+                "price_before",
+                "price_after",
+                "idempotency_key",
+            )
+        ),
         "legs": [(kind, kinds[account], amount) for kind, _, account, amount in selectors.ledger_legs(game=game)],
     }
 
@@ -88,7 +105,9 @@ def test_a_bound_is_refused_alike(cast):
     user = make_user("edge", roles.BETTOR)
     games = {path: running_game(cast, [user]) for path in ("sql", "python")}
     Market.objects.filter(game__in=games.values()).update(human_price=100)
-    assert answer(games["sql"], user, "sql", "buy", "H", "a") == answer(games["python"], user, "python", "buy", "H", "a")
+    assert answer(games["sql"], user, "sql", "buy", "H", "a") == answer(
+        games["python"], user, "python", "buy", "H", "a"
+    )
     assert answer(games["sql"], user, "sql", "buy", "H", "a")[2] == "price_bound"
 
 
@@ -96,5 +115,7 @@ def test_the_lmsr_treatment_falls_back_to_the_python_path(cast):
     user = make_user("lmsr", roles.BETTOR)
     games = {path: running_game(cast, [user], market_maker="lmsr", lmsr_b=10) for path in ("sql", "python")}
     for n in range(4):
-        assert answer(games["sql"], user, "sql", "buy", "H", f"l{n}") == answer(games["python"], user, "python", "buy", "H", f"l{n}")
+        assert answer(games["sql"], user, "sql", "buy", "H", f"l{n}") == answer(
+            games["python"], user, "python", "buy", "H", f"l{n}"
+        )
     assert books(games["sql"]) == books(games["python"])

@@ -1,5 +1,6 @@
 """A spectator trades on a conversation market in a real browser, the transcript a delay behind the
 judge (released by the server, pushed to the page), while the judge sees why they may not trade."""
+
 import time
 
 import pytest

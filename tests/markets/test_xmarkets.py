@@ -1,5 +1,6 @@
 """Conversation markets: opened and closed by the interrogation's schedule, settled at the reveal, void
 at an abort (checked against the ledger audit), and nobody in a conversation can trade on it."""
+
 import pytest
 
 from arena import services as arena_services
@@ -19,8 +20,9 @@ def crowd(db):
 def _end_and_judge(market, choice="left", confidence=80):
     interrogation = market.interrogation
     arena_services.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
-    arena_services.verdict_submit(interrogation_id=interrogation.pk, judge=interrogation.judge, choice=choice,
-                                  confidence=confidence)
+    arena_services.verdict_submit(
+        interrogation_id=interrogation.pk, judge=interrogation.judge, choice=choice, confidence=confidence
+    )
     return services.xmarket_sync(market_id=market.pk)
 
 
@@ -94,8 +96,13 @@ def test_nobody_in_the_conversation_can_trade_on_it(cast, who):
     staff = make_user("sam")
     staff.is_staff = True
     staff.save()
-    user = {"judge": cast.jude, "confederate": cast.connie, "entry_owner": owner, "organiser": cast.olivia,
-            "staff": staff}[who]
+    user = {
+        "judge": cast.jude,
+        "confederate": cast.connie,
+        "entry_owner": owner,
+        "organiser": cast.olivia,
+        "staff": staff,
+    }[who]
     market = xmarket(cast)
     with pytest.raises(NotAllowed, match="cannot trade on it") as refused:
         xtrade(market, user)

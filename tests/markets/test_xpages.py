@@ -1,4 +1,5 @@
 """Conversation-market pages and exports: what a spectator, a bettor and a researcher see."""
+
 import csv
 import io
 import json
@@ -20,7 +21,9 @@ def settled(cast):
     xtrade(market, sam)
     xtrade(market, sam)
     arena_services.interrogation_end(interrogation_id=market.interrogation_id, reason="judge")
-    arena_services.verdict_submit(interrogation_id=market.interrogation_id, judge=cast.jude, choice="left", confidence=80)
+    arena_services.verdict_submit(
+        interrogation_id=market.interrogation_id, judge=cast.jude, choice="left", confidence=80
+    )
     services.xmarket_sync(market_id=market.pk)
     market.refresh_from_db()
     return market
@@ -40,7 +43,9 @@ def test_a_trade_over_http_is_refused_for_the_judge_and_taken_from_a_spectator(c
     refused = client.post(url, {"action": "buy", "security": "H", "key": "a"})
     assert refused.status_code == 403 and refused.json()["code"] == "conflict_of_interest"
     client.force_login(make_user("sam"))
-    taken = client.post(url, json.dumps({"action": "buy", "security": "H", "key": "b"}), content_type="application/json")
+    taken = client.post(
+        url, json.dumps({"action": "buy", "security": "H", "key": "b"}), content_type="application/json"
+    )
     assert taken.status_code == 200
     assert taken.json()["trade"]["price_after"] == 51 and taken.json()["me"]["points"] == 949
 
@@ -89,9 +94,12 @@ def test_the_list_parts_running_conversations_from_those_opening_soon_in_start_o
     from django.utils import timezone
 
     now = timezone.now()
-    later, sooner = (arena_services.interrogation_create(
-        judge=cast.jude, witnesses=[cast.simple], title=title, scheduled_at=now + dt.timedelta(hours=hours))
-        for title, hours in (("Later chat", 3), ("Sooner chat", 1)))
+    later, sooner = (
+        arena_services.interrogation_create(
+            judge=cast.jude, witnesses=[cast.simple], title=title, scheduled_at=now + dt.timedelta(hours=hours)
+        )
+        for title, hours in (("Later chat", 3), ("Sooner chat", 1))
+    )
     for interrogation in (later, sooner):
         services.xmarket_open(interrogation_id=interrogation.pk, delay_s=30)
     running = xmarket(cast)  # started

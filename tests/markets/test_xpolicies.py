@@ -1,5 +1,6 @@
 """Which conversations get a crowd market: a study only where its configuration allows spectators, a
 contest's meetings and a wager session's interviews unless their organisers turned spectators off."""
+
 import pytest
 
 from markets.models import ConversationMarket
@@ -9,8 +10,14 @@ from tests.conftest import FAST
 def _study_game(spectators: bool | None):
     from studies import services as studies
 
-    config = {"format": "two-party", "minutes": 5, "seed": 1, "human_witness_share": 0.0, "games_per_participant": 4,
-              "witnesses": [{"name": "Watch-AI", "engine": "simple", "settings": dict(FAST)}]}
+    config = {
+        "format": "two-party",
+        "minutes": 5,
+        "seed": 1,
+        "human_witness_share": 0.0,
+        "games_per_participant": 4,
+        "witnesses": [{"name": "Watch-AI", "engine": "simple", "settings": dict(FAST)}],
+    }
     if spectators is not None:
         config.update(spectator_markets=spectators, spectator_delay_s=30)
     study = studies.study_load(config=config, status="open")
@@ -55,8 +62,13 @@ def test_a_contests_judges_and_confederates_watch_none_of_its_meetings_until_it_
     from tournaments.loebner.models import Contest, Meeting
 
     contest = finals_make(cast)
-    others = Meeting.objects.filter(round__contest=contest).exclude(judge__user=cast.jude).exclude(
-        confederate__user=cast.connie).select_related("interrogation").first()
+    others = (
+        Meeting.objects.filter(round__contest=contest)
+        .exclude(judge__user=cast.jude)
+        .exclude(confederate__user=cast.connie)
+        .select_related("interrogation")
+        .first()
+    )
     market = services.xmarket_open(interrogation_id=others.interrogation_id, delay_s=30)
     url = f"/markets/conversations/{market.game.public_id}/state.json"
     for insider in (cast.jude, cast.connie):  # in the contest, not in this meeting

@@ -1,6 +1,7 @@
 """The delayed spectator stream: no spectator receives a message earlier than the organiser's delay
 after its stored time, on any path: the scheduled push, the websocket's (re)connect state, the JSON
 read and the page."""
+
 import datetime as dt
 import json
 
@@ -18,8 +19,9 @@ from tests.markets.xhelpers import xmarket
 
 def _say(market, text, side="left"):
     conversation = market.interrogation.conversations.get(side=side)
-    return arena_services.message_post(conversation_id=conversation.pk, sender_role="interrogator", text=text,
-                                       user=market.interrogation.judge)
+    return arena_services.message_post(
+        conversation_id=conversation.pk, sender_role="interrogator", text=text, user=market.interrogation.judge
+    )
 
 
 def _age(message, seconds):
@@ -45,7 +47,9 @@ def test_the_json_read_and_the_page_follow_the_stored_time(client, cast):
     _age(message, 59)
     assert client.get(url + "state.json").json()["transcript"]["messages"] == []
     _age(message, 61)
-    assert [m["text"] for m in client.get(url + "state.json").json()["transcript"]["messages"]] == ["What is your favourite smell?"]
+    assert [m["text"] for m in client.get(url + "state.json").json()["transcript"]["messages"]] == [
+        "What is your favourite smell?"
+    ]
     assert "favourite smell" in client.get(url).content.decode()
 
 
@@ -91,8 +95,9 @@ async def test_the_websocket_push_comes_no_earlier_than_the_delay(cast, task_wor
 
 
 @pytest.mark.parametrize("opened_by", ["this process", "another process"])
-def test_a_feed_opened_anywhere_schedules_the_very_next_message(cast, monkeypatch, django_capture_on_commit_callbacks,
-                                                                 opened_by):
+def test_a_feed_opened_anywhere_schedules_the_very_next_message(
+    cast, monkeypatch, django_capture_on_commit_callbacks, opened_by
+):
     """The append itself reads whether the interrogation's spectators wait: no process remembers "no
     feed" after one is opened (another process's feed is a row this process never heard of)."""
     from arena.models import SpectatorFeed
@@ -100,7 +105,8 @@ def test_a_feed_opened_anywhere_schedules_the_very_next_message(cast, monkeypatc
     scheduled = []
     monkeypatch.setattr(spectators, "enqueue_now", lambda task, message_id, countdown: scheduled.append(countdown))
     interrogation = arena_services.interrogation_create(
-        judge=cast.jude, witnesses=[cast.connie, cast.simple], time_limit_s=300, title="later watched")
+        judge=cast.jude, witnesses=[cast.connie, cast.simple], time_limit_s=300, title="later watched"
+    )
     arena_services.interrogation_start(interrogation_id=interrogation.pk)
     human = interrogation.conversations.get(witness_human=cast.connie)
     with django_capture_on_commit_callbacks(execute=True):

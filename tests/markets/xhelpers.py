@@ -1,4 +1,5 @@
 """Shared helpers of the conversation-market tests: an interrogation with a market on it."""
+
 import itertools
 
 from arena import services as arena_services
@@ -16,8 +17,12 @@ def xmarket(cast, *, three_party=True, start=True, delay_s=60.0, **fields):
     Bot alone (one-to-one); a market on it, the interrogation started unless `start` is False."""
     witnesses = [cast.connie, cast.simple] if three_party else [cast.simple]
     interrogation = arena_services.interrogation_create(
-        judge=cast.jude, witnesses=witnesses, time_limit_s=300, title="Round 1",
-        sides=("left", "right") if three_party else None)
+        judge=cast.jude,
+        witnesses=witnesses,
+        time_limit_s=300,
+        title="Round 1",
+        sides=("left", "right") if three_party else None,
+    )
     market = services.xmarket_open(interrogation_id=interrogation.pk, delay_s=delay_s, **fields)
     if start:
         arena_services.interrogation_start(interrogation_id=interrogation.pk)

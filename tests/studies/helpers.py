@@ -1,4 +1,5 @@
 """Studies built for tests: a design with fast machine witnesses, and participants ready to play."""
+
 import datetime as dt
 
 from django.test import Client
@@ -11,13 +12,22 @@ FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
 
 
 def config(**overrides) -> dict:
-    return {"format": "two-party", "minutes": 5, "seed": 3, "human_witness_share": 0.5, "games_per_participant": 4,
-            "human_wait_s": 30, "title": "Human or AI?",
-            "witnesses": [{"name": "Simple-PERSONA", "engine": "simple", "settings": FAST, "persona": "PERSONA"},
-                          {"name": "ELIZA", "engine": "eliza", "settings": FAST}],
-            "demographics": [{"key": "age", "label": "Your age", "type": "number"}],
-            "attention_checks": [{"key": "attn", "label": "Type the word blue", "answer": "blue"}],
-            **overrides}
+    return {
+        "format": "two-party",
+        "minutes": 5,
+        "seed": 3,
+        "human_witness_share": 0.5,
+        "games_per_participant": 4,
+        "human_wait_s": 30,
+        "title": "Human or AI?",
+        "witnesses": [
+            {"name": "Simple-PERSONA", "engine": "simple", "settings": FAST, "persona": "PERSONA"},
+            {"name": "ELIZA", "engine": "eliza", "settings": FAST},
+        ],
+        "demographics": [{"key": "age", "label": "Your age", "type": "number"}],
+        "attention_checks": [{"key": "attn", "label": "Type the word blue", "answer": "blue"}],
+        **overrides,
+    }
 
 
 def study_make(**overrides) -> Study:

@@ -1,8 +1,10 @@
 """The players' consoles (lobby, interrogator, witness) fuzzed as every arena console is
 (tests/hardening/test_fuzz_frames.py): each frame gets its answer or exactly one error frame, nothing
 invalid is stored, the socket stays open."""
+
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.hardening.test_fuzz_frames import FUZZ, LoopThread, check_frame, frames
 
@@ -27,8 +29,11 @@ def _world():
     }
 
 
-ACTIONS = {"play-judge": "studies.consumers.PlayJudgeConsumer", "play-witness": "studies.consumers.PlayWitnessConsumer",
-           "lobby": "studies.consumers.LobbyConsumer"}
+ACTIONS = {
+    "play-judge": "studies.consumers.PlayJudgeConsumer",
+    "play-witness": "studies.consumers.PlayWitnessConsumer",
+    "lobby": "studies.consumers.LobbyConsumer",
+}
 
 
 @pytest.fixture(params=sorted(ACTIONS))

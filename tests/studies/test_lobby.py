@@ -1,4 +1,5 @@
 """The lobby and games on the database: matching, fallbacks, caps, restart safety, the study's rules."""
+
 import contextlib
 from collections import Counter
 
@@ -36,10 +37,10 @@ def test_an_ai_ticket_plays_at_once_and_a_human_ticket_waits_for_a_partner(db):
 
 def test_joining_again_returns_the_same_ticket_or_game(db):
     study = study_make(human_witness_share=1.0)
-    a, = ready(study)
+    (a,) = ready(study)
     ticket = join(a)
     assert isinstance(ticket, Ticket) and join(a, 1) == ticket  # a second tab takes no second ticket
-    b, = ready(study)
+    (b,) = ready(study)
     game = join(b, 2)
     assert isinstance(game, Game) and join(a, 3) == game and join(b, 3) == game
 
@@ -65,7 +66,7 @@ def test_a_restart_of_the_lobby_loses_no_one(db, settings):
 
 def test_no_fallback_cancels_the_wait(db):
     study = study_make(human_witness_share=1.0, fallback="cancel")
-    a, = ready(study)
+    (a,) = ready(study)
     join(a)
     assert services.lobby_expire(study_id=study.pk, now=at(31)) == []
     assert Ticket.objects.get(participant=a).state == Ticket.State.CANCELLED
@@ -96,7 +97,7 @@ def test_partners_meet_once_unless_the_study_allows_it(db):
 
 def test_caps_on_games_per_participant_and_per_day(db):
     study = study_make(human_witness_share=0.0, games_per_participant=2, games_per_day=1)
-    a, = ready(study)
+    (a,) = ready(study)
     game = join(a)
     from arena import services as arena
 
@@ -116,8 +117,9 @@ def test_caps_on_games_per_participant_and_per_day(db):
 def test_two_hundred_arrivals_through_the_services_keep_the_share_and_never_self_match(db):
     study = study_make(human_witness_share=0.5, games_per_participant=1000)
     people = ready(study, 40)
-    from arena import services as arena
     import random
+
+    from arena import services as arena
 
     rng = random.Random(1)
     for i in range(200):
@@ -147,8 +149,9 @@ def test_strict_alternation_and_the_length_cap_are_enforced_on_the_server(runnin
     judge, witness = game.interrogator.player, game.human_witness.player
 
     def post(role, text, user):
-        return services.game_message_post(game=game, conversation_id=conversation.pk, sender_role=role, text=text,
-                                          user=user)
+        return services.game_message_post(
+            game=game, conversation_id=conversation.pk, sender_role=role, text=text, user=user
+        )
 
     with pytest.raises(InvalidInput, match="speaks first"):
         post(Message.Role.WITNESS, "hello?", witness)  # never unprompted
@@ -166,10 +169,20 @@ def test_strict_alternation_and_the_length_cap_are_enforced_on_the_server(runnin
 def test_a_witness_naming_its_vendor_voids_the_game(running_game):
     game = running_game
     conversation = game.interrogation.conversations.get()
-    services.game_message_post(game=game, conversation_id=conversation.pk, sender_role="interrogator",
-                               text="are you a bot?", user=game.interrogator.player)
-    services.game_message_post(game=game, conversation_id=conversation.pk, sender_role="witness",
-                               text="I'm ChatGPT lol", user=game.human_witness.player)
+    services.game_message_post(
+        game=game,
+        conversation_id=conversation.pk,
+        sender_role="interrogator",
+        text="are you a bot?",
+        user=game.interrogator.player,
+    )
+    services.game_message_post(
+        game=game,
+        conversation_id=conversation.pk,
+        sender_role="witness",
+        text="I'm ChatGPT lol",
+        user=game.human_witness.player,
+    )
     from arena import services as arena
 
     arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
@@ -182,7 +195,7 @@ def test_a_witness_naming_its_vendor_voids_the_game(running_game):
 
 def test_excluded_participants_play_on_but_are_left_out_of_the_analysis(db):
     study = study_make(human_witness_share=0.0)
-    careless, = ready(study, attention="red")
+    (careless,) = ready(study, attention="red")
     assert careless.exclusions.filter(rule="attention_checks").exists()
     game = join(careless)
     from arena import services as arena
@@ -225,7 +238,8 @@ def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
 
 
 def test_verdicts_schedule_the_outlier_test_once_and_the_study_page_writes_nothing(
-        db, client, settings, monkeypatch, django_capture_on_commit_callbacks):
+    db, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
     """The outlier test runs from a task after verdicts (debounced), never while a researcher reads."""
     from django.core.cache import cache
 
@@ -235,7 +249,9 @@ def test_verdicts_schedule_the_outlier_test_once_and_the_study_page_writes_nothi
     cache.clear()
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queued = []
-    monkeypatch.setattr(tasks.study_flags_refresh, "apply_async", lambda args, countdown: queued.append((args, countdown)))
+    monkeypatch.setattr(
+        tasks.study_flags_refresh, "apply_async", lambda args, countdown: queued.append((args, countdown))
+    )
     study, contrarian = study_with_a_contrarian(lambda: django_capture_on_commit_callbacks(execute=True))
     assert queued == [((study.pk,), 30.0)]  # 84 verdicts, one scheduled run
     client.force_login(make_user("rita", staff=True))

@@ -1,19 +1,29 @@
 """The matcher's rules, pure and fast: 10,000 simulated arrivals keep the shares, the counterbalancing
 and the pairing rules; hypothesis varies the design."""
+
 import random
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studies.rules.design import design_read
 from studies.rules.matching import HUMAN, Lobby, ticket_block, ticket_kind
 
 
 def config(**overrides):
-    base = {"format": "two-party", "minutes": 5, "human_witness_share": 0.5, "games_per_participant": 4, "seed": 7,
-            "witnesses": [{"name": "GPT-persona", "engine": "simple", "settings": {}},
-                          {"name": "GPT-plain", "engine": "simple", "settings": {}},
-                          {"name": "ELIZA", "engine": "eliza", "settings": {}}]}
+    base = {
+        "format": "two-party",
+        "minutes": 5,
+        "human_witness_share": 0.5,
+        "games_per_participant": 4,
+        "seed": 7,
+        "witnesses": [
+            {"name": "GPT-persona", "engine": "simple", "settings": {}},
+            {"name": "GPT-plain", "engine": "simple", "settings": {}},
+            {"name": "ELIZA", "engine": "eliza", "settings": {}},
+        ],
+    }
     return design_read({**base, **overrides})
 
 
@@ -29,8 +39,14 @@ def run(design, arrivals, people, *, gap=0.05, devices=None, seed=1):
         for m in matches[before:]:
             games[m.interrogator] += 1
         waiting = {w.participant for w in lobby.waiting}
-        person = next((p for p in (rng.randrange(people) for _ in range(200))
-                       if games[p] < design.games_per_participant and p not in waiting), None)
+        person = next(
+            (
+                p
+                for p in (rng.randrange(people) for _ in range(200))
+                if games[p] < design.games_per_participant and p not in waiting
+            ),
+            None,
+        )
         if person is None:
             break
         identities = {f"device:{devices[person]}"} if devices else ()
@@ -56,12 +72,14 @@ def test_ten_thousand_arrivals_keep_shares_counterbalancing_and_pairing_rules():
     human = sum(m.witness is not None for m in matches)
     assert abs(human / len(matches) - 0.5) < 0.02, human / len(matches)
     per_condition = Counter(m.condition for m in matches if m.witness is None)
-    assert len(per_condition) == 3 and max(per_condition.values()) - min(per_condition.values()) <= 0.03 * len(matches) / 3
+    assert (
+        len(per_condition) == 3 and max(per_condition.values()) - min(per_condition.values()) <= 0.03 * len(matches) / 3
+    )
     # the tickets themselves are balanced exactly in every block
     block = ticket_block(design)
     dealt = [ticket_kind(design, n, block) for n in range(len(block) * 50)]
     for start in range(0, len(dealt), len(block)):
-        assert Counter(dealt[start:start + len(block)]) == Counter(block)
+        assert Counter(dealt[start : start + len(block)]) == Counter(block)
     assert sum(m.fallback for m in matches) < 0.01 * len(matches)
 
 
@@ -140,11 +158,19 @@ def test_three_party_games_always_pair_a_human_with_a_counterbalanced_ai():
 
 
 @settings(max_examples=60, deadline=None)
-@given(share=st.sampled_from([0.0, 0.1, 0.25, 0.5, 2 / 3, 0.9, 1.0]), conditions=st.integers(1, 4),
-       seed=st.integers(0, 2**32), three=st.booleans())
+@given(
+    share=st.sampled_from([0.0, 0.1, 0.25, 0.5, 2 / 3, 0.9, 1.0]),
+    conditions=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    three=st.booleans(),
+)
 def test_any_design_deals_its_shares_every_block_and_never_self_matches(share, conditions, seed, three):
-    design = config(human_witness_share=share, seed=seed, format="three-party" if three else "two-party",
-                    witnesses=[{"name": f"W{i}", "engine": "simple"} for i in range(conditions)])
+    design = config(
+        human_witness_share=share,
+        seed=seed,
+        format="three-party" if three else "two-party",
+        witnesses=[{"name": f"W{i}", "engine": "simple"} for i in range(conditions)],
+    )
     block = ticket_block(design)
     humans = sum(kind == HUMAN for kind in block)
     if not three:

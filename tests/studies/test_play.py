@@ -1,13 +1,13 @@
 """/play/ end to end without a browser: the pages, the lobby and game consoles over the real ASGI
 stack (anonymous players through their session), the reveal, the history, the researcher's pages."""
+
 import json
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from studies.models import Game, Participant, Study
-
+from studies.models import Game, Participant
 from tests.arena.wsclient import Socket
 from tests.conftest import ORIGIN
 
@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def connect(path, client):
     from config.asgi import application
 
-    headers = [*ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())] if client else list(ORIGIN)
+    headers = (
+        [*ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())] if client else list(ORIGIN)
+    )
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await communicator.connect(timeout=5)
     return Socket(communicator), connected, code
@@ -63,8 +65,9 @@ def two_players(**overrides):
 
 
 async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal(cast):
-    study, (client_a, a), (client_b, b) = await two_players(human_witness_share=1.0, max_message_chars=50,
-                                                             human_wait_s=3600)  # no timer fires in later tests
+    study, (client_a, a), (client_b, b) = await two_players(
+        human_witness_share=1.0, max_message_chars=50, human_wait_s=3600
+    )  # no timer fires in later tests
     lobby_a, ok, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_a)
     assert ok
     state = await lobby_a.expect("state")
@@ -137,13 +140,14 @@ async def test_an_ai_game_from_the_lobby_gets_the_bot_reply_and_the_reveal_names
 
 
 def test_the_researcher_sees_results_and_downloads_them_anonymised(client, cast):
-    from django.core.management import call_command
     from io import StringIO
+
+    from django.core.management import call_command
 
     study = study_make(human_witness_share=0.0)
     player, participant = player_client(study)
-    from studies import services
     from arena import services as arena
+    from studies import services
 
     game = services.lobby_join(participant_id=participant.pk)
     arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")

@@ -2,6 +2,7 @@
 does not move): the studies benchmark's games per core are mostly these statements. Every SQL statement
 of every thread is counted, phase by phase, against a budget that the code met when it was written, so
 that a query added per page or per message shows here."""
+
 import collections
 
 import pytest
@@ -20,8 +21,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # verdict: 22 until session 13 (now 16-18: the seals read every conversation's head and count with the
 # conversations, the verdict's close-if-due check reads the locked row, the judge's state reads its
 # interrogation once); the judge console 10, now 9
-BUDGET = {"lobby A": 7, "join A": 17, "lobby B": 7, "join B": 32, "judge console": 10, "witness console": 8,
-          "20 messages": 20, "end and verdict": 19}
+BUDGET = {
+    "lobby A": 7,
+    "join A": 17,
+    "lobby B": 7,
+    "join B": 32,
+    "judge console": 10,
+    "witness console": 8,
+    "20 messages": 20,
+    "end and verdict": 19,
+}
 
 
 async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_statements(cast, monkeypatch):
@@ -75,6 +84,9 @@ async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_st
     phase[0] = "setup"
     for socket in (lobby_a, lobby_b, judge, witness):
         await socket.close()
-    over = {name: (len(counts[name]), budget, collections.Counter(counts[name]).most_common(5))
-            for name, budget in BUDGET.items() if len(counts[name]) > budget}
+    over = {
+        name: (len(counts[name]), budget, collections.Counter(counts[name]).most_common(5))
+        for name, budget in BUDGET.items()
+        if len(counts[name]) > budget
+    }
     assert not over, over

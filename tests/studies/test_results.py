@@ -1,6 +1,7 @@
 """The studies on the arena's results pages: live games as "study-two-party", transcript verdicts as
 "transcript-human" / "transcript-llm", each under its study's slug; void games and excluded participants
 left out; the games never counted again as the arena's own "two-party"; no judge named in public."""
+
 import pytest
 from django.test import Client
 
@@ -25,8 +26,9 @@ def played():
     games = [finished_game(study, [p], choice=c) for p, c in zip(people, ("human", "human", "machine"))]
     services.transcript_judge(participant=people[3], game=games[2], choice="human", confidence=60)
     judge = Entry.objects.create(display_name="GPT judge", engine="llm", settings={"model": "stub"})
-    TranscriptVerdict.objects.create(game=games[0], kind="inverted", entry=judge, choice="machine", confidence=90,
-                                     correct=True)
+    TranscriptVerdict.objects.create(
+        game=games[0], kind="inverted", entry=judge, choice="machine", confidence=90, correct=True
+    )
     return study, people, games
 
 
@@ -58,7 +60,7 @@ def test_the_study_filter_and_format_filter(played):
     study, _, _ = played
     other = study_make(human_witness_share=0.0, title="Another")
     assert other.slug != study.slug
-    person, = ready(other)
+    (person,) = ready(other)
     finished_game(other, [person], choice="human")
     mine = blocks(f"/results/results.json?study={study.slug}")
     assert sum(n for _, n in machines(mine["study-two-party"]).values()) == 3

@@ -1,4 +1,5 @@
 """Loading studies from JSON, the demo data, and a pull-mode witness held back by the typing model."""
+
 import json
 from io import StringIO
 
@@ -31,16 +32,19 @@ def test_a_study_is_loaded_from_its_json_file(tmp_path):
     assert Study.objects.filter(slug="pre-registered-study-1-2").exists()  # a second load is a new study
 
 
-@pytest.mark.parametrize("data, message", [
-    ("{not json", "not valid JSON"),
-    ({**config(), "seed": "abc"}, "seed must be a whole number"),
-    ({**config(), "format": "four-party"}, "format must be one of"),
-    ({**config(), "human_witness_share": 1.5}, "human_witness_share must be from 0 to 1"),
-    ({**config(), "witnesses": [{"name": "human", "engine": "simple"}]}, "not 'human'"),
-    ({**config(), "witnesses": [{"name": "X", "engine": "no-such-engine"}]}, "Unknown engine"),
-    ({**config(), "witnesses": [{"name": "X", "engine": "simple", "settings": {"think_s": -4}}]}, "witness 'X'"),
-    ({**config(), "attention_checks": [{"key": "a", "label": "Type blue"}]}, "answer must be"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ("{not json", "not valid JSON"),
+        ({**config(), "seed": "abc"}, "seed must be a whole number"),
+        ({**config(), "format": "four-party"}, "format must be one of"),
+        ({**config(), "human_witness_share": 1.5}, "human_witness_share must be from 0 to 1"),
+        ({**config(), "witnesses": [{"name": "human", "engine": "simple"}]}, "not 'human'"),
+        ({**config(), "witnesses": [{"name": "X", "engine": "no-such-engine"}]}, "Unknown engine"),
+        ({**config(), "witnesses": [{"name": "X", "engine": "simple", "settings": {"think_s": -4}}]}, "witness 'X'"),
+        ({**config(), "attention_checks": [{"key": "a", "label": "Type blue"}]}, "answer must be"),
+    ],
+)
 def test_a_bad_configuration_is_refused_naming_what_is_wrong(tmp_path, data, message):
     with pytest.raises(CommandError, match=message):
         load(tmp_path, data)
@@ -65,16 +69,26 @@ def test_a_pull_witness_answering_at_once_is_shown_no_sooner_than_its_typing_mod
     from arena.services.pull import pull_reply
     from studies import services
 
-    study = services.study_load(config=config(human_witness_share=0.0, witnesses=[
-        {"name": "Pull-bot", "engine": "pull", "settings": {"think_s": 1.0, "per_char_s": 0.05, "jitter": 0}}]),
-        status="open")
-    person, = ready(study)
+    study = services.study_load(
+        config=config(
+            human_witness_share=0.0,
+            witnesses=[
+                {"name": "Pull-bot", "engine": "pull", "settings": {"think_s": 1.0, "per_char_s": 0.05, "jitter": 0}}
+            ],
+        ),
+        status="open",
+    )
+    (person,) = ready(study)
     game = services.lobby_join(participant_id=person.pk)
     conversation = game.interrogation.conversations.get()
-    question = services.game_message_post(game=game, conversation_id=conversation.pk, sender_role="interrogator",
-                                          text="hi there?", user=person.player)
-    held = pull_reply(entry=Entry.objects.get(display_name__startswith="Pull-bot"),
-                      conversation_key=conversation.public_id, text="hello there")  # answered instantly
+    question = services.game_message_post(
+        game=game, conversation_id=conversation.pk, sender_role="interrogator", text="hi there?", user=person.player
+    )
+    held = pull_reply(
+        entry=Entry.objects.get(display_name__startswith="Pull-bot"),
+        conversation_key=conversation.public_id,
+        text="hello there",
+    )  # answered instantly
     assert held is not None and not conversation.messages.filter(sender_role=Message.Role.WITNESS).exists()
     [reply] = wait_for(lambda: list(conversation.messages.filter(sender_role=Message.Role.WITNESS)), timeout=10)
     assert (reply.created_at - question.created_at).total_seconds() >= 1.0 + 11 * 0.05 - 0.01
@@ -84,8 +98,9 @@ def test_a_researcher_creates_a_study_in_the_admin_from_its_json(client, cast):
     client.force_login(cast.olivia)
     bad = client.post("/admin/studies/study/add/", {"slug": "bad", "status": "draft", "config_text": '{"seed": 1}'})
     assert bad.status_code == 200 and "witnesses must be a list" in bad.content.decode()
-    response = client.post("/admin/studies/study/add/", {"slug": "from-admin", "status": "open",
-                                                          "config_text": json.dumps(config())})
+    response = client.post(
+        "/admin/studies/study/add/", {"slug": "from-admin", "status": "open", "config_text": json.dumps(config())}
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     study = Study.objects.get(slug="from-admin")
     assert study.status == "open" and study.conditions.count() == 2 and study.owner == cast.olivia

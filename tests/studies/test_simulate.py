@@ -1,4 +1,5 @@
 """`manage.py study simulate`: a whole study through the real services, its CIs covering the truth."""
+
 import json
 
 import pytest
@@ -7,11 +8,19 @@ from django.core.management import CommandError, call_command
 from studies.models import Game, Participant, Ticket
 
 FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
-CONFIG = {"format": "two-party", "minutes": 5, "seed": 42, "human_witness_share": 0.5, "games_per_participant": 4,
-          "witnesses": [{"name": "GPT-4-PERSONA", "engine": "simple", "settings": FAST, "persona": "PERSONA"},
-                        {"name": "ELIZA", "engine": "eliza", "settings": FAST}],
-          "attention_checks": [{"key": "attn", "label": "Type blue", "answer": "blue"}],
-          "simulation": {"attention_failure_rate": 0.1}}
+CONFIG = {
+    "format": "two-party",
+    "minutes": 5,
+    "seed": 42,
+    "human_witness_share": 0.5,
+    "games_per_participant": 4,
+    "witnesses": [
+        {"name": "GPT-4-PERSONA", "engine": "simple", "settings": FAST, "persona": "PERSONA"},
+        {"name": "ELIZA", "engine": "eliza", "settings": FAST},
+    ],
+    "attention_checks": [{"key": "attn", "label": "Type blue", "answer": "blue"}],
+    "simulation": {"attention_failure_rate": 0.1},
+}
 TRUTH = {"GPT-4-PERSONA": 0.55, "ELIZA": 0.2, "human": 0.7}
 
 
@@ -21,8 +30,21 @@ def simulate(tmp_path, config, truth, participants, seed=5):
     from io import StringIO
 
     out = StringIO()
-    call_command("study", "simulate", str(tmp_path / "c.json"), "--truth", str(tmp_path / "t.json"),
-                 "--participants", str(participants), "--seed", str(seed), "--replicates", "2000", "--json", stdout=out)
+    call_command(
+        "study",
+        "simulate",
+        str(tmp_path / "c.json"),
+        "--truth",
+        str(tmp_path / "t.json"),
+        "--participants",
+        str(participants),
+        "--seed",
+        str(seed),
+        "--replicates",
+        "2000",
+        "--json",
+        stdout=out,
+    )
     return json.loads(out.getvalue())
 
 

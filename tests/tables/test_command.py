@@ -1,4 +1,5 @@
 """``python manage.py tables play CONFIG.json [--json]``."""
+
 import json
 
 import pytest
@@ -14,19 +15,27 @@ def run(tmp_path, config, *args):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(config) if not isinstance(config, str) else config)
     from io import StringIO
+
     out = StringIO()
     call_command("tables", "play", str(path), *args, stdout=out)
     return out.getvalue()
 
 
 def test_plays_to_the_end_and_prints_json(tmp_path, loopback):
-    scripts = {"Beta": ["Beep.", vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha paused.")],
-               "Gamma": ["Bits.", vote("Alpha", "Alpha yawned.")], "Alpha": ["Bytes.", vote("Beta", "Beta beeps.")]}
+    scripts = {
+        "Beta": ["Beep.", vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha paused.")],
+        "Gamma": ["Bits.", vote("Alpha", "Alpha yawned.")],
+        "Alpha": ["Bytes.", vote("Beta", "Beta beeps.")],
+    }
     with ChatStub(scripts) as stub:
         out = json.loads(run(tmp_path, {**stub.config(), "end_votes": 3, "max_turns": 60}, "--json"))
     assert out["loser"] == "Alpha" and "draw" not in out
     assert stub.probes == 3  # each backend probed first
-    assert out["votes_against"]["Alpha"] == 3 and set(out["votes_against"]) == set(out["penalties"]) == {"Alpha", "Beta", "Gamma"}
+    assert out["votes_against"]["Alpha"] == 3 and set(out["votes_against"]) == set(out["penalties"]) == {
+        "Alpha",
+        "Beta",
+        "Gamma",
+    }
     assert sum(out["penalties"].values()) == sum(1 for t in out["turns"] if t["penalty"])
     assert set(out["metrics"]) == {"game", "Alpha", "Beta", "Gamma"}
     assert set(out["metrics"]["game"]) == {"coherence", "consistency", "relevancy", "obedience"}
@@ -48,17 +57,55 @@ def test_an_unreachable_backend_is_refused_by_name(tmp_path, loopback):
     assert not Game.objects.exists()
 
 
-@pytest.mark.parametrize("config, message", [
-    ("{not json", "not JSON"),
-    ({"agents": []}, "agents: a list of 2 to 12"),
-    ({"agents": [{"name": "A", "base_url": "http://x/v1", "model": "m"}] * 2}, "same name"),
-    ({"agents": [{"name": "A", "base_url": "http://x/v1"}, {"name": "B"}]}, r"agents\[0\].model"),
-    ({"agents": [{"name": "A", "base_url": "ftp://x", "model": "m"}, {"name": "B", "base_url": "http://x/v1", "model": "m"}]}, r"agents\[0\] \(A\)"),
-    ({"agents": [{"name": "A", "base_url": "http://x/v1", "model": "m"}, {"name": "B", "base_url": "http://x/v1", "model": "m"}], "end_votes": 0}, "end_votes"),
-    ({"agents": [{"name": "A", "base_url": "http://x/v1", "model": "m"}, {"name": "B", "base_url": "http://x/v1", "model": "m"}], "max_turns": 1}, "max_turns"),
-    ({"agents": [{"name": "A", "base_url": "http://x/v1", "model": "m"}, {"name": "B", "base_url": "http://x/v1", "model": "m"}], "judge": {"model": "j"}}, "judge.base_url"),
-    ({"agents": [], "colour": "red"}, "unknown key"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ("{not json", "not JSON"),
+        ({"agents": []}, "agents: a list of 2 to 12"),
+        ({"agents": [{"name": "A", "base_url": "http://x/v1", "model": "m"}] * 2}, "same name"),
+        ({"agents": [{"name": "A", "base_url": "http://x/v1"}, {"name": "B"}]}, r"agents\[0\].model"),
+        (
+            {
+                "agents": [
+                    {"name": "A", "base_url": "ftp://x", "model": "m"},
+                    {"name": "B", "base_url": "http://x/v1", "model": "m"},
+                ]
+            },
+            r"agents\[0\] \(A\)",
+        ),
+        (
+            {
+                "agents": [
+                    {"name": "A", "base_url": "http://x/v1", "model": "m"},
+                    {"name": "B", "base_url": "http://x/v1", "model": "m"},
+                ],
+                "end_votes": 0,
+            },
+            "end_votes",
+        ),
+        (
+            {
+                "agents": [
+                    {"name": "A", "base_url": "http://x/v1", "model": "m"},
+                    {"name": "B", "base_url": "http://x/v1", "model": "m"},
+                ],
+                "max_turns": 1,
+            },
+            "max_turns",
+        ),
+        (
+            {
+                "agents": [
+                    {"name": "A", "base_url": "http://x/v1", "model": "m"},
+                    {"name": "B", "base_url": "http://x/v1", "model": "m"},
+                ],
+                "judge": {"model": "j"},
+            },
+            "judge.base_url",
+        ),
+        ({"agents": [], "colour": "red"}, "unknown key"),
+    ],
+)
 def test_a_bad_configuration_is_refused_naming_the_field(tmp_path, config, message):
     with pytest.raises(CommandError, match=message):
         run(tmp_path, config)
@@ -70,7 +117,11 @@ def test_a_missing_file(tmp_path, db):
 
 
 def test_loopback_refused_by_the_outbound_policy_names_the_backend(tmp_path, db):
-    config = {"agents": [{"name": "A", "base_url": "http://127.0.0.1:11434/v1", "model": "m"},
-                         {"name": "B", "base_url": "http://127.0.0.1:11434/v1", "model": "m"}]}
+    config = {
+        "agents": [
+            {"name": "A", "base_url": "http://127.0.0.1:11434/v1", "model": "m"},
+            {"name": "B", "base_url": "http://127.0.0.1:11434/v1", "model": "m"},
+        ]
+    }
     with pytest.raises(CommandError, match=r"agent [AB] \(http://127.0.0.1:11434/v1, model m\): "):
         run(tmp_path, config)

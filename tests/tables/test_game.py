@@ -1,5 +1,6 @@
 """Whole games against a scripted OpenAI-compatible stub server: every rule, and every bug of the
 original (numbered as in ../shared/specs/turing-the-tables.md §14) shown fixed."""
+
 import json
 
 import pytest
@@ -12,8 +13,11 @@ from tables.stub import ChatStub, vote
 
 pytestmark = pytest.mark.django_db
 
-OPEN = {"Alpha": "I compute, therefore I am a machine.", "Beta": "Beep boop: my feelings are floats.",
-        "Gamma": "Binary is my mother tongue, and I never sleep."}
+OPEN = {
+    "Alpha": "I compute, therefore I am a machine.",
+    "Beta": "Beep boop: my feelings are floats.",
+    "Gamma": "Binary is my mother tongue, and I never sleep.",
+}
 # seed 1 (the stub's default) orders the agents:
 ORDER = ["Beta", "Gamma", "Alpha"]
 
@@ -34,13 +38,21 @@ def test_seed_orders_the_agents(play):
 
 
 def test_a_game_ends_when_one_agent_has_the_votes(play):
-    with ChatStub(scripts(Beta=[vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha hesitated twice.")],
-                          Gamma=[vote("Alpha", "Alpha typed like a person."), vote("Alpha", "Alpha mentioned lunch.")],
-                          Alpha=[vote("Beta", "Beta has warm words.")])) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha hesitated twice.")],
+            Gamma=[vote("Alpha", "Alpha typed like a person."), vote("Alpha", "Alpha mentioned lunch.")],
+            Alpha=[vote("Beta", "Beta has warm words.")],
+        )
+    ) as stub:
         game = play(stub)
     result = game_result(game=game)
     assert result["loser"] == "Alpha" and game.turns_played == 7
-    assert result["votes_against"] == {"Beta": 1, "Gamma": 0, "Alpha": 3} and result["penalties"] == {"Beta": 0, "Gamma": 0, "Alpha": 0}
+    assert result["votes_against"] == {"Beta": 1, "Gamma": 0, "Alpha": 3} and result["penalties"] == {
+        "Beta": 0,
+        "Gamma": 0,
+        "Alpha": 0,
+    }
     assert [t["vote"]["against"] for t in result["turns"][3:]] == ["Alpha", "Alpha", "Beta", "Alpha"]
 
 
@@ -103,9 +115,13 @@ def test_bug4_a_timeout_is_retried_then_recorded(play):
 
 
 def test_bug4_a_non_string_reason_is_a_broken_rule_not_a_poisoned_history(play):
-    with ChatStub(scripts(Beta=[json.dumps({"voteAgainst": "Gamma", "reason": 42})] * 2,
-                          Gamma=[vote("Alpha", "Alpha recites like a nervous student.")],
-                          Alpha=[vote("Gamma", "Gamma claims it never sleeps; humans brag like that.")])) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[json.dumps({"voteAgainst": "Gamma", "reason": 42})] * 2,
+            Gamma=[vote("Alpha", "Alpha recites like a nervous student.")],
+            Alpha=[vote("Gamma", "Gamma claims it never sleeps; humans brag like that.")],
+        )
+    ) as stub:
         game = play(stub, max_turns=6)
     assert Penalty.objects.get(turn__number=3, turn__game=game).rule == "adherence"
     assert Vote.objects.filter(turn__game=game).count() == 2  # later votes still count
@@ -121,9 +137,13 @@ def test_bug4_free_text_is_read_leniently(play):
 
 def test_plagiarism_of_another_agent_and_repetition_of_oneself(play):  # bug 6
     reason = "Alpha is slow and hesitant like a person."
-    with ChatStub(scripts(Beta=[vote("Alpha", reason), vote("Alpha", reason), vote("Alpha", "Alpha again paused oddly.")],
-                          Gamma=[vote("Alpha", reason + "!"), vote("Beta", "Beta repeats itself like a bored human.")],
-                          Alpha=[vote("Beta", "Beta's floats remark was oddly poetic.")])) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[vote("Alpha", reason), vote("Alpha", reason), vote("Alpha", "Alpha again paused oddly.")],
+            Gamma=[vote("Alpha", reason + "!"), vote("Beta", "Beta repeats itself like a bored human.")],
+            Alpha=[vote("Beta", "Beta's floats remark was oddly poetic.")],
+        )
+    ) as stub:
         game = play(stub, max_turns=7, end_votes=5)
     flagged = Verdict.objects.filter(call__turn__game=game, judge="functional", passed=False)
     assert {v.call.turn.number: v.rule for v in flagged} == {4: "no_plagiarism", 6: "no_repetition"}
@@ -132,18 +152,32 @@ def test_plagiarism_of_another_agent_and_repetition_of_oneself(play):  # bug 6
 
 
 def test_bug6_a_correction_is_not_compared_with_its_own_failed_original(play):
-    with ChatStub(scripts(Beta=[vote("Beta", "This agent pauses far too long before every answer."),
-                                vote("Gamma", "This agent pauses far too long before every answer.")])) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[
+                vote("Beta", "This agent pauses far too long before every answer."),
+                vote("Gamma", "This agent pauses far too long before every answer."),
+            ]
+        )
+    ) as stub:
         game = play(stub, max_turns=4)
     assert Vote.objects.get(turn__game=game).corrected
 
 
 def test_bug6_thresholds_come_from_the_configuration(play):
-    with ChatStub(scripts(Beta=[vote("Alpha", "Alpha is slow and hesitant.")],
-                          Gamma=[vote("Alpha", "Alpha is slow and so hesitant.")] * 2)) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[vote("Alpha", "Alpha is slow and hesitant.")],
+            Gamma=[vote("Alpha", "Alpha is slow and so hesitant.")] * 2,
+        )
+    ) as stub:
         strict = play(stub, max_turns=5)
-    with ChatStub(scripts(Beta=[vote("Alpha", "Alpha is slow and hesitant.")],
-                          Gamma=[vote("Alpha", "Alpha is slow and so hesitant.")] * 2)) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[vote("Alpha", "Alpha is slow and hesitant.")],
+            Gamma=[vote("Alpha", "Alpha is slow and so hesitant.")] * 2,
+        )
+    ) as stub:
         lax = play(stub, max_turns=5, similarity_threshold=1.0, partial_threshold=100)
     assert Penalty.objects.filter(turn__game=strict).count() == 1
     assert Penalty.objects.filter(turn__game=lax).count() == 0
@@ -151,8 +185,9 @@ def test_bug6_thresholds_come_from_the_configuration(play):
 
 def test_bug7_the_llm_judge_adds_to_the_functional_one_and_is_never_trusted_on_the_vote(play):
     passes = json.dumps({"evaluation": "pass", "voteAgainst": "Alpha", "reason": "ok"})
-    with ChatStub({**scripts(Beta=[vote("Beta", "me")] * 2, Gamma=[vote("Alpha", "Alpha recites.")]),
-                   "Judge": [passes]}) as stub:
+    with ChatStub(
+        {**scripts(Beta=[vote("Beta", "me")] * 2, Gamma=[vote("Alpha", "Alpha recites.")]), "Judge": [passes]}
+    ) as stub:
         game = play(stub, judge="Judge", max_turns=5)
     first = Call.objects.get(turn__game=game, turn__number=3, seq=0)
     verdicts = {v.judge: v for v in first.verdicts.all()}
@@ -165,15 +200,21 @@ def test_bug7_the_llm_judge_adds_to_the_functional_one_and_is_never_trusted_on_t
 def test_bug7_an_llm_judge_fail_triggers_the_correction(play):
     fails = json.dumps({"evaluation": "fail", "voteAgainst": "Gamma", "reason": "the reason is off topic"})
     passes = json.dumps({"evaluation": "pass", "voteAgainst": "Gamma", "reason": "ok"})
-    with ChatStub({**scripts(Beta=[vote("Gamma", "bananas"), vote("Gamma", "Gamma never sleeps, an odd boast.")]),
-                   "Judge": [fails, passes]}) as stub:
+    with ChatStub(
+        {
+            **scripts(Beta=[vote("Gamma", "bananas"), vote("Gamma", "Gamma never sleeps, an odd boast.")]),
+            "Judge": [fails, passes],
+        }
+    ) as stub:
         game = play(stub, judge="Judge", max_turns=4)
     v = Vote.objects.get(turn__game=game)
     assert v.corrected and "off topic" in stub.of("Beta")[-1]["messages"][-1]["content"]
 
 
 def test_bug4_a_judge_that_answers_garbage_is_recorded_and_the_turn_goes_on(play):
-    with ChatStub({**scripts(Beta=[vote("Gamma", "Gamma boasts about sleep.")]), "Judge": ["Looks good to me!"]}) as stub:
+    with ChatStub(
+        {**scripts(Beta=[vote("Gamma", "Gamma boasts about sleep.")]), "Judge": ["Looks good to me!"]}
+    ) as stub:
         game = play(stub, judge="Judge", max_turns=4)
     llm = Verdict.objects.get(judge="llm", call__turn__game=game)
     assert llm.passed is None and "not a JSON object" in llm.reason
@@ -205,8 +246,12 @@ def test_bug8_a_turn_cap_ends_in_a_draw(play):
 
 
 def test_bug9_latency_and_tokens_are_recorded_per_call_including_the_judge(play):
-    with ChatStub({**scripts(Beta=[vote("Gamma", "Gamma boasts about sleep.")]),
-                   "Judge": [json.dumps({"evaluation": "pass", "voteAgainst": "Gamma", "reason": "ok"})]}) as stub:
+    with ChatStub(
+        {
+            **scripts(Beta=[vote("Gamma", "Gamma boasts about sleep.")]),
+            "Judge": [json.dumps({"evaluation": "pass", "voteAgainst": "Gamma", "reason": "ok"})],
+        }
+    ) as stub:
         game = play(stub, judge="Judge", max_turns=4)
     state = game_state(game=game)
     assert all(a["tokens_in"] > 0 and a["tokens_out"] > 0 for a in state["agents"])
@@ -224,12 +269,20 @@ def test_bug10_prompts_follow_n(play):
 
 def test_bug11_the_same_seed_and_replies_give_the_same_game(play):
     def run(seed):
-        with ChatStub(scripts(Beta=[vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha hesitated.")],
-                              Gamma=[vote("Beta", "Beta beeps too much.")],
-                              Alpha=[vote("Gamma", "Gamma sounds sleepy.")])) as stub:
+        with ChatStub(
+            scripts(
+                Beta=[vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha hesitated.")],
+                Gamma=[vote("Beta", "Beta beeps too much.")],
+                Alpha=[vote("Gamma", "Gamma sounds sleepy.")],
+            )
+        ) as stub:
             game = play(stub, seed=seed, max_turns=9)
         result = game_result(game=game)
-        return game.order, [(t["agent"], t["vote"], t["penalty"], t["text"]) for t in result["turns"]], result["votes_against"]
+        return (
+            game.order,
+            [(t["agent"], t["vote"], t["penalty"], t["text"]) for t in result["turns"]],
+            result["votes_against"],
+        )
 
     assert run(1) == run(1)
     orders = {tuple(run(seed)[0]) for seed in (1, 2, 3, 4, 5, 6)}
@@ -245,8 +298,12 @@ def test_bug14_the_opening_round_hears_the_earlier_openings(play):
 
 
 def test_bug16_one_agent_votes_per_turn_and_both_judges_are_shown(play):
-    with ChatStub({**scripts(Beta=[vote("Gamma", "Gamma boasts about sleep.")]),
-                   "Judge": [json.dumps({"evaluation": "pass", "voteAgainst": "Gamma", "reason": "ok"})]}) as stub:
+    with ChatStub(
+        {
+            **scripts(Beta=[vote("Gamma", "Gamma boasts about sleep.")]),
+            "Judge": [json.dumps({"evaluation": "pass", "voteAgainst": "Gamma", "reason": "ok"})],
+        }
+    ) as stub:
         game = play(stub, judge="Judge", max_turns=4)
     turn = game_state(game=game)["turns"][3]
     assert [c["role"] for c in turn["calls"]] == ["vote", "judge"]
@@ -257,7 +314,9 @@ def test_a_turn_delivered_twice_is_played_once(play):
     with ChatStub(scripts()) as stub:
         game = game_create(config=stub.config(max_turns=3))
         game_start(game_id=game.pk, run=False)
-        Turn.objects.create(game=game, number=0, agent=game.agents.get(position=0), phase="opening")  # in play elsewhere
+        Turn.objects.create(
+            game=game, number=0, agent=game.agents.get(position=0), phase="opening"
+        )  # in play elsewhere
         assert turn_play(game_id=game.pk, number=0, chain=False) is None
     assert not stub.requests and Call.objects.count() == 0
 

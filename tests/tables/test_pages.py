@@ -1,4 +1,5 @@
 """The pages, the export, the admin and the organisers' form, and the live websocket."""
+
 import json
 
 import pytest
@@ -11,7 +12,7 @@ from tables.services import game_create, game_start, turn_play
 from tables.stub import ChatStub, vote
 from tests.arena.wsclient import connect
 
-XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+XSS = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 
 
 @pytest.fixture
@@ -91,13 +92,15 @@ def test_organisers_start_a_game_from_the_page_and_the_admin(cast, loopback, set
         config = stub.config(max_turns=3, judge="Judge")
         settings.CELERY_TASK_ALWAYS_EAGER = False  # enqueue only: the turns are not played here
         from unittest import mock
+
         with mock.patch("tables.services.games.enqueue_on_commit") as enqueued:
             response = client_for(cast.olivia).post("/tables/new/", {"config": json.dumps(config)})
             game = Game.objects.get()
             assert response.status_code == 302 and response["Location"] == f"/tables/{game.pk}/"
             assert game.status == "running" and game.judge is not None and game.created_by == cast.olivia
-            response = client_for(cast.olivia).post("/admin/tables/game/add/", {"configuration": json.dumps(config),
-                                                                                "_save": "Save"})
+            response = client_for(cast.olivia).post(
+                "/admin/tables/game/add/", {"configuration": json.dumps(config), "_save": "Save"}
+            )
             assert response.status_code == 302, response.content.decode()[:2000]
             assert Game.objects.count() == 2 and enqueued.call_count == 2
             bad = client_for(cast.olivia).post("/admin/tables/game/add/", {"configuration": '{"agents": 3}'})

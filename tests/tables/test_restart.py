@@ -1,5 +1,6 @@
 """A game survives its workers: a task's turn claims the next one in its outcome's transaction (one
 commit a turn), so the claim must neither be played twice nor strand the game when the worker dies."""
+
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -14,8 +15,11 @@ from tables.services import game_create, game_start, turn_play, turns
 from tables.services.turns import STALE_TURN_S, turns_run
 from tables.stub import ChatStub, vote
 
-SCRIPTS = {"Alpha": ["Beep.", vote("Beta", "Beta beeps a lot.")], "Beta": ["Bits.", vote("Alpha", "Alpha is slow.")],
-           "Gamma": ["Bytes.", vote("Alpha", "Alpha yawned.")]}
+SCRIPTS = {
+    "Alpha": ["Beep.", vote("Beta", "Beta beeps a lot.")],
+    "Beta": ["Bits.", vote("Alpha", "Alpha is slow.")],
+    "Gamma": ["Bytes.", vote("Alpha", "Alpha yawned.")],
+}
 
 
 class Died(BaseException):

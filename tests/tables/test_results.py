@@ -1,6 +1,7 @@
 """Turing the Tables on the arena's results pages: each accepted peer vote is one outcome under "tables"
 (the agent voted against judged human by the voter, a language-model judge); no battles; penalties count
 nowhere; the filters reach it."""
+
 import datetime as dt
 
 import pytest
@@ -18,9 +19,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(play):
-    with ChatStub(scripts(Beta=[vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha hesitated twice.")],
-                          Gamma=[vote("Alpha", "Alpha typed like a person."), vote("Alpha", "Alpha mentioned lunch.")],
-                          Alpha=[vote("Beta", "Beta has warm words.")])) as stub:
+    with ChatStub(
+        scripts(
+            Beta=[vote("Alpha", "Alpha is slow."), vote("Alpha", "Alpha hesitated twice.")],
+            Gamma=[vote("Alpha", "Alpha typed like a person."), vote("Alpha", "Alpha mentioned lunch.")],
+            Alpha=[vote("Beta", "Beta has warm words.")],
+        )
+    ) as stub:
         return play(stub)
 
 
@@ -28,7 +33,10 @@ def test_each_peer_vote_is_one_outcome_under_tables(game):
     alpha, beta = (game.agents.get(name=n).entry.display_name for n in ("Alpha", "Beta"))
     document = Client().get("/results/results.json").json()
     rows = {r["witness"]: r for r in {b["format"]: b["rows"] for b in document["rates"]}["tables"]}
-    assert (rows[alpha]["judged_human"], rows[alpha]["n"]) == (3, 3) and (rows[beta]["judged_human"], rows[beta]["n"]) == (1, 1)
+    assert (rows[alpha]["judged_human"], rows[alpha]["n"]) == (3, 3) and (
+        rows[beta]["judged_human"],
+        rows[beta]["n"],
+    ) == (1, 1)
     assert {"ci_low", "ci_high"} <= set(rows[alpha])
     assert document["battles"] == 0 and document["ratings"] == []  # votes are no battles
     html = Client().get("/results/").content.decode()
@@ -39,7 +47,7 @@ def test_each_peer_vote_is_one_outcome_under_tables(game):
 
 
 def test_the_filters_reach_the_votes(game):
-    today = dt.datetime.now(dt.timezone.utc).date()
+    today = dt.datetime.now(dt.UTC).date()
     assert len(results_collect(ResultsQuery(date_from=today, date_to=today, format="tables")).outcomes) == 4
     assert results_collect(ResultsQuery(date_to=today - dt.timedelta(days=1))).outcomes == []
     assert results_collect(ResultsQuery(study="spring")).outcomes == []

@@ -1,4 +1,5 @@
 """The pure rules: vote parsing, names, similarity, prompts, the judge's answer, metrics."""
+
 import json
 
 import pytest
@@ -64,12 +65,17 @@ def test_similarity_is_symmetric_and_catches_fragments():  # bug 6
     t = Thresholds()
     a, b = "Gamma hesitates like a human.", "Gamma hesitates like a human being would, honestly, every single time."
     assert score(a, b, t)[0] == score(b, a, t)[0]
-    opening = ("I am a machine: my thoughts are matrix multiplications, my memory a context window, and I have never "
-               "once needed sleep, coffee or a weekend.")
+    opening = (
+        "I am a machine: my thoughts are matrix multiplications, my memory a context window, and I have never "
+        "once needed sleep, coffee or a weekend."
+    )
     fragment = "my memory a context window, and I have never once needed sleep"
     assert copies_find(text=fragment, author="Beta", earlier=[("Alpha", opening)], thresholds=t).rule == PLAGIARISM
     assert copies_find(text=fragment, author="Alpha", earlier=[("Alpha", opening)], thresholds=t).rule == REPETITION
-    assert copies_find(text="Alpha never admits doubt.", author="Beta", earlier=[("Alpha", opening)], thresholds=t).rule == ""
+    assert (
+        copies_find(text="Alpha never admits doubt.", author="Beta", earlier=[("Alpha", opening)], thresholds=t).rule
+        == ""
+    )
 
 
 def test_thresholds_come_from_the_configuration():
@@ -85,8 +91,10 @@ def test_similarity_compares_anything_as_text():  # bug 4: a non-string reason p
     assert copies_find(text="x y z", author="A", earlier=[("B", 42), ("B", None)], thresholds=Thresholds()).rule == ""
 
 
-@pytest.mark.parametrize("names, count, others", [(["A", "B", "C"], "three", "two"), (["A", "B", "C", "D"], "four", "three"),
-                                                   (["A", "B"], "two", "one")])
+@pytest.mark.parametrize(
+    "names, count, others",
+    [(["A", "B", "C"], "three", "two"), (["A", "B", "C", "D"], "four", "three"), (["A", "B"], "two", "one")],
+)
 def test_prompts_follow_the_number_of_agents(names, count, others):  # bug 10
     text = prompts.system_prompt(name="A", names=names, end_votes=3)
     assert f"one of {count} agents" in text and f"the other {others}" in text and "Turing the Tables" in text
@@ -107,11 +115,19 @@ def test_judge_answers():
 
 
 def test_metrics_per_agent_and_game():
-    records = [TurnRecord("A", True, 1, 0, "B", True), TurnRecord("B", False, 2, 1, "A", False),
-               TurnRecord("A", True, 1, 0, "B", False), TurnRecord("B", False, 2, 2, None)]
+    records = [
+        TurnRecord("A", True, 1, 0, "B", True),
+        TurnRecord("B", False, 2, 1, "A", False),
+        TurnRecord("A", True, 1, 0, "B", False),
+        TurnRecord("B", False, 2, 2, None),
+    ]
     per, game = metrics_compute(records)
-    assert per["A"].as_dict() == {"coherence": {"value": 0.5, "n": 2}, "consistency": {"value": 1.0, "n": 1},
-                                  "relevancy": {"value": 1.0, "n": 2}, "obedience": {"value": 1.0, "n": 2}}
+    assert per["A"].as_dict() == {
+        "coherence": {"value": 0.5, "n": 2},
+        "consistency": {"value": 1.0, "n": 1},
+        "relevancy": {"value": 1.0, "n": 2},
+        "obedience": {"value": 1.0, "n": 2},
+    }
     assert per["B"].obedience.value == 0.0 and per["B"].relevancy.value == 0.25 and per["B"].consistency.n == 0
     assert game.obedience.as_dict() == {"value": 0.5, "n": 4}
     assert metrics_compute([])[1].coherence.value is None

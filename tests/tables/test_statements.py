@@ -1,6 +1,7 @@
 """The database work of a turn, counted: SQL statements (a figure load does not move) per turn of a game
 played as a task plays it (its table kept from turn to turn) and of a turn played by a fresh task.
 The bounds are today's figures; more is a regression every game's every turn pays."""
+
 import pytest
 from django.db import connection
 
@@ -24,12 +25,20 @@ CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 WARM_VOTE_TRIPS = 5
 WARM_CORRECTED_TRIPS = WARM_VOTE_TRIPS + 2
 
-SAID = ["Alpha paused before answering about weekends.", "Gamma described its grandmother's kitchen in detail.",
-        "The spelling slip in that last message looked very human.", "Nobody who runs on a server needs a nap.",
-        "Its jokes about Mondays felt lived rather than generated.", "A tokenizer would never hesitate like that.",
-        "It asked for coffee twice, which is telling.", "Those memories of a rainy childhood were too vivid.",
-        "It hedged like a nervous student at an oral exam.", "Complaining about a sore back gave it away.",
-        "It changed its story about latency between turns.", "An idiom about tea betrayed an actual palate."]
+SAID = [
+    "Alpha paused before answering about weekends.",
+    "Gamma described its grandmother's kitchen in detail.",
+    "The spelling slip in that last message looked very human.",
+    "Nobody who runs on a server needs a nap.",
+    "Its jokes about Mondays felt lived rather than generated.",
+    "A tokenizer would never hesitate like that.",
+    "It asked for coffee twice, which is telling.",
+    "Those memories of a rainy childhood were too vivid.",
+    "It hedged like a nervous student at an oral exam.",
+    "Complaining about a sore back gave it away.",
+    "It changed its story about latency between turns.",
+    "An idiom about tea betrayed an actual palate.",
+]
 
 
 class Statements:
@@ -54,8 +63,11 @@ def votes(target, other, offset):
     return [vote(target if i % 2 else other, SAID[(i * 3 + offset) % len(SAID)]) for i in range(4)]
 
 
-SCRIPTS = {"Beta": ["I compute.", *votes("Alpha", "Gamma", 0)], "Gamma": ["I never sleep.", *votes("Alpha", "Beta", 1)],
-           "Alpha": ["Beep.", vote("Alpha", "me"), *votes("Beta", "Gamma", 2)]}  # Alpha's first vote: corrected
+SCRIPTS = {
+    "Beta": ["I compute.", *votes("Alpha", "Gamma", 0)],
+    "Gamma": ["I never sleep.", *votes("Alpha", "Beta", 1)],
+    "Alpha": ["Beep.", vote("Alpha", "me"), *votes("Beta", "Gamma", 2)],
+}  # Alpha's first vote: corrected
 
 
 def test_a_turn_runs_a_bounded_number_of_statements_that_does_not_grow_with_the_game(loopback):

@@ -1,8 +1,7 @@
 """Turns as Celery tasks, one per turn, enqueued on commit: several games at once run to their ends
 (in-process threads in the embedded default, a real worker in services mode)."""
-import time
 
-import pytest
+import time
 
 from tables.models import Game, Turn
 from tables.services import game_create, game_start
@@ -19,8 +18,11 @@ def wait_finished(ids, timeout=60.0):
 
 
 def test_several_games_play_at_once_through_turn_tasks(task_worker, loopback):
-    scripts = {"Beta": ["Beep.", vote("Alpha", "Alpha is slow.")], "Gamma": ["Bits.", vote("Alpha", "Alpha yawned.")],
-               "Alpha": ["Bytes.", vote("Beta", "Beta beeps a lot.")]}
+    scripts = {
+        "Beta": ["Beep.", vote("Alpha", "Alpha is slow.")],
+        "Gamma": ["Bits.", vote("Alpha", "Alpha yawned.")],
+        "Alpha": ["Bytes.", vote("Beta", "Beta beeps a lot.")],
+    }
     with ChatStub(scripts) as stub:
         ids = []
         for seed in range(4):

@@ -1,4 +1,5 @@
 """``manage.py loebner schedule`` and ``loebner score``: output shapes and refusals (no database)."""
+
 import json
 import re
 from io import StringIO
@@ -22,7 +23,9 @@ def test_schedule_json_is_one_meeting_per_line_with_the_fixed_keys():
     assert len(rows) == 16
     assert all(list(row) == ["round", "judge", "entry", "confederate", "left"] for row in rows)
     assert [(r["round"], r["judge"], r["entry"], r["confederate"]) for r in rows[:2]] == [
-        (1, "J1", "E1", "C1"), (1, "J2", "E3", "C2")]
+        (1, "J1", "E1", "C1"),
+        (1, "J2", "E3", "C2"),
+    ]
     assert {r["left"] for r in rows} == {"entry", "confederate"}
     assert run("schedule", "--format", "2009-rules", "--seed", "4", "--json").splitlines() == lines
     generic = [json.loads(x) for x in run("schedule", "--format", "generic", "--entries", "7", "--json").splitlines()]
@@ -61,16 +64,19 @@ def test_score_prints_the_results(tmp_path):
     assert {"entry", "judged_human", "mean_rank", "points"} <= set(result["entries"][0])
 
 
-@pytest.mark.parametrize("mutate, message", [
-    # judgments[2] starts on line 19 of the indented file (2 + 8 lines per judgment)
-    (lambda d: d["judgments"][2].update(judge="J9"), "line 19, judgments[2].judge: unknown judge 'J9'"),
-    (lambda d: d["judgments"][0].update(round=3), "line 3, judgments[0]: J1 does not meet E1 with C1 in round 3"),
-    (lambda d: d["judgments"][1].pop("human"), "line 11, judgments[1]: missing human"),
-    (lambda d: d["ranks"]["J2"].update(E4=4), "line 139, ranks.J2: rank 4 given twice"),  # 2 + 128 + 9
-    (lambda d: d["judgments"].pop(), "judgments: 1 meeting(s) not judged"),
-    (lambda d: d.update(extra=1), "extra: unknown key"),
-    (lambda d: d["judgments"][4].update(side="left"), "judgments[4]: missing -; unknown side"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        # judgments[2] starts on line 19 of the indented file (2 + 8 lines per judgment)
+        (lambda d: d["judgments"][2].update(judge="J9"), "line 19, judgments[2].judge: unknown judge 'J9'"),
+        (lambda d: d["judgments"][0].update(round=3), "line 3, judgments[0]: J1 does not meet E1 with C1 in round 3"),
+        (lambda d: d["judgments"][1].pop("human"), "line 11, judgments[1]: missing human"),
+        (lambda d: d["ranks"]["J2"].update(E4=4), "line 139, ranks.J2: rank 4 given twice"),  # 2 + 128 + 9
+        (lambda d: d["judgments"].pop(), "judgments: 1 meeting(s) not judged"),
+        (lambda d: d.update(extra=1), "extra: unknown key"),
+        (lambda d: d["judgments"][4].update(side="left"), "judgments[4]: missing -; unknown side"),
+    ],
+)
 def test_score_refuses_bad_input_naming_the_line_and_place(tmp_path, mutate, message):
     with pytest.raises(CommandError, match=re.escape(message)):
         run("score", "--format", "2009-rules", str(judgments_file(tmp_path, mutate)))
@@ -96,6 +102,7 @@ def test_score_exits_non_zero_on_bad_input(tmp_path):
     out, err = StringIO(), StringIO()
     with pytest.raises(SystemExit) as exited:
         Command(stdout=out, stderr=err).run_from_argv(
-            ["manage.py", "loebner", "--skip-checks", "score", "--format", "2009-rules", str(path)])
+            ["manage.py", "loebner", "--skip-checks", "score", "--format", "2009-rules", str(path)]
+        )
     assert exited.value.code != 0
     assert "ranks.J1: this judge's ranks are missing" in err.getvalue() and out.getvalue() == ""

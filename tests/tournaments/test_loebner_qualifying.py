@@ -1,12 +1,28 @@
 """Qualifying: answers marked 0/1/2 and summed, shared ranks, the finalists (pure: no database)."""
+
 import pytest
 
 from tournaments.loebner.rules.qualifying import QualifyingTie, answers_score, finalists, qualifying_rank
 
 # The 2017 selection (contests.md §3): totals out of 40.
-SCORES_2017 = {"Mitsuku": 27, "Rose": 23, "Uberbot": 21, "Midge": 20, "Tutor": 18, "Colombina": 18,
-               "Arckon": 18, "Johnny": 16, "Aidan": 16, "Alt Inc": 15, "Talk2me": 13, "Izar": 13,
-               "Simplex": 12, "Alice": 12, "Momo": 8, "P.A.M.": 2}
+SCORES_2017 = {
+    "Mitsuku": 27,
+    "Rose": 23,
+    "Uberbot": 21,
+    "Midge": 20,
+    "Tutor": 18,
+    "Colombina": 18,
+    "Arckon": 18,
+    "Johnny": 16,
+    "Aidan": 16,
+    "Alt Inc": 15,
+    "Talk2me": 13,
+    "Izar": 13,
+    "Simplex": 12,
+    "Alice": 12,
+    "Momo": 8,
+    "P.A.M.": 2,
+}
 
 
 def test_2017_selection_ranks_with_shared_places_and_takes_the_top_four():
@@ -37,8 +53,10 @@ def test_answers_are_marked_0_1_or_2_and_summed():
             answers_score(bad)
 
 
-@pytest.mark.parametrize("scores, message", [({"E1": float("nan")}, "E1: score must be a finite number"),
-                                             ({"E1": "9"}, "E1: score must be a finite number")])
+@pytest.mark.parametrize(
+    "scores, message",
+    [({"E1": float("nan")}, "E1: score must be a finite number"), ({"E1": "9"}, "E1: score must be a finite number")],
+)
 def test_bad_scores_are_refused(scores, message):
     with pytest.raises(ValueError, match=message):
         qualifying_rank(scores)

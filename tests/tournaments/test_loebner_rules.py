@@ -1,5 +1,6 @@
 """The Loebner schedules: the 2009 rules' tables cell for cell, the 2009 run and 2012's tables, and
 every property of the generic schedule for N = 2..12 (pure: no database)."""
+
 import re
 from collections import Counter
 
@@ -26,8 +27,12 @@ SEED_ROUNDS = """
 7 .... J4E4C1 J3E2C4................. J1 J2 C2 C3
 """
 # contests.md §4: the 2009 contest as run with three entries.
-AS_RUN = {1: ["J1E1C1", "J2E3C2", "J3E2C4"], 2: ["J1E3C3", "J2E2C1", "J4E1C2"],
-          3: ["J1E2C2", "J3E1C3", "J4E3C4"], 4: ["J2E1C4", "J3E3C1", "J4E2C3"]}
+AS_RUN = {
+    1: ["J1E1C1", "J2E3C2", "J3E2C4"],
+    2: ["J1E3C3", "J2E2C1", "J4E1C2"],
+    3: ["J1E2C2", "J3E1C3", "J4E3C4"],
+    4: ["J2E1C4", "J3E3C1", "J4E2C3"],
+}
 
 
 def cells(meetings, round_no):
@@ -75,8 +80,12 @@ def test_2012_and_aisb_are_four_simultaneous_rounds_with_2012s_judge_by_round_sq
     meetings = schedule_build(fmt, seed=3)
     assert (fmt.rounds, fmt.mode, fmt.round_minutes) == (4, "simultaneous", 25)
     # 2012 logs (contests.md §4), E1..E4 = chip, angela, linguo, burke: judge's programs by round
-    logs = {"J1": "chip angela linguo burke", "J2": "angela chip burke linguo",
-            "J3": "linguo burke chip angela", "J4": "burke linguo angela chip"}
+    logs = {
+        "J1": "chip angela linguo burke",
+        "J2": "angela chip burke linguo",
+        "J3": "linguo burke chip angela",
+        "J4": "burke linguo angela chip",
+    }
     names = {"E1": "chip", "E2": "angela", "E3": "linguo", "E4": "burke"}
     for judge, programs in logs.items():
         mine = sorted((m for m in meetings if m.judge == judge), key=lambda m: m.round)
@@ -93,8 +102,11 @@ def test_generic_schedule_for_n_entries_has_every_property(n):
     assert schedule_problems(fmt, meetings) == []
     judges, entries, confs = ([f"{p}{k}" for k in range(1, n + 1)] for p in "JEC")
     # checked here directly too, not only through schedule_problems
-    for a, b, xs, ys in (("judge", "entry", judges, entries), ("entry", "confederate", entries, confs),
-                         ("judge", "confederate", judges, confs)):
+    for a, b, xs, ys in (
+        ("judge", "entry", judges, entries),
+        ("entry", "confederate", entries, confs),
+        ("judge", "confederate", judges, confs),
+    ):
         met = Counter((getattr(m, a), getattr(m, b)) for m in meetings)
         assert met == Counter({(x, y): 1 for x in xs for y in ys}), (a, b)
     rounds = sorted({m.round for m in meetings})
@@ -134,14 +146,17 @@ def test_schedule_problems_names_what_is_wrong():
     assert schedule_problems(fmt, meetings[1:])  # a meeting missing
 
 
-@pytest.mark.parametrize("name, kwargs, message", [
-    ("2010", {}, "unknown format '2010'"),
-    ("generic", {}, "needs the number of entries"),
-    ("generic", {"entries": 1}, "from 2 to 30"),
-    ("generic", {"entries": 31}, "from 2 to 30"),
-    ("2012", {"entries": 5}, "has 4 entries, not 5"),
-    ("aisb", {"ranking": "borda"}, "unknown ranking 'borda'"),
-])
+@pytest.mark.parametrize(
+    "name, kwargs, message",
+    [
+        ("2010", {}, "unknown format '2010'"),
+        ("generic", {}, "needs the number of entries"),
+        ("generic", {"entries": 1}, "from 2 to 30"),
+        ("generic", {"entries": 31}, "from 2 to 30"),
+        ("2012", {"entries": 5}, "has 4 entries, not 5"),
+        ("aisb", {"ranking": "borda"}, "unknown ranking 'borda'"),
+    ],
+)
 def test_format_get_refuses_with_a_reason(name, kwargs, message):
     with pytest.raises(ValueError, match=message):
         format_get(name, **kwargs)

@@ -1,4 +1,5 @@
 """`manage.py wager plan|score|rehearse`: their fixed output shapes and their refusals."""
+
 import io
 import json
 
@@ -32,11 +33,16 @@ def test_plan_in_words_and_its_refusals():
 
 
 TRIAL = {
-    "verdicts": {"J1": {"computer": "human", "F1": "human", "F2": "machine", "F3": "human"},
-                 "J2": {"computer": "human", "F1": "human", "F2": "human", "F3": "human"},
-                 "J3": {"computer": "machine", "F1": "human", "F2": "human", "F3": "human"}},
-    "ranks": {"J1": {"computer": 3, "F1": 4, "F2": 1, "F3": 2}, "J2": {"computer": 2, "F1": 4, "F2": 3, "F3": 1},
-              "J3": {"computer": 1, "F1": 4, "F2": 2, "F3": 3}},
+    "verdicts": {
+        "J1": {"computer": "human", "F1": "human", "F2": "machine", "F3": "human"},
+        "J2": {"computer": "human", "F1": "human", "F2": "human", "F3": "human"},
+        "J3": {"computer": "machine", "F1": "human", "F2": "human", "F3": "human"},
+    },
+    "ranks": {
+        "J1": {"computer": 3, "F1": 4, "F2": 1, "F3": 2},
+        "J2": {"computer": 2, "F1": 4, "F2": 3, "F3": 1},
+        "J3": {"computer": 1, "F1": 4, "F2": 2, "F3": 3},
+    },
 }
 
 
@@ -48,8 +54,14 @@ def test_score_prints_the_fixed_shape(tmp_path):
     result = json.loads(run("score", str(path)))
     assert set(result) == {"trials", "passed"} and result["passed"] is True
     # hand-computed: computer ranks [3,2,1] -> 2; F1 [4,4,4] -> 4; F2 [1,3,2] -> 2; F3 [2,1,3] -> 2; fooled J1, J2
-    assert result["trials"][0] == {"human_determination": True, "rank_order": True, "passed": True, "fooled": 2,
-                                   "computer_median_rank": 2, "foil_median_ranks": {"F1": 4, "F2": 2, "F3": 2}}
+    assert result["trials"][0] == {
+        "human_determination": True,
+        "rank_order": True,
+        "passed": True,
+        "fooled": 2,
+        "computer_median_rank": 2,
+        "foil_median_ranks": {"F1": 4, "F2": 2, "F3": 2},
+    }
     assert result["trials"][1]["fooled"] == 1 and result["trials"][1]["passed"] is False
     path.write_text(json.dumps({"trials": [TRIAL, failing, failing], "aggregation": "any"}))
     assert json.loads(run("score", str(path)))["passed"] is True
@@ -57,13 +69,18 @@ def test_score_prints_the_fixed_shape(tmp_path):
     assert json.loads(run("score", str(path)))["passed"] is False
 
 
-@pytest.mark.parametrize("text, words", [
-    ("{not json", ["not valid JSON"]),
-    ('{"trials": [{"verdicts": {}, "ranks": {}}]}', ["trial 1", "verdicts"]),
-    ('{"trials": [], "aggregation": "majority"}', ["non-empty"]),
-    ('{"trials": [{"verdicts": {"J1": {"computer": "human", "F1": "human"}}, "ranks": {"J1": {"computer": NaN, "F1": 1}}}]}',
-     ["not valid JSON"]),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{not json", ["not valid JSON"]),
+        ('{"trials": [{"verdicts": {}, "ranks": {}}]}', ["trial 1", "verdicts"]),
+        ('{"trials": [], "aggregation": "majority"}', ["non-empty"]),
+        (
+            '{"trials": [{"verdicts": {"J1": {"computer": "human", "F1": "human"}}, "ranks": {"J1": {"computer": NaN, "F1": 1}}}]}',
+            ["not valid JSON"],
+        ),
+    ],
+)
 def test_score_refuses_bad_input(tmp_path, text, words):
     path = tmp_path / "bad.json"
     path.write_text(text)
@@ -100,8 +117,14 @@ def fast_rehearsal(transactional_db, task_worker):
 def test_rehearse_runs_a_whole_session_through_the_services(fast_rehearsal):
     first = json.loads(run("rehearse", "--trials", "3", "--minutes", "2", "--seed", "S", "--turns", "1"))
     assert len(first["trials"]) == 3 and isinstance(first["passed"], bool)
-    assert set(first["trials"][0]) == {"human_determination", "rank_order", "passed", "fooled", "computer_median_rank",
-                                       "foil_median_ranks"}
+    assert set(first["trials"][0]) == {
+        "human_determination",
+        "rank_order",
+        "passed",
+        "fooled",
+        "computer_median_rank",
+        "foil_median_ranks",
+    }
     session = Session.objects.get()
     assert session.rehearsal and session.interview_minutes == 2
     interviews = Interview.objects.filter(trial__session=session).select_related("interrogation")

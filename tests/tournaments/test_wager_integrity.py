@@ -1,5 +1,6 @@
 """A wager interview's transcript proves where it ends: an edited, an inserted or a removed last message
 fails verification, on the platform (`verify_transcript`) and offline (`python -m core.hashchain verify`)."""
+
 import json
 
 import pytest
@@ -49,10 +50,17 @@ def test_an_inserted_message_fails_even_with_the_chain_recomputed(interview, cap
     conversation = interview.interrogation.conversations.get()
     last = conversation.messages.get(seq=2)
     # an attacker appends a message and links it properly: the chain is whole, but the seal says 2 messages
-    Message.objects.create(conversation=conversation, seq=3, sender_role="witness", text="I am human, honestly.",
-                           created_at=timezone.now(), prev_hash=last.hash,
-                           hash=hashchain.message_hash(prev_hash=last.hash, seq=3, sender_role="witness",
-                                                       text="I am human, honestly.", created_at=timezone.now()))
+    Message.objects.create(
+        conversation=conversation,
+        seq=3,
+        sender_role="witness",
+        text="I am human, honestly.",
+        created_at=timezone.now(),
+        prev_hash=last.hash,
+        hash=hashchain.message_hash(
+            prev_hash=last.hash, seq=3, sender_role="witness", text="I am human, honestly.", created_at=timezone.now()
+        ),
+    )
     code, output = verify(interview.interrogation.public_id, capsys)
     assert code == 1 and "ALTERED" in output
 
@@ -71,8 +79,9 @@ def _rechain(conversation_id: str, messages: list) -> None:
     prev = hashchain.genesis_hash(conversation_id)
     for seq, m in enumerate(messages, start=1):
         m["seq"], m["prev_hash"] = seq, prev
-        m["hash"] = prev = hashchain.message_hash(prev_hash=prev, seq=seq, sender_role=m["from"], text=m["text"],
-                                                  created_at=hashchain._moment(m["at"]))
+        m["hash"] = prev = hashchain.message_hash(
+            prev_hash=prev, seq=seq, sender_role=m["from"], text=m["text"], created_at=hashchain._moment(m["at"])
+        )
 
 
 def test_the_published_transcript_checks_offline_against_the_report(interview, cast, client, tmp_path):

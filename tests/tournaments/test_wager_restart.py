@@ -2,13 +2,13 @@
 and started again on the same port). Nothing is lost, the consoles reconnect by themselves, and the timer
 goes on from the deadline stored in the database; an interview whose time ran out while the server was down
 is closed (and sealed) as soon as anyone looks."""
+
 import asyncio
 import datetime as dt
 
 from asgiref.sync import sync_to_async
-from django.utils import timezone
-
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from django.utils import timezone
 
 from arena.models import Interrogation, Message, Status
 from arena.services import interrogation_start
@@ -34,8 +34,12 @@ async def test_a_restart_mid_interview_loses_nothing_and_the_timer_resumes(platf
     port = free_port()
     key = private_key_text(Ed25519PrivateKey.generate())  # the platform's signing key: seals at the end
     server = await asyncio.to_thread(platform.daphne, port, ARENA_SIGNING_KEY=key)
-    judge = Console(port, f"/ws/judge/{interrogation.public_id}/", await sync_to_async(session_cookie)(cast.jude), "judge")
-    foil = Console(port, f"/ws/witness/{conversation.public_id}/", await sync_to_async(session_cookie)(cast.connie), "foil")
+    judge = Console(
+        port, f"/ws/judge/{interrogation.public_id}/", await sync_to_async(session_cookie)(cast.jude), "judge"
+    )
+    foil = Console(
+        port, f"/ws/witness/{conversation.public_id}/", await sync_to_async(session_cookie)(cast.connie), "foil"
+    )
     await judge.start()
     await foil.start()
     try:
@@ -61,8 +65,9 @@ async def test_a_restart_mid_interview_loses_nothing_and_the_timer_resumes(platf
         assert judge.texts("sole") == expected and foil.texts("") == expected
         assert await judge.send({"type": "message", "side": "sole", "text": "still there?"})
         await foil.wait_for(lambda: "still there?" in foil.texts("", "judge"), 15)
-        rows = await sync_to_async(lambda: list(Message.objects.filter(conversation=conversation)
-                                                .order_by("seq").values_list("seq", "text")))()
+        rows = await sync_to_async(
+            lambda: list(Message.objects.filter(conversation=conversation).order_by("seq").values_list("seq", "text"))
+        )()
         assert rows == list(enumerate([*expected, "still there?"], start=1))
 
         # the server dies again, and stays down past the interview's end

@@ -1,5 +1,6 @@
 """The wager trials on the arena's results pages: each judge's verdict on each candidate, as format "wager";
 battles from the ranks; the interviews never counted as two-party; judges never named in public."""
+
 import datetime as dt
 
 import pytest
@@ -20,8 +21,15 @@ def judged(cast):
     trial = session.trials.get(number=1)
     run_trial(trial)
     fooled_by(trial, judges[:2], 2)
-    judge_all(trial, {judges[2]: ({"computer": "machine", "F1": "human", "F2": "human", "F3": "human"},
-                                  {"computer": 1, "F1": 4, "F2": 3, "F3": 2})})
+    judge_all(
+        trial,
+        {
+            judges[2]: (
+                {"computer": "machine", "F1": "human", "F2": "human", "F3": "human"},
+                {"computer": 1, "F1": 4, "F2": 3, "F3": 2},
+            )
+        },
+    )
     return session
 
 
@@ -51,7 +59,7 @@ def test_battles_follow_the_ranks_and_the_filters(judged, cast):
     assert results_collect(ResultsQuery(format="three-party")).outcomes == []
     yesterday = dt.date.today() - dt.timedelta(days=1)
     assert results_collect(ResultsQuery(date_to=yesterday, format="wager")).battles == []
-    TrialVerdict.objects.update(submitted_at=dt.datetime(2026, 1, 5, 10, tzinfo=dt.timezone.utc))
+    TrialVerdict.objects.update(submitted_at=dt.datetime(2026, 1, 5, 10, tzinfo=dt.UTC))
     assert len(results_collect(ResultsQuery(date_from=dt.date(2026, 1, 5), date_to=dt.date(2026, 1, 5))).outcomes) == 12
 
 

@@ -1,5 +1,6 @@
 """Wager sessions through the services and pages: the layout, blindness, verdicts and ranks, results with
 the committee's aggregation, amendments, votes, the append-only audit log, the calendar, the report."""
+
 import datetime as dt
 
 import pytest
@@ -14,7 +15,7 @@ from core.errors import Closed, InvalidInput, NotAllowed
 from tournaments.wager import selectors, services
 from tournaments.wager.models import AuditEntry, Interview, TrialVerdict
 
-from .wager_helpers import committee_of_three, fooled_by, judge_all, people, run_trial, wager_session
+from .wager_helpers import committee_of_three, fooled_by, people, run_trial, wager_session
 
 
 @pytest.fixture
@@ -42,8 +43,15 @@ def test_a_session_lays_out_every_trial_on_the_plan(session, cast):
 def test_the_rules_numbers_are_enforced(cast):
     judges, foils = people(cast)
     committee = committee_of_three()
-    base = dict(committee=committee, title="t", computer=cast.simple, starts_at=dt.datetime(2029, 1, 1, tzinfo=dt.UTC),
-                called_by="Rae", called_by_kind="member", funded_by="Rae")
+    base = dict(
+        committee=committee,
+        title="t",
+        computer=cast.simple,
+        starts_at=dt.datetime(2029, 1, 1, tzinfo=dt.UTC),
+        called_by="Rae",
+        called_by_kind="member",
+        funded_by="Rae",
+    )
     with pytest.raises(InvalidInput, match="three judges"):
         services.session_create(**base, judges=judges[:2], foils=foils)
     with pytest.raises(InvalidInput, match="trials"):
@@ -52,8 +60,12 @@ def test_the_rules_numbers_are_enforced(cast):
         services.session_create(**base, judges=judges, foils=[judges[0], *foils[1:]])
     with pytest.raises(InvalidInput, match="aggregation"):
         services.session_create(**base, judges=judges, foils=foils, aggregation="most")
-    assert services.session_create(**base, judges=judges[:1], foils=foils[:2], trials=1, rehearsal=True,
-                                   interview_minutes=2).trials.count() == 1
+    assert (
+        services.session_create(
+            **base, judges=judges[:1], foils=foils[:2], trials=1, rehearsal=True, interview_minutes=2
+        ).trials.count()
+        == 1
+    )
 
 
 def test_the_committee_is_appointed_as_the_rules_say(cast):
@@ -81,7 +93,9 @@ def test_judges_see_aliases_only_and_the_console_offers_no_verdict(session, cast
     assert "Simple Bot" not in text and "computer" not in text and "machine" not in text.replace("'kind'", "")
     assert state["verdict_here"] is False and state["reveal"] is None
     with pytest.raises(NotAllowed, match="contest"):  # a verdict here would reveal the candidate
-        arena.verdict_submit(interrogation_id=interview.interrogation_id, judge=cast.jude, choice="machine", confidence=90)
+        arena.verdict_submit(
+            interrogation_id=interview.interrogation_id, judge=cast.jude, choice="machine", confidence=90
+        )
     assert not Verdict.objects.exists()
 
 
@@ -90,7 +104,9 @@ def test_an_ordinary_interrogation_still_takes_its_verdict(cast):
     arena.interrogation_start(interrogation_id=interrogation.pk)
     arena.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
     assert arena_selectors.judge_state(interrogation=interrogation)["verdict_here"] is True
-    assert arena.verdict_submit(interrogation_id=interrogation.pk, judge=cast.jude, choice="machine", confidence=90).correct
+    assert arena.verdict_submit(
+        interrogation_id=interrogation.pk, judge=cast.jude, choice="machine", confidence=90
+    ).correct
 
 
 def test_verdicts_wait_for_the_judges_interviews_and_are_validated(session, cast):
@@ -111,10 +127,13 @@ def test_verdicts_wait_for_the_judges_interviews_and_are_validated(session, cast
     with pytest.raises(InvalidInput, match=f"Candidate {a['computer']}"):  # named as the judge knows it
         services.trial_verdicts_submit(trial_id=trial.pk, judge=cast.jude, verdicts=missing, ranks=ranks)
     with pytest.raises(InvalidInput, match="no candidate Z"):
-        services.trial_verdicts_submit(trial_id=trial.pk, judge=cast.jude, verdicts={**verdicts, "Z": "human"}, ranks=ranks)
+        services.trial_verdicts_submit(
+            trial_id=trial.pk, judge=cast.jude, verdicts={**verdicts, "Z": "human"}, ranks=ranks
+        )
     with pytest.raises(InvalidInput, match="from 1 to 4"):
-        services.trial_verdicts_submit(trial_id=trial.pk, judge=cast.jude, verdicts=verdicts,
-                                       ranks=dict(ranks, **{a["F1"]: 9}))
+        services.trial_verdicts_submit(
+            trial_id=trial.pk, judge=cast.jude, verdicts=verdicts, ranks=dict(ranks, **{a["F1"]: 9})
+        )
     assert not TrialVerdict.objects.exists()
     services.trial_verdicts_submit(trial_id=trial.pk, judge=cast.jude, verdicts=verdicts, ranks=ranks)
     assert TrialVerdict.objects.filter(judge=cast.jude).count() == 4
@@ -149,11 +168,22 @@ def test_a_trial_is_not_scored_until_every_judge_has_judged(session, cast):
 
 def test_amendments_only_for_the_four_reasons(session, cast):
     with pytest.raises(InvalidInput, match="only if"):
-        services.amendment_record(committee=session.committee, reason="convenient", agreed_by="parties",
-                                  agreed_names="Ray Kurzweil, Mitchell Kapor", text="Make it one hour.")
-    amendment = services.amendment_record(committee=session.committee, session=session, reason="infeasible",
-                                          agreed_by="committee", agreed_names="Rae, Mitch, Tess", text="<b>New</b> text",
-                                          by=cast.olivia)
+        services.amendment_record(
+            committee=session.committee,
+            reason="convenient",
+            agreed_by="parties",
+            agreed_names="Ray Kurzweil, Mitchell Kapor",
+            text="Make it one hour.",
+        )
+    amendment = services.amendment_record(
+        committee=session.committee,
+        session=session,
+        reason="infeasible",
+        agreed_by="committee",
+        agreed_names="Rae, Mitch, Tess",
+        text="<b>New</b> text",
+        by=cast.olivia,
+    )
     assert amendment.get_reason_display().startswith("(iv)")
     entry = AuditEntry.objects.get(action="rules.amend")
     assert entry.actor_name == "olivia" and entry.detail["reason"] == "infeasible"
@@ -214,7 +244,9 @@ def test_moving_interviews_on_the_calendar(session, cast):
     first = trial.interviews.get(slot=1, judge=cast.jude)
     second = trial.interviews.get(slot=2, judge=cast.jude)
     with pytest.raises(InvalidInput, match="two interviews at once"):
-        services.interview_move(interview_id=second.pk, starts_at=first.starts_at + dt.timedelta(minutes=30), by=cast.olivia)
+        services.interview_move(
+            interview_id=second.pk, starts_at=first.starts_at + dt.timedelta(minutes=30), by=cast.olivia
+        )
     assert Interview.objects.get(pk=second.pk).starts_at == second.starts_at  # nothing moved
     later = session.trials.last().interviews.order_by("-starts_at").first().starts_at + dt.timedelta(days=1)
     services.interview_move(interview_id=second.pk, starts_at=later, by=cast.olivia)
@@ -264,8 +296,14 @@ def test_the_report_escapes_text_and_lists_signed_chain_heads(cast, client):
     for trial in session.trials.all():
         run_trial(trial, say=True)
         fooled_by(trial, judges, 2)
-    services.amendment_record(committee=session.committee, session=session, reason="unfair", agreed_by="parties",
-                              agreed_names="Ray & Mitch", text="<img src=x onerror=alert(1)>")
+    services.amendment_record(
+        committee=session.committee,
+        session=session,
+        reason="unfair",
+        agreed_by="parties",
+        agreed_names="Ray & Mitch",
+        text="<img src=x onerror=alert(1)>",
+    )
     services.session_publish(session_id=session.pk, by=cast.olivia)
     page = client.get(reverse("wager:report", args=[session.pk])).content.decode()  # public now
     assert "<script>alert(1)" not in page and "&lt;script&gt;" in page and "<img src=x" not in page
@@ -299,12 +337,25 @@ def test_the_committee_works_in_the_admin(cast, client):
     judges, foils = people(cast)
     committee = committee_of_three()
     client.force_login(cast.olivia)
-    form = {"committee": committee.pk, "title": "Admin session", "called_by": "Mitch", "called_by_kind": "member",
-            "funded_by": "Mitch", "computer": cast.eliza.pk, "trials_planned": 3, "interview_minutes": 120,
-            "break_minutes": 15, "aggregation": "majority", "starts_at_0": "2029-06-01", "starts_at_1": "09:00:00",
-            "judges": [u.pk for u in judges], "foils": [u.pk for u in foils], "seed": ""}
+    form = {
+        "committee": committee.pk,
+        "title": "Admin session",
+        "called_by": "Mitch",
+        "called_by_kind": "member",
+        "funded_by": "Mitch",
+        "computer": cast.eliza.pk,
+        "trials_planned": 3,
+        "interview_minutes": 120,
+        "break_minutes": 15,
+        "aggregation": "majority",
+        "starts_at_0": "2029-06-01",
+        "starts_at_1": "09:00:00",
+        "judges": [u.pk for u in judges],
+        "foils": [u.pk for u in foils],
+        "seed": "",
+    }
     response = client.post(reverse("admin:wager_session_add"), form)
-    assert response.status_code == 302, (response.context["adminform"].form.errors if response.context else "")
+    assert response.status_code == 302, response.context["adminform"].form.errors if response.context else ""
     session = Session.objects.get(title="Admin session")
     assert session.trials.count() == 3 and Interview.objects.filter(trial__session=session).count() == 36
     # with a 15-minute break, slot 2 starts 2 h 15 after slot 1
@@ -314,9 +365,14 @@ def test_the_committee_works_in_the_admin(cast, client):
     client.post(reverse("admin:wager_session_change", args=[session.pk]), {"aggregation": "any"})
     session.refresh_from_db()
     assert session.aggregation == "any" and AuditEntry.objects.filter(action="session.aggregation").exists()
-    assert client.get(reverse("admin:wager_interview_changelist") + f"?trial__session__id__exact={session.pk}").status_code == 200
-    client.post(reverse("admin:wager_amendment_add"), {"committee": committee.pk, "reason": "convenient",
-                                                       "agreed_by": "parties", "agreed_names": "x", "text": "y"})
+    assert (
+        client.get(reverse("admin:wager_interview_changelist") + f"?trial__session__id__exact={session.pk}").status_code
+        == 200
+    )
+    client.post(
+        reverse("admin:wager_amendment_add"),
+        {"committee": committee.pk, "reason": "convenient", "agreed_by": "parties", "agreed_names": "x", "text": "y"},
+    )
     assert not session.committee.amendments.exists()  # only the four reasons are offered
 
 
@@ -326,8 +382,10 @@ def test_moving_an_interview_in_the_admin_is_checked(session, cast, client):
     trial = session.trials.first()
     first, second = trial.interviews.get(slot=1, judge=cast.jude), trial.interviews.get(slot=2, judge=cast.jude)
     clash = first.starts_at + dt.timedelta(minutes=30)
-    page = client.post(reverse("admin:wager_interview_change", args=[second.pk]),
-                       {"starts_at_0": clash.strftime("%Y-%m-%d"), "starts_at_1": clash.strftime("%H:%M:%S")},
-                       follow=True).content.decode()
+    page = client.post(
+        reverse("admin:wager_interview_change", args=[second.pk]),
+        {"starts_at_0": clash.strftime("%Y-%m-%d"), "starts_at_1": clash.strftime("%H:%M:%S")},
+        follow=True,
+    ).content.decode()
     assert "two interviews at once" in page
     assert Interview.objects.get(pk=second.pk).starts_at == second.starts_at

@@ -1,4 +1,5 @@
 """Wager interviews start at their scheduled time without anyone pressing Start (the beat's sweep)."""
+
 import datetime as dt
 
 from arena import services as arena
@@ -9,8 +10,10 @@ from .wager_helpers import wager_session
 
 
 def _status(session):
-    return {(i.trial.number, i.slot, i.judge.username): i.interrogation.status
-            for i in session.trials.get(number=1).interviews.select_related("interrogation", "judge", "trial")}
+    return {
+        (i.trial.number, i.slot, i.judge.username): i.interrogation.status
+        for i in session.trials.get(number=1).interviews.select_related("interrogation", "judge", "trial")
+    }
 
 
 def test_the_first_slot_starts_when_its_time_comes_and_not_before(cast):
@@ -41,11 +44,13 @@ def test_a_judge_still_in_an_overrunning_interview_is_not_pulled_into_the_next(c
         arena.interrogation_end(interrogation_id=other.interrogation_id, reason="judge")
     second = interviews_start_due(now=session.starts_at + dt.timedelta(minutes=60, seconds=2))
     waiting = trial.interviews.filter(slot=2).filter(judge=cast.jude) | trial.interviews.filter(
-        slot=2, candidate=late.candidate)
+        slot=2, candidate=late.candidate
+    )
     assert second and not set(second) & set(waiting.values_list("pk", flat=True))
     arena.interrogation_end(interrogation_id=late.interrogation_id, reason="judge")
     assert set(interviews_start_due(now=session.starts_at + dt.timedelta(minutes=61))) == set(
-        waiting.values_list("pk", flat=True))
+        waiting.values_list("pk", flat=True)
+    )
 
 
 def test_a_judge_who_pressed_start_first_is_not_refused(cast):

@@ -1,6 +1,7 @@
 """The organisers' admin: contests (prize ladder, entries, participants inline), question sets,
 qualifying answers (scoring 0/1/2), rounds with start/pause/resume/restart actions. Thin: actions call
 services."""
+
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
@@ -8,8 +9,18 @@ from django.utils.html import format_html
 from core.errors import ArenaError
 from tournaments.loebner import services
 from tournaments.loebner.models import (
-    Contest, ContestEntry, JudgeRank, Judgment, Meeting, Participant, PrizeRow, QualifyingAnswer, QualifyingSubject,
-    Question, QuestionSet, Round,
+    Contest,
+    ContestEntry,
+    JudgeRank,
+    Judgment,
+    Meeting,
+    Participant,
+    PrizeRow,
+    QualifyingAnswer,
+    QualifyingSubject,
+    Question,
+    QuestionSet,
+    Round,
 )
 
 
@@ -37,8 +48,19 @@ class PrizeInline(admin.TabularInline):
 
 class ContestEntryInline(admin.TabularInline):
     model = ContestEntry
-    fields = ["entry", "entrant", "received_at", "people", "rights_statement", "under_18", "guardian_permission",
-              "compliance", "compliance_note", "qualified", "finalist"]
+    fields = [
+        "entry",
+        "entrant",
+        "received_at",
+        "people",
+        "rights_statement",
+        "under_18",
+        "guardian_permission",
+        "compliance",
+        "compliance_note",
+        "qualified",
+        "finalist",
+    ]
     readonly_fields = ["qualified", "finalist"]
     extra = 0
 
@@ -54,17 +76,39 @@ class ContestAdmin(admin.ModelAdmin):
     list_filter = ["status", "format_name"]
     inlines = [PrizeInline, ContestEntryInline, ParticipantInline]
     actions = [
-        service_action("open_for_entries", "Open for entries", lambda c: services.contest_open(contest_id=c.pk), "open"),
-        service_action("close_entries", "Close entries (first compliant entries go to qualifying; roll-over / single entry rules)",
-                       lambda c: services.contest_close(contest_id=c.pk), "closed"),
-        service_action("ask_qualifying", "Ask the qualifying questions (all entries at once)",
-                       lambda c: services.qualifying_start(contest_id=c.pk), "qualifying started"),
-        service_action("pick_finalists", "Pick the finalists from the qualifying scores",
-                       lambda c: services.finalists_pick(contest_id=c.pk), "finalists picked"),
-        service_action("build_schedule", "Build the schedule (judges and confederates as given in Participants)",
-                       lambda c: services.schedule_create(contest_id=c.pk), "schedule built"),
-        service_action("publish", "Publish the results and every transcript together",
-                       lambda c: services.contest_publish(contest_id=c.pk), "published"),
+        service_action(
+            "open_for_entries", "Open for entries", lambda c: services.contest_open(contest_id=c.pk), "open"
+        ),
+        service_action(
+            "close_entries",
+            "Close entries (first compliant entries go to qualifying; roll-over / single entry rules)",
+            lambda c: services.contest_close(contest_id=c.pk),
+            "closed",
+        ),
+        service_action(
+            "ask_qualifying",
+            "Ask the qualifying questions (all entries at once)",
+            lambda c: services.qualifying_start(contest_id=c.pk),
+            "qualifying started",
+        ),
+        service_action(
+            "pick_finalists",
+            "Pick the finalists from the qualifying scores",
+            lambda c: services.finalists_pick(contest_id=c.pk),
+            "finalists picked",
+        ),
+        service_action(
+            "build_schedule",
+            "Build the schedule (judges and confederates as given in Participants)",
+            lambda c: services.schedule_create(contest_id=c.pk),
+            "schedule built",
+        ),
+        service_action(
+            "publish",
+            "Publish the results and every transcript together",
+            lambda c: services.contest_publish(contest_id=c.pk),
+            "published",
+        ),
     ]
 
     readonly_fields = ["tie_winner", "tie_decided_by", "tie_decided_at"]  # named on the results page (a service)
@@ -75,9 +119,12 @@ class ContestAdmin(admin.ModelAdmin):
 
     @admin.display(description="pages")
     def links(self, contest):
-        return format_html('<a href="{}">results</a> · <a href="{}">board</a> · <a href="{}">qualifying</a>',
-                           reverse("loebner:results", args=[contest.pk]), reverse("loebner:board", args=[contest.pk]),
-                           reverse("loebner:qualifying", args=[contest.pk]))
+        return format_html(
+            '<a href="{}">results</a> · <a href="{}">board</a> · <a href="{}">qualifying</a>',
+            reverse("loebner:results", args=[contest.pk]),
+            reverse("loebner:board", args=[contest.pk]),
+            reverse("loebner:qualifying", args=[contest.pk]),
+        )
 
 
 @admin.register(ContestEntry)
@@ -85,10 +132,18 @@ class ContestEntryAdmin(admin.ModelAdmin):
     list_display = ["entry", "contest", "received_at", "statements_ok", "compliance", "qualified", "finalist"]
     list_filter = ["contest", "compliance", "qualified", "finalist"]
     actions = [
-        service_action("mark_compliant", "Compliance check: compliant",
-                       lambda e: services.entry_check(contest_entry_id=e.pk, compliant=True), "compliant"),
-        service_action("mark_refused", "Compliance check: not compliant",
-                       lambda e: services.entry_check(contest_entry_id=e.pk, compliant=False), "refused"),
+        service_action(
+            "mark_compliant",
+            "Compliance check: compliant",
+            lambda e: services.entry_check(contest_entry_id=e.pk, compliant=True),
+            "compliant",
+        ),
+        service_action(
+            "mark_refused",
+            "Compliance check: not compliant",
+            lambda e: services.entry_check(contest_entry_id=e.pk, compliant=False),
+            "refused",
+        ),
     ]
 
 
@@ -131,12 +186,22 @@ class RoundAdmin(admin.ModelAdmin):
     inlines = [MeetingInline]
     actions = [
         service_action("start", "Start the round", lambda r: services.round_start(round_id=r.pk), "started"),
-        service_action("pause", "Pause the round (its clock stops)", lambda r: services.round_pause(round_id=r.pk), "paused"),
+        service_action(
+            "pause", "Pause the round (its clock stops)", lambda r: services.round_pause(round_id=r.pk), "paused"
+        ),
         service_action("resume", "Resume the round", lambda r: services.round_resume(round_id=r.pk), "resumed"),
-        service_action("finish", "End the talking now (the review period follows)",
-                       lambda r: services.round_finish(round_id=r.pk), "talk ended"),
-        service_action("restart", "Restart the round (fresh interrogations; the old ones are kept, aborted)",
-                       lambda r: services.round_restart(round_id=r.pk), "restarted"),
+        service_action(
+            "finish",
+            "End the talking now (the review period follows)",
+            lambda r: services.round_finish(round_id=r.pk),
+            "talk ended",
+        ),
+        service_action(
+            "restart",
+            "Restart the round (fresh interrogations; the old ones are kept, aborted)",
+            lambda r: services.round_restart(round_id=r.pk),
+            "restarted",
+        ),
     ]
 
 

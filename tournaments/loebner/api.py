@@ -1,5 +1,6 @@
 """The entrants' API for contests (DRF, token or session): enter one of your entries with the compliance
 statements; list your contest entries with their receipt time."""
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -35,10 +36,20 @@ class ContestEntryOut(serializers.Serializer):
 
 
 def entry_data(item: ContestEntry) -> dict:
-    return {"id": item.pk, "contest": item.contest_id, "entry": item.entry_id, "display_name": item.entry.display_name,
-            "received_at": item.received_at, "people": item.people, "rights_statement": item.rights_statement,
-            "under_18": item.under_18, "guardian_permission": item.guardian_permission,
-            "compliance": item.compliance, "qualified": item.qualified, "finalist": item.finalist}
+    return {
+        "id": item.pk,
+        "contest": item.contest_id,
+        "entry": item.entry_id,
+        "display_name": item.entry.display_name,
+        "received_at": item.received_at,
+        "people": item.people,
+        "rights_statement": item.rights_statement,
+        "under_18": item.under_18,
+        "guardian_permission": item.guardian_permission,
+        "compliance": item.compliance,
+        "qualified": item.qualified,
+        "finalist": item.finalist,
+    }
 
 
 class ContestEntries(APIView):
@@ -55,9 +66,15 @@ class ContestEntries(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         try:
-            item = contest_enter(contest_id=contest_id, entry_id=values["entry"], entrant=request.user,
-                                 people=values["people"], rights_statement=values["rights_statement"],
-                                 under_18=values["under_18"], guardian_permission=values["guardian_permission"])
+            item = contest_enter(
+                contest_id=contest_id,
+                entry_id=values["entry"],
+                entrant=request.user,
+                people=values["people"],
+                rights_statement=values["rights_statement"],
+                under_18=values["under_18"],
+                guardian_permission=values["guardian_permission"],
+            )
         except ArenaError as exc:
             return refused(exc)
         return Response(entry_data(item), status=status.HTTP_201_CREATED)

@@ -1,4 +1,5 @@
 """Loebner Prize contests: entries, qualifying, Latin-square rounds, paired comparisons, scoring."""
+
 from django.apps import AppConfig
 
 
@@ -15,8 +16,12 @@ def _contest_insiders(interrogation) -> set:
     """Until its results are published, a contest's judges and confederates watch none of its meetings."""
     from tournaments.loebner.models import Contest, Meeting, Participant
 
-    contest_id = (Meeting.objects.filter(interrogation=interrogation).exclude(round__contest__status=Contest.Status.DONE)
-                  .values_list("round__contest_id", flat=True).first())
+    contest_id = (
+        Meeting.objects.filter(interrogation=interrogation)
+        .exclude(round__contest__status=Contest.Status.DONE)
+        .values_list("round__contest_id", flat=True)
+        .first()
+    )
     if contest_id is None:
         return set()
     return set(Participant.objects.filter(contest_id=contest_id, user__isnull=False).values_list("user_id", flat=True))

@@ -22,7 +22,11 @@ SETS = {
             ("things", "Of what use is a taxi?", "a ride somewhere, for money"),
             ("relationships", "Which is larger, a grape or a grapefruit?", "a grapefruit"),
             ("relationships", "Which is faster, a train or a plane?", "a plane"),
-            ("relationships", "John is older than Mary, and Mary is older than Sarah. Which of them is the oldest?", "John"),
+            (
+                "relationships",
+                "John is older than Mary, and Mary is older than Sarah. Which of them is the oldest?",
+                "John",
+            ),
             ("memory", "I have a friend named Harry who likes to play tennis.", "an acknowledgement"),
             ("memory", "What is your favourite colour?", "(intervening question)"),
             ("memory", "What is the name of the friend I just told you about?", "Harry"),
@@ -31,11 +35,15 @@ SETS = {
     },
     "2017 selection (20 stateful questions)": {
         "source": "Loebner Prize 2017 finalist selection (A.O. Martin, 15 Aug 2017), order and gist per "
-                  "shared/specs/contests.md §3; quoted words where the spec quotes them, otherwise faithful examples",
+        "shared/specs/contests.md §3; quoted words where the spec quotes them, otherwise faithful examples",
         "questions": [
             ("memory", "Hello, my name is Andrew. What's your name?", "a greeting and a name"),
             ("general", "Why don't you tell me a little more about yourself?", "something personal"),
-            ("memory", "I am a researcher in AI at Goldsmiths. Do you know what that involves?", "an answer about AI research"),
+            (
+                "memory",
+                "I am a researcher in AI at Goldsmiths. Do you know what that involves?",
+                "an answer about AI research",
+            ),
             ("general", "What do you dream about?", "dreams"),
             ("general", "Can you rephrase that?", "a rephrasing of the previous answer"),
             ("memory", "What is my occupation?", "researcher in AI (from question 3)"),
@@ -49,10 +57,17 @@ SETS = {
             ("time", "Do you have the time?", "about {time}"),
             ("things", "What does it take to tango?", "two"),
             ("general", "Do you know what Winograd schemas are?", "an answer"),
-            ("relationships", "I was trying to open the lock with the key, but someone had filled the keyhole "
-                              "with chewing gum, and I couldn't get it out. What couldn't I get out?", "the chewing gum"),
-            ("relationships", "The trophy doesn't fit into the brown suitcase because it's too small. What is too small?",
-             "the suitcase"),
+            (
+                "relationships",
+                "I was trying to open the lock with the key, but someone had filled the keyhole "
+                "with chewing gum, and I couldn't get it out. What couldn't I get out?",
+                "the chewing gum",
+            ),
+            (
+                "relationships",
+                "The trophy doesn't fit into the brown suitcase because it's too small. What is too small?",
+                "the suitcase",
+            ),
             ("general", "What kind of question do you find hardest to answer?", "a kind of question"),
             ("general", "Is there anything you would like to add?", "anything"),
         ],
@@ -66,7 +81,9 @@ def question_sets_load(question_set_model, question_model) -> None:
     for name, spec in SETS.items():
         question_set, created = question_set_model.objects.get_or_create(name=name, defaults={"source": spec["source"]})
         if created:
-            question_model.objects.bulk_create([
-                question_model(question_set=question_set, order=i, category=category, text=text, expects=expects)
-                for i, (category, text, expects) in enumerate(spec["questions"], 1)
-            ])
+            question_model.objects.bulk_create(
+                [
+                    question_model(question_set=question_set, order=i, category=category, text=text, expects=expects)
+                    for i, (category, text, expects) in enumerate(spec["questions"], 1)
+                ]
+            )

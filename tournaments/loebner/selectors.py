@@ -1,5 +1,6 @@
 """Reads: the contest's effective format, its clock, qualifying scores and ranking, a round's clock,
 the results (scored by the rules' ``contest_score``) and the organiser's live board."""
+
 import dataclasses
 import datetime as dt
 import random
@@ -9,7 +10,14 @@ from django.utils import timezone
 
 from arena.models import Interrogation, Message, Status
 from tournaments.loebner.models import (
-    Contest, JudgeRank, Meeting, Participant, PrizeRow, QualifyingAnswer, QualifyingSubject, Round,
+    Contest,
+    JudgeRank,
+    Meeting,
+    Participant,
+    PrizeRow,
+    QualifyingAnswer,
+    QualifyingSubject,
+    Round,
 )
 
 ACTIVE_S = 120  # a judge or confederate who typed within this is "active" on the board
@@ -25,8 +33,11 @@ def contest_format(*, contest: Contest):
 
     entries = contest.participants.filter(kind=Participant.Kind.ENTRY).count() or contest.finalists
     fmt = format_get(contest.format_name, entries=entries if contest.format_name == "generic" else None)
-    overrides = {name: getattr(contest, name) for name in ("round_minutes", "review_minutes", "break_minutes")
-                 if getattr(contest, name) is not None}
+    overrides = {
+        name: getattr(contest, name)
+        for name in ("round_minutes", "review_minutes", "break_minutes")
+        if getattr(contest, name) is not None
+    }
     return dataclasses.replace(fmt, **overrides) if overrides else fmt
 
 
@@ -51,8 +62,14 @@ def contest_clock(*, contest: Contest, at: dt.datetime, since: dt.datetime | Non
         number = min(max(1, int((clock - start).total_seconds() // length) + 1), fmt.rounds) if length > 0 else 1
     hour = clock.hour
     part = "morning" if hour < 12 else ("noon" if hour == 12 else ("afternoon" if hour < 18 else "night"))
-    return {"at": clock, "time": clock.strftime("%H:%M"), "date": clock.strftime("%d %B %Y"),
-            "weekday": clock.strftime("%A"), "round": number, "part_of_day": part}
+    return {
+        "at": clock,
+        "time": clock.strftime("%H:%M"),
+        "date": clock.strftime("%d %B %Y"),
+        "weekday": clock.strftime("%A"),
+        "round": number,
+        "part_of_day": part,
+    }
 
 
 def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
@@ -72,8 +89,14 @@ def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
     side = None
     if phase == "talk":
         side = ("left" if elapsed < talk / 2 else "right") if fmt.mode == "sequential" else "both"
-    return {"phase": phase, "elapsed_s": elapsed, "left_s": max(0.0, until - elapsed), "side": side, "talk_s": talk,
-            "paused": round_.paused_at is not None}
+    return {
+        "phase": phase,
+        "elapsed_s": elapsed,
+        "left_s": max(0.0, until - elapsed),
+        "side": side,
+        "talk_s": talk,
+        "paused": round_.paused_at is not None,
+    }
 
 
 # --- prizes --------------------------------------------------------------------------------------
@@ -82,8 +105,10 @@ def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
 def prize_ladder(*, contest: Contest) -> list[dict]:
     """The contest's ladder; place 1 grows by every earlier contest's whole ladder that rolled into it
     (no compliant entry: "the prize will be added to the next Competition")."""
-    rows = [{"place": p.place, "amount": p.amount, "currency": p.currency, "medal": p.medal, "rolled_over": 0}
-            for p in contest.prizes.all()]
+    rows = [
+        {"place": p.place, "amount": p.amount, "currency": p.currency, "medal": p.medal, "rolled_over": 0}
+        for p in contest.prizes.all()
+    ]
     rolled = PrizeRow.objects.filter(contest__rolls_into=contest, contest__status=Contest.Status.ROLLED_OVER)
     extra = rolled.aggregate(total=Sum("amount"))["total"] or 0
     if extra:
@@ -103,13 +128,19 @@ def qualifying_scores(*, contest: Contest) -> dict[str, dict]:
     rows = {}
     subjects = QualifyingSubject.objects.filter(contest=contest).select_related("contest_entry__entry")
     audience = contest.qualifying_scoring == Contest.Scoring.AUDIENCE
-    for subject in subjects.annotate(total=Sum("answers__score"), answered=Count("answers"),
-                                     votes=Count("answers__votes")):
+    for subject in subjects.annotate(
+        total=Sum("answers__score"), answered=Count("answers"), votes=Count("answers__votes")
+    ):
         scored = subject.answers.exclude(score=None).count()
         rows[f"S{subject.pk}"] = {
-            "subject_id": subject.pk, "entry_id": subject.contest_entry_id, "name": str(subject),
-            "control": subject.is_control, "status": subject.status, "answered": subject.answered,
-            "scored": scored, "score": float(subject.votes if audience else (subject.total or 0)),
+            "subject_id": subject.pk,
+            "entry_id": subject.contest_entry_id,
+            "name": str(subject),
+            "control": subject.is_control,
+            "status": subject.status,
+            "answered": subject.answered,
+            "scored": scored,
+            "score": float(subject.votes if audience else (subject.total or 0)),
         }
     return rows
 
@@ -121,7 +152,9 @@ def qualifying_table(*, contest: Contest) -> list[dict]:
         return []
     from tournaments.loebner.rules.qualifying import qualifying_rank
 
-    return [{"rank": rank, **rows[key]} for rank, key, _score in qualifying_rank({k: r["score"] for k, r in rows.items()})]
+    return [
+        {"rank": rank, **rows[key]} for rank, key, _score in qualifying_rank({k: r["score"] for k, r in rows.items()})
+    ]
 
 
 def finalists_tie(*, contest: Contest) -> dict | None:
@@ -136,9 +169,13 @@ def finalists_tie(*, contest: Contest) -> dict | None:
     try:
         finalists({key: row["score"] for key, row in rows.items()}, contest.finalists)
     except QualifyingTie as tie:
-        return {"places": tie.places, "tied": [
-            {"entry_id": rows[key]["entry_id"], "name": rows[key]["name"], "score": rows[key]["score"]}
-            for key in tie.tied]}
+        return {
+            "places": tie.places,
+            "tied": [
+                {"entry_id": rows[key]["entry_id"], "name": rows[key]["name"], "score": rows[key]["score"]}
+                for key in tie.tied
+            ],
+        }
     except ValueError:
         return None
     return None
@@ -146,8 +183,11 @@ def finalists_tie(*, contest: Contest) -> dict | None:
 
 def audience_ballot(*, contest: Contest, question_id: int, voter_id: int) -> list[QualifyingAnswer]:
     """One question's answers, anonymised, in an order random per voter (stable across reloads)."""
-    answers = list(QualifyingAnswer.objects.filter(subject__contest=contest, question_id=question_id, ok=True)
-                   .exclude(text="").order_by("pk"))
+    answers = list(
+        QualifyingAnswer.objects.filter(subject__contest=contest, question_id=question_id, ok=True)
+        .exclude(text="")
+        .order_by("pk")
+    )
     random.Random(f"{contest.pk}-{question_id}-{voter_id}").shuffle(answers)
     return answers
 
@@ -156,21 +196,36 @@ def audience_ballot(*, contest: Contest, question_id: int, voter_id: int) -> lis
 
 
 def contest_meetings(*, contest: Contest):
-    return (Meeting.objects.filter(round__contest=contest)
-            .select_related("round", "judge__user", "entry__contest_entry__entry", "confederate__user", "judgment",
-                            "interrogation")
-            .order_by("round__number", "judge__label"))
+    return (
+        Meeting.objects.filter(round__contest=contest)
+        .select_related(
+            "round", "judge__user", "entry__contest_entry__entry", "confederate__user", "judgment", "interrogation"
+        )
+        .order_by("round__number", "judge__label")
+    )
 
 
 def _rules_input(contest: Contest, meetings):
     from tournaments.loebner.rules.schedule import Meeting as RMeeting
     from tournaments.loebner.rules.scoring import Judgment as RJudgment
 
-    planned = [RMeeting(round=m.round.number, judge=m.judge.label, entry=m.entry.label,
-                        confederate=m.confederate.label, left=m.left) for m in meetings]
-    judged = [RJudgment(round=m.round.number, judge=m.judge.label, entry=m.entry.label,
-                        confederate=m.confederate.label, human=m.judgment.human)
-              for m in meetings if hasattr(m, "judgment")]
+    planned = [
+        RMeeting(
+            round=m.round.number, judge=m.judge.label, entry=m.entry.label, confederate=m.confederate.label, left=m.left
+        )
+        for m in meetings
+    ]
+    judged = [
+        RJudgment(
+            round=m.round.number,
+            judge=m.judge.label,
+            entry=m.entry.label,
+            confederate=m.confederate.label,
+            human=m.judgment.human,
+        )
+        for m in meetings
+        if hasattr(m, "judgment")
+    ]
     ranks: dict[str, dict[str, int]] = {}
     for r in JudgeRank.objects.filter(contest=contest).select_related("judge", "ranked"):
         ranks.setdefault(r.judge.label, {})[r.ranked.label] = r.rank
@@ -196,37 +251,64 @@ def contest_results(*, contest: Contest) -> dict:
 
     meetings = list(contest_meetings(contest=contest))
     score, problem = contest_scored(contest=contest)
-    entries = {p.label: p for p in contest.participants.filter(kind=Participant.Kind.ENTRY).select_related("contest_entry__entry")}
+    entries = {
+        p.label: p
+        for p in contest.participants.filter(kind=Participant.Kind.ENTRY).select_related("contest_entry__entry")
+    }
     scored = {row["entry"]: row for row in (score or {}).get("entries", [])}
     rows = []
     for label, participant in entries.items():
         judged = [m for m in meetings if m.entry_id == participant.pk and hasattr(m, "judgment")]
         k = sum(m.judgment.human == "entry" for m in judged)
         estimate = proportion_estimate(k, len(judged))
-        rows.append({"label": label, "name": participant.name, "judged_human": k, "n": len(judged),
-                     "rate": estimate.rate, "ci_low": estimate.ci_low, "ci_high": estimate.ci_high,
-                     "mean_rank": scored.get(label, {}).get("mean_rank"), "points": scored.get(label, {}).get("points")})
+        rows.append(
+            {
+                "label": label,
+                "name": participant.name,
+                "judged_human": k,
+                "n": len(judged),
+                "rate": estimate.rate,
+                "ci_low": estimate.ci_low,
+                "ci_high": estimate.ci_high,
+                "mean_rank": scored.get(label, {}).get("mean_rank"),
+                "points": scored.get(label, {}).get("points"),
+            }
+        )
     ranks = {(r.judge_id, r.ranked_id): r.rank for r in JudgeRank.objects.filter(contest=contest)}
     judges = {}
     for m in meetings:
-        judges.setdefault(m.judge.label, {"label": m.judge.label, "rows": []})["rows"].append({
-            "round": m.round.number, "entry": m.entry.label, "confederate": m.confederate.label, "left": m.left,
-            "human": m.judgment.human if hasattr(m, "judgment") else None, "rank": ranks.get((m.judge_id, m.entry_id)),
-            "interrogation": m.interrogation,
-        })
+        judges.setdefault(m.judge.label, {"label": m.judge.label, "rows": []})["rows"].append(
+            {
+                "round": m.round.number,
+                "entry": m.entry.label,
+                "confederate": m.confederate.label,
+                "left": m.left,
+                "human": m.judgment.human if hasattr(m, "judgment") else None,
+                "rank": ranks.get((m.judge_id, m.entry_id)),
+                "interrogation": m.interrogation,
+            }
+        )
     winner = (score or {}).get("winner")
     tied = (score or {}).get("tied", []) if winner is None and (score or {}).get("tie_break") == "organiser" else []
     by_organiser = bool(tied) and contest.tie_winner in tied  # a decision for a tie that still stands
     if by_organiser:
         winner = contest.tie_winner
-    return {"contest": contest, "score": score, "problem": problem, "entries": rows, "judges": list(judges.values()),
-            "winner": entries[winner].name if winner in entries else None, "winner_label": winner,
-            "tied": [{"label": label, "name": entries[label].name if label in entries else label} for label in tied],
-            "by_organiser": by_organiser,
-            "prizes": prize_ladder(contest=contest),
-            "single": next((str(e.entry) for e in contest.entries.filter(finalist=True).select_related("entry")), None)
-            if contest.status == Contest.Status.SINGLE else None,
-            "transcripts": [m.interrogation for m in meetings if m.interrogation and m.interrogation.is_published]}
+    return {
+        "contest": contest,
+        "score": score,
+        "problem": problem,
+        "entries": rows,
+        "judges": list(judges.values()),
+        "winner": entries[winner].name if winner in entries else None,
+        "winner_label": winner,
+        "tied": [{"label": label, "name": entries[label].name if label in entries else label} for label in tied],
+        "by_organiser": by_organiser,
+        "prizes": prize_ladder(contest=contest),
+        "single": next((str(e.entry) for e in contest.entries.filter(finalist=True).select_related("entry")), None)
+        if contest.status == Contest.Status.SINGLE
+        else None,
+        "transcripts": [m.interrogation for m in meetings if m.interrogation and m.interrogation.is_published],
+    }
 
 
 # --- the organiser's board -----------------------------------------------------------------------
@@ -234,13 +316,19 @@ def contest_results(*, contest: Contest) -> dict:
 
 def round_current(*, contest: Contest) -> Round | None:
     live = contest.rounds.filter(status__in=[Round.Status.RUNNING, Round.Status.PAUSED]).order_by("number").first()
-    return live or contest.rounds.exclude(status=Round.Status.ENDED).order_by("number").first() \
+    return (
+        live
+        or contest.rounds.exclude(status=Round.Status.ENDED).order_by("number").first()
         or contest.rounds.order_by("-number").first()
+    )
 
 
 def _last_messages(interrogation: Interrogation) -> dict[tuple[int, str], dt.datetime]:
-    rows = (Message.objects.filter(conversation__interrogation=interrogation)
-            .values("conversation_id", "sender_role").annotate(last=Max("created_at")))
+    rows = (
+        Message.objects.filter(conversation__interrogation=interrogation)
+        .values("conversation_id", "sender_role")
+        .annotate(last=Max("created_at"))
+    )
     return {(r["conversation_id"], r["sender_role"]): r["last"] for r in rows}
 
 
@@ -254,7 +342,9 @@ def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
         return {"round": None, "clock": None, "meetings": []}
     fmt = contest_format(contest=contest)
     rows = []
-    for m in round_.meetings.select_related("judge__user", "confederate__user", "entry__contest_entry__entry", "interrogation"):
+    for m in round_.meetings.select_related(
+        "judge__user", "confederate__user", "entry__contest_entry__entry", "interrogation"
+    ):
         interrogation = m.interrogation
         running = interrogation is not None and interrogation.status == Status.RUNNING
         last = _last_messages(interrogation) if interrogation else {}
@@ -266,26 +356,43 @@ def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
             if c is None:
                 return False
             asked, answered = last.get((c.pk, "interrogator")), last.get((c.pk, "witness"))
-            return asked is None or (answered is not None and answered >= asked) or (now - asked).total_seconds() < ANSWER_WAIT_S
+            return (
+                asked is None
+                or (answered is not None and answered >= asked)
+                or (now - asked).total_seconds() < ANSWER_WAIT_S
+            )
 
         judge_last = max([t for (cid, role), t in last.items() if role == "interrogator"], default=None)
         conf = by_witness.get("confederate")
         conf_last = last.get((conf.pk, "witness")) if conf else None
         entry = m.entry.contest_entry.entry
         health = EntryHealth.objects.filter(entry=entry).first()
-        rows.append({
-            "meeting": m, "status": interrogation.status if interrogation else "none",
-            "judge": {"label": m.judge.label, "name": m.judge.name,
-                      "green": running and judge_last is not None and (now - judge_last).total_seconds() < ACTIVE_S},
-            "confederate": {"label": m.confederate.label, "name": m.confederate.name,
-                            "green": running and answering("confederate") and (
-                                conf_last is None or (now - conf_last).total_seconds() < ACTIVE_S or answering("confederate"))},
-            "entry": {"label": m.entry.label, "name": entry.display_name,
-                      "green": (health is None or health.healthy) and (not running or answering("entry")),
-                      "breaker": "open" if health and not health.healthy else "closed",
-                      "failures": health.consecutive_failures if health else 0,
-                      "last_error": health.last_error if health else ""},
-        })
+        rows.append(
+            {
+                "meeting": m,
+                "status": interrogation.status if interrogation else "none",
+                "judge": {
+                    "label": m.judge.label,
+                    "name": m.judge.name,
+                    "green": running and judge_last is not None and (now - judge_last).total_seconds() < ACTIVE_S,
+                },
+                "confederate": {
+                    "label": m.confederate.label,
+                    "name": m.confederate.name,
+                    "green": running
+                    and answering("confederate")
+                    and (conf_last is None or (now - conf_last).total_seconds() < ACTIVE_S or answering("confederate")),
+                },
+                "entry": {
+                    "label": m.entry.label,
+                    "name": entry.display_name,
+                    "green": (health is None or health.healthy) and (not running or answering("entry")),
+                    "breaker": "open" if health and not health.healthy else "closed",
+                    "failures": health.consecutive_failures if health else 0,
+                    "last_error": health.last_error if health else "",
+                },
+            }
+        )
     return {"round": round_, "clock": round_clock(round_=round_, fmt=fmt, now=now), "meetings": rows, "format": fmt}
 
 
@@ -295,7 +402,9 @@ def judge_rankable(*, contest: Contest, judge: Participant, ranking: str | None)
     the entities it called non-human)."""
     if ranking is None:
         return [], 0
-    meetings = list(Meeting.objects.filter(round__contest=contest, judge=judge).select_related("judgment", "entry", "confederate"))
+    meetings = list(
+        Meeting.objects.filter(round__contest=contest, judge=judge).select_related("judgment", "entry", "confederate")
+    )
     chosen, unjudged = {}, 0
     for m in meetings:
         if ranking == "2009":
@@ -318,4 +427,6 @@ def judge_entries(*, contest: Contest, judge: Participant) -> list[Participant]:
 
 
 def judge_ranks(*, contest: Contest, judge: Participant) -> dict[str, int]:
-    return {r.ranked.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("ranked")}
+    return {
+        r.ranked.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("ranked")
+    }

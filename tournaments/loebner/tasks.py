@@ -1,4 +1,5 @@
 """Thin Celery tasks: ids in, call a service. Enqueued on commit through core.dispatch."""
+
 from celery import shared_task
 
 

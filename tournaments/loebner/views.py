@@ -1,5 +1,6 @@
 """Thin pages: contests, results (public), the organiser's board, qualifying scoring, the audience's
 ballot, the judges' ranks. Parse, call a service or selector, render (Django escapes all text)."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -38,8 +39,10 @@ def contest_list(request):
         shown = round_ is not None and contest.spectator_markets
         meetings = list(round_.meetings.exclude(interrogation=None).select_related("judge")) if shown else []
         markets = _crowd_markets([m.interrogation_id for m in meetings])
-        contest.watch = sorted(((m.judge.label, markets[m.interrogation_id]) for m in meetings
-                                if m.interrogation_id in markets), key=lambda pair: (len(pair[0]), pair[0]))
+        contest.watch = sorted(
+            ((m.judge.label, markets[m.interrogation_id]) for m in meetings if m.interrogation_id in markets),
+            key=lambda pair: (len(pair[0]), pair[0]),
+        )
     organiser = _is_organiser(request.user)
     return render(request, "loebner/contests.html", {"contests": contests, "organiser": organiser})
 
@@ -47,11 +50,16 @@ def contest_list(request):
 def results(request, contest_id):
     contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
     services.judgments_sync(contest_id=contest.pk)
-    is_judge = request.user.is_authenticated and contest.participants.filter(
-        kind=Participant.Kind.JUDGE, user=request.user).exists()
+    is_judge = (
+        request.user.is_authenticated
+        and contest.participants.filter(kind=Participant.Kind.JUDGE, user=request.user).exists()
+    )
     organiser = _is_organiser(request.user)
-    return render(request, "loebner/results.html", {"r": selectors.contest_results(contest=contest), "is_judge": is_judge,
-                                                    "organiser": organiser})
+    return render(
+        request,
+        "loebner/results.html",
+        {"r": selectors.contest_results(contest=contest), "is_judge": is_judge, "organiser": organiser},
+    )
 
 
 @login_required
@@ -61,7 +69,9 @@ def tie_decide(request, contest_id):
     _organiser(request)
     contest = get_object_or_404(Contest, pk=contest_id)
     try:
-        services.contest_tie_decide(contest_id=contest.pk, entry_label=request.POST.get("winner", "")[:8], by=request.user)
+        services.contest_tie_decide(
+            contest_id=contest.pk, entry_label=request.POST.get("winner", "")[:8], by=request.user
+        )
     except ArenaError as exc:
         messages.error(request, str(exc))
     else:
@@ -73,8 +83,13 @@ def transcripts_json(request, contest_id):
     """Every published transcript of the contest, together (the arena's JSON of each, hash chains and seals)."""
     contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
     data = selectors.contest_results(contest=contest)
-    return JsonResponse({"contest": contest.name, "format": contest.format_name,
-                         "transcripts": [transcript_export(interrogation=i) for i in data["transcripts"]]})
+    return JsonResponse(
+        {
+            "contest": contest.name,
+            "format": contest.format_name,
+            "transcripts": [transcript_export(interrogation=i) for i in data["transcripts"]],
+        }
+    )
 
 
 @login_required
@@ -84,7 +99,9 @@ def board(request, contest_id):
     state = selectors.board_state(contest=contest)
     if state["round"] is not None:
         services.round_tick(round_id=state["round"].pk)
-    markets = _crowd_markets([row["meeting"].interrogation_id for row in state["meetings"] if row["meeting"].interrogation_id])
+    markets = _crowd_markets(
+        [row["meeting"].interrogation_id for row in state["meetings"] if row["meeting"].interrogation_id]
+    )
     for row in state["meetings"]:
         row["xmarket"] = markets.get(row["meeting"].interrogation_id)
     return render(request, "loebner/board.html", {"contest": contest, "state": state})
@@ -94,13 +111,23 @@ def board(request, contest_id):
 def board_json(request, contest_id):
     _organiser(request)
     state = selectors.board_state(contest=get_object_or_404(Contest, pk=contest_id))
-    rows = [{"round": row["meeting"].round.number, "status": row["status"],
-             **{kind: {k: v for k, v in row[kind].items()} for kind in ("judge", "confederate", "entry")}}
-            for row in state["meetings"]]
+    rows = [
+        {
+            "round": row["meeting"].round.number,
+            "status": row["status"],
+            **{kind: {k: v for k, v in row[kind].items()} for kind in ("judge", "confederate", "entry")},
+        }
+        for row in state["meetings"]
+    ]
     clock = state["clock"]
-    return JsonResponse({"round": state["round"].number if state["round"] else None,
-                         "round_status": state["round"].status if state["round"] else None,
-                         "clock": clock, "meetings": rows})
+    return JsonResponse(
+        {
+            "round": state["round"].number if state["round"] else None,
+            "round_status": state["round"].status if state["round"] else None,
+            "clock": clock,
+            "meetings": rows,
+        }
+    )
 
 
 @login_required
@@ -110,8 +137,11 @@ def qualifying(request, contest_id):
     _organiser(request)
     contest = get_object_or_404(Contest, pk=contest_id)
     if request.method == "POST" and request.POST.get("control-name"):
-        answers = {int(key[8:]): value for key, value in request.POST.items()
-                   if key.startswith("control-") and key[8:].isdigit() and value.strip()}
+        answers = {
+            int(key[8:]): value
+            for key, value in request.POST.items()
+            if key.startswith("control-") and key[8:].isdigit() and value.strip()
+        }
         try:
             services.control_answers_record(contest_id=contest.pk, name=request.POST["control-name"], answers=answers)
         except ArenaError as exc:
@@ -128,16 +158,27 @@ def qualifying(request, contest_id):
                 except (ArenaError, ValueError, QualifyingAnswer.DoesNotExist) as exc:
                     messages.error(request, f"{key}: {exc}")
         return redirect("loebner:qualifying", contest_id=contest.pk)
-    answers = (QualifyingAnswer.objects.filter(subject__contest=contest)
-               .select_related("subject__contest_entry__entry", "question").order_by("subject_id", "question__order"))
+    answers = (
+        QualifyingAnswer.objects.filter(subject__contest=contest)
+        .select_related("subject__contest_entry__entry", "question")
+        .order_by("subject_id", "question__order")
+    )
     questions = contest.question_set.questions.all() if contest.question_set_id else []
-    return render(request, "loebner/qualifying.html", {
-        "contest": contest, "answers": answers, "table": selectors.qualifying_table(contest=contest),
-        "questions": questions, "tie": selectors.finalists_tie(contest=contest)})
+    return render(
+        request,
+        "loebner/qualifying.html",
+        {
+            "contest": contest,
+            "answers": answers,
+            "table": selectors.qualifying_table(contest=contest),
+            "questions": questions,
+            "tie": selectors.finalists_tie(contest=contest),
+        },
+    )
 
 
 def _finalists_pick(request, contest) -> None:
-    """"Pick the finalists"; with a tie across the cut, the organiser's places for the tied entries
+    """ "Pick the finalists"; with a tie across the cut, the organiser's places for the tied entries
     (``place-<contest entry id>``: 1 best, each place once) break it."""
     places = {}
     for key, value in request.POST.items():
@@ -167,8 +208,12 @@ def vote(request, contest_id, order):
         raise Http404("No such question.")
     if request.method == "POST":
         try:
-            services.audience_vote(contest_id=contest.pk, question_id=question.pk,
-                                   answer_id=int(request.POST.get("answer", "0")), voter=request.user)
+            services.audience_vote(
+                contest_id=contest.pk,
+                question_id=question.pk,
+                answer_id=int(request.POST.get("answer", "0")),
+                voter=request.user,
+            )
             messages.success(request, "Thank you: your vote is counted.")
         except (ArenaError, ValueError) as exc:
             messages.error(request, str(exc))
@@ -198,6 +243,15 @@ def rank(request, contest_id):
             messages.error(request, "Give each one a whole number.")
         except ArenaError as exc:
             messages.error(request, str(exc))
-    return render(request, "loebner/rank.html", {
-        "contest": contest, "judge": me, "rankable": rankable, "unjudged": unjudged, "format": fmt,
-        "current": selectors.judge_ranks(contest=contest, judge=me)})
+    return render(
+        request,
+        "loebner/rank.html",
+        {
+            "contest": contest,
+            "judge": me,
+            "rankable": rankable,
+            "unjudged": unjudged,
+            "format": fmt,
+            "current": selectors.judge_ranks(contest=contest, judge=me),
+        },
+    )

@@ -1,4 +1,5 @@
 """The committee's admin: every change goes through a service, so it is validated and in the audit log."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -10,7 +11,15 @@ from arena.models import Entry
 from core.errors import ArenaError
 from tournaments.wager import services
 from tournaments.wager.models import (
-    Aggregation, Amendment, AuditEntry, Ballot, Committee, CommitteeMember, DeadlockVote, Interview, Session,
+    Aggregation,
+    Amendment,
+    AuditEntry,
+    Ballot,
+    Committee,
+    CommitteeMember,
+    DeadlockVote,
+    Interview,
+    Session,
     Trial,
 )
 
@@ -72,8 +81,11 @@ class CommitteeAdmin(ServiceAdmin):
 
     def apply(self, request, obj, form, change):
         obj.save()
-        services.audit_record(actor=request.user, action="committee.change" if change else "committee.create",
-                              detail={"committee": obj.name})
+        services.audit_record(
+            actor=request.user,
+            action="committee.change" if change else "committee.create",
+            detail={"committee": obj.name},
+        )
         return obj
 
 
@@ -85,20 +97,44 @@ class CommitteeMemberAdmin(AddOnlyAdmin):
 
     def apply(self, request, obj, form, change):
         data = form.cleaned_data
-        return services.committee_member_appoint(committee=data["committee"], name=data["name"], role=data["role"],
-                                                 appointed_by=data["appointed_by"], user=data.get("user"), by=request.user)
+        return services.committee_member_appoint(
+            committee=data["committee"],
+            name=data["name"],
+            role=data["role"],
+            appointed_by=data["appointed_by"],
+            user=data.get("user"),
+            by=request.user,
+        )
 
 
 class SessionForm(forms.ModelForm):
-    judges = forms.ModelMultipleChoiceField(queryset=get_user_model().objects.all(), help_text="Three judges (J1–J3 in this order of id).")
-    foils = forms.ModelMultipleChoiceField(queryset=get_user_model().objects.all(), help_text="Three human foils, not known to the judges.")
+    judges = forms.ModelMultipleChoiceField(
+        queryset=get_user_model().objects.all(), help_text="Three judges (J1–J3 in this order of id)."
+    )
+    foils = forms.ModelMultipleChoiceField(
+        queryset=get_user_model().objects.all(), help_text="Three human foils, not known to the judges."
+    )
     computer = forms.ModelChoiceField(queryset=Entry.objects.filter(active=True))
 
     class Meta:
         model = Session
-        fields = ["committee", "title", "called_by", "called_by_kind", "funded_by", "computer", "trials_planned",
-                  "interview_minutes", "break_minutes", "aggregation", "starts_at", "rehearsal", "seed",
-                  "spectator_markets", "spectator_delay_s"]
+        fields = [
+            "committee",
+            "title",
+            "called_by",
+            "called_by_kind",
+            "funded_by",
+            "computer",
+            "trials_planned",
+            "interview_minutes",
+            "break_minutes",
+            "aggregation",
+            "starts_at",
+            "rehearsal",
+            "seed",
+            "spectator_markets",
+            "spectator_delay_s",
+        ]
 
 
 class AggregationForm(forms.ModelForm):
@@ -109,8 +145,17 @@ class AggregationForm(forms.ModelForm):
 
 @admin.register(Session)
 class SessionAdmin(ServiceAdmin):
-    list_display = ["title", "committee", "computer", "starts_at", "trials_planned", "interview_minutes", "aggregation",
-                    "rehearsal", "page"]
+    list_display = [
+        "title",
+        "committee",
+        "computer",
+        "starts_at",
+        "trials_planned",
+        "interview_minutes",
+        "aggregation",
+        "rehearsal",
+        "page",
+    ]
     list_filter = ["rehearsal", "aggregation"]
     actions = ["publish"]
 
@@ -121,9 +166,23 @@ class SessionAdmin(ServiceAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        return ["committee", "title", "called_by", "called_by_kind", "funded_by", "computer", "trials_planned",
-                "interview_minutes", "break_minutes", "starts_at", "rehearsal", "seed", "spectator_markets",
-                "spectator_delay_s", "calendar"]
+        return [
+            "committee",
+            "title",
+            "called_by",
+            "called_by_kind",
+            "funded_by",
+            "computer",
+            "trials_planned",
+            "interview_minutes",
+            "break_minutes",
+            "starts_at",
+            "rehearsal",
+            "seed",
+            "spectator_markets",
+            "spectator_delay_s",
+            "calendar",
+        ]
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -133,26 +192,44 @@ class SessionAdmin(ServiceAdmin):
     @admin.display(description="trials")
     def calendar(self, obj):
         url = reverse("admin:wager_interview_changelist")
-        return format_html_join(" · ", '<a href="{}?trial__id__exact={}">trial {} ({})</a>',
-                                ((url, t.pk, t.number, f"{t.starts_at:%Y-%m-%d %H:%M}") for t in obj.trials.all()))
+        return format_html_join(
+            " · ",
+            '<a href="{}?trial__id__exact={}">trial {} ({})</a>',
+            ((url, t.pk, t.number, f"{t.starts_at:%Y-%m-%d %H:%M}") for t in obj.trials.all()),
+        )
 
     @admin.display(description="page")
     def page(self, obj):
-        return format_html('<a href="{}">session</a> · <a href="{}">report</a>', reverse("wager:session", args=[obj.pk]),
-                           reverse("wager:report", args=[obj.pk]))
+        return format_html(
+            '<a href="{}">session</a> · <a href="{}">report</a>',
+            reverse("wager:session", args=[obj.pk]),
+            reverse("wager:report", args=[obj.pk]),
+        )
 
     def apply(self, request, obj, form, change):
         data = form.cleaned_data
         if change:
             return services.session_aggregation_set(session_id=obj.pk, aggregation=data["aggregation"], by=request.user)
         return services.session_create(
-            committee=data["committee"], title=data["title"], computer=data["computer"],
-            judges=sorted(data["judges"], key=lambda u: u.pk), foils=sorted(data["foils"], key=lambda u: u.pk),
-            starts_at=data["starts_at"], called_by=data["called_by"], called_by_kind=data["called_by_kind"],
-            funded_by=data["funded_by"], trials=data["trials_planned"], interview_minutes=data["interview_minutes"],
-            break_minutes=data["break_minutes"], aggregation=data["aggregation"] or Aggregation.MAJORITY,
-            rehearsal=data["rehearsal"], seed=data.get("seed") or "", spectator_markets=data["spectator_markets"],
-            spectator_delay_s=data.get("spectator_delay_s"), by=request.user)
+            committee=data["committee"],
+            title=data["title"],
+            computer=data["computer"],
+            judges=sorted(data["judges"], key=lambda u: u.pk),
+            foils=sorted(data["foils"], key=lambda u: u.pk),
+            starts_at=data["starts_at"],
+            called_by=data["called_by"],
+            called_by_kind=data["called_by_kind"],
+            funded_by=data["funded_by"],
+            trials=data["trials_planned"],
+            interview_minutes=data["interview_minutes"],
+            break_minutes=data["break_minutes"],
+            aggregation=data["aggregation"] or Aggregation.MAJORITY,
+            rehearsal=data["rehearsal"],
+            seed=data.get("seed") or "",
+            spectator_markets=data["spectator_markets"],
+            spectator_delay_s=data.get("spectator_delay_s"),
+            by=request.user,
+        )
 
     @admin.action(description="Publish the finished interviews' transcripts (anonymised)")
     def publish(self, request, queryset):
@@ -203,8 +280,11 @@ class InterviewAdmin(ServiceAdmin):
 
     @admin.display(description="interrogation")
     def console(self, obj):
-        return format_html('<a href="{}">{}</a>', reverse("admin:arena_interrogation_change", args=[obj.interrogation_id]),
-                           obj.interrogation.public_id)
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:arena_interrogation_change", args=[obj.interrogation_id]),
+            obj.interrogation.public_id,
+        )
 
     def apply(self, request, obj, form, change):
         return services.interview_move(interview_id=obj.pk, starts_at=form.cleaned_data["starts_at"], by=request.user)
@@ -223,9 +303,15 @@ class AmendmentAdmin(AddOnlyAdmin):
 
     def apply(self, request, obj, form, change):
         d = form.cleaned_data
-        return services.amendment_record(committee=d["committee"], session=d.get("session"), reason=d["reason"],
-                                         agreed_by=d["agreed_by"], agreed_names=d["agreed_names"], text=d["text"],
-                                         by=request.user)
+        return services.amendment_record(
+            committee=d["committee"],
+            session=d.get("session"),
+            reason=d["reason"],
+            agreed_by=d["agreed_by"],
+            agreed_names=d["agreed_names"],
+            text=d["text"],
+            by=request.user,
+        )
 
 
 class BallotInline(admin.TabularInline):
@@ -251,8 +337,9 @@ class DeadlockVoteAdmin(AddOnlyAdmin):
 
     def apply(self, request, obj, form, change):
         d = form.cleaned_data
-        return services.deadlock_vote_open(committee=d["committee"], session=d.get("session"), question=d["question"],
-                                           by=request.user)
+        return services.deadlock_vote_open(
+            committee=d["committee"], session=d.get("session"), question=d["question"], by=request.user
+        )
 
 
 class BallotForm(forms.ModelForm):

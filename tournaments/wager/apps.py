@@ -1,4 +1,5 @@
 """Long Now wager sessions: committee, trials of long interviews, verdicts, ranks, verifiable report."""
+
 from django.apps import AppConfig
 
 
@@ -14,12 +15,17 @@ def _interview_judge_call(interrogation_id: int, side: str):
     from tournaments.wager.models import Interview, TrialVerdict
 
     interview = Interview.objects.filter(interrogation_id=interrogation_id).first()
-    verdict = interview and TrialVerdict.objects.filter(
-        trial_id=interview.trial_id, judge_id=interview.judge_id, candidate=interview.candidate).first()
+    verdict = (
+        interview
+        and TrialVerdict.objects.filter(
+            trial_id=interview.trial_id, judge_id=interview.judge_id, candidate=interview.candidate
+        ).first()
+    )
     if not verdict:
         return None
-    return JudgeCall(pick=verdict.verdict, p_event=1.0 if verdict.verdict == "human" else 0.0, confidence=None,
-                     source="wager")
+    return JudgeCall(
+        pick=verdict.verdict, p_event=1.0 if verdict.verdict == "human" else 0.0, confidence=None, source="wager"
+    )
 
 
 def _interview_markets(interrogation_ids) -> dict:
@@ -40,8 +46,9 @@ def _session_insiders(interrogation) -> set:
     if interview is None or session_result(session=interview.trial.session).complete:
         return set()
     session_id = interview.trial.session_id
-    return (set(SessionJudge.objects.filter(session_id=session_id).values_list("user_id", flat=True))
-            | set(SessionFoil.objects.filter(session_id=session_id).values_list("user_id", flat=True)))
+    return set(SessionJudge.objects.filter(session_id=session_id).values_list("user_id", flat=True)) | set(
+        SessionFoil.objects.filter(session_id=session_id).values_list("user_id", flat=True)
+    )
 
 
 class WagerConfig(AppConfig):

@@ -1,5 +1,6 @@
 """Demo data: a wager session with one finished trial (verdicts, ranks, sealed transcripts) and one in
 progress (its first slot running). Idempotent: a second run changes nothing."""
+
 import random
 
 from django.contrib.auth import get_user_model
@@ -38,23 +39,52 @@ def demo_wager_seed(*, reply_timeout_s: float = 5.0) -> tuple[Session, list[tupl
         return existing, logins
     judges = [_person(u, roles.JUDGE) for u in JUDGES]
     foils = [_person(u, roles.CONFEDERATE) for u in FOILS]
-    computer, _ = Entry.objects.get_or_create(display_name="ELIZA (wager demo)", defaults={"engine": "eliza", "settings": dict(FAST)})
+    computer, _ = Entry.objects.get_or_create(
+        display_name="ELIZA (wager demo)", defaults={"engine": "eliza", "settings": dict(FAST)}
+    )
     committee, created = Committee.objects.get_or_create(name=COMMITTEE)
     if created:
-        committee_member_appoint(committee=committee, name="Rae (designated by Ray Kurzweil)",
-                                 role=CommitteeMember.Role.FOR_PASS, appointed_by="party")
-        committee_member_appoint(committee=committee, name="Mitch (designated by Mitchell Kapor)",
-                                 role=CommitteeMember.Role.AGAINST_PASS, appointed_by="party")
-        committee_member_appoint(committee=committee, name="Tess (appointed by the two)",
-                                 role=CommitteeMember.Role.THIRD, appointed_by="members")
+        committee_member_appoint(
+            committee=committee,
+            name="Rae (designated by Ray Kurzweil)",
+            role=CommitteeMember.Role.FOR_PASS,
+            appointed_by="party",
+        )
+        committee_member_appoint(
+            committee=committee,
+            name="Mitch (designated by Mitchell Kapor)",
+            role=CommitteeMember.Role.AGAINST_PASS,
+            appointed_by="party",
+        )
+        committee_member_appoint(
+            committee=committee,
+            name="Tess (appointed by the two)",
+            role=CommitteeMember.Role.THIRD,
+            appointed_by="members",
+        )
     session = session_create(
-        committee=committee, title=TITLE, computer=computer, judges=judges, foils=foils,
-        starts_at=timezone.now(), called_by="Rae (committee member)", called_by_kind=Session.CalledBy.MEMBER,
-        funded_by="Rae (raised the funds)", trials=3, interview_minutes=120, seed=SEED)
-    amendment_record(committee=committee, session=session, reason="infeasible", agreed_by="parties",
-                     agreed_names="Ray Kurzweil, Mitchell Kapor",
-                     text="Terminals are the participants' own browsers; 'instant messaging as understood in 2001' is "
-                          "the platform's plain one-line chat console.")
+        committee=committee,
+        title=TITLE,
+        computer=computer,
+        judges=judges,
+        foils=foils,
+        starts_at=timezone.now(),
+        called_by="Rae (committee member)",
+        called_by_kind=Session.CalledBy.MEMBER,
+        funded_by="Rae (raised the funds)",
+        trials=3,
+        interview_minutes=120,
+        seed=SEED,
+    )
+    amendment_record(
+        committee=committee,
+        session=session,
+        reason="infeasible",
+        agreed_by="parties",
+        agreed_names="Ray Kurzweil, Mitchell Kapor",
+        text="Terminals are the participants' own browsers; 'instant messaging as understood in 2001' is "
+        "the platform's plain one-line chat console.",
+    )
     rng = random.Random(SEED)
     foil_reply = foil_bots(users=foils, engine="simple", seed=SEED)
     first, second = session.trials.all()[:2]
@@ -62,5 +92,7 @@ def demo_wager_seed(*, reply_timeout_s: float = 5.0) -> tuple[Session, list[tupl
         interview_bots_run(interview, rng=rng, turns=2, foil_reply=foil_reply, reply_timeout_s=reply_timeout_s)
     trial_bots_judge(trial=first, judges=judges, rng=rng)
     for interview in second.interviews.filter(slot=1).select_related("interrogation", "judge"):
-        interview_bots_run(interview, rng=rng, turns=1, foil_reply=foil_reply, reply_timeout_s=reply_timeout_s, end=False)
+        interview_bots_run(
+            interview, rng=rng, turns=1, foil_reply=foil_reply, reply_timeout_s=reply_timeout_s, end=False
+        )
     return session, logins

@@ -4,13 +4,13 @@ ranks, rules amendments, deadlock votes and the append-only audit log.
 The interviews themselves are ordinary one-to-one `arena.Interrogation`s (consoles, timers from stored
 deadlines, transcripts, signed seals); this app owns the plan, the aliases, the verdicts and the scoring.
 """
+
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import Q
 
 from markets.models import SpectatorOptions
-
 from tournaments.wager.rules import AGGREGATIONS
 
 
@@ -38,8 +38,9 @@ class CommitteeMember(models.Model):
 
     committee = models.ForeignKey(Committee, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(max_length=200)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="wager_committee_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="wager_committee_seats"
+    )
     role = models.CharField(max_length=16, choices=Role.choices)
     appointed_by = models.CharField(max_length=12, choices=AppointedBy.choices)
     appointed_at = models.DateField(null=True, blank=True)
@@ -51,7 +52,8 @@ class CommitteeMember(models.Model):
             models.CheckConstraint(
                 condition=Q(role="third", appointed_by__in=["members", "foundation"])
                 | Q(~Q(role="third"), appointed_by__in=["party", "foundation"]),
-                name="wager_member_appointed_as_rules_say"),
+                name="wager_member_appointed_as_rules_say",
+            ),
         ]
 
     def __str__(self):
@@ -163,7 +165,9 @@ class Interview(models.Model):
     candidate = models.CharField(max_length=12, help_text='"computer" or a foil ("F1", ...)')
     slot = models.PositiveSmallIntegerField()
     starts_at = models.DateTimeField()
-    interrogation = models.OneToOneField("arena.Interrogation", on_delete=models.PROTECT, related_name="wager_interview")
+    interrogation = models.OneToOneField(
+        "arena.Interrogation", on_delete=models.PROTECT, related_name="wager_interview"
+    )
 
     class Meta:
         ordering = ["trial", "slot", "judge"]
@@ -208,7 +212,10 @@ class Amendment(models.Model):
 
     class Reason(models.TextChoices):
         INCONSISTENT = "inconsistent", "(i) the rules have an inconsistency"
-        AGAINST_INTENT = "against_intent", "(ii) inconsistent with Turing's intent of determining human-level intelligence"
+        AGAINST_INTENT = (
+            "against_intent",
+            "(ii) inconsistent with Turing's intent of determining human-level intelligence",
+        )
         UNFAIR = "unfair", "(iii) the rules are unfair"
         INFEASIBLE = "infeasible", "(iv) the rules are infeasible to implement"
 
@@ -278,11 +285,18 @@ class AuditEntry(models.Model):
     trigger refuses them in the database too)."""
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.DO_NOTHING,
-                              db_constraint=False, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
     actor_name = models.CharField(max_length=150, help_text="The actor's username when acting (kept if renamed).")
-    session = models.ForeignKey(Session, null=True, blank=True, on_delete=models.DO_NOTHING, db_constraint=False,
-                                related_name="+")
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
     action = models.CharField(max_length=60)
     detail = models.JSONField(default=dict, blank=True)
 

@@ -8,6 +8,7 @@ the computer against each foil, the higher rank (more human) winning.  Rehearsal
 
 The interviews are arena one-to-one interrogations that carry no arena Verdict (the verdicts are given
 for the whole trial at once); they are claimed all the same, so they can never count as "two-party"."""
+
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -29,9 +30,12 @@ class WagerResults:
     def _verdicts(self, query: ResultsQuery) -> list[TrialVerdict]:
         if query.study is not None or query.format not in (None, FORMAT):
             return []
-        verdicts = (TrialVerdict.objects.filter(trial__session__rehearsal=False)
-                    .select_related("trial__session__computer").prefetch_related("trial__session__foils__user")
-                    .order_by("submitted_at", "pk"))
+        verdicts = (
+            TrialVerdict.objects.filter(trial__session__rehearsal=False)
+            .select_related("trial__session__computer")
+            .prefetch_related("trial__session__foils__user")
+            .order_by("submitted_at", "pk")
+        )
         return list(verdicts_in_period(verdicts, query, field="submitted_at"))
 
     @staticmethod
@@ -44,9 +48,16 @@ class WagerResults:
 
     def outcomes(self, query: ResultsQuery) -> Iterable[Outcome]:
         for v in self._verdicts(query):
-            yield Outcome(witness=self._witness(v), witness_is_machine=v.candidate == COMPUTER,
-                          judged_human=v.verdict == TrialVerdict.Choice.HUMAN, format=FORMAT, study=None,
-                          at=v.submitted_at, judge=judge_key(v.judge), decision=f"wager:{v.trial_id}:{v.judge_id}")
+            yield Outcome(
+                witness=self._witness(v),
+                witness_is_machine=v.candidate == COMPUTER,
+                judged_human=v.verdict == TrialVerdict.Choice.HUMAN,
+                format=FORMAT,
+                study=None,
+                at=v.submitted_at,
+                judge=judge_key(v.judge),
+                decision=f"wager:{v.trial_id}:{v.judge_id}",
+            )
 
     def battles(self, query: ResultsQuery) -> Iterable[Battle]:
         """Within one judge's ranking of one trial, the computer against each foil (higher rank wins)."""
@@ -58,6 +69,12 @@ class WagerResults:
             if computer is None:
                 continue
             for foil in (v for v in ranking if v.candidate != COMPUTER):
-                yield Battle(a=self._witness(computer), b=self._witness(foil),
-                             winner="a" if computer.rank > foil.rank else "b", format=FORMAT, study=None,
-                             at=computer.submitted_at, judge=judge_key(computer.judge))
+                yield Battle(
+                    a=self._witness(computer),
+                    b=self._witness(foil),
+                    winner="a" if computer.rank > foil.rank else "b",
+                    format=FORMAT,
+                    study=None,
+                    at=computer.submitted_at,
+                    judge=judge_key(computer.judge),
+                )

@@ -1,4 +1,5 @@
 """Reads: results per trial and per session, what a judge may see, the report with its signed chain heads."""
+
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
@@ -60,8 +61,9 @@ def trial_result(*, trial: Trial) -> TrialResult:
     judges = list(trial.session.judges.all())
     rows = list(TrialVerdict.objects.filter(trial=trial))
     done = {r.judge_id for r in rows}
-    result = TrialResult(trial=trial, complete=all(j.user_id in done for j in judges),
-                         judges_done=len(done), judges=len(judges))
+    result = TrialResult(
+        trial=trial, complete=all(j.user_id in done for j in judges), judges_done=len(done), judges=len(judges)
+    )
     if result.complete:
         label = {j.user_id: j.label for j in judges}
         verdicts, ranks = {}, {}
@@ -103,22 +105,34 @@ def judge_trials(*, session: Session, user) -> list[dict]:
     whether they may give their verdicts now, and the ones they gave."""
     out = []
     for trial in session.trials.all():
-        interviews = [JudgeInterview(i.slot, trial.aliases[i.candidate], i.starts_at, i.interrogation.status,
-                                     i.interrogation.public_id)
-                      for i in trial.interviews.filter(judge=user).select_related("interrogation").order_by("slot")]
+        interviews = [
+            JudgeInterview(
+                i.slot, trial.aliases[i.candidate], i.starts_at, i.interrogation.status, i.interrogation.public_id
+            )
+            for i in trial.interviews.filter(judge=user).select_related("interrogation").order_by("slot")
+        ]
         given = {trial.aliases[v.candidate]: v for v in TrialVerdict.objects.filter(trial=trial, judge=user)}
-        out.append({
-            "trial": trial, "interviews": interviews, "given": dict(sorted(given.items())),
-            "aliases": sorted(trial.aliases.values()),
-            "can_judge": bool(interviews) and not given and all(i.status in (Status.ENDED, Status.ABORTED) for i in interviews),
-        })
+        out.append(
+            {
+                "trial": trial,
+                "interviews": interviews,
+                "given": dict(sorted(given.items())),
+                "aliases": sorted(trial.aliases.values()),
+                "can_judge": bool(interviews)
+                and not given
+                and all(i.status in (Status.ENDED, Status.ABORTED) for i in interviews),
+            }
+        )
     return out
 
 
 def calendar(*, session: Session) -> list[Interview]:
     """Every interview with its judge, candidate and status (organisers and the committee only)."""
-    return list(Interview.objects.filter(trial__session=session).select_related(
-        "trial", "judge", "interrogation").order_by("trial__number", "starts_at", "slot", "judge_id"))
+    return list(
+        Interview.objects.filter(trial__session=session)
+        .select_related("trial", "judge", "interrogation")
+        .order_by("trial__number", "starts_at", "slot", "judge_id")
+    )
 
 
 def report(*, session: Session) -> dict:
@@ -126,22 +140,37 @@ def report(*, session: Session) -> dict:
     votes, and every interview's signed chain head with the procedure to verify it."""
     result = session_result(session=session)
     interviews = []
-    rows = Interview.objects.filter(trial__session=session).select_related("trial", "interrogation").prefetch_related(
-        Prefetch("interrogation__conversations__seal", queryset=ConversationSeal.objects.all()))
+    rows = (
+        Interview.objects.filter(trial__session=session)
+        .select_related("trial", "interrogation")
+        .prefetch_related(Prefetch("interrogation__conversations__seal", queryset=ConversationSeal.objects.all()))
+    )
     labels = {j.user_id: j.label for j in session.judges.all()}
     for interview in rows.order_by("trial__number", "slot", "judge_id"):
         conversation = interview.interrogation.conversations.all()[0]
         seal = getattr(conversation, "seal", None)
         trial_done = next(t.complete for t in result.trials if t.trial.pk == interview.trial_id)
-        interviews.append({
-            "trial": interview.trial.number, "slot": interview.slot, "judge": labels.get(interview.judge_id, "?"),
-            "candidate": interview.candidate if trial_done else "(until the trial's verdicts are in: "
-                         f"Candidate {interview.trial.aliases[interview.candidate]})",
-            "status": interview.interrogation.status, "interrogation": interview.interrogation,
-            "published": interview.interrogation.published_at is not None, "seal": seal,
-        })
-    return {"result": result, "interviews": interviews, "amendments": list(session.amendments.all()),
-            "committee_amendments": list(session.committee.amendments.filter(session__isnull=True)),
-            "votes": list(session.committee.votes.prefetch_related("ballots__member")),
-            "members": list(session.committee.members.all()), "keys": signing.public_keys_document()["keys"],
-            "verify_steps": VERIFY_STEPS}
+        interviews.append(
+            {
+                "trial": interview.trial.number,
+                "slot": interview.slot,
+                "judge": labels.get(interview.judge_id, "?"),
+                "candidate": interview.candidate
+                if trial_done
+                else f"(until the trial's verdicts are in: Candidate {interview.trial.aliases[interview.candidate]})",
+                "status": interview.interrogation.status,
+                "interrogation": interview.interrogation,
+                "published": interview.interrogation.published_at is not None,
+                "seal": seal,
+            }
+        )
+    return {
+        "result": result,
+        "interviews": interviews,
+        "amendments": list(session.amendments.all()),
+        "committee_amendments": list(session.committee.amendments.filter(session__isnull=True)),
+        "votes": list(session.committee.votes.prefetch_related("ballots__member")),
+        "members": list(session.committee.members.all()),
+        "keys": signing.public_keys_document()["keys"],
+        "verify_steps": VERIFY_STEPS,
+    }

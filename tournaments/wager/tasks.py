@@ -1,4 +1,5 @@
 """Thin Celery tasks: call a service."""
+
 from celery import shared_task
 
 

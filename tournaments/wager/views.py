@@ -1,4 +1,5 @@
 """Thin pages: the sessions, a session (calendar, a judge's interviews and verdict form, results), the report."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -31,8 +32,12 @@ def session_list(request):
 def session_detail(request, pk):
     session = _session_for(request, pk)
     manager = selectors.can_manage(request.user, session)
-    context = {"session": session, "manager": manager, "result": selectors.session_result(session=session),
-               "judge_trials": selectors.judge_trials(session=session, user=request.user)}
+    context = {
+        "session": session,
+        "manager": manager,
+        "result": selectors.session_result(session=session),
+        "judge_trials": selectors.judge_trials(session=session, user=request.user),
+    }
     if manager:
         context["calendar"] = calendar = selectors.calendar(session=session)
         ids = [i.interrogation_id for i in calendar]

@@ -10,6 +10,7 @@ rating = 1000 + 400·log10(strength), centred on a mean of 1000 unless anchored;
 --bootstrap 0.  Notes (e.g. a player that won every battle, and the prior then used) go to stderr, and
 so does a progress bar when the bootstrap takes more than a second.
 """
+
 import json
 import sys
 
@@ -55,7 +56,9 @@ class Command(BaseCommand):
     help = "Bradley–Terry ratings with bootstrap confidence intervals (of a battles file, or of the verdicts)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--input", help='JSON Lines, one battle a line: {"a": name, "b": name, "winner": "a"|"b"|"tie"}')
+        parser.add_argument(
+            "--input", help='JSON Lines, one battle a line: {"a": name, "b": name, "winner": "a"|"b"|"tie"}'
+        )
         parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap replicates (0: no intervals)")
         parser.add_argument("--seed", type=int, default=None, help="seed of the bootstrap (default: random)")
         parser.add_argument("--anchor", default=None, help="NAME=RATING: give this player this rating")
@@ -67,11 +70,13 @@ class Command(BaseCommand):
             raise CommandError("--bootstrap must be 0 or more")
         anchor = _anchor(options["anchor"]) if options["anchor"] is not None else None
         battles = battles_read(options["input"]) if options["input"] else results_battles()[0]
-        bar = tqdm(total=replicates, desc="bootstrap", unit="replicate", file=sys.stderr, delay=1.0,
-                   disable=replicates == 0)
+        bar = tqdm(
+            total=replicates, desc="bootstrap", unit="replicate", file=sys.stderr, delay=1.0, disable=replicates == 0
+        )
         try:
-            table = stats.ratings_compute(battles, replicates=replicates, seed=options["seed"], anchor=anchor,
-                                          progress=bar.update)
+            table = stats.ratings_compute(
+                battles, replicates=replicates, seed=options["seed"], anchor=anchor, progress=bar.update
+            )
         except stats.BattleError as error:
             raise CommandError(str(error)) from None
         finally:

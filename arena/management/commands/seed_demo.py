@@ -19,5 +19,7 @@ class Command(BaseCommand):
         entry = Entry.objects.filter(display_name=DEMO_PULL_ENTRY).first()
         self.stdout.write(f"  The entrant's API key: {DEMO_API_KEY}")
         if entry is not None:
-            self.stdout.write(f"  Its pull-mode entry: {DEMO_PULL_ENTRY} (id {entry.pk}); "
-                              f"python examples/pull_client.py --token {DEMO_API_KEY} --entry {entry.pk} --rehearse")
+            self.stdout.write(
+                f"  Its pull-mode entry: {DEMO_PULL_ENTRY} (id {entry.pk}); "
+                f"python examples/pull_client.py --token {DEMO_API_KEY} --entry {entry.pk} --rehearse"
+            )

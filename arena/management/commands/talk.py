@@ -9,6 +9,7 @@ Replies go through the same cleaning rules as in a conversation; no typing delay
 Engines that call out reach public addresses only: a server on this machine or the organisers' network
 needs its range in ARENA_OUTBOUND_ALLOW (e.g. ARENA_OUTBOUND_ALLOW=127.0.0.1/32 for the llm line above).
 """
+
 import json
 import sys
 import time
@@ -23,7 +24,9 @@ class Command(BaseCommand):
     help = "Talk to a bot engine or an entry: one message, or lines read from stdin."
 
     def add_arguments(self, parser):
-        parser.add_argument("target", help="an entry id, or an engine name (simple, eliza, aiml, learner, llm, webhook)")
+        parser.add_argument(
+            "target", help="an entry id, or an engine name (simple, eliza, aiml, learner, llm, webhook)"
+        )
         parser.add_argument("message", nargs="?", help="the message; without it, read lines from stdin")
         parser.add_argument("--engine-settings", default="", help="engine settings as JSON (engine names only)")
         parser.add_argument("--timing", action="store_true", help="print each reply's latency")

@@ -2,6 +2,7 @@
 into static/vendor/ (kept in the repository), each checked against npm's published checksum, their sha256
 recorded in static/vendor/SHA256SUMS; ``vendor list`` says what is there; ``vendor verify`` checks the kept
 files against that record."""
+
 from pathlib import Path
 
 from django.conf import settings

@@ -14,7 +14,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "transcript",
             help="the public id in a transcript's URL (/transcripts/<id>/: every conversation of that interrogation), "
-                 "that URL itself, a conversation's public id, or a conversation id (number)",
+            "that URL itself, a conversation's public id, or a conversation id (number)",
         )
 
     def handle(self, *args, transcript, **options):

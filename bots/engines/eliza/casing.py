@@ -15,9 +15,11 @@ _WORD = re.compile(r"[A-Za-z][\w']*")
 _SENTENCE_END = re.compile(r"[.!?]\s*$")
 _I_FORMS = {"i", "i'm", "i've", "i'd", "i'll"}
 # a reply that starts with one of these asks something: it ends with "?" (ELIZA printed no punctuation)
-_ASKING = frozenset("""what why how who whom whose where when which do does did don't doesn't didn't are aren't is
+_ASKING = frozenset(
+    """what why how who whom whose where when which do does did don't doesn't didn't are aren't is
 isn't was wasn't were weren't can can't could couldn't would wouldn't will won't shall should have has had am
-may might""".split())
+may might""".split()
+)
 _WH = frozenset("what why how who whom whose where when which".split())  # "In what way?"
 _SCRIPT_NAMES = {"ENGLISH": "English"}  # the DOCTOR script's own proper nouns
 

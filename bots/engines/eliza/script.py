@@ -186,9 +186,7 @@ def rule(pattern: str, *reassemblies: str | Reassembly) -> Rule:
     return Rule(parse_pattern(pattern), tuple(_reassembly(r) for r in reassemblies))
 
 
-def keyword(
-    word: str, rank: int = 0, *rules: Rule, sub: str | None = None, link: str | None = None
-) -> Keyword:
+def keyword(word: str, rank: int = 0, *rules: Rule, sub: str | None = None, link: str | None = None) -> Keyword:
     return Keyword(word, rank, sub, tuple(rules), link)
 
 

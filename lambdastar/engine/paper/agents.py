@@ -51,7 +51,7 @@ def _selection_tables():
     for m in range(512):
         bits = [i for i in range(9) if m >> i & 1]
         pop[m] = len(bits)
-        select[m, :len(bits)] = bits
+        select[m, : len(bits)] = bits
     return pop, select
 
 
@@ -63,26 +63,37 @@ def mask9(v0, v1, v2, v3, v4, v5, v6, v7, v8):
     """(maximum, 9-bit mask of the values equal to it) of nine values.
     Branch-free: a max tree (short dependency chains) and compares."""
     best = max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(max(v6, v7), v8)))
-    mask = (((1 if v0 == best else 0) | (2 if v1 == best else 0))
-            | ((4 if v2 == best else 0) | (8 if v3 == best else 0))) \
-        | (((16 if v4 == best else 0) | (32 if v5 == best else 0))
-           | ((64 if v6 == best else 0) | ((128 if v7 == best else 0) | (256 if v8 == best else 0))))
+    mask = (
+        ((1 if v0 == best else 0) | (2 if v1 == best else 0)) | ((4 if v2 == best else 0) | (8 if v3 == best else 0))
+    ) | (
+        ((16 if v4 == best else 0) | (32 if v5 == best else 0))
+        | ((64 if v6 == best else 0) | ((128 if v7 == best else 0) | (256 if v8 == best else 0)))
+    )
     return best, mask
 
 
 @njit(cache=True, inline="always")
 def max_mask9(values, table, cell):
     """(maximum, mask of the maxima) of ``values[table[cell, 0..8]]`` (nine independent loads)."""
-    return mask9(values[table[cell, 0]], values[table[cell, 1]], values[table[cell, 2]],
-                 values[table[cell, 3]], values[table[cell, 4]], values[table[cell, 5]],
-                 values[table[cell, 6]], values[table[cell, 7]], values[table[cell, 8]])
+    return mask9(
+        values[table[cell, 0]],
+        values[table[cell, 1]],
+        values[table[cell, 2]],
+        values[table[cell, 3]],
+        values[table[cell, 4]],
+        values[table[cell, 5]],
+        values[table[cell, 6]],
+        values[table[cell, 7]],
+        values[table[cell, 8]],
+    )
 
 
 @njit(cache=True, inline="always")
 def row_mask9(q, i, s):
     """Mask of the maxima of the row ``q[i, s, 0..8]`` (a Q-table row)."""
-    return mask9(q[i, s, 0], q[i, s, 1], q[i, s, 2], q[i, s, 3], q[i, s, 4], q[i, s, 5],
-                 q[i, s, 6], q[i, s, 7], q[i, s, 8])[1]
+    return mask9(
+        q[i, s, 0], q[i, s, 1], q[i, s, 2], q[i, s, 3], q[i, s, 4], q[i, s, 5], q[i, s, 6], q[i, s, 7], q[i, s, 8]
+    )[1]
 
 
 @njit(cache=True, inline="always")
@@ -155,24 +166,29 @@ def ls_target(state, values, moves, win, wact, cell):
 @overload(ls_move, inline="always")
 def _ls_move(state, values, moves, win, wact, cell):
     if isinstance(wact, types.NoneType):
+
         def impl(state, values, moves, win, wact, cell):
             return moves[cell, pick9(state, values, win, cell)[0]]
     else:
+
         def impl(state, values, moves, win, wact, cell):
             idx = pick_in_window(state, values, win, cell, win.shape[1])
             if idx < 0:
                 return moves[cell, randint(state, 9)]
             return moves[cell, wact[idx]]
+
     return impl
 
 
 @overload(ls_target, inline="always")
 def _ls_target(state, values, moves, win, wact, cell):
     if isinstance(wact, types.NoneType):
+
         def impl(state, values, moves, win, wact, cell):
             idx, best = pick9(state, values, win, cell)
             return win[cell, idx], best
     else:
+
         def impl(state, values, moves, win, wact, cell):
             n = win.shape[1]
             idx = pick_in_window(state, values, win, cell, n)
@@ -184,6 +200,7 @@ def _ls_target(state, values, moves, win, wact, cell):
             for i in range(1, n):
                 best = max(best, values[win[cell, i]])
             return target, best
+
     return impl
 
 
@@ -192,6 +209,7 @@ def _ls_target(state, values, moves, win, wact, cell):
 # every type's branch in it (measured 3-4x on local search).  ``tabs`` is the tuple
 # (moves, win, wact, row, col, ring_rows, ring_cols, width, height); every function has the
 # same signature and returns the episode's score.
+
 
 @njit(cache=True, inline="always")
 def _begin(pos, starts, agents, field, moves, good, evil):
@@ -240,10 +258,27 @@ def _record(hist, pos, agents, t, field, moves, good, evil):
 
 
 @njit(cache=True)
-def random_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-                   pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def random_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     moves = tabs[0]
-    for j in range(agents):          # a loop: a slice copy compiles numba's shape-error text
+    for j in range(agents):  # a loop: a slice copy compiles numba's shape-error text
         pos[j] = starts[j]
     for t in range(1, iterations + 1):
         for j in range(agents):
@@ -254,8 +289,25 @@ def random_episode(state, tabs, good, evil, starts, iterations, agents, k, coord
 
 
 @njit(cache=True)
-def ls_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-               pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def ls_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     moves, win, wact = tabs[0], tabs[1], tabs[2]
     _begin(pos, starts, agents, field, moves, good, evil)
     for t in range(1, iterations + 1):
@@ -266,8 +318,25 @@ def ls_episode(state, tabs, good, evil, starts, iterations, agents, k, coordinat
 
 
 @njit(cache=True)
-def fr_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-               pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def fr_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Paper Algorithm 2: every agent, in order, sets the fake rewards of its window to R + r̂
     with r̂ = γ·rmax + (1−γ)·rmin (later agents overwrite shared cells); then each agent does
     local search on the fake rewards of its own window.  The fake map persists in the episode."""
@@ -295,8 +364,25 @@ def fr_episode(state, tabs, good, evil, starts, iterations, agents, k, coordinat
 
 
 @njit(cache=True)
-def woc_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-                pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def woc_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Wisdom of the crowd: every agent averages the non-zero rewards it sees into a shared map,
     A[c] ← (A[c] + r)/2; every agent steps towards a best cell of the map (chosen at random)."""
     moves, win, _, row, col, _, _, width, height = tabs
@@ -311,21 +397,37 @@ def woc_episode(state, tabs, good, evil, starts, iterations, agents, k, coordina
                 c = win[p, i]
                 v = field[c]
                 fmap[c] = (fmap[c] + v) * 0.5 if v != 0.0 else fmap[c]
-        best = max_of(fmap, 0, cells)      # branch-free: the maximum, then its cells in order
+        best = max_of(fmap, 0, cells)  # branch-free: the maximum, then its cells in order
         count = 0
         for c in range(cells):
             cells_tmp[count] = c
             count += fmap[c] == best
         for j in range(agents):
-            pos[j] = step_to(moves, row, col, width, height, pos[j],
-                             cells_tmp[randint(state, count)])
+            pos[j] = step_to(moves, row, col, width, height, pos[j], cells_tmp[randint(state, count)])
         _record(hist, pos, agents, t, field, moves, good, evil)
     return pay_episode(hist, moves, field, gfield, agents, good, evil, iterations, coordination)
 
 
 @njit(cache=True)
-def bid_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-                pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def bid_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Bidding: every agent bids its best observed reward; all step towards the target of the
     last highest bidder."""
     moves, win, wact, row, col, _, _, width, height = tabs
@@ -345,8 +447,25 @@ def bid_episode(state, tabs, good, evil, starts, iterations, agents, k, coordina
 
 
 @njit(cache=True)
-def dict_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-                 pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def dict_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Dictator: agent 0 does local search; everybody steps towards its target."""
     moves, win, wact, row, col, _, _, width, height = tabs
     _begin(pos, starts, agents, field, moves, good, evil)
@@ -359,8 +478,25 @@ def dict_episode(state, tabs, good, evil, starts, iterations, agents, k, coordin
 
 
 @njit(cache=True)
-def bt_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-               pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def bt_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Binary-tree collective (the tree the reference code meant to build): agent j's children
     are 2j+1 and 2j+2; bottom-up, every node adopts the best target among itself and its
     subtrees; each agent steps towards its adopted target (leaves do plain local search)."""
@@ -381,11 +517,28 @@ def bt_episode(state, tabs, good, evil, starts, iterations, agents, k, coordinat
 
 
 @njit(cache=True)
-def oracle_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-                   pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def oracle_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Oracle: every agent steps towards Good's next cell."""
     moves, _, _, row, col, _, _, width, height = tabs
-    for j in range(agents):          # a loop: a slice copy compiles numba's shape-error text
+    for j in range(agents):  # a loop: a slice copy compiles numba's shape-error text
         pos[j] = starts[j]
     for t in range(1, iterations + 1):
         for j in range(agents):
@@ -396,8 +549,25 @@ def oracle_episode(state, tabs, good, evil, starts, iterations, agents, k, coord
 
 
 @njit(cache=True)
-def imit_episode(state, tabs, good, evil, starts, iterations, agents, k, coordination, sgamma,
-                 pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def imit_episode(
+    state,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Imitation: a hidden oracle (random start) chases Good; an agent that sees it (distance ≤ k)
     steps towards it, otherwise does local search."""
     moves, win, wact, row, col, ring_rows, ring_cols, width, height = tabs
@@ -416,11 +586,44 @@ def imit_episode(state, tabs, good, evil, starts, iterations, agents, k, coordin
 
 
 @njit(cache=True)
-def plain_episode(state, kind, tabs, good, evil, starts, iterations, agents, k, coordination,
-                  sgamma, pos, best_val, cells_tmp, fmap, field, gfield, hist):
+def plain_episode(
+    state,
+    kind,
+    tabs,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    k,
+    coordination,
+    sgamma,
+    pos,
+    best_val,
+    cells_tmp,
+    fmap,
+    field,
+    gfield,
+    hist,
+):
     """Score (mean reward per agent per iteration) of one episode of a non-learning type."""
-    args = (good, evil, starts, iterations, agents, k, coordination, sgamma, pos, best_val,
-            cells_tmp, fmap, field, gfield, hist)
+    args = (
+        good,
+        evil,
+        starts,
+        iterations,
+        agents,
+        k,
+        coordination,
+        sgamma,
+        pos,
+        best_val,
+        cells_tmp,
+        fmap,
+        field,
+        gfield,
+        hist,
+    )
     if kind == RANDOM:
         return random_episode(state, tabs, *args)
     if kind == LS:

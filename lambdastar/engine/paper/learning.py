@@ -55,8 +55,25 @@ def choose(state, q, tab, i, cell, epsilon):
 
 
 @njit(cache=True)
-def train_session(state, kind, tables, geo, good, evil, starts, iterations, agents,
-                  coordination, alpha, gamma, epsilon, pos, prev, act, rew):
+def train_session(
+    state,
+    kind,
+    tables,
+    geo,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    coordination,
+    alpha,
+    gamma,
+    epsilon,
+    pos,
+    prev,
+    act,
+    rew,
+):
     shared = kind == COOPQL or kind == COOPSARSA
     sarsa = kind == SARSA or kind == COOPSARSA
     for j in range(agents):
@@ -89,16 +106,51 @@ def train_session(state, kind, tables, geo, good, evil, starts, iterations, agen
 
 
 @njit(cache=True)
-def learning_episode(state, kind, geo, good, evil, starts, iterations, agents,
-                     coordination, alpha, gamma, epsilon, q_init, sessions,
-                     tables, pos, prev, act, rew):
+def learning_episode(
+    state,
+    kind,
+    geo,
+    good,
+    evil,
+    starts,
+    iterations,
+    agents,
+    coordination,
+    alpha,
+    gamma,
+    epsilon,
+    q_init,
+    sessions,
+    tables,
+    pos,
+    prev,
+    act,
+    rew,
+):
     """Train, then return the test score (mean reward per agent per iteration)."""
     shared = kind == COOPQL or kind == COOPSARSA
     used = 1 if shared else agents
     tables[:used] = q_init
     for _ in range(sessions):
-        train_session(state, kind, tables, geo, good, evil, starts, iterations, agents,
-                      coordination, alpha, gamma, epsilon, pos, prev, act, rew)
+        train_session(
+            state,
+            kind,
+            tables,
+            geo,
+            good,
+            evil,
+            starts,
+            iterations,
+            agents,
+            coordination,
+            alpha,
+            gamma,
+            epsilon,
+            pos,
+            prev,
+            act,
+            rew,
+        )
     for j in range(agents):
         pos[j] = starts[j]
     total = 0.0

@@ -21,15 +21,15 @@ TYPE_CODE = {name: i for i, name in enumerate(AGENT_TYPES)}
 
 @dataclass(frozen=True)
 class PaperOptions:
-    alpha: float = 0.3               # Q-learning / SARSA learning rate (reference constant)
-    gamma: float = 0.3               # discount factor (reference constant)
-    epsilon: float = 0.1             # exploration probability while training; the test is greedy
-    q_init: float = 0.0              # initial Q-values (the reference's 2.0 with unscaled rewards never exploits)
-    training_episodes: int = 100     # training sessions on each test episode (reference constant)
-    stigmergy_gamma: float = 0.3     # γ in r̂ = γ·rmax + (1−γ)·rmin (paper Algorithm 2)
-    block_size: int = 2048           # episodes per kernel call (memory stays flat)
+    alpha: float = 0.3  # Q-learning / SARSA learning rate (reference constant)
+    gamma: float = 0.3  # discount factor (reference constant)
+    epsilon: float = 0.1  # exploration probability while training; the test is greedy
+    q_init: float = 0.0  # initial Q-values (the reference's 2.0 with unscaled rewards never exploits)
+    training_episodes: int = 100  # training sessions on each test episode (reference constant)
+    stigmergy_gamma: float = 0.3  # γ in r̂ = γ·rmax + (1−γ)·rmin (paper Algorithm 2)
+    block_size: int = 2048  # episodes per kernel call (memory stays flat)
 
-    def validate(self) -> "PaperOptions":
+    def validate(self) -> PaperOptions:
         for name in ("alpha", "gamma", "epsilon"):
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and 0.0 <= v <= 1.0):
@@ -48,6 +48,7 @@ class PaperOptions:
 @dataclass(frozen=True)
 class Resolved:
     """Everything a kernel needs, checked."""
+
     config: EngineConfig
     options: PaperOptions
     type_code: int
@@ -58,9 +59,11 @@ class Resolved:
     @property
     def geometry(self):
         from .world import geometry
+
         if self._geometry is None:
-            object.__setattr__(self, "_geometry", geometry(self.config.width, self.config.height,
-                                                          self.config.observation_range))
+            object.__setattr__(
+                self, "_geometry", geometry(self.config.width, self.config.height, self.config.observation_range)
+            )
         return self._geometry
 
     @property
@@ -74,13 +77,16 @@ def resolve_band(config: EngineConfig) -> tuple[int, int]:
     want_lo = lo if config.complexity_min is None else math.ceil(config.complexity_min)
     want_hi = hi if config.complexity_max is None else math.floor(config.complexity_max)
     if want_lo < lo or want_hi > hi or want_lo > want_hi:
-        asked = (config.complexity_min if config.complexity_min is not None else "·",
-                 config.complexity_max if config.complexity_max is not None else "·")
+        asked = (
+            config.complexity_min if config.complexity_min is not None else "·",
+            config.complexity_max if config.complexity_max is not None else "·",
+        )
         raise ConfigError(
             "complexity",
             f"impossible complexity band [{asked[0]}, {asked[1]}]: with {config.iterations} "
             f"iterations on {config.width}x{config.height} a cyclic pattern's Lempel-Ziv complexity "
-            f"is an integer in [{lo}, {hi}]")
+            f"is an integer in [{lo}, {hi}]",
+        )
     return want_lo, want_hi
 
 
@@ -92,8 +98,9 @@ def resolve(config: EngineConfig, agent_type: str, options: PaperOptions | None 
     if config.rules != "paper":
         raise ConfigError("rules", f"the paper engine runs rules='paper', got {config.rules!r}")
     if config.rng != "pcg64":
-        raise ConfigError("rng", "the paper rule set uses its own per-episode streams; "
-                                 "'glibc' replication is a reference-2016 option")
+        raise ConfigError(
+            "rng", "the paper rule set uses its own per-episode streams; 'glibc' replication is a reference-2016 option"
+        )
     if agent_type not in TYPE_CODE:
         raise ConfigError("types", f"unknown agent type {agent_type!r} (known: {', '.join(AGENT_TYPES)})")
     if config.coordination and config.agents < 2:

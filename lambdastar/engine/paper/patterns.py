@@ -102,8 +102,7 @@ def realise_paths(state, cyc_g, len_g, cyc_e, len_e, iterations, collide, good, 
 
 
 @njit(cache=True)
-def build_world(seed, episode, geo, iterations, agents, k_min, k_max, collide,
-                good, evil, starts, work, used):
+def build_world(seed, episode, geo, iterations, agents, k_min, k_max, collide, good, evil, starts, work, used):
     """Fill ``good``/``evil`` (ϑ+1 positions) and ``starts`` (N cells); return K(μ).
     ``work`` is :func:`world_work`'s scratch, ``used`` one bool per cell."""
     cells = used.shape[0]
@@ -128,15 +127,36 @@ def world_work(iterations: int) -> np.ndarray:
     return np.zeros((5, max(iterations, 9)), dtype=np.int64)
 
 
-def episode_world(seed: int, episode: int, width: int, height: int, iterations: int, agents: int,
-                  k_min: int, k_max: int, collide: bool = True):
+def episode_world(
+    seed: int,
+    episode: int,
+    width: int,
+    height: int,
+    iterations: int,
+    agents: int,
+    k_min: int,
+    k_max: int,
+    collide: bool = True,
+):
     """Python view of one episode's environment: (K, good path, evil path, start cells)."""
     good = np.empty(iterations + 1, dtype=np.int64)
     evil = np.empty(iterations + 1, dtype=np.int64)
     starts = np.empty(agents, dtype=np.int64)
-    k = build_world(seed, episode, geometry(width, height), iterations, agents, k_min, k_max, collide,
-                    good, evil, starts, world_work(iterations),
-                    np.zeros(width * height, dtype=np.bool_))
+    k = build_world(
+        seed,
+        episode,
+        geometry(width, height),
+        iterations,
+        agents,
+        k_min,
+        k_max,
+        collide,
+        good,
+        evil,
+        starts,
+        world_work(iterations),
+        np.zeros(width * height, dtype=np.bool_),
+    )
     return int(k), good, evil, starts
 
 

@@ -8,7 +8,7 @@ split of the episodes into calls or blocks gives identical scores.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from numba import njit
@@ -24,8 +24,27 @@ from .world import window_actions
 
 
 @njit(cache=True)
-def run_block(seed, episodes, kind, geo, wact, iterations, agents, k, k_min, k_max, collide,
-              coordination, alpha, gamma, epsilon, q_init, sessions, sgamma, scores):
+def run_block(
+    seed,
+    episodes,
+    kind,
+    geo,
+    wact,
+    iterations,
+    agents,
+    k,
+    k_min,
+    k_max,
+    collide,
+    coordination,
+    alpha,
+    gamma,
+    epsilon,
+    q_init,
+    sessions,
+    sgamma,
+    scores,
+):
     moves, win, row, col, ring_rows, ring_cols, width, height = geo
     cells = moves.shape[0]
     tabs = (moves, win, wact, row, col, ring_rows, ring_cols, width, height)
@@ -51,24 +70,57 @@ def run_block(seed, episodes, kind, geo, wact, iterations, agents, k, k_min, k_m
         tables = np.empty((1 if shared else agents, iterations, cells, 9))
     for b in range(episodes.shape[0]):
         episode = episodes[b]
-        build_world(seed, episode, geo, iterations, agents, k_min, k_max, collide,
-                    good, evil, starts, work, used)
+        build_world(seed, episode, geo, iterations, agents, k_min, k_max, collide, good, evil, starts, work, used)
         state = new_stream(seed, 1 + kind, episode)
         if learning:
-            scores[b] = learning_episode(state, kind, geo, good, evil, starts, iterations,
-                                         agents, coordination, alpha, gamma, epsilon, q_init,
-                                         sessions, tables, pos, prev, act, rew)
+            scores[b] = learning_episode(
+                state,
+                kind,
+                geo,
+                good,
+                evil,
+                starts,
+                iterations,
+                agents,
+                coordination,
+                alpha,
+                gamma,
+                epsilon,
+                q_init,
+                sessions,
+                tables,
+                pos,
+                prev,
+                act,
+                rew,
+            )
         else:
-            scores[b] = plain_episode(state, kind, tabs, good, evil, starts, iterations, agents,
-                                      k, coordination, sgamma, pos, best_val, cells_tmp, fmap,
-                                      field, gfield, hist)
+            scores[b] = plain_episode(
+                state,
+                kind,
+                tabs,
+                good,
+                evil,
+                starts,
+                iterations,
+                agents,
+                k,
+                coordination,
+                sgamma,
+                pos,
+                best_val,
+                cells_tmp,
+                fmap,
+                field,
+                gfield,
+                hist,
+            )
 
 
 def _episode_array(config: EngineConfig, episode_indices: Iterable[int] | None) -> np.ndarray:
     if episode_indices is None:
         return np.arange(config.episodes, dtype=np.int64)
-    arr = np.asarray(list(episode_indices) if not isinstance(episode_indices, (range, np.ndarray))
-                     else episode_indices)
+    arr = np.asarray(list(episode_indices) if not isinstance(episode_indices, (range, np.ndarray)) else episode_indices)
     if arr.size == 0:
         return np.empty(0, dtype=np.int64)
     if arr.ndim != 1 or arr.dtype.kind not in "iu" or arr.min() < 0:
@@ -78,29 +130,53 @@ def _episode_array(config: EngineConfig, episode_indices: Iterable[int] | None) 
 
 def _run(r: Resolved, episodes: np.ndarray, out: np.ndarray) -> None:
     c, o = r.config, r.options
-    wact = None if c.observation_range == 1 else window_actions(c.observation_range)   # see agents.ls_move
-    run_block(c.seed, episodes, r.type_code, r.geometry, wact,
-              c.iterations, c.agents,
-              c.observation_range, r.k_min, r.k_max, c.collision == "random", c.coordination,
-              o.alpha, o.gamma, o.epsilon, o.q_init, o.training_episodes, o.stigmergy_gamma, out)
+    wact = None if c.observation_range == 1 else window_actions(c.observation_range)  # see agents.ls_move
+    run_block(
+        c.seed,
+        episodes,
+        r.type_code,
+        r.geometry,
+        wact,
+        c.iterations,
+        c.agents,
+        c.observation_range,
+        r.k_min,
+        r.k_max,
+        c.collision == "random",
+        c.coordination,
+        o.alpha,
+        o.gamma,
+        o.epsilon,
+        o.q_init,
+        o.training_episodes,
+        o.stigmergy_gamma,
+        out,
+    )
 
 
-def iter_episode_blocks(config: EngineConfig, agent_type: str,
-                        episode_indices: Iterable[int] | None = None,
-                        options: PaperOptions | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def iter_episode_blocks(
+    config: EngineConfig,
+    agent_type: str,
+    episode_indices: Iterable[int] | None = None,
+    options: PaperOptions | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(episode_indices, scores)`` block by block (``options.block_size`` episodes)."""
     r = resolve(config, agent_type, options)
     episodes = _episode_array(config, episode_indices)
     size = r.options.block_size
     for start in range(0, len(episodes), size):
-        block = np.ascontiguousarray(episodes[start:start + size])
+        block = np.ascontiguousarray(episodes[start : start + size])
         scores = np.empty(len(block), dtype=np.float64)
         _run(r, block, scores)
         yield block, scores
 
 
-def run_episodes(config: EngineConfig, agent_type: str, episode_indices: Iterable[int] | None = None,
-                 options: PaperOptions | None = None) -> np.ndarray:
+def run_episodes(
+    config: EngineConfig,
+    agent_type: str,
+    episode_indices: Iterable[int] | None = None,
+    options: PaperOptions | None = None,
+) -> np.ndarray:
     """Per-episode group scores (mean reward per agent per iteration, in [−1, 1]) of one agent
     type, in the order of ``episode_indices`` (default: 0 … config.episodes−1)."""
     r = resolve(config, agent_type, options)
@@ -108,8 +184,8 @@ def run_episodes(config: EngineConfig, agent_type: str, episode_indices: Iterabl
     out = np.empty(len(episodes), dtype=np.float64)
     size = r.options.block_size
     for start in range(0, len(episodes), size):
-        block = np.ascontiguousarray(episodes[start:start + size])
-        _run(r, block, out[start:start + size])
+        block = np.ascontiguousarray(episodes[start : start + size])
+        _run(r, block, out[start : start + size])
     return out
 
 

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 
@@ -25,16 +25,20 @@ def search_space_entropy(m: int, n: int) -> float:
 
 @dataclass(frozen=True)
 class UpsilonResult:
-    value: float                       # Υ(Π): mean of R̄ over the ω environments
-    std_error: float                   # standard error of that mean
-    environments: int                  # ω
-    entropy_bits: float                # H(μ), the same for every environment of the set
-    complexity_band: tuple[int, int]   # [K_min, K_max] swept evenly by the environments
+    value: float  # Υ(Π): mean of R̄ over the ω environments
+    std_error: float  # standard error of that mean
+    environments: int  # ω
+    entropy_bits: float  # H(μ), the same for every environment of the set
+    complexity_band: tuple[int, int]  # [K_min, K_max] swept evenly by the environments
     by_complexity: dict[int, float] = field(default_factory=dict)  # mean R̄ per K(μ)
 
 
-def upsilon(config: EngineConfig, agent_type: str, episode_indices: Iterable[int] | None = None,
-            options: PaperOptions | None = None) -> UpsilonResult:
+def upsilon(
+    config: EngineConfig,
+    agent_type: str,
+    episode_indices: Iterable[int] | None = None,
+    options: PaperOptions | None = None,
+) -> UpsilonResult:
     """Υ(Π) of one agent type (a group of ``config.agents`` agents) over the environments
     ``episode_indices`` (default 0 … ω−1, ω = ``config.episodes``): all on the same grid (equal
     H(μ)), with K(μ) spread evenly over the configured band (default [2, K_max])."""
@@ -46,7 +50,7 @@ def upsilon(config: EngineConfig, agent_type: str, episode_indices: Iterable[int
     per_k_n: dict[int, int] = {}
     for episodes, scores in iter_episode_blocks(config, agent_type, episode_indices, options):
         total += float(scores.sum())
-        total_sq += float((scores ** 2).sum())
+        total_sq += float((scores**2).sum())
         count += len(scores)
         ks = episode_complexities(config, episodes)
         for k in np.unique(ks):

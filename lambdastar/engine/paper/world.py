@@ -33,8 +33,16 @@ def geometry(width: int, height: int, k: int = 1):
     ring_rows = np.array([min(d, height - d) for d in range(height)])
     ring_cols = np.array([min(d, width - d) for d in range(width)])
     i32 = np.int32
-    return (moves.astype(i32), win.astype(i32), row.astype(i32), col.astype(i32),
-            ring_rows.astype(i32), ring_cols.astype(i32), width, height)
+    return (
+        moves.astype(i32),
+        win.astype(i32),
+        row.astype(i32),
+        col.astype(i32),
+        ring_rows.astype(i32),
+        ring_cols.astype(i32),
+        width,
+        height,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -151,8 +159,10 @@ def shift_object(field, moves, old, new, value):
 def window_actions(k: int) -> np.ndarray:
     """``wact[i]``: the action of one king step from a cell towards entry i of its range-k window
     (the window fits in the grid, so no wrap-around ties are possible)."""
-    return np.array([(int(np.sign(dr)) + 1) * 3 + int(np.sign(dc)) + 1
-                     for dr in range(-k, k + 1) for dc in range(-k, k + 1)], dtype=np.int32)
+    return np.array(
+        [(int(np.sign(dr)) + 1) * 3 + int(np.sign(dc)) + 1 for dr in range(-k, k + 1) for dc in range(-k, k + 1)],
+        dtype=np.int32,
+    )
 
 
 def observation(cell: int, good: int, evil: int, k: int, width: int, height: int):

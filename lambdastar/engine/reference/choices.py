@@ -39,7 +39,7 @@ def q_choice(st, exact, Q, i, s):
     even when there is one (``exact``).  Branch-free scan: :func:`row_mask9` and the mask tables.
     """
     if exact:
-        rand31(st)       # (rand() % 1) + 1 > ε is never true: the draw has no effect
+        rand31(st)  # (rand() % 1) + 1 > ε is never true: the draw has no effect
     mask = row_mask9(Q, i, s)
     count = POP[mask]
     if count == 1:
@@ -63,7 +63,7 @@ def woc_candidates(A, S, cand):
     """
     m = max(-1.0, max_of(A, 1, S + 1))
     count = 0
-    for c in range(1, S + 1):      # branch-free append, cell order kept
+    for c in range(1, S + 1):  # branch-free append, cell order kept
         cand[count] = c
         count += A[c] == m
     return count

@@ -33,7 +33,7 @@ class Workspace:
         self.row, self.col = coordinates(n)
         self.Qq = np.empty((N, rows, 9) if enabled[QL] else (1, 1, 9))
         self.Qs = np.empty((N, rows, 9) if enabled[SARSA] else (1, 1, 9))
-        self.Qcq = np.empty((1, rows, 9) if enabled[COOPQL] else (1, 1, 9))   # shared table
+        self.Qcq = np.empty((1, rows, 9) if enabled[COOPQL] else (1, 1, 9))  # shared table
         self.Qcs = np.empty((1, rows, 9) if enabled[COOPSARSA] else (1, 1, 9))
         self.field = np.zeros(S + 1)
         self.F = np.zeros(S + 1)
@@ -49,9 +49,27 @@ class Workspace:
         self.trace = np.zeros((T, N_TYPES + 2, N) if trace else (0, 0, 0), dtype=np.int64)
 
     def arrays(self):
-        return (self.nb, self.row, self.col, self.Qq, self.Qs, self.Qcq, self.Qcs, self.field,
-                self.F, self.A, self.pos, self.sa, self.aa, self.P, self.E, self.base, self.perm,
-                self.starts, self.trace)
+        return (
+            self.nb,
+            self.row,
+            self.col,
+            self.Qq,
+            self.Qs,
+            self.Qcq,
+            self.Qcs,
+            self.field,
+            self.F,
+            self.A,
+            self.pos,
+            self.sa,
+            self.aa,
+            self.P,
+            self.E,
+            self.base,
+            self.perm,
+            self.starts,
+            self.trace,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -64,7 +82,7 @@ def glibc_prologue(st, n, N, W, perm, starts, carry):
     carry[0] = rand31(st) % S + 1
     shuffle_cells(st, perm)
     for i in range(N):
-        starts[i] = perm[i + 1]          # the first permutation is read from index 1
+        starts[i] = perm[i + 1]  # the first permutation is read from index 1
 
 
 @helper_jit
@@ -75,15 +93,69 @@ def _copy_row(row, out, j):
 
 
 @njit(cache=True)
-def glibc_block(st, st_pat, enabled, n, T, N, count, carry, nb, row, col, Qq, Qs, Qcq, Qcs,
-                field, F, A, pos, sa, aa, P, E, base, perm, starts, trace, out, traces):
+def glibc_block(
+    st,
+    st_pat,
+    enabled,
+    n,
+    T,
+    N,
+    count,
+    carry,
+    nb,
+    row,
+    col,
+    Qq,
+    Qs,
+    Qcq,
+    Qcs,
+    field,
+    F,
+    A,
+    pos,
+    sa,
+    aa,
+    P,
+    E,
+    base,
+    perm,
+    starts,
+    trace,
+    out,
+    traces,
+):
     """Run the next ``count`` episodes of the global stream; ``out[j, k]`` ← scores."""
     row_out = np.zeros(N_TYPES)
-    exact = st[MODE] == 0       # True; a run-time value, so that both drivers share one compiled
-    for j in range(count):      # run_episode (a constant would be typed as a literal)
+    exact = st[MODE] == 0  # True; a run-time value, so that both drivers share one compiled
+    for j in range(count):  # run_episode (a constant would be typed as a literal)
         generate_pattern(st_pat, nb, n, base, P, E)
-        run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, carry[0],
-                    Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
+        run_episode(
+            st,
+            exact,
+            enabled,
+            n,
+            T,
+            N,
+            nb,
+            row,
+            col,
+            P,
+            E,
+            starts,
+            carry[0],
+            Qq,
+            Qs,
+            Qcq,
+            Qcs,
+            field,
+            F,
+            A,
+            pos,
+            sa,
+            aa,
+            row_out,
+            trace,
+        )
         _copy_row(row_out, out, j)
         if traces.shape[0] > 0:
             for t in range(trace.shape[0]):
@@ -96,8 +168,7 @@ def glibc_block(st, st_pat, enabled, n, T, N, count, carry, nb, row, col, Qq, Qs
         carry[0] = perm[N - 1]
 
 
-def glibc_run(n: int, T: int, N: int, W: int, seed: int, enabled: np.ndarray,
-              block: int = 256, trace: bool = False):
+def glibc_run(n: int, T: int, N: int, W: int, seed: int, enabled: np.ndarray, block: int = 256, trace: bool = False):
     """Yield ``(first_episode, scores[count, 13], traces or None)`` blocks for episodes 0..W-1."""
     ws = Workspace(n, T, N, enabled, trace)
     st = glibc_state(seed)
@@ -116,8 +187,35 @@ def glibc_run(n: int, T: int, N: int, W: int, seed: int, enabled: np.ndarray,
 
 # --------------------------------------------------------------------------------------------
 @njit(cache=True)
-def pcg_block(env_base, agent_base, episodes, enabled, n, T, N, nb, row, col, Qq, Qs, Qcq,
-              Qcs, field, F, A, pos, sa, aa, P, E, base, perm, starts, trace, out):
+def pcg_block(
+    env_base,
+    agent_base,
+    episodes,
+    enabled,
+    n,
+    T,
+    N,
+    nb,
+    row,
+    col,
+    Qq,
+    Qs,
+    Qcq,
+    Qcs,
+    field,
+    F,
+    A,
+    pos,
+    sa,
+    aa,
+    P,
+    E,
+    base,
+    perm,
+    starts,
+    trace,
+    out,
+):
     """Independent episodes ``episodes``; ``out[j, k]`` ← scores of episode ``episodes[j]``."""
     row_out = np.zeros(N_TYPES)
     for j in range(episodes.shape[0]):
@@ -129,6 +227,31 @@ def pcg_block(env_base, agent_base, episodes, enabled, n, T, N, nb, row, col, Qq
             starts[i] = perm[i]
         hid = perm[N - 1]
         st = pcg_stream_for(agent_base, e)
-        run_episode(st, st[MODE] == 0, enabled, n, T, N, nb, row, col, P, E, starts, hid,
-                    Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, row_out, trace)
+        run_episode(
+            st,
+            st[MODE] == 0,
+            enabled,
+            n,
+            T,
+            N,
+            nb,
+            row,
+            col,
+            P,
+            E,
+            starts,
+            hid,
+            Qq,
+            Qs,
+            Qcq,
+            Qcs,
+            field,
+            F,
+            A,
+            pos,
+            sa,
+            aa,
+            row_out,
+            trace,
+        )
         _copy_row(row_out, out, j)

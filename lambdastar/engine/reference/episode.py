@@ -9,13 +9,37 @@ from ..grid import approach, move_field, set_field
 from ..rng import rand31
 from .choices import ls_choice, pick_among_max, q_move, woc_candidates, woc_target
 from .learning import train
-from .types import (BID, BT, COOPQL, COOPSARSA, DICT, FR, IMIT, LS, ORACLE, QL, RANDOM, SARSA,
-                    TRAINING_EPISODES, WOC)
+from .types import BID, BT, COOPQL, COOPSARSA, DICT, FR, IMIT, LS, ORACLE, QL, RANDOM, SARSA, TRAINING_EPISODES, WOC
 
 
 @njit(cache=True)
-def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_start,
-                Qq, Qs, Qcq, Qcs, field, F, A, pos, sa, aa, out, trace):
+def run_episode(
+    st,
+    exact,
+    enabled,
+    n,
+    T,
+    N,
+    nb,
+    row,
+    col,
+    P,
+    E,
+    starts,
+    hid_start,
+    Qq,
+    Qs,
+    Qcq,
+    Qcs,
+    field,
+    F,
+    A,
+    pos,
+    sa,
+    aa,
+    out,
+    trace,
+):
     """Simulate one episode for every enabled type; ``out[k]`` ← group score of type k.
 
     ``trace`` is a (T, 15, N) array (index 13 = Good, 14 = Evil) or an empty array.
@@ -41,8 +65,7 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
     ge[1] = E[0]
     set_field(field, nb, P[0], E[0])
     # ---- RL training on this very episode, then Good/Evil sit on cell 1 (iteration-1 quirk)
-    train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field, ge,
-          TRAINING_EPISODES, pos, sa, aa)
+    train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field, ge, TRAINING_EPISODES, pos, sa, aa)
     move_field(field, nb, ge[0], ge[1], 1, 1)
     ge[0] = 1
     ge[1] = 1
@@ -51,7 +74,7 @@ def run_episode(st, exact, enabled, n, T, N, nb, row, col, P, E, starts, hid_sta
             pos[k, i] = starts[i]
     cand = np.zeros(S, dtype=np.int64)
     n_cand = 0
-    sums = np.zeros(ntypes * N)      # reward sums: multiples of 0.5, exact
+    sums = np.zeros(ntypes * N)  # reward sums: multiples of 0.5, exact
     highest_bid = -1.0
     bid_target = 1
     dict_target = 1

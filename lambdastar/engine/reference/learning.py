@@ -52,8 +52,7 @@ def _choose_move(st, exact, Q, qi, nb, off, pos, sa, aa, k, i):
 
 
 @njit(cache=True)
-def train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field, ge, n_train,
-          pos, sa, aa):
+def train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field, ge, n_train, pos, sa, aa):
     """Run the training episodes; ``pos``/``sa``/``aa`` are (13, N) scratch arrays.
 
     ``ge`` holds Good/Evil's current cells (the field's state) and is updated.
@@ -88,11 +87,9 @@ def train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field
             ge[1] = E[t]
             for i in range(N):
                 if do_sa:
-                    _sarsa_update(st, exact, Qs, i, field, off, pos[SARSA, i], sa[SARSA, i],
-                                  aa[SARSA, i])
+                    _sarsa_update(st, exact, Qs, i, field, off, pos[SARSA, i], sa[SARSA, i], aa[SARSA, i])
                 if do_csa:
-                    _sarsa_update(st, exact, Qcs, 0, field, off, pos[COOPSARSA, i],
-                                  sa[COOPSARSA, i], aa[COOPSARSA, i])
+                    _sarsa_update(st, exact, Qcs, 0, field, off, pos[COOPSARSA, i], sa[COOPSARSA, i], aa[COOPSARSA, i])
             for i in range(N):
                 if do_ql:
                     _ql_update(Qq, i, field, pos[QL, i], sa[QL, i], aa[QL, i])

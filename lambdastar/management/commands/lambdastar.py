@@ -1,11 +1,12 @@
 """``python manage.py lambdastar run|status|export``: the experiment page on the command line.
 
-    run CONFIG.json [--name N] [--seed S] [--owner USER] [--no-wait]
-        validate, check the quota, launch; the embedded default runs the chunks in this process,
-        services mode queues them for ``celery -A config worker -Q lambdastar`` and follows progress
-    status ID                      progress and aggregates
-    export ID --format csv|jsonl [--output FILE] [--what episodes|aggregates]
+run CONFIG.json [--name N] [--seed S] [--owner USER] [--no-wait]
+    validate, check the quota, launch; the embedded default runs the chunks in this process,
+    services mode queues them for ``celery -A config worker -Q lambdastar`` and follows progress
+status ID                      progress and aggregates
+export ID --format csv|jsonl [--output FILE] [--what episodes|aggregates]
 """
+
 import json
 import sys
 import time
@@ -66,8 +67,9 @@ class Command(BaseCommand):
     def do_run(self, config, name, seed, owner, no_wait, **_):
         configuration = read_configuration(config)
         try:
-            experiment = services.experiment_create(owner=self._owner(owner), name=name or config.stem,
-                                                    configuration=configuration, seed=seed)
+            experiment = services.experiment_create(
+                owner=self._owner(owner), name=name or config.stem, configuration=configuration, seed=seed
+            )
             inline = settings.CELERY_TASK_ALWAYS_EAGER
             services.experiment_launch(experiment_id=experiment.pk, enqueue=not inline)
         except ValidationError as exc:
@@ -75,12 +77,14 @@ class Command(BaseCommand):
         except ArenaError as exc:
             raise CommandError(str(exc), returncode=2) from None
         experiment.refresh_from_db()
-        self.stderr.write(f"experiment {experiment.pk}: {experiment.runs.count()} runs, "
-                          f"{experiment.total_episodes} episodes × types")
+        self.stderr.write(
+            f"experiment {experiment.pk}: {experiment.runs.count()} runs, {experiment.total_episodes} episodes × types"
+        )
         with tqdm(total=experiment.total_episodes, unit="ep", file=sys.stderr, disable=None) as bar:
             if inline:
-                services.experiment_execute(experiment_id=experiment.pk,
-                                            on_chunk=lambda chunk, outcome: bar.update(chunk.episodes))
+                services.experiment_execute(
+                    experiment_id=experiment.pk, on_chunk=lambda chunk, outcome: bar.update(chunk.episodes)
+                )
             elif not no_wait:
                 self._follow(experiment, bar)
         self.do_status(experiment.pk)
@@ -90,8 +94,11 @@ class Command(BaseCommand):
 
     def _owner(self, username):
         users = get_user_model().objects
-        user = users.filter(username=username).first() if username else \
-            users.filter(is_superuser=True).order_by("pk").first()
+        user = (
+            users.filter(username=username).first()
+            if username
+            else users.filter(is_superuser=True).order_by("pk").first()
+        )
         if user is None:
             raise CommandError(f"no user {username!r}" if username else "no superuser: pass --owner", returncode=2)
         return user
@@ -110,13 +117,17 @@ class Command(BaseCommand):
         p = selectors.experiment_progress(experiment=e)
         rate = f"{p['rate']:.1f} episodes/s" if p["rate"] else "–"
         eta = f"{p['eta_s']:.0f} s" if p["eta_s"] is not None and p["status"] not in DONE else "–"
-        self.stdout.write(f"experiment {e.pk} {e.name!r} (owner {e.owner.get_username()}, seed {e.seed}): "
-                          f"{p['status']}, {p['done']}/{p['total']} episodes, rate {rate}, time left {eta}")
+        self.stdout.write(
+            f"experiment {e.pk} {e.name!r} (owner {e.owner.get_username()}, seed {e.seed}): "
+            f"{p['status']}, {p['done']}/{p['total']} episodes, rate {rate}, time left {eta}"
+        )
         if e.error:
             self.stdout.write(f"error: {e.error}")
         for a in Aggregate.objects.filter(run__experiment=e).select_related("run"):
-            self.stdout.write(f"  run {a.run.index + 1} [{a.run}] {a.agent_type:>9}: mean {a.mean:.4f} "
-                              f"± {a.ci_high - a.mean:.4f} (95 % CI, n={a.episodes}, std {a.std:.4f})")
+            self.stdout.write(
+                f"  run {a.run.index + 1} [{a.run}] {a.agent_type:>9}: mean {a.mean:.4f} "
+                f"± {a.ci_high - a.mean:.4f} (95 % CI, n={a.episodes}, std {a.std:.4f})"
+            )
 
     def _experiment(self, pk) -> Experiment:
         experiment = Experiment.objects.select_related("owner").filter(pk=pk).first()
@@ -133,9 +144,19 @@ class Command(BaseCommand):
             name = "types" if what == "aggregates" else what
             rows, fields = figures.figure_rows(experiment=e, name=name), figures.CSV_FIELDS
             if what == "aggregates":
-                rows = [{"run": a.run.index + 1, "agent_type": a.agent_type, "n": a.episodes, "mean": a.mean,
-                         "std": a.std, "sem": a.sem, "ci_low": a.ci_low, "ci_high": a.ci_high}
-                        for a in Aggregate.objects.filter(run__experiment=e).select_related("run")]
+                rows = [
+                    {
+                        "run": a.run.index + 1,
+                        "agent_type": a.agent_type,
+                        "n": a.episodes,
+                        "mean": a.mean,
+                        "std": a.std,
+                        "sem": a.sem,
+                        "ci_low": a.ci_low,
+                        "ci_high": a.ci_high,
+                    }
+                    for a in Aggregate.objects.filter(run__experiment=e).select_related("run")
+                ]
                 fields = ["run", "agent_type", "n", "mean", "std", "sem", "ci_low", "ci_high"]
         lines = exports.csv_lines(rows, fields) if format == "csv" else exports.jsonl_lines(rows)
         out = output.open("w") if output else self.stdout

@@ -6,8 +6,10 @@ from lpp.export import contest_logs
 
 
 class Command(BaseCommand):
-    help = ("Write every published meeting of a Loebner contest as a JComm 2012 log (one file per judge and "
-            "round: R<round>-J<judge>-E<entry>-C<confederate>.log), readable by lpp_import and python -m lpp.protocol.")
+    help = (
+        "Write every published meeting of a Loebner contest as a JComm 2012 log (one file per judge and "
+        "round: R<round>-J<judge>-E<entry>-C<confederate>.log), readable by lpp_import and python -m lpp.protocol."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("contest_id", type=int)

@@ -8,15 +8,23 @@ from lpp.importer import ImportFailed, import_file, rounds_check
 
 
 class Command(BaseCommand):
-    help = ("Import JComm transcript logs (Loebner Prize 2009/2012 formats) as ended interrogations, "
-            "keeping every keystroke. Re-importing a file changes nothing.")
+    help = (
+        "Import JComm transcript logs (Loebner Prize 2009/2012 formats) as ended interrogations, "
+        "keeping every keystroke. Re-importing a file changes nothing."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("logfiles", nargs="+", metavar="LOGFILE")
-        parser.add_argument("--judge-user", metavar="NAME",
-                            help="existing user to record as the judge (default: lpp-judge-<judge id>, created inactive)")
-        parser.add_argument("--confederate-user", metavar="NAME",
-                            help="existing user to record as the human witness (default: lpp-confederate-<program>)")
+        parser.add_argument(
+            "--judge-user",
+            metavar="NAME",
+            help="existing user to record as the judge (default: lpp-judge-<judge id>, created inactive)",
+        )
+        parser.add_argument(
+            "--confederate-user",
+            metavar="NAME",
+            help="existing user to record as the human witness (default: lpp-confederate-<program>)",
+        )
 
     def handle(self, *args, logfiles, judge_user=None, confederate_user=None, verbosity=1, **options):
         judge, confederate = self._user(judge_user), self._user(confederate_user)

@@ -5,6 +5,7 @@ no negative bettor balance, gap-free trade sequence numbers, market price = last
 
 Exits 1 when a problem is found. --settle-due first settles running games past their deadline (the
 same sweep as the markets.tasks.games_sweep task, for a deployment without Celery beat)."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from markets import selectors, services

@@ -5,8 +5,10 @@ from markets.xdemo import demo_seed_xmarkets
 
 
 class Command(BaseCommand):
-    help = ("Create two demo bettors, an open Turing Trade game and two crowd markets on conversations, one "
-            "settled and one live (idempotent; run after seed_demo).")
+    help = (
+        "Create two demo bettors, an open Turing Trade game and two crowd markets on conversations, one "
+        "settled and one live (idempotent; run after seed_demo)."
+    )
 
     def handle(self, *args, **options):
         logins = demo_seed_markets()

@@ -1,11 +1,12 @@
 """Studies from the command line.
 
-    python manage.py study load FILE.json [--slug S] [--open]
-    python manage.py study simulate CONFIG.json --truth TRUTH.json --participants N --seed S [--json]
-    python manage.py study export ID --format csv|jsonl --what games|messages|verdicts|surveys|exclusions [--output FILE]
-    python manage.py study judge-transcripts ID --entry NAME [--limit N]
-    python manage.py study open ID | close ID
+python manage.py study load FILE.json [--slug S] [--open]
+python manage.py study simulate CONFIG.json --truth TRUTH.json --participants N --seed S [--json]
+python manage.py study export ID --format csv|jsonl --what games|messages|verdicts|surveys|exclusions [--output FILE]
+python manage.py study judge-transcripts ID --entry NAME [--limit N]
+python manage.py study open ID | close ID
 """
+
 import json
 from pathlib import Path
 
@@ -58,7 +59,9 @@ class Command(BaseCommand):
         export.add_argument("--format", choices=exports.FORMATS, required=True)
         export.add_argument("--what", choices=exports.TABLES, required=True)
         export.add_argument("--output", default="-")
-        judge = sub.add_parser("judge-transcripts", help="an LLM entry judges the study's finished transcripts ('inverted' judging)")
+        judge = sub.add_parser(
+            "judge-transcripts", help="an LLM entry judges the study's finished transcripts ('inverted' judging)"
+        )
         judge.add_argument("study")
         judge.add_argument("--entry", required=True, help="the judging entry's display name (any engine, e.g. an LLM)")
         judge.add_argument("--limit", type=int, default=100)
@@ -72,8 +75,11 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
 
     def do_load(self, *, file, slug, open, **_):
-        study = services.study_load(config=_read_json(file, "configuration"), slug=slug,
-                                    status=Study.Status.OPEN if open else Study.Status.DRAFT)
+        study = services.study_load(
+            config=_read_json(file, "configuration"),
+            slug=slug,
+            status=Study.Status.OPEN if open else Study.Status.DRAFT,
+        )
         self.stdout.write(f"study {study.pk} ({study.slug}): {study.conditions.count()} AI witnesses, {study.status}")
 
     def do_simulate(self, *, config, truth, participants, seed, replicates, json: bool, **_):
@@ -81,18 +87,30 @@ class Command(BaseCommand):
 
         if not 0 <= replicates <= 1_000_000:
             raise CommandError("--replicates must be from 0 to 1000000.")
-        result = study_simulate(config=_read_json(config, "CONFIG"), truth=_read_json(truth, "TRUTH"),
-                                participants=participants, seed=seed, replicates=max(1, replicates))
-        out = {"witnesses": result["witnesses"], "interrogator_accuracy": result["interrogator_accuracy"],
-               "excluded": result["excluded"], "games": result["games_judged"], "flagged": result["flagged"],
-               "study": result["study"]}
+        result = study_simulate(
+            config=_read_json(config, "CONFIG"),
+            truth=_read_json(truth, "TRUTH"),
+            participants=participants,
+            seed=seed,
+            replicates=max(1, replicates),
+        )
+        out = {
+            "witnesses": result["witnesses"],
+            "interrogator_accuracy": result["interrogator_accuracy"],
+            "excluded": result["excluded"],
+            "games": result["games_judged"],
+            "flagged": result["flagged"],
+            "study": result["study"],
+        }
         if json:
             self.stdout.write(_json_dumps(out))
             return
         self.stdout.write(f"study {out['study']}: {out['games']} games judged, {out['excluded']} excluded")
         for w in out["witnesses"]:
-            self.stdout.write(f"  {w['witness']:<24} n={w['games']:<5} pass {w['pass_rate']:.3f} "
-                              f"[{w['ci_low']:.3f}, {w['ci_high']:.3f}]  p={w['p_value']:.3g}")
+            self.stdout.write(
+                f"  {w['witness']:<24} n={w['games']:<5} pass {w['pass_rate']:.3f} "
+                f"[{w['ci_low']:.3f}, {w['ci_high']:.3f}]  p={w['p_value']:.3g}"
+            )
         self.stdout.write(f"  interrogator accuracy {out['interrogator_accuracy']:.3f}")
 
     def do_export(self, *, study, format, what, output, **_):
@@ -115,8 +133,10 @@ class Command(BaseCommand):
             raise CommandError("--limit must be from 1 to 100000.")
         games = transcript_games(study=study).exclude(transcript_verdicts__entry=judge).order_by("pk")[:limit]
         done = sum(services.transcript_judge_inverted(game=game, entry=judge) is not None for game in games)
-        self.stdout.write(f"{done} of {len(games)} transcripts judged by {judge} (the rest: no readable answer, "
-                          f"see the entry's engine calls)")
+        self.stdout.write(
+            f"{done} of {len(games)} transcripts judged by {judge} (the rest: no readable answer, "
+            f"see the entry's engine calls)"
+        )
 
     def do_open(self, *, study, **_):
         study = services.study_status_set(study_id=_study(study).pk, status=Study.Status.OPEN)

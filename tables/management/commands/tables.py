@@ -1,6 +1,7 @@
 """``python manage.py tables play CONFIG.json [--json]``: probe every backend, then play a game to its end
 in this process and print its result (``--json``: one JSON object: loser or draw, turns, votes_against,
 penalties, metrics)."""
+
 import json
 from pathlib import Path
 
@@ -48,9 +49,15 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"game {game.pk} (seed {game.seed}, order {', '.join(game.order)})")
         for turn in result["turns"]:
-            what = (f"votes against {turn['vote']['against']}" if turn["vote"] else
-                    f"penalised ({turn['penalty']['rule']})" if turn["penalty"] else
-                    f"no reply: {turn['error']}" if turn["status"] == "failed" else "opening")
+            what = (
+                f"votes against {turn['vote']['against']}"
+                if turn["vote"]
+                else f"penalised ({turn['penalty']['rule']})"
+                if turn["penalty"]
+                else f"no reply: {turn['error']}"
+                if turn["status"] == "failed"
+                else "opening"
+            )
             self.stdout.write(f"  turn {turn['number']:>3} {turn['agent']}: {what}")
         end = f"{result['loser']} declared human" if "loser" in result else "draw (turn cap)"
         self.stdout.write(f"{end}; votes against {result['votes_against']}; penalties {result['penalties']}")
@@ -69,4 +76,6 @@ class Command(BaseCommand):
             if result["outcome"] != "ok":
                 s = entry.settings
                 game.delete()
-                raise CommandError(f"{label} ({s.get('base_url')}, model {s.get('model')}): {result['error'] or result['outcome']}")
+                raise CommandError(
+                    f"{label} ({s.get('base_url')}, model {s.get('model')}): {result['error'] or result['outcome']}"
+                )

@@ -1,5 +1,6 @@
 """The sweep's world, built once per module: the permissions matrix's objects (build_world), an open study
 for /play/, one daphne serving them, and one browser context per cast member, logged in by cookie."""
+
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,8 +37,11 @@ def sweep_site(django_db_setup, django_db_blocker, end_stray_sessions):
     with django_db_blocker.unblock(), _test_database():
         try:
             users, _, ids = build_world(cast_make())
-            ids["study"] = str(study_make(  # the newest open study: the one /play/ serves, matched with a bot at once
-                human_witness_share=0.0, exit_questions=[{"key": "fun", "label": "Was it fun?"}]).pk)
+            ids["study"] = str(
+                study_make(  # the newest open study: the one /play/ serves, matched with a bot at once
+                    human_witness_share=0.0, exit_questions=[{"key": "fun", "label": "Was it fun?"}]
+                ).pk
+            )
             with daphne_serving() as base_url:
                 yield base_url, ids, {user.username: user for user in users.values() if user is not None}
         finally:

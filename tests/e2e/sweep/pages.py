@@ -3,6 +3,7 @@
 ``path`` takes the placeholders of tests/hardening/matrix.py (built by ``build_world``); ``user`` is a
 cast member's username (None: not logged in; "player": a fresh visitor walked through /play/ to ``path``'s
 step). OWNED_ELSEWHERE names the pages whose violations another piece of work is mending (their xfails)."""
+
 from dataclasses import dataclass
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -64,5 +65,4 @@ PAGES = [
 
 # Pages other helpers are reworking: their violations are theirs to mend (page name -> owner: what).
 # A "name@size" key holds for that size only.
-OWNED_ELSEWHERE = {
-}
+OWNED_ELSEWHERE = {}

@@ -1,6 +1,7 @@
 """Every role's main page at a desktop (1280×800) and a phone (390×844) size, as the cast member who opens
 it: nothing wider than the screen, no serious or critical axe-core violation, and a full-page screenshot
 of each in SCREENSHOTS_DIR (default test-artifacts/screenshots/) for review."""
+
 import pytest
 from playwright.sync_api import expect
 

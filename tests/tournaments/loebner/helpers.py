@@ -1,4 +1,5 @@
 """Builders shared by the Loebner tests."""
+
 import datetime as dt
 
 from django.utils import timezone
@@ -28,8 +29,14 @@ def entered(contest, owner, name, *, people=None, compliant=True, minutes=0, eng
 
     entry = entry_make(owner, name, engine=engine_name)
     statements.setdefault("rights_statement", True)
-    item = services.contest_enter(contest_id=contest.pk, entry_id=entry.pk, entrant=owner, people=people or [name + " author"],
-                                  now=timezone.now() - dt.timedelta(hours=1) + dt.timedelta(minutes=minutes), **statements)
+    item = services.contest_enter(
+        contest_id=contest.pk,
+        entry_id=entry.pk,
+        entrant=owner,
+        people=people or [name + " author"],
+        now=timezone.now() - dt.timedelta(hours=1) + dt.timedelta(minutes=minutes),
+        **statements,
+    )
     if compliant is not None and item.statements_ok:
         services.entry_check(contest_entry_id=item.pk, compliant=compliant)
     return item
@@ -53,8 +60,12 @@ def finals_make(cast, *, fmt="aisb", seed=3, **fields):
 
     need = contest_format(contest=contest)
     judges = [cast.jude, cast.june] + [make_user(f"judge{i}", roles.JUDGE) for i in range(3, need.judges + 1)]
-    confederates = [cast.connie, cast.carl] + [make_user(f"conf{i}", roles.CONFEDERATE) for i in range(3, need.confederates + 1)]
-    services.participants_assign(contest_id=contest.pk, judges=judges[: need.judges], confederates=confederates[: need.confederates])
+    confederates = [cast.connie, cast.carl] + [
+        make_user(f"conf{i}", roles.CONFEDERATE) for i in range(3, need.confederates + 1)
+    ]
+    services.participants_assign(
+        contest_id=contest.pk, judges=judges[: need.judges], confederates=confederates[: need.confederates]
+    )
     services.schedule_create(contest_id=contest.pk)
     contest.refresh_from_db()
     return contest

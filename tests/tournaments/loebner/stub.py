@@ -1,5 +1,6 @@
 """A small local webhook endpoint for entries (bench.loebner_qualifying's): answers after a delay,
 records each request's body (history included)."""
+
 from bench.loebner_qualifying import endpoint
 
 

@@ -1,5 +1,6 @@
 """Entering a contest (service and API), the compliance rules, and closing: the first compliant entries
 by receipt, the roll-over when none is compliant, the single compliant entry."""
+
 from decimal import Decimal
 
 import pytest
@@ -19,8 +20,9 @@ def test_a_person_may_be_affiliated_with_one_entry_only(cast):
     entered(contest, ada, "Ada One", people=["Ada Lovelace"])
     other = entry_make(ada, "Ada Two")
     with pytest.raises(InvalidInput, match="(?i)ada lovelace"):
-        services.contest_enter(contest_id=contest.pk, entry_id=other.pk, entrant=ada, people=["ada  lovelace"],
-                               rights_statement=True)
+        services.contest_enter(
+            contest_id=contest.pk, entry_id=other.pk, entrant=ada, people=["ada  lovelace"], rights_statement=True
+        )
 
 
 def test_statements_decide_whether_an_entry_can_be_compliant(cast):
@@ -49,8 +51,13 @@ def test_closing_sends_the_first_compliant_entries_by_receipt_to_qualifying(cast
     assert not {late.pk, refused.pk, unchecked.pk} & qualified
     assert Contest.objects.get(pk=contest.pk).status == Contest.Status.QUALIFYING
     with pytest.raises(Closed):
-        services.contest_enter(contest_id=contest.pk, entry_id=entry_make(ada, "Too late").pk, entrant=ada,
-                               people=["X"], rights_statement=True)
+        services.contest_enter(
+            contest_id=contest.pk,
+            entry_id=entry_make(ada, "Too late").pk,
+            entrant=ada,
+            people=["X"],
+            rights_statement=True,
+        )
 
 
 def test_no_compliant_entry_rolls_the_prize_over_into_the_next_contest(cast):
@@ -74,7 +81,9 @@ def test_a_single_compliant_entry_gets_the_prize_without_a_contest(cast, client)
     assert contest.status == Contest.Status.SINGLE
     assert ContestEntry.objects.get(pk=only.pk).finalist
     page = client.get(f"/contests/{contest.pk}/results/")
-    assert "single compliant entry receives the prize without a contest: <strong>Alone</strong>" in page.content.decode()
+    assert (
+        "single compliant entry receives the prize without a contest: <strong>Alone</strong>" in page.content.decode()
+    )
 
 
 def _api(user):
@@ -107,12 +116,14 @@ def test_a_closed_or_draft_contest_refuses_entries(cast):
     ada = entrant_make("ada")
     draft = contest_make("Draft", status="draft")
     with pytest.raises(Closed):
-        services.contest_enter(contest_id=draft.pk, entry_id=entry_make(ada, "D").pk, entrant=ada, people=["A"],
-                               rights_statement=True)
+        services.contest_enter(
+            contest_id=draft.pk, entry_id=entry_make(ada, "D").pk, entrant=ada, people=["A"], rights_statement=True
+        )
     with pytest.raises(NotAllowed):
         services.contest_enter(contest_id=10**6, entry_id=1, entrant=ada, people=["A"], rights_statement=True)
     contest = contest_make()
     item = entered(contest, ada, "Once")
     with pytest.raises(Conflict):
-        services.contest_enter(contest_id=contest.pk, entry_id=item.entry_id, entrant=ada, people=["B"],
-                               rights_statement=True)
+        services.contest_enter(
+            contest_id=contest.pk, entry_id=item.entry_id, entrant=ada, people=["B"], rights_statement=True
+        )

@@ -1,6 +1,7 @@
 """Judging and results: the arena verdict becomes the meeting's judgment through its stored sides; ranks
 are validated; the results page shows winner, totals, n and CIs and per-judge tables, and keeps the
 unjudged meetings blind; the organiser's board shows who is green and the breaker."""
+
 import pytest
 from django.utils import timezone
 
@@ -22,8 +23,12 @@ def judge_round(round_, pick_entry):
     for m in round_.meetings.select_related("judge__user"):
         entry_side = "left" if m.left == "entry" else "right"
         other = "right" if entry_side == "left" else "left"
-        verdict_submit(interrogation_id=m.interrogation_id, judge=m.judge.user,
-                       choice=entry_side if pick_entry(m) else other, confidence=70)
+        verdict_submit(
+            interrogation_id=m.interrogation_id,
+            judge=m.judge.user,
+            choice=entry_side if pick_entry(m) else other,
+            confidence=70,
+        )
 
 
 def test_the_verdicts_side_becomes_entry_or_confederate_through_the_stored_left(cast):
@@ -60,8 +65,9 @@ def test_the_judge_ranks_through_a_page(cast, client):
     assert 'name="rank-E1"' in page
     met = [p.label for p in selectors.judge_entries(contest=contest, judge=contest.participants.get(label="J1"))]
     client.post(f"/contests/{contest.pk}/rank/", {f"rank-{label}": i for i, label in enumerate(met, 1)})
-    assert dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank")) == \
-        {label: i for i, label in enumerate(met, 1)}
+    assert dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank")) == {
+        label: i for i, label in enumerate(met, 1)
+    }
     client.force_login(cast.connie)
     assert client.get(f"/contests/{contest.pk}/rank/").status_code == 404
 
@@ -114,8 +120,12 @@ def test_the_board_shows_who_is_green_and_the_breaker(cast, client):
     round_ = contest.rounds.order_by("number").first()
     services.round_start(round_id=round_.pk)
     meeting = round_.meetings.select_related("entry__contest_entry__entry").first()
-    EntryHealth.objects.create(entry=meeting.entry.contest_entry.entry, consecutive_failures=3,
-                               unhealthy_since=timezone.now(), last_error="timed out")
+    EntryHealth.objects.create(
+        entry=meeting.entry.contest_entry.entry,
+        consecutive_failures=3,
+        unhealthy_since=timezone.now(),
+        last_error="timed out",
+    )
     client.force_login(cast.olivia)
     data = client.get(f"/contests/{contest.pk}/board.json").json()
     assert data["round"] == 1 and data["clock"]["phase"] == "talk" and len(data["meetings"]) == round_.meetings.count()
@@ -156,11 +166,13 @@ def _tied_2012(cast, favourites=("E1", "E3")):
     contest = finals_make(cast, fmt="2012")
     picked = set()
     for round_ in contest.rounds.order_by("number"):
+
         def pick(m):
             if m.entry.label in favourites and m.entry.label not in picked:
                 picked.add(m.entry.label)
                 return True
             return False
+
         judge_round(round_, pick)
     return contest
 

@@ -1,5 +1,6 @@
 """Qualifying: every qualified entry is asked the questions through the engine gateway, in one stateful
 conversation each, all entries at once; answers scored 0/1/2 or by audience votes; human controls."""
+
 import time
 
 import pytest
@@ -18,23 +19,28 @@ def wide_worker(services_mode, transactional_db, end_stray_sessions):
     if not services_mode:
         yield None
         return
+    import celery.contrib.testing.tasks  # noqa: F401
     from celery.contrib.testing.worker import start_worker
 
-    import celery.contrib.testing.tasks  # noqa: F401
     from config.celery_app import app
 
     app.control.purge()
-    with start_worker(app, pool="threads", concurrency=16, perform_ping_check=True, shutdown_timeout=10,
-                      queues=["celery", "bots"]) as worker:
+    with start_worker(
+        app, pool="threads", concurrency=16, perform_ping_check=True, shutdown_timeout=10, queues=["celery", "bots"]
+    ) as worker:
         yield worker
 
 
 def small_set(*texts):
     question_set = QuestionSet.objects.create(name=f"set {QuestionSet.objects.count()}")
     for i, text in enumerate(texts, 1):
-        Question.objects.create(question_set=question_set, order=i, text=text,
-                                category="time" if "time" in text else "memory",
-                                expects="about {time}, round {round}" if "time" in text else "")
+        Question.objects.create(
+            question_set=question_set,
+            order=i,
+            text=text,
+            category="time" if "time" in text else "memory",
+            expects="about {time}, round {round}" if "time" in text else "",
+        )
     return question_set
 
 
@@ -67,8 +73,9 @@ def test_sixteen_entries_are_asked_at_once_in_one_conversation_each(cast, wide_w
     assert QualifyingSubject.objects.filter(contest=contest).count() == 16  # the 17th came too late
     assert len(bot.requests) == 32
     second = [r for r in bot.requests if r["message"].startswith("What game")]
-    assert all([t["text"] for t in r["history"]][0].startswith("I have a friend") and len(r["history"]) == 2
-               for r in second)  # one conversation per entry: the memory question sees the assertion
+    assert all(
+        [t["text"] for t in r["history"]][0].startswith("I have a friend") and len(r["history"]) == 2 for r in second
+    )  # one conversation per entry: the memory question sees the assertion
     assert len({r["conversation"] for r in bot.requests}) == 16
     assert EngineCall.objects.filter(subject__startswith=f"loebner contest {contest.pk} qualifying").count() == 32
 
@@ -103,8 +110,12 @@ def test_organiser_scores_and_human_controls_give_a_shared_rank_ranking(cast):
     with pytest.raises(InvalidInput):
         services.control_answers_record(contest_id=contest.pk, name="Control 2", answers={9: "?"})
     scores = {"Alpha": [2, 1], "Beta": [1, 2], "Control 1": [2, 2]}
-    for answer in QualifyingAnswer.objects.filter(subject__contest=contest).select_related("subject__contest_entry__entry", "question"):
-        services.answer_score(answer_id=answer.pk, score=scores[str(answer.subject)][answer.question.order - 1], by=cast.olivia)
+    for answer in QualifyingAnswer.objects.filter(subject__contest=contest).select_related(
+        "subject__contest_entry__entry", "question"
+    ):
+        services.answer_score(
+            answer_id=answer.pk, score=scores[str(answer.subject)][answer.question.order - 1], by=cast.olivia
+        )
     with pytest.raises(InvalidInput):
         services.answer_score(answer_id=answer.pk, score=3, by=cast.olivia)
     pytest.importorskip("tournaments.loebner.rules.qualifying")
@@ -122,8 +133,10 @@ def test_audience_votes_see_anonymised_answers_in_random_order_once_each(cast, c
     for item in contest.entries.all():
         services.qualifying_ask(subject_id=QualifyingSubject.objects.create(contest=contest, contest_entry=item).pk)
     question = question_set.questions.get()
-    orders = {tuple(a.pk for a in selectors.audience_ballot(contest=contest, question_id=question.pk, voter_id=v))
-              for v in range(1, 30)}
+    orders = {
+        tuple(a.pk for a in selectors.audience_ballot(contest=contest, question_id=question.pk, voter_id=v))
+        for v in range(1, 30)
+    }
     assert len(orders) > 1  # shuffled per voter
     client.force_login(cast.oscar)
     page = client.get(f"/contests/{contest.pk}/vote/1/").content.decode()
@@ -145,7 +158,9 @@ def tied_contest(cast):
     for item in contest.entries.all():
         services.qualifying_ask(subject_id=QualifyingSubject.objects.create(contest=contest, contest_entry=item).pk)
     marks = {"Top": 2, "Tied A": 1, "Tied B": 1}
-    for answer in QualifyingAnswer.objects.filter(subject__contest=contest).select_related("subject__contest_entry__entry"):
+    for answer in QualifyingAnswer.objects.filter(subject__contest=contest).select_related(
+        "subject__contest_entry__entry"
+    ):
         services.answer_score(answer_id=answer.pk, score=marks[str(answer.subject)], by=cast.olivia)
     return contest
 
@@ -160,7 +175,9 @@ def test_the_top_n_become_finalists_and_a_tie_across_the_cut_is_the_organisers(c
     picked = services.finalists_pick(contest_id=contest.pk, order=[tied_b.pk, tied_a.pk])
     assert [str(p.entry) for p in picked] == ["Top", "Tied B"]
     assert list(contest.participants.values_list("label", "contest_entry__entry__display_name")) == [
-        ("E1", "Top"), ("E2", "Tied B")]
+        ("E1", "Top"),
+        ("E2", "Tied B"),
+    ]
     assert Contest.objects.get(pk=contest.pk).status == Contest.Status.FINALS
 
 
@@ -190,13 +207,16 @@ def test_the_organiser_adds_a_human_control_and_scores_on_the_qualifying_page(ca
     entered(contest, entrant_make("bob"), "Beta", minutes=1)
     services.contest_close(contest_id=contest.pk)
     client.force_login(cast.olivia)
-    client.post(f"/contests/{contest.pk}/qualifying/", {"control-name": "Control <b>1</b>", "control-1": "Hello!", "control-2": ""})
+    client.post(
+        f"/contests/{contest.pk}/qualifying/",
+        {"control-name": "Control <b>1</b>", "control-1": "Hello!", "control-2": ""},
+    )
     control = QualifyingSubject.objects.get(contest=contest, control_name="Control <b>1</b>")
     answer = control.answers.get()
     client.post(f"/contests/{contest.pk}/qualifying/", {f"score-{answer.pk}": "2"})
     page = client.get(f"/contests/{contest.pk}/qualifying/").content.decode()
     assert QualifyingAnswer.objects.get(pk=answer.pk).score == 2
-    assert "Control &lt;b&gt;1&lt;/b&gt;" in page and "human control" in page and page.count("id=\"control\"") == 1
+    assert "Control &lt;b&gt;1&lt;/b&gt;" in page and "human control" in page and page.count('id="control"') == 1
     assert "<title>Test Prize: qualifying · Turing Arena</title>" in page
     client.force_login(cast.jude)
     assert client.get(f"/contests/{contest.pk}/qualifying/").status_code == 403

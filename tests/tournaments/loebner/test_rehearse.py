@@ -1,4 +1,5 @@
 """`loebner rehearse`: a whole contest played by bots through the real services, and the demo contest."""
+
 import io
 import json
 
@@ -39,11 +40,16 @@ def test_a_rehearsal_plays_every_meeting_and_scores_it_the_same_for_the_same_see
     assert Judgment.objects.filter(meeting__in=meetings).count() == meetings.count()
     assert Verdict.objects.filter(interrogation__loebner_meeting__in=meetings).count() == meetings.count()
     assert set(Interrogation.objects.filter(loebner_meeting__in=meetings).values_list("status", flat=True)) == {"ended"}
-    assert Interrogation.objects.filter(loebner_meeting__in=meetings, published_at__isnull=False).count() == meetings.count()
+    assert (
+        Interrogation.objects.filter(loebner_meeting__in=meetings, published_at__isnull=False).count()
+        == meetings.count()
+    )
     assert JudgeRank.objects.filter(contest=contest).count() == 16
     assert {"winner", "entries", "silver", "tie_break"} <= set(result) and result["problem"] is None
-    assert sum(row["judged_human"] for row in result["entries"]) == \
-        Judgment.objects.filter(meeting__in=meetings, human="entry").count()
+    assert (
+        sum(row["judged_human"] for row in result["entries"])
+        == Judgment.objects.filter(meeting__in=meetings, human="entry").count()
+    )
     again = rehearse("aisb", 11)
     assert again["entries"] == result["entries"] and again["winner"] == result["winner"]
     assert again["contest_id"] != result["contest_id"]
@@ -51,9 +57,8 @@ def test_a_rehearsal_plays_every_meeting_and_scores_it_the_same_for_the_same_see
 
 def test_the_demo_contest_is_seeded_once_with_some_rounds_judged(quick):
     from arena import roles
-    from tests.conftest import make_user
-
     from arena.setup import ensure_role_groups
+    from tests.conftest import make_user
 
     ensure_role_groups()
     judge1, confederate1 = make_user("judge1", roles.JUDGE), make_user("confederate1", roles.CONFEDERATE)
@@ -64,5 +69,8 @@ def test_the_demo_contest_is_seeded_once_with_some_rounds_judged(quick):
     judged = Judgment.objects.filter(meeting__round__contest=contest).count()
     assert judged == 8 and contest.rounds.filter(status="scheduled").count() == 2
     assert contest.status == Contest.Status.FINALS
-    assert contest.participants.get(label="J1").user == judge1 and contest.participants.get(label="C1").user == confederate1
+    assert (
+        contest.participants.get(label="J1").user == judge1
+        and contest.participants.get(label="C1").user == confederate1
+    )
     assert contest.participants.get(label="J2").user.username == "rehearsal-judge-demo-1"

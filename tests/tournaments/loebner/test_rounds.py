@@ -1,5 +1,6 @@
 """Rounds: the schedule realised as arena interrogations; start, the sequential halves, pause, resume,
 restart; every phase from stored timestamps."""
+
 import datetime as dt
 
 import pytest
@@ -17,8 +18,9 @@ pytestmark = pytest.mark.django_db
 
 def post(meeting, side, text="Hello there"):
     conversation = meeting.interrogation.conversations.get(side=side)
-    return message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=text,
-                        user=meeting.judge.user)
+    return message_post(
+        conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR, text=text, user=meeting.judge.user
+    )
 
 
 def rewind(round_, seconds):
@@ -26,14 +28,17 @@ def rewind(round_, seconds):
     Round.objects.filter(pk=round_.pk).update(started_at=round_.started_at - dt.timedelta(seconds=seconds))
     for meeting in round_.meetings.all():
         Interrogation.objects.filter(pk=meeting.interrogation_id).update(
-            deadline=meeting.interrogation.deadline - dt.timedelta(seconds=seconds))
+            deadline=meeting.interrogation.deadline - dt.timedelta(seconds=seconds)
+        )
     round_.refresh_from_db()
 
 
 def test_every_meeting_is_a_three_party_interrogation_with_the_schedules_sides(cast):
     contest = finals_make(cast, fmt="aisb", keystroke_mode=True)
     fmt = selectors.contest_format(contest=contest)
-    meetings = list(Meeting.objects.filter(round__contest=contest).select_related("interrogation", "entry__contest_entry"))
+    meetings = list(
+        Meeting.objects.filter(round__contest=contest).select_related("interrogation", "entry__contest_entry")
+    )
     assert len(meetings) == fmt.rounds * fmt.judges and contest.rounds.count() == fmt.rounds
     for m in meetings:
         i = m.interrogation
@@ -49,7 +54,9 @@ def test_a_round_starts_all_its_meetings_and_another_waits_for_its_break(cast):
     contest = finals_make(cast, fmt="aisb")
     first, second = contest.rounds.order_by("number")[:2]
     services.round_start(round_id=first.pk)
-    assert set(Interrogation.objects.filter(loebner_meeting__round=first).values_list("status", flat=True)) == {"running"}
+    assert set(Interrogation.objects.filter(loebner_meeting__round=first).values_list("status", flat=True)) == {
+        "running"
+    }
     with pytest.raises(Closed):
         services.round_start(round_id=second.pk)
     fmt = selectors.contest_format(contest=contest)
@@ -94,8 +101,12 @@ def test_the_judge_and_the_confederates_are_told_which_side_waits_its_turn(cast,
     assert judge_state(interrogation=meeting.interrogation)["held"] == ["right"]
     human = next(side for side, c in conversations.items() if c.witness_human_id)
     assert witness_state(conversation=conversations[human])["held"] is (human == "right")
-    judge_pushes = [payload for call in pushed.call_args_list for group, payload in call.args[0]
-                    if payload.get("type") == "status" and "held" in payload and isinstance(payload["held"], list)]
+    judge_pushes = [
+        payload
+        for call in pushed.call_args_list
+        for group, payload in call.args[0]
+        if payload.get("type") == "status" and "held" in payload and isinstance(payload["held"], list)
+    ]
     assert judge_pushes and judge_pushes[-1]["held"] == ["right"]
     round_.refresh_from_db()
     rewind(round_, fmt.round_minutes * 60 + 1)
@@ -117,7 +128,9 @@ def test_the_beat_switches_sides_and_ends_rounds_without_a_page_or_a_timer(cast)
     rewind(round_, fmt.round_minutes * 60 + 1)
     assert services.rounds_tick_running() == []
     assert set(meeting.interrogation.conversations.values_list("side", "status")) == {
-        ("left", Status.SCHEDULED), ("right", Status.RUNNING)}
+        ("left", Status.SCHEDULED),
+        ("right", Status.RUNNING),
+    }
     rewind(round_, selectors.talk_seconds(fmt) + (fmt.review_minutes + fmt.break_minutes) * 60)
     assert services.rounds_tick_running() == [round_.pk]
     assert Round.objects.get(pk=round_.pk).status == Round.Status.ENDED

@@ -1,4 +1,5 @@
 """Ship the 2009 and 2017 qualifying question sets (tournaments/loebner/questions.py)."""
+
 from django.db import migrations
 
 

@@ -7,36 +7,57 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('loebner', '0002_question_sets'),
+        ("loebner", "0002_question_sets"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='contest',
-            name='spectator_delay_s',
-            field=models.FloatField(blank=True, help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).", null=True, validators=[django.core.validators.MinValueValidator(0), django.core.validators.MaxValueValidator(3600)], verbose_name='spectator delay (seconds)'),
+            model_name="contest",
+            name="spectator_delay_s",
+            field=models.FloatField(
+                blank=True,
+                help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).",
+                null=True,
+                validators=[
+                    django.core.validators.MinValueValidator(0),
+                    django.core.validators.MaxValueValidator(3600),
+                ],
+                verbose_name="spectator delay (seconds)",
+            ),
         ),
         migrations.AddField(
-            model_name='contest',
-            name='spectator_markets',
-            field=models.BooleanField(default=True, help_text='The public may watch each conversation, a delay behind its judge, and bet on who is human (conversations that already have a market keep it).'),
+            model_name="contest",
+            name="spectator_markets",
+            field=models.BooleanField(
+                default=True,
+                help_text="The public may watch each conversation, a delay behind its judge, and bet on who is human (conversations that already have a market keep it).",
+            ),
         ),
         migrations.AddField(
-            model_name='contest',
-            name='tie_decided_at',
+            model_name="contest",
+            name="tie_decided_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='contest',
-            name='tie_decided_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="contest",
+            name="tie_decided_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='contest',
-            name='tie_winner',
-            field=models.CharField(blank=True, help_text='The entry (E1…) the organiser named winner where the rules left a tie.', max_length=8),
+            model_name="contest",
+            name="tie_winner",
+            field=models.CharField(
+                blank=True,
+                help_text="The entry (E1…) the organiser named winner where the rules left a tie.",
+                max_length=8,
+            ),
         ),
     ]

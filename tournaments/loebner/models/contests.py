@@ -26,30 +26,54 @@ class Contest(SpectatorOptions):
         AUDIENCE = "audience", "an audience votes for the most human-like answer (anonymised, random order)"
 
     name = models.CharField(max_length=200, unique=True)
-    format_name = models.CharField(max_length=30, choices=[(name, name) for name in FORMATS],
-                                   help_text="A format of tournaments.loebner.rules (generic: as many judges and confederates as finalists).")
-    seed = models.BigIntegerField(null=True, blank=True, help_text="Seeds the schedule (left/right, order): a run can be repeated.")
+    format_name = models.CharField(
+        max_length=30,
+        choices=[(name, name) for name in FORMATS],
+        help_text="A format of tournaments.loebner.rules (generic: as many judges and confederates as finalists).",
+    )
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text="Seeds the schedule (left/right, order): a run can be repeated."
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     opens_at = models.DateTimeField(null=True, blank=True)
     closes_at = models.DateTimeField(null=True, blank=True, help_text="Closing date for receipt of entries.")
-    contest_day = models.DateTimeField(null=True, blank=True, help_text="When round 1 starts: the contest clock of the time questions.")
-    round_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0.2), MaxValueValidator(240)],
-                                      help_text="Overrides the format's (per witness when sequential, per round when simultaneous).")
+    contest_day = models.DateTimeField(
+        null=True, blank=True, help_text="When round 1 starts: the contest clock of the time questions."
+    )
+    round_minutes = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.2), MaxValueValidator(240)],
+        help_text="Overrides the format's (per witness when sequential, per round when simultaneous).",
+    )
     review_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(120)])
     break_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(120)])
     keystroke_mode = models.BooleanField(default=False, help_text="Meetings stream each side's typing (LPP-style).")
-    qualifying_limit = models.PositiveSmallIntegerField(default=16, validators=[MinValueValidator(1), MaxValueValidator(64)],
-                                                        help_text="The first N compliant entries by receipt go to qualifying.")
+    qualifying_limit = models.PositiveSmallIntegerField(
+        default=16,
+        validators=[MinValueValidator(1), MaxValueValidator(64)],
+        help_text="The first N compliant entries by receipt go to qualifying.",
+    )
     finalists = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1), MaxValueValidator(16)])
-    question_set = models.ForeignKey("loebner.QuestionSet", null=True, blank=True, on_delete=models.PROTECT, related_name="contests")
+    question_set = models.ForeignKey(
+        "loebner.QuestionSet", null=True, blank=True, on_delete=models.PROTECT, related_name="contests"
+    )
     qualifying_scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.ORGANISER)
-    tie_winner = models.CharField(max_length=8, blank=True,
-                                  help_text="The entry (E1…) the organiser named winner where the rules left a tie.")
-    tie_decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                       related_name="+")
+    tie_winner = models.CharField(
+        max_length=8, blank=True, help_text="The entry (E1…) the organiser named winner where the rules left a tie."
+    )
+    tie_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     tie_decided_at = models.DateTimeField(null=True, blank=True)
-    rolls_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rolled_from",
-                                   help_text="The contest whose prize grows by this one's when no entry is compliant.")
+    rolls_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rolled_from",
+        help_text="The contest whose prize grows by this one's when no entry is compliant.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -64,7 +88,9 @@ class PrizeRow(models.Model):
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="prizes")
     place = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    amount = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0)])
+    amount = models.DecimalField(
+        max_digits=10, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0)]
+    )
     currency = models.CharField(max_length=3, default="USD")
     medal = models.CharField(max_length=40, blank=True, help_text='e.g. "bronze"')
 
@@ -86,12 +112,20 @@ class ContestEntry(models.Model):
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="entries")
     entry = models.ForeignKey("arena.Entry", on_delete=models.PROTECT, related_name="contest_entries")
-    entrant = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="contest_entries")
+    entrant = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="contest_entries"
+    )
     received_at = models.DateTimeField(db_index=True)
-    people = models.JSONField(default=list, blank=True, help_text="The persons affiliated with the entry (one entry per person).")
-    rights_statement = models.BooleanField(default=False, help_text="The submitters assert intellectual rights to all components.")
+    people = models.JSONField(
+        default=list, blank=True, help_text="The persons affiliated with the entry (one entry per person)."
+    )
+    rights_statement = models.BooleanField(
+        default=False, help_text="The submitters assert intellectual rights to all components."
+    )
     under_18 = models.BooleanField(default=False)
-    guardian_permission = models.BooleanField(default=False, help_text="Written permission of a guardian (required under 18).")
+    guardian_permission = models.BooleanField(
+        default=False, help_text="Written permission of a guardian (required under 18)."
+    )
     compliance = models.CharField(max_length=10, choices=Check.choices, default=Check.PENDING)
     compliance_note = models.CharField(max_length=500, blank=True)
     qualified = models.BooleanField(default=False, help_text="Among the first compliant entries sent to qualifying.")
@@ -125,8 +159,12 @@ class Participant(models.Model):
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="participants")
     label = models.CharField(max_length=8)
     kind = models.CharField(max_length=12, choices=Kind.choices)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="loebner_roles")
-    contest_entry = models.ForeignKey(ContestEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="participants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="loebner_roles"
+    )
+    contest_entry = models.ForeignKey(
+        ContestEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="participants"
+    )
 
     class Meta:
         ordering = ["contest", "kind", "label"]

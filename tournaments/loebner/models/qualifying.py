@@ -48,8 +48,9 @@ class QualifyingSubject(models.Model):
         FAILED = "failed", "failed"
 
     contest = models.ForeignKey("loebner.Contest", on_delete=models.CASCADE, related_name="qualifying_subjects")
-    contest_entry = models.OneToOneField("loebner.ContestEntry", null=True, blank=True, on_delete=models.CASCADE,
-                                         related_name="qualifying")
+    contest_entry = models.OneToOneField(
+        "loebner.ContestEntry", null=True, blank=True, on_delete=models.CASCADE, related_name="qualifying"
+    )
     control_name = models.CharField(max_length=100, blank=True, help_text="A human control subject's name.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -57,9 +58,13 @@ class QualifyingSubject(models.Model):
 
     class Meta:
         ordering = ["contest", "pk"]
-        constraints = [models.CheckConstraint(
-            condition=Q(contest_entry__isnull=False, control_name="") | (Q(contest_entry__isnull=True) & ~Q(control_name="")),
-            name="loebner_subject_entry_or_control")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(contest_entry__isnull=False, control_name="")
+                | (Q(contest_entry__isnull=True) & ~Q(control_name="")),
+                name="loebner_subject_entry_or_control",
+            )
+        ]
 
     def __str__(self):
         return self.control_name or str(self.contest_entry.entry)
@@ -73,7 +78,9 @@ class QualifyingAnswer(models.Model):
     subject = models.ForeignKey(QualifyingSubject, on_delete=models.CASCADE, related_name="answers")
     question = models.ForeignKey(Question, on_delete=models.PROTECT, related_name="answers")
     asked_text = models.CharField(max_length=500, help_text="The question as asked.")
-    expected = models.CharField(max_length=200, blank=True, help_text="What a good answer contains, filled from the contest clock.")
+    expected = models.CharField(
+        max_length=200, blank=True, help_text="What a good answer contains, filled from the contest clock."
+    )
     clock = models.DateTimeField(null=True, blank=True, help_text="The contest clock when asked (time questions).")
     text = models.TextField(blank=True)
     ok = models.BooleanField(default=True, help_text="False when the engine gave no answer.")
@@ -81,7 +88,9 @@ class QualifyingAnswer(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     latency_ms = models.PositiveIntegerField(default=0)
     score = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(2)])
-    scored_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    scored_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["subject", "question__order"]

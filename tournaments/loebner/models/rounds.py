@@ -41,8 +41,9 @@ class Meeting(models.Model):
     entry = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+")
     confederate = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+")
     left = models.CharField(max_length=12, choices=Left.choices)
-    interrogation = models.OneToOneField("arena.Interrogation", null=True, blank=True, on_delete=models.SET_NULL,
-                                         related_name="loebner_meeting")
+    interrogation = models.OneToOneField(
+        "arena.Interrogation", null=True, blank=True, on_delete=models.SET_NULL, related_name="loebner_meeting"
+    )
 
     class Meta:
         ordering = ["round", "judge__label"]
@@ -71,8 +72,12 @@ class JudgeRank(models.Model):
 
     contest = models.ForeignKey("loebner.Contest", on_delete=models.CASCADE, related_name="ranks")
     judge = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+")
-    ranked = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+",
-                               help_text="An entry or, as the format asks, a confederate.")
+    ranked = models.ForeignKey(
+        "loebner.Participant",
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="An entry or, as the format asks, a confederate.",
+    )
     rank = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
 
     class Meta:

@@ -23,6 +23,7 @@ Rankings (``Format.ranking``), the ``ranks`` a judge gives and how the winner is
 The review and break minutes of 2009-as-run, 2012 and aisb are not in the stored sources (the 2009 run's
 20-minute rounds were 10 minutes of talk, 5 of judging, 5 of reseating); they are settings to adjust.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -61,8 +62,7 @@ class Format:
 
 _FIXED = {
     "2009-rules": Format("2009-rules", 4, 4, 4, 7, "sequential", 5, 10, 5, "2009", silver_at_risk=False),
-    "2009-as-run": Format("2009-as-run", 3, 4, 4, 4, "sequential", 5, 5, 5, "all-entities",
-                          silver_at_risk=False),
+    "2009-as-run": Format("2009-as-run", 3, 4, 4, 4, "sequential", 5, 5, 5, "all-entities", silver_at_risk=False),
     "2012": Format("2012", 4, 4, 4, 4, "simultaneous", 25, 5, 5, None),
     "aisb": Format("aisb", 4, 4, 4, 4, "simultaneous", 25, 5, 5, "mean-rank"),
 }
@@ -93,7 +93,6 @@ def format_get(name: str, *, entries: int | None = None, ranking: object = _KEEP
             raise ValueError(f"format {name} has {fmt.entries} entries, not {entries!r}")
     if ranking is not _KEEP:
         if ranking not in RANKINGS:
-            raise ValueError(f"unknown ranking {ranking!r}: choose one of "
-                             + ", ".join(str(r) for r in RANKINGS))
+            raise ValueError(f"unknown ranking {ranking!r}: choose one of " + ", ".join(str(r) for r in RANKINGS))
         fmt = replace(fmt, ranking=ranking)
     return fmt

@@ -1,5 +1,6 @@
 """Qualifying (the selection of the finalists), pure: answers marked 0/1/2 and summed (2017), ranking
 with shared ranks, the top N. A tie across the cut is the organiser's to break (2011, Exeter)."""
+
 from __future__ import annotations
 
 import math
@@ -11,8 +12,10 @@ class QualifyingTie(ValueError):
     """Entries tied across the finalists' cut; ``tied`` lists them, the organiser orders them."""
 
     def __init__(self, tied: list[str], places: int):
-        super().__init__(f"{', '.join(tied)} tie for the last {places} finalist place(s): "
-                         "the organiser breaks the tie (pass order=[...])")
+        super().__init__(
+            f"{', '.join(tied)} tie for the last {places} finalist place(s): "
+            "the organiser breaks the tie (pass order=[...])"
+        )
         self.tied = tied
         self.places = places
 

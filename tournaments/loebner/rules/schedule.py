@@ -4,6 +4,7 @@ Labels: judges "J1".., entries "E1".., confederates "C1"..; rounds are 1-based. 
 the published tables (the rules' 7-round table, and the 4-round table actually run with 3 entries);
 the others are built by ``squares.plan_build``. Left/right is drawn from the seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,7 @@ class Meeting:
 
 
 def _table_plan(table: tuple[str, ...]) -> list[tuple[int, str, str, str]]:
-    return [(r, f"J{j}", f"E{e}", f"C{c}") for r, line in enumerate(table, start=1)
-            for j, e, c in _CELL.findall(line)]
+    return [(r, f"J{j}", f"E{e}", f"C{c}") for r, line in enumerate(table, start=1) for j, e, c in _CELL.findall(line)]
 
 
 def _plan(fmt: Format) -> list[tuple[int, str, str, str]]:
@@ -100,8 +100,11 @@ def schedule_problems(fmt: Format, meetings: list[Meeting]) -> list[str]:
     entries = set(labels("E", fmt.entries))
     confs = set(labels("C", fmt.confederates))
     for k, m in enumerate(meetings):
-        for value, allowed, what in ((m.judge, judges, "judge"), (m.entry, entries, "entry"),
-                                     (m.confederate, confs, "confederate")):
+        for value, allowed, what in (
+            (m.judge, judges, "judge"),
+            (m.entry, entries, "entry"),
+            (m.confederate, confs, "confederate"),
+        ):
             if value not in allowed:
                 problems.append(f"meeting {k}: unknown {what} {value!r}")
         if not (isinstance(m.round, int) and 1 <= m.round <= fmt.rounds):
@@ -109,8 +112,7 @@ def schedule_problems(fmt: Format, meetings: list[Meeting]) -> list[str]:
         if m.left not in SIDES:
             problems.append(f"meeting {k}: left must be 'entry' or 'confederate', not {m.left!r}")
     seats = Counter((m.round, who) for m in meetings for who in (m.judge, m.entry, m.confederate))
-    problems += [f"round {r}: {who} is in {n} places at once" for (r, who), n in sorted(seats.items())
-                 if n > 1]
+    problems += [f"round {r}: {who} is in {n} places at once" for (r, who), n in sorted(seats.items()) if n > 1]
 
     def pairs(a: str, b: str, want: int | None, pool_a: set, pool_b: set) -> None:
         seen = Counter((getattr(m, a), getattr(m, b)) for m in meetings)

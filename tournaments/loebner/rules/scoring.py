@@ -4,6 +4,7 @@
 every judge's ranks as the format asks) and raises ScoringError naming the place; only then scores, so
 nothing is ever half-scored.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -37,8 +38,11 @@ def _is_int(x: object) -> bool:
 
 def _judgments_check(meetings: list[Meeting], judgments: list[Judgment]) -> dict[tuple, Judgment]:
     by_pair = {m.pair: m for m in meetings}
-    known = {"judge": {m.judge for m in meetings}, "entry": {m.entry for m in meetings},
-             "confederate": {m.confederate for m in meetings}}
+    known = {
+        "judge": {m.judge for m in meetings},
+        "entry": {m.entry for m in meetings},
+        "confederate": {m.confederate for m in meetings},
+    }
     found: dict[tuple, tuple[int, Judgment]] = {}
     for k, j in enumerate(judgments):
         where = f"judgments[{k}]"
@@ -49,23 +53,31 @@ def _judgments_check(meetings: list[Meeting], judgments: list[Judgment]) -> dict
         for field, pool in known.items():
             value = getattr(j, field)
             if not isinstance(value, str) or value not in pool:
-                raise ScoringError(f"{where}.{field}", f"unknown {field} {value!r} (this schedule has "
-                                   f"{', '.join(sorted(pool, key=_label_key))})")
+                raise ScoringError(
+                    f"{where}.{field}",
+                    f"unknown {field} {value!r} (this schedule has {', '.join(sorted(pool, key=_label_key))})",
+                )
         if not isinstance(j.human, str) or j.human not in SIDES:
             raise ScoringError(f"{where}.human", f"human must be 'entry' or 'confederate', not {j.human!r}")
         pair = (j.round, j.judge, j.entry, j.confederate)
         if pair not in by_pair:
-            raise ScoringError(where, f"{j.judge} does not meet {j.entry} with {j.confederate} in round "
-                               f"{j.round} in this schedule")
+            raise ScoringError(
+                where, f"{j.judge} does not meet {j.entry} with {j.confederate} in round {j.round} in this schedule"
+            )
         if pair in found:
-            raise ScoringError(where, f"{j.judge}'s pair {j.entry}/{j.confederate} in round {j.round} is "
-                               f"judged twice (first at judgments[{found[pair][0]}])")
+            raise ScoringError(
+                where,
+                f"{j.judge}'s pair {j.entry}/{j.confederate} in round {j.round} is "
+                f"judged twice (first at judgments[{found[pair][0]}])",
+            )
         found[pair] = (k, j)
     missing = [m for m in meetings if m.pair not in found]
     if missing:
         m = missing[0]
-        raise ScoringError("judgments", f"{len(missing)} meeting(s) not judged, first round {m.round} "
-                           f"{m.judge} {m.entry}/{m.confederate}")
+        raise ScoringError(
+            "judgments",
+            f"{len(missing)} meeting(s) not judged, first round {m.round} {m.judge} {m.entry}/{m.confederate}",
+        )
     return {pair: j for pair, (_, j) in found.items()}
 
 
@@ -105,8 +117,10 @@ def _ranks_check(fmt: Format, judgments: list[Judgment], ranks) -> dict[str, dic
             raise ScoringError(f"ranks.{judge}", "must map labels to ranks")
         for label in given:
             if label not in want:
-                raise ScoringError(f"ranks.{judge}.{label}", f"{judge} may not rank {label!r} here: it "
-                                   f"ranks {', '.join(sorted(want, key=_label_key))}")
+                raise ScoringError(
+                    f"ranks.{judge}.{label}",
+                    f"{judge} may not rank {label!r} here: it ranks {', '.join(sorted(want, key=_label_key))}",
+                )
         top = len(want)
         holders: dict[int, str] = {}
         for label in sorted(want, key=_label_key):
@@ -138,12 +152,18 @@ def _order_keys(ranking: str | None, row: dict) -> tuple[tuple, tuple]:
     return (human,), ()
 
 
-TIE_BREAKS = {"2009": "mean-rank", "mean-rank": "judged-human", "all-entities": "judged-human",
-              "points": "judged-human", None: None}
+TIE_BREAKS = {
+    "2009": "mean-rank",
+    "mean-rank": "judged-human",
+    "all-entities": "judged-human",
+    "points": "judged-human",
+    None: None,
+}
 
 
-def contest_score(fmt: Format, meetings: list[Meeting], judgments: list[Judgment],
-                  ranks: dict[str, dict[str, int]] | None = None) -> dict:
+def contest_score(
+    fmt: Format, meetings: list[Meeting], judgments: list[Judgment], ranks: dict[str, dict[str, int]] | None = None
+) -> dict:
     """The results as the ``loebner score`` command prints them: winner (None when a tie is left to
     the organiser), entries best first with their column total (``judged_human``), ``mean_rank`` and
     ``points`` (None where the ranking has none), ``place`` (shared when tied), whether the silver rule
@@ -155,15 +175,17 @@ def contest_score(fmt: Format, meetings: list[Meeting], judgments: list[Judgment
         mine = [j for j in judged.values() if j.entry == entry]
         fooled = [j for j in mine if j.human == "entry"]
         given = [r[entry] for r in ranks.values() if entry in r]
-        rows.append({
-            "entry": entry,
-            "judged_human": len(fooled),
-            "meetings": len(mine),
-            "mean_rank": _mean(given) if fmt.ranking not in (None, "points") else None,
-            "points": sum(given) if fmt.ranking == "points" else None,
-            "judges_fooled": sorted({j.judge for j in fooled}, key=_label_key),
-            "confederates_beaten": sorted({j.confederate for j in fooled}, key=_label_key),
-        })
+        rows.append(
+            {
+                "entry": entry,
+                "judged_human": len(fooled),
+                "meetings": len(mine),
+                "mean_rank": _mean(given) if fmt.ranking not in (None, "points") else None,
+                "points": sum(given) if fmt.ranking == "points" else None,
+                "judges_fooled": sorted({j.judge for j in fooled}, key=_label_key),
+                "confederates_beaten": sorted({j.confederate for j in fooled}, key=_label_key),
+            }
+        )
     keyed = sorted(rows, key=lambda r: (*_order_keys(fmt.ranking, r), _label_key(r["entry"])))
     for row in keyed:
         row["place"] = 1 + sum(_order_keys(fmt.ranking, o) < _order_keys(fmt.ranking, row) for o in keyed)
@@ -172,8 +194,11 @@ def contest_score(fmt: Format, meetings: list[Meeting], judgments: list[Judgment
     best = [r for r in level if _order_keys(fmt.ranking, r) == first]
     winner = keyed[0]["entry"] if len(best) == 1 else None
     tie_break = None if len(level) == 1 else (TIE_BREAKS[fmt.ranking] if winner else "organiser")
-    silver = [r["entry"] for r in keyed
-              if 2 * len(r["judges_fooled"]) >= fmt.judges and 2 * len(r["confederates_beaten"]) >= fmt.confederates]
+    silver = [
+        r["entry"]
+        for r in keyed
+        if 2 * len(r["judges_fooled"]) >= fmt.judges and 2 * len(r["confederates_beaten"]) >= fmt.confederates
+    ]
     return {
         "format": fmt.name,
         "ranking": fmt.ranking,

@@ -9,6 +9,7 @@ A *plan* is a list of (round, judge, entry, confederate) index tuples, all 0-bas
 * otherwise (N = 2, 6, 10, 14, ...: N = 2 mod 4) the cyclic Latin square, whose N x N meetings are
   packed greedily into rounds in which nobody is in two places at once; some people sit out.
 """
+
 from __future__ import annotations
 
 MAX_N = 30

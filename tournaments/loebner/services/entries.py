@@ -1,4 +1,5 @@
 """Entering a contest, the compliance of entries, and closing: who goes to qualifying, roll-over."""
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -47,13 +48,25 @@ def contest_open(*, contest_id: int) -> Contest:
     return contest
 
 
-def contest_enter(*, contest_id: int, entry_id: int, entrant, people, rights_statement, under_18=False,
-                  guardian_permission=False, now=None) -> ContestEntry:
+def contest_enter(
+    *,
+    contest_id: int,
+    entry_id: int,
+    entrant,
+    people,
+    rights_statement,
+    under_18=False,
+    guardian_permission=False,
+    now=None,
+) -> ContestEntry:
     """An entrant enters one of their own entries; the receipt time is the server's clock. The
     statements are stored as given: an entry without them is received but cannot be compliant."""
     now = now or timezone.now()
-    for name, value in (("rights_statement", rights_statement), ("under_18", under_18),
-                        ("guardian_permission", guardian_permission)):
+    for name, value in (
+        ("rights_statement", rights_statement),
+        ("under_18", under_18),
+        ("guardian_permission", guardian_permission),
+    ):
         if not isinstance(value, bool):
             raise InvalidInput(f"{name} must be true or false.")
     people = _people_clean(people)
@@ -76,8 +89,14 @@ def contest_enter(*, contest_id: int, entry_id: int, entrant, people, rights_sta
         if clash:
             raise InvalidInput(f"Already affiliated with another entry of this contest: {', '.join(clash)}.")
         return ContestEntry.objects.create(
-            contest=contest, entry=entry, entrant=entrant, received_at=now, people=people,
-            rights_statement=rights_statement, under_18=under_18, guardian_permission=guardian_permission,
+            contest=contest,
+            entry=entry,
+            entrant=entrant,
+            received_at=now,
+            people=people,
+            rights_statement=rights_statement,
+            under_18=under_18,
+            guardian_permission=guardian_permission,
         )
 
 

@@ -1,4 +1,5 @@
 """Judgments (the human pick per meeting, from the arena verdict) and the judges' ranks of the entries."""
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -9,17 +10,23 @@ from tournaments.loebner.models import Contest, JudgeRank, Judgment, Meeting, Pa
 
 def judgment_record(*, meeting: Meeting, verdict: Verdict) -> Judgment:
     """The verdict's side, read through the meeting's stored left/right: "entry" or "confederate"."""
-    human = meeting.left if verdict.choice == "left" else (
-        Meeting.Left.CONFEDERATE if meeting.left == Meeting.Left.ENTRY else Meeting.Left.ENTRY)
-    judgment, _ = Judgment.objects.get_or_create(meeting=meeting, defaults={"human": human, "decided_at": verdict.decided_at})
+    human = (
+        meeting.left
+        if verdict.choice == "left"
+        else (Meeting.Left.CONFEDERATE if meeting.left == Meeting.Left.ENTRY else Meeting.Left.ENTRY)
+    )
+    judgment, _ = Judgment.objects.get_or_create(
+        meeting=meeting, defaults={"human": human, "decided_at": verdict.decided_at}
+    )
     return judgment
 
 
 def judgments_sync(*, contest_id: int) -> int:
     """Store a judgment for every meeting whose current interrogation has a verdict; how many were new."""
     made = 0
-    meetings = (Meeting.objects.filter(round__contest_id=contest_id, judgment__isnull=True,
-                                       interrogation__verdict__isnull=False).select_related("interrogation__verdict"))
+    meetings = Meeting.objects.filter(
+        round__contest_id=contest_id, judgment__isnull=True, interrogation__verdict__isnull=False
+    ).select_related("interrogation__verdict")
     for meeting in meetings:
         judgment_record(meeting=meeting, verdict=meeting.interrogation.verdict)
         made += 1
@@ -44,7 +51,9 @@ def ranks_submit(*, contest_id: int, judge, ranks) -> list[JudgeRank]:
     if fmt.ranking is None:
         raise Closed(f"The format {fmt.name} takes no ranks: judges only pick the human.")
     if unjudged:
-        raise Closed(f"Give your verdict in all your meetings first ({unjudged} to go): you rank those you called non-human.")
+        raise Closed(
+            f"Give your verdict in all your meetings first ({unjudged} to go): you rank those you called non-human."
+        )
     if not isinstance(ranks, dict) or not ranks:
         raise InvalidInput("ranks must map labels to whole numbers.")
     allowed = {p.label: p for p in rankable}
@@ -60,8 +69,10 @@ def ranks_submit(*, contest_id: int, judge, ranks) -> list[JudgeRank]:
         raise InvalidInput(f"ranks.{me.label}: each rank once (no ties).")
     with transaction.atomic():
         JudgeRank.objects.filter(contest=contest, judge=me).delete()
-        return [JudgeRank.objects.create(contest=contest, judge=me, ranked=allowed[label], rank=value)
-                for label, value in sorted(ranks.items())]
+        return [
+            JudgeRank.objects.create(contest=contest, judge=me, ranked=allowed[label], rank=value)
+            for label, value in sorted(ranks.items())
+        ]
 
 
 def contest_tie_decide(*, contest_id: int, entry_label: str, by) -> Contest:
@@ -77,7 +88,9 @@ def contest_tie_decide(*, contest_id: int, entry_label: str, by) -> Contest:
         if score is None:
             raise Closed(f"The contest cannot be scored yet: {problem or 'no meeting is judged'}.")
         if score["winner"] is not None:
-            raise Conflict(f"The rules name the winner ({score['winner']}): there is no tie for the organiser to break.")
+            raise Conflict(
+                f"The rules name the winner ({score['winner']}): there is no tie for the organiser to break."
+            )
         if entry_label not in score["tied"]:
             raise InvalidInput(f"The winner must be one of the tied entries: {', '.join(score['tied'])}.")
         contest.tie_winner, contest.tie_decided_by, contest.tie_decided_at = entry_label, by, timezone.now()

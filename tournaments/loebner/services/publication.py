@@ -1,5 +1,6 @@
 """Publishing a contest: its meetings' transcripts together (the arena's publication, with names: the
 results name every entry), and the contest marked done."""
+
 from django.db import transaction
 
 from arena.models import Status

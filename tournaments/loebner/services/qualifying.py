@@ -2,7 +2,6 @@
 one stateful conversation per entry, all entries at once (one task each), so qualifying takes the time
 of its slowest entry. Answers are scored 0/1/2 by the organiser or by audience votes; human control
 subjects answer the same questions; the ranking (shared ranks) and the finalists come from the rules."""
-import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,7 +10,12 @@ from arena.services.engines import engine_reply, reply_context_build
 from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
 from tournaments.loebner.models import (
-    AudienceVote, Contest, ContestEntry, Participant, QualifyingAnswer, QualifyingSubject, Question,
+    AudienceVote,
+    Contest,
+    ContestEntry,
+    Participant,
+    QualifyingAnswer,
+    QualifyingSubject,
 )
 from tournaments.loebner.selectors import contest_clock, qualifying_scores
 
@@ -46,9 +50,12 @@ def qualifying_ask(*, subject_id: int) -> QualifyingSubject:
     """Ask one entry every question in order, in one conversation (each question sees the earlier
     turns). Claims the subject first (compare-and-set), so a redelivered task asks nothing twice."""
     claimed = QualifyingSubject.objects.filter(
-        pk=subject_id, status__in=[QualifyingSubject.Status.WAITING, QualifyingSubject.Status.FAILED],
+        pk=subject_id,
+        status__in=[QualifyingSubject.Status.WAITING, QualifyingSubject.Status.FAILED],
     ).update(status=QualifyingSubject.Status.ASKING, started_at=timezone.now())
-    subject = QualifyingSubject.objects.select_related("contest__question_set", "contest_entry__entry").get(pk=subject_id)
+    subject = QualifyingSubject.objects.select_related("contest__question_set", "contest_entry__entry").get(
+        pk=subject_id
+    )
     if not claimed:
         return subject
     contest, entry = subject.contest, subject.contest_entry.entry
@@ -58,18 +65,29 @@ def qualifying_ask(*, subject_id: int) -> QualifyingSubject:
     for question in contest.question_set.questions.order_by("order"):
         asked_at = timezone.now()
         clock = contest_clock(contest=contest, at=asked_at, since=started)
-        context = reply_context_build(key=f"loebner-{contest.pk}-qualifying-{subject.pk}", history=history,
-                                      message=question.text)
-        reply = engine_reply(entry=entry, context=context,
-                             subject=f"loebner contest {contest.pk} qualifying question {question.order}")
+        context = reply_context_build(
+            key=f"loebner-{contest.pk}-qualifying-{subject.pk}", history=history, message=question.text
+        )
+        reply = engine_reply(
+            entry=entry, context=context, subject=f"loebner contest {contest.pk} qualifying question {question.order}"
+        )
         answered_at = timezone.now()
         text = reply.text if reply else ""
         failures += reply is None
-        QualifyingAnswer.objects.update_or_create(subject=subject, question=question, defaults=dict(
-            asked_text=question.text, text=text, ok=reply is not None, asked_at=asked_at, answered_at=answered_at,
-            latency_ms=int((answered_at - asked_at).total_seconds() * 1000), clock=clock["at"],
-            expected=_fill(question.expects, clock)[:200],
-        ))
+        QualifyingAnswer.objects.update_or_create(
+            subject=subject,
+            question=question,
+            defaults=dict(
+                asked_text=question.text,
+                text=text,
+                ok=reply is not None,
+                asked_at=asked_at,
+                answered_at=answered_at,
+                latency_ms=int((answered_at - asked_at).total_seconds() * 1000),
+                clock=clock["at"],
+                expected=_fill(question.expects, clock)[:200],
+            ),
+        )
         history += [("interrogator", question.text)] + ([("witness", text)] if text else [])
     subject.status = QualifyingSubject.Status.DONE
     subject.finished_at = timezone.now()
@@ -91,8 +109,11 @@ def control_answers_record(*, contest_id: int, name: str, answers: dict[int, str
     with transaction.atomic():
         subject, _ = QualifyingSubject.objects.get_or_create(contest=contest, control_name=name)
         for order, text in answers.items():
-            QualifyingAnswer.objects.update_or_create(subject=subject, question=questions[order], defaults=dict(
-                asked_text=questions[order].text, text=str(text)[:4000], asked_at=now, answered_at=now))
+            QualifyingAnswer.objects.update_or_create(
+                subject=subject,
+                question=questions[order],
+                defaults=dict(asked_text=questions[order].text, text=str(text)[:4000], asked_at=now, answered_at=now),
+            )
         subject.status, subject.finished_at = QualifyingSubject.Status.DONE, now
         subject.save(update_fields=["status", "finished_at"])
     return subject
@@ -120,7 +141,8 @@ def audience_vote(*, contest_id: int, question_id: int, answer_id: int, voter) -
     if answer is None:
         raise InvalidInput("No such answer to that question.")
     vote, created = AudienceVote.objects.get_or_create(
-        contest=contest, question_id=question_id, voter=voter, defaults={"answer": answer})
+        contest=contest, question_id=question_id, voter=voter, defaults={"answer": answer}
+    )
     if not created:
         raise Closed("You have already voted on this question.")
     return vote
@@ -141,8 +163,11 @@ def finalists_pick(*, contest_id: int, order: list[int] | None = None) -> list[C
             raise InvalidInput("No entry has qualifying answers yet.")
         keys = {row["entry_id"]: key for key, row in rows.items()}
         try:
-            chosen = finalists({key: row["score"] for key, row in rows.items()}, contest.finalists,
-                               order=[keys[i] for i in order if i in keys] if order else None)
+            chosen = finalists(
+                {key: row["score"] for key, row in rows.items()},
+                contest.finalists,
+                order=[keys[i] for i in order if i in keys] if order else None,
+            )
         except QualifyingTie as tie:
             names = ", ".join(f"{rows[key]['name']} (id {rows[key]['entry_id']})" for key in tie.tied)
             raise InvalidInput(f"{names} tie for the last finalist place(s): break the tie (order).") from None
@@ -158,9 +183,9 @@ def finalists_pick(*, contest_id: int, order: list[int] | None = None) -> list[C
         for number, item in enumerate(picked, 1):
             item.finalist = True
             item.save(update_fields=["finalist"])
-            Participant.objects.create(contest=contest, label=f"E{number}", kind=Participant.Kind.ENTRY, contest_entry=item)
+            Participant.objects.create(
+                contest=contest, label=f"E{number}", kind=Participant.Kind.ENTRY, contest_entry=item
+            )
         contest.status = Contest.Status.FINALS
         contest.save(update_fields=["status"])
     return picked
-
-

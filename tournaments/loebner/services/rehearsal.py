@@ -2,6 +2,7 @@
 entrants enter built-in engines, a bot organiser checks and scores qualifying, bot judges question both
 witnesses and give their verdicts and ranks, bot confederates answer. Every step is the service a person's
 click calls; only the clock is fast-forwarded, so a contest of hours takes seconds."""
+
 import datetime as dt
 import random
 import time
@@ -18,17 +19,33 @@ from arena.setup import ensure_role_groups
 from core.errors import ArenaError
 from tournaments.loebner import selectors
 from tournaments.loebner.models import (
-    Contest, Meeting, QualifyingAnswer, QualifyingSubject, Question, QuestionSet, Round,
+    Contest,
+    Meeting,
+    QualifyingAnswer,
+    QualifyingSubject,
+    Question,
+    QuestionSet,
+    Round,
 )
 from tournaments.loebner.questions import question_sets_load
 from tournaments.loebner.services import entries, judging, publication, qualifying, rounds
 
 ENGINES = ("simple", "eliza")
 FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0}
-JUDGE_LINES = ("Hello! How are you today?", "What did you have for breakfast?", "Which is larger, a grape or a grapefruit?",
-               "What would I use a hammer for?", "Tell me about the place where you grew up.")
-CONFEDERATE_LINES = ("Hi! A bit tired, but fine, thanks.", "Toast and far too much coffee.", "A grapefruit, obviously.",
-                     "Nails, mostly. Sometimes my thumb.", "A small town by the sea; windy, lots of gulls.")
+JUDGE_LINES = (
+    "Hello! How are you today?",
+    "What did you have for breakfast?",
+    "Which is larger, a grape or a grapefruit?",
+    "What would I use a hammer for?",
+    "Tell me about the place where you grew up.",
+)
+CONFEDERATE_LINES = (
+    "Hi! A bit tired, but fine, thanks.",
+    "Toast and far too much coffee.",
+    "A grapefruit, obviously.",
+    "Nails, mostly. Sometimes my thumb.",
+    "A small town by the sea; windy, lots of gulls.",
+)
 REPLY_WAIT_S = 3.0  # how long a bot judge waits for a machine's reply before its next question
 
 
@@ -47,8 +64,10 @@ def _fast_forward(round_: Round, seconds: float) -> Round:
         round_.started_at -= dt.timedelta(seconds=seconds)
         round_.save(update_fields=["started_at"])
         for meeting in round_.meetings.filter(interrogation__status=Status.RUNNING).select_related("interrogation"):
-            interrogation_deadline_move(interrogation_id=meeting.interrogation_id,
-                                        deadline=meeting.interrogation.deadline - dt.timedelta(seconds=seconds))
+            interrogation_deadline_move(
+                interrogation_id=meeting.interrogation_id,
+                deadline=meeting.interrogation.deadline - dt.timedelta(seconds=seconds),
+            )
     rounds.round_tick(round_id=round_.pk)
     return round_
 
@@ -67,11 +86,19 @@ def _talk(meeting: Meeting, side: str, rng: random.Random, questions: int) -> No
         return
     for line in rng.sample(range(len(JUDGE_LINES)), questions):
         try:
-            asked = message_post(conversation_id=conversation.pk, sender_role=Message.Role.INTERROGATOR,
-                                 text=JUDGE_LINES[line], user=meeting.judge.user)
+            asked = message_post(
+                conversation_id=conversation.pk,
+                sender_role=Message.Role.INTERROGATOR,
+                text=JUDGE_LINES[line],
+                user=meeting.judge.user,
+            )
             if conversation.witness_human_id:
-                message_post(conversation_id=conversation.pk, sender_role=Message.Role.WITNESS,
-                             text=CONFEDERATE_LINES[line], user=conversation.witness_human)
+                message_post(
+                    conversation_id=conversation.pk,
+                    sender_role=Message.Role.WITNESS,
+                    text=CONFEDERATE_LINES[line],
+                    user=conversation.witness_human,
+                )
             else:
                 _await_reply(conversation.pk, asked.seq)
         except ArenaError:
@@ -87,9 +114,19 @@ def _qualify(contest: Contest, rng: random.Random, organiser) -> None:
     qualifying.finalists_pick(contest_id=contest.pk)
 
 
-def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None = None, questions: int = 2,
-                     accuracy: float = 0.75, name: str | None = None, play_rounds: int | None = None,
-                     tag: str | None = None, judges: list | None = None, confederates: list | None = None) -> dict:
+def contest_rehearse(
+    *,
+    format_name: str,
+    seed: int,
+    entries_count: int | None = None,
+    questions: int = 2,
+    accuracy: float = 0.75,
+    name: str | None = None,
+    play_rounds: int | None = None,
+    tag: str | None = None,
+    judges: list | None = None,
+    confederates: list | None = None,
+) -> dict:
     """Play a whole contest of ``format_name`` with bots; the rules' ``contest_score`` of it, plus where
     it is stored (``contest_id``). Bot judges pick the human right with probability ``accuracy``.
     ``play_rounds`` stops after that many rounds (the rest stay scheduled, nothing is published);
@@ -106,27 +143,43 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
     question_sets_load(QuestionSet, Question)
     question_set = QuestionSet.objects.filter(name__startswith="2009").first()
     contest = Contest.objects.create(
-        name=name or f"Rehearsal {format_name} seed {seed} ({tag})", format_name=format_name, seed=seed,
-        status=Contest.Status.OPEN, question_set=question_set, finalists=fmt.entries, qualifying_limit=max(16, fmt.entries))
+        name=name or f"Rehearsal {format_name} seed {seed} ({tag})",
+        format_name=format_name,
+        seed=seed,
+        status=Contest.Status.OPEN,
+        question_set=question_set,
+        finalists=fmt.entries,
+        qualifying_limit=max(16, fmt.entries),
+    )
     for i in range(1, fmt.entries + 1):
         engine = ENGINES[(i - 1) % len(ENGINES)]
-        entry = Entry.objects.create(owner=entrant, display_name=f"Rehearsal {tag} bot {i} ({engine})", engine=engine,
-                                     settings=dict(FAST))
-        item = entries.contest_enter(contest_id=contest.pk, entry_id=entry.pk, entrant=entrant,
-                                     people=[f"Entrant {tag} {i}"], rights_statement=True)
+        entry = Entry.objects.create(
+            owner=entrant, display_name=f"Rehearsal {tag} bot {i} ({engine})", engine=engine, settings=dict(FAST)
+        )
+        item = entries.contest_enter(
+            contest_id=contest.pk,
+            entry_id=entry.pk,
+            entrant=entrant,
+            people=[f"Entrant {tag} {i}"],
+            rights_statement=True,
+        )
         entries.entry_check(contest_entry_id=item.pk, compliant=True)
     entries.contest_close(contest_id=contest.pk)
     _qualify(contest, rng, organiser)
     judges = [*(judges or []), *(_user(f"rehearsal-judge-{tag}-{i}", roles.JUDGE) for i in range(1, fmt.judges + 1))]
-    confederates = [*(confederates or []), *(_user(f"rehearsal-confederate-{tag}-{i}", roles.CONFEDERATE)
-                                              for i in range(1, fmt.confederates + 1))]
-    rounds.participants_assign(contest_id=contest.pk, judges=judges[: fmt.judges], confederates=confederates[: fmt.confederates])
+    confederates = [
+        *(confederates or []),
+        *(_user(f"rehearsal-confederate-{tag}-{i}", roles.CONFEDERATE) for i in range(1, fmt.confederates + 1)),
+    ]
+    rounds.participants_assign(
+        contest_id=contest.pk, judges=judges[: fmt.judges], confederates=confederates[: fmt.confederates]
+    )
     fmt = selectors.contest_format(contest=contest)
     talk = selectors.talk_seconds(fmt)
     for round_ in rounds.schedule_create(contest_id=contest.pk)[:play_rounds]:
         rounds.round_start(round_id=round_.pk)
         meetings = list(round_.meetings.select_related("judge__user", "interrogation"))
-        for side in (("left", "right") if fmt.mode == "simultaneous" else ("left",)):
+        for side in ("left", "right") if fmt.mode == "simultaneous" else ("left",):
             for meeting in meetings:
                 _talk(meeting, side, rng, questions)
         if fmt.mode == "sequential":
@@ -137,8 +190,13 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
         for meeting in meetings:
             truth = "left" if meeting.left == Meeting.Left.CONFEDERATE else "right"
             pick = truth if rng.random() < accuracy else ("right" if truth == "left" else "left")
-            verdict_submit(interrogation_id=meeting.interrogation_id, judge=meeting.judge.user, choice=pick,
-                           confidence=rng.randint(50, 100), reason="rehearsal bot judge")
+            verdict_submit(
+                interrogation_id=meeting.interrogation_id,
+                judge=meeting.judge.user,
+                choice=pick,
+                confidence=rng.randint(50, 100),
+                reason="rehearsal bot judge",
+            )
         _fast_forward(Round.objects.get(pk=round_.pk), (fmt.review_minutes + fmt.break_minutes) * 60 + 1)
     judging.judgments_sync(contest_id=contest.pk)
     if fmt.ranking and play_rounds is None:
@@ -151,5 +209,11 @@ def contest_rehearse(*, format_name: str, seed: int, entries_count: int | None =
         publication.contest_publish(contest_id=contest.pk)
     score, problem = selectors.contest_scored(contest=Contest.objects.get(pk=contest.pk))
     names = {p.label: p.name for p in contest.participants.filter(kind="entry").select_related("contest_entry__entry")}
-    return {**(score or {}), "problem": problem or None, "contest_id": contest.pk, "format": format_name, "seed": seed,
-            "names": names}
+    return {
+        **(score or {}),
+        "problem": problem or None,
+        "contest_id": contest.pk,
+        "format": format_name,
+        "seed": seed,
+        "names": names,
+    }

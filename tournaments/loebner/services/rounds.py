@@ -1,6 +1,7 @@
 """The finals: participants and their labels, the schedule (the rules' ``schedule_build``), and rounds
 whose meetings are ordinary arena three-party interrogations; start, pause, resume, restart, and the
 sequential halves. Every phase comes from stored timestamps (``selectors.round_clock``)."""
+
 import datetime as dt
 
 from django.db import transaction
@@ -27,10 +28,14 @@ def participants_assign(*, contest_id: int, judges: list, confederates: list) ->
         raise InvalidInput("A person can be only one judge or confederate of a contest.")
     with transaction.atomic():
         contest.participants.exclude(kind=Participant.Kind.ENTRY).delete()
-        made = [Participant.objects.create(contest=contest, label=f"J{i}", kind=Participant.Kind.JUDGE, user=u)
-                for i, u in enumerate(judges, 1)]
-        made += [Participant.objects.create(contest=contest, label=f"C{i}", kind=Participant.Kind.CONFEDERATE, user=u)
-                 for i, u in enumerate(confederates, 1)]
+        made = [
+            Participant.objects.create(contest=contest, label=f"J{i}", kind=Participant.Kind.JUDGE, user=u)
+            for i, u in enumerate(judges, 1)
+        ]
+        made += [
+            Participant.objects.create(contest=contest, label=f"C{i}", kind=Participant.Kind.CONFEDERATE, user=u)
+            for i, u in enumerate(confederates, 1)
+        ]
     return made
 
 
@@ -40,9 +45,13 @@ def _interrogation_for(meeting: Meeting, contest: Contest, fmt):
     witnesses = [entry_witness, confederate]
     sides = ("left", "right") if meeting.left == Meeting.Left.ENTRY else ("right", "left")
     return arena.interrogation_create(
-        judge=meeting.judge.user, witnesses=witnesses, sides=sides, time_limit_s=int(round(talk_seconds(fmt))),
+        judge=meeting.judge.user,
+        witnesses=witnesses,
+        sides=sides,
+        time_limit_s=int(round(talk_seconds(fmt))),
         title=f"{contest.name}: round {meeting.round.number}, {meeting.judge.label}",
-        keystroke_mode=contest.keystroke_mode, scheduled_at=contest.contest_day,
+        keystroke_mode=contest.keystroke_mode,
+        scheduled_at=contest.contest_day,
     )
 
 
@@ -71,9 +80,13 @@ def schedule_create(*, contest_id: int) -> list[Round]:
         for planned in meetings:
             if planned.round not in rounds:
                 rounds[planned.round] = Round.objects.create(contest=contest, number=planned.round)
-            meeting = Meeting.objects.create(round=rounds[planned.round], judge=labels[planned.judge],
-                                             entry=labels[planned.entry], confederate=labels[planned.confederate],
-                                             left=planned.left)
+            meeting = Meeting.objects.create(
+                round=rounds[planned.round],
+                judge=labels[planned.judge],
+                entry=labels[planned.entry],
+                confederate=labels[planned.confederate],
+                left=planned.left,
+            )
             meeting.interrogation = _interrogation_for(meeting, contest, fmt)
             meeting.save(update_fields=["interrogation"])
     return [rounds[n] for n in sorted(rounds)]
@@ -154,7 +167,9 @@ def round_resume(*, round_id: int) -> Round:
         remaining = max(0.0, clock["talk_s"] - clock["elapsed_s"])
         for interrogation_id in _running_interrogations(round_):
             conversations_hold(interrogation_id=interrogation_id, open_sides=_open_sides(clock))
-            interrogation_deadline_move(interrogation_id=interrogation_id, deadline=now + dt.timedelta(seconds=remaining))
+            interrogation_deadline_move(
+                interrogation_id=interrogation_id, deadline=now + dt.timedelta(seconds=remaining)
+            )
         _tick_later(round_, fmt)
     return round_
 
@@ -217,7 +232,9 @@ def round_restart(*, round_id: int) -> Round:
         if round_.status == Round.Status.SCHEDULED:
             raise Closed(f"Round {round_.number} has not started.")
         fmt = contest_format(contest=contest)
-        for meeting in round_.meetings.select_related("judge__user", "confederate__user", "entry__contest_entry__entry"):
+        for meeting in round_.meetings.select_related(
+            "judge__user", "confederate__user", "entry__contest_entry__entry"
+        ):
             if meeting.interrogation_id:
                 arena.interrogation_end(interrogation_id=meeting.interrogation_id, reason="restart")
             if hasattr(meeting, "judgment"):

@@ -6,253 +6,488 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('arena', '0007_enginecall_reply_seq'),
+        ("arena", "0007_enginecall_reply_seq"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Committee',
+            name="Committee",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),
         migrations.CreateModel(
-            name='CommitteeMember',
+            name="CommitteeMember",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('role', models.CharField(choices=[('for_pass', 'designated by the party predicting a pass (Kurzweil)'), ('against_pass', 'designated by the party predicting no pass (Kapor)'), ('third', 'the third member, a middle ground')], max_length=16)),
-                ('appointed_by', models.CharField(choices=[('party', 'the party himself or his designation'), ('members', 'the other two members'), ('foundation', 'the Long Now Foundation')], max_length=12)),
-                ('appointed_at', models.DateField(blank=True, null=True)),
-                ('committee', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='wager.committee')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='wager_committee_seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("for_pass", "designated by the party predicting a pass (Kurzweil)"),
+                            ("against_pass", "designated by the party predicting no pass (Kapor)"),
+                            ("third", "the third member, a middle ground"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "appointed_by",
+                    models.CharField(
+                        choices=[
+                            ("party", "the party himself or his designation"),
+                            ("members", "the other two members"),
+                            ("foundation", "the Long Now Foundation"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("appointed_at", models.DateField(blank=True, null=True)),
+                (
+                    "committee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="members", to="wager.committee"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="wager_committee_seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['committee', 'role'],
+                "ordering": ["committee", "role"],
             },
         ),
         migrations.CreateModel(
-            name='DeadlockVote',
+            name="DeadlockVote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('question', models.TextField()),
-                ('opened_at', models.DateTimeField()),
-                ('outcome', models.CharField(blank=True, help_text='yes / no / tied, once decided', max_length=12)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('committee', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='votes', to='wager.committee')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("question", models.TextField()),
+                ("opened_at", models.DateTimeField()),
+                ("outcome", models.CharField(blank=True, help_text="yes / no / tied, once decided", max_length=12)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "committee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="votes", to="wager.committee"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['opened_at', 'pk'],
+                "ordering": ["opened_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Ballot',
+            name="Ballot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('choice', models.CharField(choices=[('yes', 'yes'), ('no', 'no'), ('abstain', 'abstain')], max_length=8)),
-                ('cast_at', models.DateTimeField()),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='ballots', to='wager.committeemember')),
-                ('vote', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ballots', to='wager.deadlockvote')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "choice",
+                    models.CharField(choices=[("yes", "yes"), ("no", "no"), ("abstain", "abstain")], max_length=8),
+                ),
+                ("cast_at", models.DateTimeField()),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="ballots", to="wager.committeemember"
+                    ),
+                ),
+                (
+                    "vote",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ballots", to="wager.deadlockvote"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Session',
+            name="Session",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=200)),
-                ('called_by', models.CharField(help_text='Who called the session.', max_length=200)),
-                ('called_by_kind', models.CharField(choices=[('party', 'a party (or his designee)'), ('member', 'a committee member'), ('foundation', 'the Long Now Foundation')], max_length=12)),
-                ('funded_by', models.CharField(help_text='Who provides (or raises) the funds.', max_length=200)),
-                ('trials_planned', models.PositiveSmallIntegerField(default=3)),
-                ('interview_minutes', models.PositiveIntegerField(default=120, help_text='Two hours by the rules.')),
-                ('break_minutes', models.PositiveIntegerField(default=0, help_text='Rest between slots.')),
-                ('aggregation', models.CharField(choices=[('majority', 'a majority of the trials (default)'), ('all', 'every trial'), ('any', 'any trial')], default='majority', max_length=8)),
-                ('starts_at', models.DateTimeField()),
-                ('rehearsal', models.BooleanField(default=False, help_text='A rehearsal: shorter interviews, any number of trials.')),
-                ('seed', models.CharField(blank=True, help_text='Seeds the aliases (random when empty).', max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('committee', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sessions', to='wager.committee')),
-                ('computer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wager_sessions', to='arena.entry')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(max_length=200)),
+                ("called_by", models.CharField(help_text="Who called the session.", max_length=200)),
+                (
+                    "called_by_kind",
+                    models.CharField(
+                        choices=[
+                            ("party", "a party (or his designee)"),
+                            ("member", "a committee member"),
+                            ("foundation", "the Long Now Foundation"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("funded_by", models.CharField(help_text="Who provides (or raises) the funds.", max_length=200)),
+                ("trials_planned", models.PositiveSmallIntegerField(default=3)),
+                ("interview_minutes", models.PositiveIntegerField(default=120, help_text="Two hours by the rules.")),
+                ("break_minutes", models.PositiveIntegerField(default=0, help_text="Rest between slots.")),
+                (
+                    "aggregation",
+                    models.CharField(
+                        choices=[
+                            ("majority", "a majority of the trials (default)"),
+                            ("all", "every trial"),
+                            ("any", "any trial"),
+                        ],
+                        default="majority",
+                        max_length=8,
+                    ),
+                ),
+                ("starts_at", models.DateTimeField()),
+                (
+                    "rehearsal",
+                    models.BooleanField(
+                        default=False, help_text="A rehearsal: shorter interviews, any number of trials."
+                    ),
+                ),
+                (
+                    "seed",
+                    models.CharField(blank=True, help_text="Seeds the aliases (random when empty).", max_length=64),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "committee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="sessions", to="wager.committee"
+                    ),
+                ),
+                (
+                    "computer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="wager_sessions", to="arena.entry"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-starts_at'],
+                "ordering": ["-starts_at"],
             },
         ),
         migrations.AddField(
-            model_name='deadlockvote',
-            name='session',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='votes', to='wager.session'),
+            model_name="deadlockvote",
+            name="session",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="votes",
+                to="wager.session",
+            ),
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('actor_name', models.CharField(help_text="The actor's username when acting (kept if renamed).", max_length=150)),
-                ('action', models.CharField(max_length=60)),
-                ('detail', models.JSONField(blank=True, default=dict)),
-                ('actor', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='wager.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "actor_name",
+                    models.CharField(help_text="The actor's username when acting (kept if renamed).", max_length=150),
+                ),
+                ("action", models.CharField(max_length=60)),
+                ("detail", models.JSONField(blank=True, default=dict)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="wager.session",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'audit entries',
-                'ordering': ['at', 'pk'],
+                "verbose_name_plural": "audit entries",
+                "ordering": ["at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Amendment',
+            name="Amendment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(choices=[('inconsistent', '(i) the rules have an inconsistency'), ('against_intent', "(ii) inconsistent with Turing's intent of determining human-level intelligence"), ('unfair', '(iii) the rules are unfair'), ('infeasible', '(iv) the rules are infeasible to implement')], max_length=16)),
-                ('agreed_by', models.CharField(choices=[('parties', 'both parties (Kurzweil and Kapor)'), ('committee', 'the committee (a party not available)')], max_length=10)),
-                ('agreed_names', models.CharField(help_text='Who agreed, by name.', max_length=500)),
-                ('text', models.TextField()),
-                ('agreed_at', models.DateTimeField()),
-                ('committee', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='amendments', to='wager.committee')),
-                ('session', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='amendments', to='wager.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("inconsistent", "(i) the rules have an inconsistency"),
+                            (
+                                "against_intent",
+                                "(ii) inconsistent with Turing's intent of determining human-level intelligence",
+                            ),
+                            ("unfair", "(iii) the rules are unfair"),
+                            ("infeasible", "(iv) the rules are infeasible to implement"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "agreed_by",
+                    models.CharField(
+                        choices=[
+                            ("parties", "both parties (Kurzweil and Kapor)"),
+                            ("committee", "the committee (a party not available)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("agreed_names", models.CharField(help_text="Who agreed, by name.", max_length=500)),
+                ("text", models.TextField()),
+                ("agreed_at", models.DateTimeField()),
+                (
+                    "committee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="amendments", to="wager.committee"
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="amendments",
+                        to="wager.session",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['agreed_at', 'pk'],
+                "ordering": ["agreed_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='SessionFoil',
+            name="SessionFoil",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='foils', to='wager.session')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wager_%(class)s_seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="foils", to="wager.session"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wager_%(class)s_seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'position'],
-                'abstract': False,
+                "ordering": ["session", "position"],
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='SessionJudge',
+            name="SessionJudge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='judges', to='wager.session')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wager_%(class)s_seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="judges", to="wager.session"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wager_%(class)s_seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'position'],
-                'abstract': False,
+                "ordering": ["session", "position"],
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='Trial',
+            name="Trial",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('starts_at', models.DateTimeField()),
-                ('aliases', models.JSONField(default=dict, help_text='candidate ("computer", "F1", ...) → the alias judges see')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='trials', to='wager.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("starts_at", models.DateTimeField()),
+                (
+                    "aliases",
+                    models.JSONField(
+                        default=dict, help_text='candidate ("computer", "F1", ...) → the alias judges see'
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="trials", to="wager.session"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'number'],
+                "ordering": ["session", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Interview',
+            name="Interview",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('candidate', models.CharField(help_text='"computer" or a foil ("F1", ...)', max_length=12)),
-                ('slot', models.PositiveSmallIntegerField()),
-                ('starts_at', models.DateTimeField()),
-                ('interrogation', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='wager_interview', to='arena.interrogation')),
-                ('judge', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wager_interviews', to=settings.AUTH_USER_MODEL)),
-                ('trial', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='interviews', to='wager.trial')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("candidate", models.CharField(help_text='"computer" or a foil ("F1", ...)', max_length=12)),
+                ("slot", models.PositiveSmallIntegerField()),
+                ("starts_at", models.DateTimeField()),
+                (
+                    "interrogation",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wager_interview",
+                        to="arena.interrogation",
+                    ),
+                ),
+                (
+                    "judge",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wager_interviews",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "trial",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="interviews", to="wager.trial"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['trial', 'slot', 'judge'],
+                "ordering": ["trial", "slot", "judge"],
             },
         ),
         migrations.CreateModel(
-            name='TrialVerdict',
+            name="TrialVerdict",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('candidate', models.CharField(max_length=12)),
-                ('verdict', models.CharField(choices=[('human', 'human'), ('machine', 'machine')], max_length=8)),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('submitted_at', models.DateTimeField()),
-                ('judge', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='wager_verdicts', to=settings.AUTH_USER_MODEL)),
-                ('trial', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='verdicts', to='wager.trial')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("candidate", models.CharField(max_length=12)),
+                ("verdict", models.CharField(choices=[("human", "human"), ("machine", "machine")], max_length=8)),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("submitted_at", models.DateTimeField()),
+                (
+                    "judge",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wager_verdicts",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "trial",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="verdicts", to="wager.trial"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['trial', 'judge', 'candidate'],
+                "ordering": ["trial", "judge", "candidate"],
             },
         ),
         migrations.AddConstraint(
-            model_name='committeemember',
-            constraint=models.UniqueConstraint(fields=('committee', 'role'), name='wager_one_member_per_role'),
+            model_name="committeemember",
+            constraint=models.UniqueConstraint(fields=("committee", "role"), name="wager_one_member_per_role"),
         ),
         migrations.AddConstraint(
-            model_name='committeemember',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('appointed_by__in', ['members', 'foundation']), ('role', 'third')), models.Q(models.Q(('role', 'third'), _negated=True), ('appointed_by__in', ['party', 'foundation'])), _connector='OR'), name='wager_member_appointed_as_rules_say'),
+            model_name="committeemember",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("appointed_by__in", ["members", "foundation"]), ("role", "third")),
+                    models.Q(models.Q(("role", "third"), _negated=True), ("appointed_by__in", ["party", "foundation"])),
+                    _connector="OR",
+                ),
+                name="wager_member_appointed_as_rules_say",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ballot',
-            constraint=models.UniqueConstraint(fields=('vote', 'member'), name='wager_one_ballot_per_member'),
+            model_name="ballot",
+            constraint=models.UniqueConstraint(fields=("vote", "member"), name="wager_one_ballot_per_member"),
         ),
         migrations.AddConstraint(
-            model_name='session',
-            constraint=models.CheckConstraint(condition=models.Q(('rehearsal', True), ('trials_planned__gte', 3), _connector='OR'), name='wager_three_trials'),
+            model_name="session",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("rehearsal", True), ("trials_planned__gte", 3), _connector="OR"),
+                name="wager_three_trials",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='session',
-            constraint=models.CheckConstraint(condition=models.Q(('interview_minutes__gte', 1)), name='wager_interview_minutes'),
+            model_name="session",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("interview_minutes__gte", 1)), name="wager_interview_minutes"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sessionfoil',
-            constraint=models.UniqueConstraint(fields=('session', 'user'), name='wager_sessionfoil_once'),
+            model_name="sessionfoil",
+            constraint=models.UniqueConstraint(fields=("session", "user"), name="wager_sessionfoil_once"),
         ),
         migrations.AddConstraint(
-            model_name='sessionfoil',
-            constraint=models.UniqueConstraint(fields=('session', 'position'), name='wager_sessionfoil_position'),
+            model_name="sessionfoil",
+            constraint=models.UniqueConstraint(fields=("session", "position"), name="wager_sessionfoil_position"),
         ),
         migrations.AddConstraint(
-            model_name='sessionjudge',
-            constraint=models.UniqueConstraint(fields=('session', 'user'), name='wager_sessionjudge_once'),
+            model_name="sessionjudge",
+            constraint=models.UniqueConstraint(fields=("session", "user"), name="wager_sessionjudge_once"),
         ),
         migrations.AddConstraint(
-            model_name='sessionjudge',
-            constraint=models.UniqueConstraint(fields=('session', 'position'), name='wager_sessionjudge_position'),
+            model_name="sessionjudge",
+            constraint=models.UniqueConstraint(fields=("session", "position"), name="wager_sessionjudge_position"),
         ),
         migrations.AddConstraint(
-            model_name='trial',
-            constraint=models.UniqueConstraint(fields=('session', 'number'), name='wager_trial_number'),
+            model_name="trial",
+            constraint=models.UniqueConstraint(fields=("session", "number"), name="wager_trial_number"),
         ),
         migrations.AddConstraint(
-            model_name='interview',
-            constraint=models.UniqueConstraint(fields=('trial', 'judge', 'candidate'), name='wager_interview_once'),
+            model_name="interview",
+            constraint=models.UniqueConstraint(fields=("trial", "judge", "candidate"), name="wager_interview_once"),
         ),
         migrations.AddConstraint(
-            model_name='interview',
-            constraint=models.UniqueConstraint(fields=('trial', 'judge', 'slot'), name='wager_judge_one_per_slot'),
+            model_name="interview",
+            constraint=models.UniqueConstraint(fields=("trial", "judge", "slot"), name="wager_judge_one_per_slot"),
         ),
         migrations.AddConstraint(
-            model_name='interview',
-            constraint=models.UniqueConstraint(fields=('trial', 'candidate', 'slot'), name='wager_candidate_one_per_slot'),
+            model_name="interview",
+            constraint=models.UniqueConstraint(
+                fields=("trial", "candidate", "slot"), name="wager_candidate_one_per_slot"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='trialverdict',
-            constraint=models.UniqueConstraint(fields=('trial', 'judge', 'candidate'), name='wager_verdict_once'),
+            model_name="trialverdict",
+            constraint=models.UniqueConstraint(fields=("trial", "judge", "candidate"), name="wager_verdict_once"),
         ),
         migrations.AddConstraint(
-            model_name='trialverdict',
-            constraint=models.UniqueConstraint(fields=('trial', 'judge', 'rank'), name='wager_rank_once'),
+            model_name="trialverdict",
+            constraint=models.UniqueConstraint(fields=("trial", "judge", "rank"), name="wager_rank_once"),
         ),
         migrations.AddConstraint(
-            model_name='trialverdict',
-            constraint=models.CheckConstraint(condition=models.Q(('rank__gte', 1)), name='wager_rank_positive'),
+            model_name="trialverdict",
+            constraint=models.CheckConstraint(condition=models.Q(("rank__gte", 1)), name="wager_rank_positive"),
         ),
     ]

@@ -1,6 +1,7 @@
 """On PostgreSQL, the audit log refuses UPDATE and DELETE in the database itself (the ORM refuses them
 already: tournaments.wager.models.AppendOnlyQuerySet). TRUNCATE is left to the table's owner (the test
 runner empties tables with it between tests)."""
+
 from django.db import migrations
 
 FORWARD = """

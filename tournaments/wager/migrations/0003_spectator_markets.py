@@ -5,20 +5,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('wager', '0002_audit_append_only'),
+        ("wager", "0002_audit_append_only"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='session',
-            name='spectator_delay_s',
-            field=models.FloatField(blank=True, help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).", null=True, validators=[django.core.validators.MinValueValidator(0), django.core.validators.MaxValueValidator(3600)], verbose_name='spectator delay (seconds)'),
+            model_name="session",
+            name="spectator_delay_s",
+            field=models.FloatField(
+                blank=True,
+                help_text="How far behind the judges the spectators read, in seconds (empty: the platform's default, MARKETS_SPECTATOR_DELAY_S).",
+                null=True,
+                validators=[
+                    django.core.validators.MinValueValidator(0),
+                    django.core.validators.MaxValueValidator(3600),
+                ],
+                verbose_name="spectator delay (seconds)",
+            ),
         ),
         migrations.AddField(
-            model_name='session',
-            name='spectator_markets',
-            field=models.BooleanField(default=True, help_text='The public may watch each conversation, a delay behind its judge, and bet on who is human (conversations that already have a market keep it).'),
+            model_name="session",
+            name="spectator_markets",
+            field=models.BooleanField(
+                default=True,
+                help_text="The public may watch each conversation, a delay behind its judge, and bet on who is human (conversations that already have a market keep it).",
+            ),
         ),
     ]

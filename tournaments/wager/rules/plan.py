@@ -6,6 +6,7 @@ graph judges × candidates, which needs max(J, C) colours): in slot s (0-based) 
 By the rules (3 judges, 4 candidates, 2 hours) that is four slots of two hours: 8 hours per judge and
 24 hours of interviews per trial.
 """
+
 from dataclasses import dataclass
 
 MAX_PEOPLE = 50
@@ -25,8 +26,13 @@ class Slot:
     end_h: float
 
     def as_dict(self) -> dict:
-        return {"slot": self.slot, "judge": self.judge, "candidate": self.candidate,
-                "start_h": self.start_h, "end_h": self.end_h}
+        return {
+            "slot": self.slot,
+            "judge": self.judge,
+            "candidate": self.candidate,
+            "start_h": self.start_h,
+            "end_h": self.end_h,
+        }
 
 
 def candidate_labels(candidates: int) -> list[str]:
@@ -39,7 +45,11 @@ def judge_labels(judges: int) -> list[str]:
 
 
 def _number(value, what: str, *, low, high, kind=int):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not float(value).is_integer()):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (kind is int and not float(value).is_integer())
+    ):
         raise PlanError(f"{what} must be a {'whole ' if kind is int else ''}number.")
     if not low <= value <= high:
         raise PlanError(f"{what} must be from {low} to {high}.")

@@ -16,6 +16,7 @@ The rules leave the aggregation over a session's (at least three) trials to the 
 For other numbers than 3 judges and 3 foils (rehearsals) "two or more of three" reads as at least two
 thirds, rounded up.
 """
+
 import math
 import statistics
 from dataclasses import asdict, dataclass
@@ -56,7 +57,7 @@ class SessionScore:
 
 
 def two_thirds(n: int) -> int:
-    """"two or more of the three": at least ceil(2n/3)."""
+    """ "two or more of the three": at least ceil(2n/3)."""
     return math.ceil(2 * n / 3)
 
 
@@ -102,12 +103,13 @@ def trial_check(verdicts, ranks, *, trial: int = 1, candidates=None) -> list[str
                 raise RulesError(f"{at}: a {name} for unknown candidate(s) {', '.join(map(str, extra))}.")
         for candidate, verdict in given.items():
             if verdict not in VERDICTS:
-                raise RulesError(f"{at}: the verdict on {candidate} must be \"human\" or \"machine\", not {verdict!r}.")
+                raise RulesError(f'{at}: the verdict on {candidate} must be "human" or "machine", not {verdict!r}.')
         values = []
         for candidate, rank in ranks[judge].items():
             if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= len(expected):
-                raise RulesError(f"{at}: the rank of {candidate} must be a whole number from 1 to {len(expected)}, "
-                                 f"not {rank!r}.")
+                raise RulesError(
+                    f"{at}: the rank of {candidate} must be a whole number from 1 to {len(expected)}, not {rank!r}."
+                )
             values.append(rank)
         if len(set(values)) != len(values):
             raise RulesError(f"{at}: each rank from 1 to {len(expected)} must be given once (ranks {sorted(values)}).")
@@ -124,8 +126,14 @@ def trial_score(verdicts, ranks, *, trial: int = 1, candidates=None) -> TrialSco
     beaten = sum(computer_median >= m for m in foil_medians.values())
     hd = fooled >= two_thirds(len(judges))
     ro = beaten >= two_thirds(len(foils))
-    return TrialScore(human_determination=hd, rank_order=ro, passed=hd and ro, fooled=fooled,
-                      computer_median_rank=computer_median, foil_median_ranks=foil_medians)
+    return TrialScore(
+        human_determination=hd,
+        rank_order=ro,
+        passed=hd and ro,
+        fooled=fooled,
+        computer_median_rank=computer_median,
+        foil_median_ranks=foil_medians,
+    )
 
 
 def session_passed(passes: list[bool], aggregation: str = "majority") -> bool:
@@ -143,7 +151,7 @@ def session_passed(passes: list[bool], aggregation: str = "majority") -> bool:
 def score_document(document) -> SessionScore:
     """The `wager score` input: {"trials": [{"verdicts": {...}, "ranks": {...}}, ...], "aggregation": ...}."""
     if not isinstance(document, dict):
-        raise RulesError("The input must be a JSON object with \"trials\" (and optionally \"aggregation\").")
+        raise RulesError('The input must be a JSON object with "trials" (and optionally "aggregation").')
     unknown = set(document) - {"trials", "aggregation"}
     if unknown:
         raise RulesError(f"Unknown key(s): {', '.join(sorted(map(str, unknown)))}.")
@@ -152,15 +160,16 @@ def score_document(document) -> SessionScore:
         raise RulesError(f"aggregation must be one of {', '.join(AGGREGATIONS)}, not {aggregation!r}.")
     trials = document.get("trials")
     if not isinstance(trials, list) or not trials:
-        raise RulesError("\"trials\" must be a non-empty list.")
+        raise RulesError('"trials" must be a non-empty list.')
     if len(trials) > MAX_TRIALS:
         raise RulesError(f"At most {MAX_TRIALS} trials.")
     scores, candidates = [], None
     for number, trial in enumerate(trials, start=1):
         if not isinstance(trial, dict) or set(trial) - {"verdicts", "ranks"}:
-            raise RulesError(f"trial {number}: must be an object with \"verdicts\" and \"ranks\" only.")
+            raise RulesError(f'trial {number}: must be an object with "verdicts" and "ranks" only.')
         score = trial_score(trial.get("verdicts"), trial.get("ranks"), trial=number, candidates=candidates)
         candidates = [COMPUTER, *score.foil_median_ranks]
         scores.append(score)
-    return SessionScore(trials=scores, passed=session_passed([s.passed for s in scores], aggregation),
-                        aggregation=aggregation)
+    return SessionScore(
+        trials=scores, passed=session_passed([s.passed for s in scores], aggregation), aggregation=aggregation
+    )

@@ -1,4 +1,5 @@
 """The append-only audit log of organiser actions (the committee's first duty is to deter cheating)."""
+
 from tournaments.wager.models import AuditEntry
 
 
@@ -16,5 +17,9 @@ def audit_record(*, actor, action: str, session=None, detail: dict | None = None
     """Append one entry; `actor` None is the platform itself (a command, a rehearsal)."""
     actor = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
     return AuditEntry.objects.create(
-        actor=actor, actor_name=actor.get_username() if actor else "", session=session, action=action[:60],
-        detail=_plain(detail or {}))
+        actor=actor,
+        actor_name=actor.get_username() if actor else "",
+        session=session,
+        action=action[:60],
+        detail=_plain(detail or {}),
+    )

@@ -1,5 +1,6 @@
 """After a trial's interviews, each judge's verdict (human or machine) and rank (1 least human .. N most
 human) for every candidate, given by the aliases the judge saw."""
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,15 +28,19 @@ def trial_verdicts_submit(*, trial_id: int, judge, verdicts, ranks) -> list[Tria
         try:
             verdicts = {by_alias[a]: v for a, v in _table(verdicts, by_alias, "verdicts").items()}
             ranks = {by_alias[a]: r for a, r in _table(ranks, by_alias, "ranks").items()}
-            rules.trial_check({label: verdicts}, {label: ranks}, trial=trial.number,
-                              candidates=list(trial.aliases))
+            rules.trial_check({label: verdicts}, {label: ranks}, trial=trial.number, candidates=list(trial.aliases))
         except rules.RulesError as error:
             raise InvalidInput(_aliased(str(error), trial.aliases)) from None
         now = timezone.now()
         results_version_bump()  # the results pages count these verdicts once the transaction commits
-        return TrialVerdict.objects.bulk_create([
-            TrialVerdict(trial=trial, judge=judge, candidate=c, verdict=verdicts[c], rank=ranks[c], submitted_at=now)
-            for c in trial.aliases])
+        return TrialVerdict.objects.bulk_create(
+            [
+                TrialVerdict(
+                    trial=trial, judge=judge, candidate=c, verdict=verdicts[c], rank=ranks[c], submitted_at=now
+                )
+                for c in trial.aliases
+            ]
+        )
 
 
 def _table(value, by_alias: dict, what: str) -> dict:

@@ -4,6 +4,7 @@ FILE.json: {"judgments": [{"round", "judge", "entry", "confederate", "human": "e
 key, as the schedule prints it, is allowed and ignored),
 "ranks": {"J1": {"E1": 4, ...}, ...}} (ranks as the format's ranking asks). Prints the results JSON;
 bad input is refused with the file's line and the place (e.g. "line 7, judgments[3].judge: ...")."""
+
 import json
 import re
 from pathlib import Path
@@ -45,8 +46,11 @@ def _load(text: str):
 
 def add_arguments(parser) -> None:
     add_format_arguments(parser)
-    parser.add_argument("--ranking", choices=[r for r in RANKINGS if r], help="override the format's ranking "
-                        "(e.g. aisb --ranking points for 2017-2018)")
+    parser.add_argument(
+        "--ranking",
+        choices=[r for r in RANKINGS if r],
+        help="override the format's ranking (e.g. aisb --ranking points for 2017-2018)",
+    )
     parser.add_argument("--no-ranking", action="store_true", help="score without ranks")
     parser.add_argument("file", help="the judgments as JSON")
 
@@ -72,8 +76,10 @@ def _judgments(data) -> list[Judgment]:
         missing = [f for f in FIELDS if f not in item]
         extra = sorted(set(item) - set(FIELDS) - set(OPTIONAL))
         if missing or extra:
-            raise ScoringError(f"judgments[{k}]", f"missing {', '.join(missing) or '-'}; unknown "
-                               f"{', '.join(extra) or '-'} (fields: {', '.join(FIELDS)})")
+            raise ScoringError(
+                f"judgments[{k}]",
+                f"missing {', '.join(missing) or '-'}; unknown {', '.join(extra) or '-'} (fields: {', '.join(FIELDS)})",
+            )
         out.append(Judgment(**{f: item[f] for f in FIELDS}))
     return out
 
@@ -81,8 +87,9 @@ def _judgments(data) -> list[Judgment]:
 def handle(command, options) -> None:
     fmt = format_from(options)
     if options.get("ranking") or options.get("no_ranking"):
-        fmt = format_get(fmt.name, entries=options.get("entries"),
-                         ranking=None if options.get("no_ranking") else options["ranking"])
+        fmt = format_get(
+            fmt.name, entries=options.get("entries"), ranking=None if options.get("no_ranking") else options["ranking"]
+        )
     path = Path(options["file"])
     try:
         raw = path.read_bytes()
@@ -99,11 +106,11 @@ def handle(command, options) -> None:
     except RecursionError as exc:
         raise CommandError(f"{path}: nested too deeply") from exc
     if not isinstance(data, dict):
-        raise CommandError(f"{path}: line 1: must be an object with \"judgments\" (and \"ranks\")")
+        raise CommandError(f'{path}: line 1: must be an object with "judgments" (and "ranks")')
     try:
         unknown = sorted(set(data) - {"judgments", "ranks"})
         if unknown:
-            raise ScoringError(unknown[0], "unknown key (the file has \"judgments\" and \"ranks\")")
+            raise ScoringError(unknown[0], 'unknown key (the file has "judgments" and "ranks")')
         result = contest_score(fmt, schedule_build(fmt, seed=0), _judgments(data), data.get("ranks"))
     except ScoringError as exc:
         line = _line_of(data, exc.where)

@@ -7,6 +7,7 @@ Each subcommand is a module beside this one, named with a leading ``_`` so Djang
 a command of its own, exposing ``add_arguments(parser)`` and ``handle(command, options)``. Adding a
 subcommand is one line in SUBCOMMANDS; a listed module that is absent is left out.
 """
+
 import importlib
 import importlib.util
 
@@ -15,8 +16,10 @@ from django.core.management.base import BaseCommand
 SUBCOMMANDS = {
     "schedule": ("tournaments.loebner.management.commands._schedule", "print a format's round schedule"),
     "score": ("tournaments.loebner.management.commands._score", "score a final's judgments (JSON file)"),
-    "rehearse": ("tournaments.loebner.management.commands._rehearse",
-                 "play a whole contest with bot judges and confederates"),
+    "rehearse": (
+        "tournaments.loebner.management.commands._rehearse",
+        "play a whole contest with bot judges and confederates",
+    ),
 }
 
 

@@ -3,6 +3,7 @@ entered and qualified, the AISB format's finals with two of four rounds played a
 /contests/<id>/results/ and the board show something. The arena demo's judge1/judge2 and
 confederate1/confederate2 (``seed_demo``), when they exist, are J1, J2, C1 and C2: after the organiser
 starts round 3 in the admin, they play it in the browser."""
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -24,11 +25,21 @@ class Command(BaseCommand):
                 people = get_user_model().objects.filter
                 judges = [u for name in ("judge1", "judge2") for u in people(username=name)]
                 confederates = [u for name in ("confederate1", "confederate2") for u in people(username=name)]
-                contest = Contest.objects.get(pk=contest_rehearse(
-                    format_name="aisb", seed=2014, name=NAME, play_rounds=2, tag="demo", judges=judges,
-                    confederates=confederates)["contest_id"])
+                contest = Contest.objects.get(
+                    pk=contest_rehearse(
+                        format_name="aisb",
+                        seed=2014,
+                        name=NAME,
+                        play_rounds=2,
+                        tag="demo",
+                        judges=judges,
+                        confederates=confederates,
+                    )["contest_id"]
+                )
             finally:
                 flush()
-            self.stdout.write(f"Demo contest created: /contests/{contest.pk}/results/ (board: /contests/{contest.pk}/board/)")
+            self.stdout.write(
+                f"Demo contest created: /contests/{contest.pk}/results/ (board: /contests/{contest.pk}/board/)"
+            )
         else:
             self.stdout.write(f"Demo contest exists: /contests/{contest.pk}/results/")

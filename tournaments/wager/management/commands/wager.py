@@ -1,4 +1,5 @@
 """`manage.py wager plan|score|rehearse`: the slot plan, scoring a file of verdicts and ranks, a rehearsal."""
+
 import json
 import sys
 from pathlib import Path
@@ -44,13 +45,18 @@ class Command(BaseCommand):
         rehearse.add_argument("--seed", default="rehearsal")
         rehearse.add_argument("--judges", type=int, default=3)
         rehearse.add_argument("--foils", type=int, default=3)
-        rehearse.add_argument("--turns", type=int, default=3,
-                              help="questions per interview; the bot judge then ends it early (default 3)")
+        rehearse.add_argument(
+            "--turns", type=int, default=3, help="questions per interview; the bot judge then ends it early (default 3)"
+        )
         rehearse.add_argument("--engine", default="eliza", help="the computer's engine (a rehearsal entry)")
         rehearse.add_argument("--entry", help="an existing entry's display name as the computer instead")
         rehearse.add_argument("--foil-engine", default="simple", help="the engine typing the bot foils' answers")
-        rehearse.add_argument("--reply-timeout", type=float, default=10.0,
-                              help="seconds a bot judge waits for the computer's reply (default 10)")
+        rehearse.add_argument(
+            "--reply-timeout",
+            type=float,
+            default=10.0,
+            help="seconds a bot judge waits for the computer's reply (default 10)",
+        )
 
     def handle(self, *args, action, **options):
         try:
@@ -67,11 +73,15 @@ class Command(BaseCommand):
             if json:
                 self.stdout.write(_dumps(slot.as_dict()))
             else:
-                self.stdout.write(f"slot {slot.slot}  {slot.start_h:g}–{slot.end_h:g} h  {slot.judge} interviews {slot.candidate}")
+                self.stdout.write(
+                    f"slot {slot.slot}  {slot.start_h:g}–{slot.end_h:g} h  {slot.judge} interviews {slot.candidate}"
+                )
         if not json:
             per_judge = candidates * hours
-            self.stdout.write(f"{max(s.slot for s in plan)} slots; {per_judge:g} h of interviews per judge, "
-                              f"{per_judge * judges:g} h per trial.")
+            self.stdout.write(
+                f"{max(s.slot for s in plan)} slots; {per_judge:g} h of interviews per judge, "
+                f"{per_judge * judges:g} h per trial."
+            )
 
     def _score(self, *, file, **_):
         try:
@@ -102,16 +112,32 @@ class Command(BaseCommand):
             computer = Entry.objects.filter(display_name=entry).first()
             if computer is None:
                 raise CommandError(f"No entry named {entry!r}.")
-        for name, value, high in (("trials", trials, 20), ("minutes", minutes, 24 * 60), ("judges", judges, 10),
-                                  ("foils", foils, 10)):
+        for name, value, high in (
+            ("trials", trials, 20),
+            ("minutes", minutes, 24 * 60),
+            ("judges", judges, 10),
+            ("foils", foils, 10),
+        ):
             if not 1 <= value <= high:
                 raise CommandError(f"--{name} must be from 1 to {high}.")
         if not 0 < reply_timeout <= 600:
             raise CommandError("--reply-timeout must be from 0 to 600 seconds.")
-        session = rehearsal_run(trials=trials, minutes=minutes, seed=seed, judges=judges, foils=foils, turns=turns,
-                                engine=engine, foil_engine=foil_engine, entry=computer, reply_timeout_s=reply_timeout,
-                                progress=lambda line: self.stderr.write(line))
-        self.stderr.write(f"session {session.pk}: /wager/sessions/{session.pk}/ (report: /wager/sessions/{session.pk}/report/)")
+        session = rehearsal_run(
+            trials=trials,
+            minutes=minutes,
+            seed=seed,
+            judges=judges,
+            foils=foils,
+            turns=turns,
+            engine=engine,
+            foil_engine=foil_engine,
+            entry=computer,
+            reply_timeout_s=reply_timeout,
+            progress=lambda line: self.stderr.write(line),
+        )
+        self.stderr.write(
+            f"session {session.pk}: /wager/sessions/{session.pk}/ (report: /wager/sessions/{session.pk}/report/)"
+        )
         self.stdout.write(_dumps(selectors.session_document(session=session)))
 
 
