@@ -34,7 +34,7 @@ and the bridge process's CPU time per key (a figure the machine's load barely mo
 Baseline in the same run: a bare channel-layer round trip (group_send to a one-member group, then
 receive) through the same Redis, same concurrency and pacing, half before and half after.
 
-Log reader: lpp.protocol.logs.read_log over the 2012 logs (tests/shared_data.py LOEBNER2012, or --logs),
+Log reader: lpp.protocol.logs.read_log over the 2012 logs (tests/data_files.py LOEBNER2012, or --logs),
 keystrokes per second; baseline: raw reading of the same files (read, decode, split lines), in
 bytes and lines per second.
 
@@ -121,7 +121,7 @@ def reader_phase(directory: Path, seconds: float) -> dict:
 
     files = sorted(directory.glob("*.log"))
     if not files:
-        raise BenchError(f"no *.log files in {directory} (the 2012 logs: ../shared/data/loebner2012, or --logs)")
+        raise BenchError(f"no *.log files in {directory} (the 2012 logs: tests/data/loebner2012, or --logs)")
 
     def raw(budget: float) -> tuple[int, int, float, int]:
         size = lines = rounds = 0
@@ -693,7 +693,7 @@ def default_poll_s() -> float:
 
 
 def parse_args(argv=None):
-    from tests.shared_data import LOEBNER2012
+    from tests.data_files import LOEBNER2012
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=10, help="concurrent conversations (default 10)")

@@ -11,7 +11,7 @@ witness answers, strictly in turn, each pausing --pause-ms after a delivery (abo
 second per side), --messages each: 120 by default, a two-minute game as Human or Not plays them
 (turingtest.live's last five). Games per core is a steady-state figure: a game's fixed cost (the
 lobby, two consoles' connects and states: about 100 ms of daphne's CPU) is spread over its length, so
-ten-second games (--messages 10, the default until session 9) report about a third as many.
+ten-second games (--messages 10) report about a third as many.
 Measured: message delivery (send -> the other player's socket), the lobby wait once a partner is there
 (the second player's join -> both players told of their game), the games running at once, daphne's CPU,
 and the benchmark's own event-loop lag (its players share one process); games per core = games at once / daphne's cores used

@@ -268,7 +268,7 @@ ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem" if LOCAL_KEYS a
 # Public keys of earlier signing keys (comma-separated base64), still published so that their seals verify.
 ARENA_SIGNING_RETIRED_KEYS = env.ed25519_public_keys("ARENA_SIGNING_RETIRED_KEYS")
 
-# --- hardening (issue 13): bounded long polls, rate limits -------------------------------------
+# --- hardening: bounded long polls, rate limits -------------------------------------
 # Pull mode's long poll (GET /api/v1/entries/<id>/pending/?wait=): the database is checked every
 # ARENA_PULL_POLL_S seconds, holding no thread or connection in between (arena.services.pull).
 ARENA_PULL_POLL_S = env.float("ARENA_PULL_POLL_S", 0.5, minimum=0.05, maximum=10.0)

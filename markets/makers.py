@@ -3,7 +3,7 @@
 `quote(state, action, security)` returns (cost, new_state) for one unit, where cost > 0 is paid by the
 bettor and cost < 0 received; it raises OutOfBounds when the trade would leave the price range.
 
-Linear maker, *edge convention* (specs/markets.md §4.1). Edge j joins human price j and j+1 and has
+Linear maker, *edge convention* (docs/guides/organisers/markets.md). Edge j joins human price j and j+1 and has
 one human value j+1 and one computer value 100-j, so at human price h:
 
     buy H  -> h+1, pays h+1        sell H -> h-1, receives h

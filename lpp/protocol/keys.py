@@ -1,4 +1,4 @@
-"""LPP key names <-> characters (lpp.md §1.3).
+"""LPP key names <-> characters (docs/reference/protocols.md).
 
 Letters and digits travel literally; every other printable ASCII character,
 Return, BackSpace and Tab have a case-sensitive special name (the X11 keysym).
@@ -60,7 +60,7 @@ SPECIAL_NAMES: dict[str, str] = {
     "BackSpace": BACKSPACE,
 }
 
-#: Misspellings seen in third-party clients (lpp.md §1.3), accepted when reading.
+#: Misspellings seen in third-party clients (docs/reference/protocols.md), accepted when reading.
 LENIENT_NAMES: dict[str, str] = {
     "tab": TAB,
     "return": RETURN,

@@ -1,5 +1,5 @@
 """From keystrokes to lines: BackSpace per sender, and where an utterance ends
-(lpp.md §1.5). An utterance ends at the sender's ``Return``; at a change of
+(docs/reference/protocols.md). An utterance ends at the sender's ``Return``; at a change of
 speaker, when the other party starts or finishes a line while this sender has
 paused for at least ``floor_gap`` seconds (both sides may type at once, so a
 mere interleaving of keys is no change of speaker); or after ``idle_timeout``

@@ -1,4 +1,4 @@
-"""JComm transcript logs (lpp.md §1.6): a lenient reader of the 2009 and 2012
+"""JComm transcript logs (docs/reference/protocols.md): a lenient reader of the 2009 and 2012
 formats and a writer of the 2012 format.
 
 2012, one line per key:  ``J3 013370740830274430 judge left T``

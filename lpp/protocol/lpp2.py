@@ -1,7 +1,7 @@
 """LPP2 (the AISB 2017-2019 socket.io protocol) on the wire, no Django: identity names, the reference
 server's payloads byte for byte (its ``JSON.stringify`` and its hand-built strings), and the bounded
 parsing of what clients send (stringified JSON maps carrying ``id`` and ``secret``).
-See ../shared/specs/lpp.md §2."""
+The protocol as implemented is documented in docs/reference/protocols.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LPP stamps: the ordering field in front of every key name (lpp.md §1.4).
+"""LPP stamps: the ordering field in front of every key name (docs/reference/protocols.md).
 
 JComm wrote 18 digits: 11 of Unix seconds then 7 of microseconds
 (``013370740830274430`` = 1337074083.274430 s). :class:`StampWriter` writes that

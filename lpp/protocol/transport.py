@@ -1,4 +1,4 @@
-"""The LPP communications directory (lpp.md §1.2): one empty sub-directory
+"""The LPP communications directory (docs/reference/protocols.md): one empty sub-directory
 ``<stamp>.<key>.<ext>`` per key press, ``ext`` = ``judge`` or ``other``.
 
 :class:`CommDir` is one side of a directory: it writes this side's keys
@@ -29,7 +29,7 @@ from lpp.protocol.stamps import StampWriter, sort_per_sender, stamp_time
 log = logging.getLogger("lpp")
 EXTENSIONS = (JUDGE, OTHER)
 
-#: The rhythm an LPP entry types with unless told otherwise (lpp.md §1.5: typing speed is the
+#: The rhythm an LPP entry types with unless told otherwise (docs/reference/protocols.md: typing speed is the
 #: entry's own business; community clients used 70–150 ms a key).
 LPP_TYPING = TypingModel(think_s=1.5, per_char_s=0.12, word_pause_s=0.08, jitter=0.35)
 

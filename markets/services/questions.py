@@ -1,4 +1,4 @@
-"""Questions and answers (seed §2.2): per-bettor FIFO queues, one current question, round-robin."""
+"""Questions and answers (the Turing Trade rules): per-bettor FIFO queues, one current question, round-robin."""
 
 import datetime as dt
 

@@ -1,4 +1,4 @@
-"""The doors of ../shared/ARCHITECTURE.md hold: import-linter's contracts in pyproject.toml pass on the
+"""The doors of the architecture map (docs/development/architecture.md) hold: import-linter's contracts in pyproject.toml pass on the
 tree, and each kind of contract fails on a copy of the tree given one bad import."""
 
 import shutil

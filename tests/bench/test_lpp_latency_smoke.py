@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.bench.conftest import run_benchmark, services_only
-from tests.shared_data import LOEBNER2012
+from tests.data_files import LOEBNER2012
 
 pytestmark = [
     *services_only,

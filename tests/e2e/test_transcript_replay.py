@@ -10,7 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from arena.models import Interrogation
-from tests.shared_data import LOEBNER2012
+from tests.data_files import LOEBNER2012
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 LOG = "logfile.m_allan_linguo.2012-05-15--13-14-57.log"

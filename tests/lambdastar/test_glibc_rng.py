@@ -6,7 +6,7 @@ import ctypes.util
 import pytest
 
 from lambdastar.engine.rng import GlibcRandom
-from tests.shared_data import LAMBDASTAR as DATA
+from tests.data_files import LAMBDASTAR as DATA
 
 
 def test_first_thousand_draws_of_seed_1_match_the_recorded_glibc_output():

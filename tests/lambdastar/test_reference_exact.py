@@ -7,7 +7,7 @@ import pytest
 
 from lambdastar.engine import AGENT_TYPES, EngineConfig, run, run_all
 from lambdastar.engine.runner import trace
-from tests.shared_data import LAMBDASTAR as DATA
+from tests.data_files import LAMBDASTAR as DATA
 
 assert DATA.is_dir(), f"Λ* reference vectors not found at {DATA} (set SHARED_DIR)"
 

@@ -1,4 +1,4 @@
-"""The log reader as JComm showed the lines on screen (lpp.md §1.5-1.6), on synthetic keys and on the
+"""The log reader as JComm showed the lines on screen (docs/reference/protocols.md), on synthetic keys and on the
 shared 2012 logs: a BackSpace after the reader closed a line deletes from that line, a BackSpace right
 after Return joins the lines, the idle rule does not split words."""
 

@@ -1,5 +1,5 @@
-"""The JComm log reader on synthetic files, one per quirk of lpp.md §1.3-1.6: the 17 files of the
-2012 contest that are not in ../shared/data have them too, so the reader must survive each."""
+"""The JComm log reader on synthetic files, one per quirk the real logs show: the 17 files of the
+2012 contest that are not in tests/data have them too, so the reader must survive each."""
 
 import pytest
 
@@ -76,7 +76,7 @@ def test_the_human_side_is_known_from_the_header_only():
 
 
 def test_a_slightly_earlier_stamp_of_the_other_party_keeps_each_senders_order():
-    # lpp.md §1.4: "…0649898 b-wilcox-angela left a" followed by "…0649200 judge left BackSpace"
+    # docs/reference/protocols.md: "…0649898 b-wilcox-angela left a" followed by "…0649200 judge left BackSpace"
     text = log_2012(
         "J2 013370915290640000 judge left N",
         "J2 013370915290645000 judge left o",

@@ -1,4 +1,4 @@
-"""LPP2 (lpp.md §2) against a real daphne, with real socket.io clients of both Engine.IO generations:
+"""LPP2 (docs/reference/protocols.md) against a real daphne, with real socket.io clients of both Engine.IO generations:
 every event and every refusal as the reference's clients see them, stored in the contest's
 interrogations, scores kept; a judge on LPP2 chatting with a confederate on the platform's console."""
 

@@ -1,4 +1,4 @@
-"""Round numbers that contradict the day's schedule, flagged in the import report (lpp.md §1.6)."""
+"""Round numbers that contradict the day's schedule, flagged in the import report (docs/reference/protocols.md)."""
 
 from django.core.management import call_command
 

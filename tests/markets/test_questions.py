@@ -1,4 +1,4 @@
-"""Seed §2.2: per-bettor FIFO queues, one current question, round-robin after the asker."""
+"""Turing Trade's questions: per-bettor FIFO queues, one current question, round-robin after the asker."""
 
 import pytest
 from django.utils import timezone

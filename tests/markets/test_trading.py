@@ -1,4 +1,4 @@
-"""Seed §2.3 through the services: quotes, one type at a time, bounds, points, clicks, settlement."""
+"""Turing Trade's trading rules through the services: quotes, one type at a time, bounds, points, clicks, settlement."""
 
 import pytest
 

@@ -176,9 +176,8 @@ def test_the_sweep_asks_each_format_once_however_many_conversations_run(cast):
 
 def test_the_sweep_opens_a_rounds_markets_in_a_few_statements_each(cast):
     """A round's markets open on the beat's thread, which in the embedded default is daphne's process:
-    every statement there is time the consoles wait. Today's figure per market: the feed (read, insert),
-    the market (read, the game, its book, its accounts, the link); before session 13, 12 (the
-    interrogation and the market read again, the empty pools read, the game's status a second write)."""
+    every statement there is time the consoles wait. Per market: the feed (read, insert) and the market
+    (read, the game, its book, its accounts, the link)."""
     from django.db import connection
 
     from markets.services.xmarkets import xmarkets_ensure

@@ -15,12 +15,8 @@ from .test_play import connect, two_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# measured when written (before the lobby read its games once and the consoles the participant in one
-# query: 10, 19, 10, 34, 11, 9, 20, 24); a little slack for the timing of pushes (a push's reaction can
-# fall in the phase before or after: "end and verdict" measured 16-18 with the same code). End and
-# verdict: 22 until session 13 (now 16-18: the seals read every conversation's head and count with the
-# conversations, the verdict's close-if-due check reads the locked row, the judge's state reads its
-# interrogation once); the judge console 10, now 9
+# statements each phase takes, with a little slack for the timing of pushes: a push's reaction can fall
+# in the phase before or after ("end and verdict" measures 16-18 with the same code)
 BUDGET = {
     "lobby A": 7,
     "join A": 17,

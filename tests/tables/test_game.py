@@ -1,5 +1,5 @@
 """Whole games against a scripted OpenAI-compatible stub server: every rule, and every bug of the
-original (numbered as in ../shared/specs/turing-the-tables.md §14) shown fixed."""
+original (as listed in docs/guides/organisers/tables.md) shown fixed."""
 
 import json
 

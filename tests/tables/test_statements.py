@@ -11,8 +11,8 @@ from tables.stub import ChatStub, vote
 pytestmark = pytest.mark.django_db
 
 # Statements of one turn (transaction control aside: BEGIN, COMMIT, savepoints), the gateway's included:
-# per call the breaker's read, the call log and the breaker's update. Before: 17 for such a vote turn,
-# growing with the penalties in the history (one read per penalty). A turn played on by the same task
+# per call the breaker's read, the call log and the breaker's update; the count does not grow with the
+# penalties in the history. A turn played on by the same task
 # was claimed by its predecessor's outcome (one commit a turn for it, the gateway's aside), and claims
 # the next in its own.
 WARM_VOTE = 10  # 3 for the call; the outcome: game, calls, verdicts, vote, counter, the next turn's claim, turn

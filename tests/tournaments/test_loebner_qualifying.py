@@ -4,7 +4,7 @@ import pytest
 
 from tournaments.loebner.rules.qualifying import QualifyingTie, answers_score, finalists, qualifying_rank
 
-# The 2017 selection (contests.md §3): totals out of 40.
+# The 2017 selection (docs/reference/formats.md): totals out of 40.
 SCORES_2017 = {
     "Mitsuku": 27,
     "Rose": 23,

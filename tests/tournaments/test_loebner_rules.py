@@ -26,7 +26,7 @@ SEED_ROUNDS = """
 6 .... J1E4C4 J4E2C3................. J2 J3 C1 C2
 7 .... J4E4C1 J3E2C4................. J1 J2 C2 C3
 """
-# contests.md §4: the 2009 contest as run with three entries.
+# docs/reference/formats.md: the 2009 contest as run with three entries.
 AS_RUN = {
     1: ["J1E1C1", "J2E3C2", "J3E2C4"],
     2: ["J1E3C3", "J2E2C1", "J4E1C2"],
@@ -79,7 +79,7 @@ def test_2012_and_aisb_are_four_simultaneous_rounds_with_2012s_judge_by_round_sq
     fmt = format_get(name)
     meetings = schedule_build(fmt, seed=3)
     assert (fmt.rounds, fmt.mode, fmt.round_minutes) == (4, "simultaneous", 25)
-    # 2012 logs (contests.md §4), E1..E4 = chip, angela, linguo, burke: judge's programs by round
+    # 2012 logs (docs/reference/formats.md), E1..E4 = chip, angela, linguo, burke: judge's programs by round
     logs = {
         "J1": "chip angela linguo burke",
         "J2": "angela chip burke linguo",

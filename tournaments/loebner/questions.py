@@ -1,10 +1,10 @@
 """The qualifying question sets shipped with the platform, as data (loaded by migration 0002).
 
-2009: the seed's rules (section 4) give four sets with sample questions; the sample questions are
+2009: the 2009 rules (section 4) give four sets with sample questions; the sample questions are
 quoted verbatim, and the memory set's assertion ("I have a friend named Harry who likes to play
 tennis.") is followed by one intervening question, as the rules describe. 2017: the order and gist of
-the 20 questions come from A.O. Martin's published selection transcripts (summarised in
-../shared/specs/contests.md §3); where the spec quotes the words they are used, elsewhere the text is a
+the 20 questions come from A.O. Martin's published selection transcripts ; where
+those transcripts quote the words they are used, elsewhere the text is a
 faithful example of the question's content, not the published wording.
 
 ``{time}``, ``{round}``, ``{date}`` and ``{weekday}`` in ``expects`` are filled from the contest clock
@@ -13,7 +13,7 @@ when the question is asked, so a time question is scored against the contest's c
 
 SETS = {
     "2009 rules (four sets)": {
-        "source": "Loebner Prize 2009 rules, section 4 (seed 002): sample questions verbatim",
+        "source": "Loebner Prize 2009 rules, section 4: sample questions verbatim",
         "questions": [
             ("time", "What time is it?", "about {time} on the contest clock"),
             ("time", "What round is this?", "round {round}"),
@@ -34,8 +34,8 @@ SETS = {
         ],
     },
     "2017 selection (20 stateful questions)": {
-        "source": "Loebner Prize 2017 finalist selection (A.O. Martin, 15 Aug 2017), order and gist per "
-        "shared/specs/contests.md §3; quoted words where the spec quotes them, otherwise faithful examples",
+        "source": "Loebner Prize 2017 finalist selection (A.O. Martin, 15 Aug 2017): order and gist of the "
+        "published transcripts; their words where they are quoted, otherwise faithful examples",
         "questions": [
             ("memory", "Hello, my name is Andrew. What's your name?", "a greeting and a name"),
             ("general", "Why don't you tell me a little more about yourself?", "something personal"),

@@ -3,7 +3,7 @@
 100 training episodes on the very test episode (same Good/Evil path and start cells); greedy
 choices with random tie-breaks over Q-tables initialised to 2.0, virtual reward 10 × cell value,
 Q-learning bootstrapping on the state of the new cell at *iteration 1* (reference bug), and the
-exact interleaving of §7.12 of the spec.
+exact order of the training steps, which fixes the random draws (needed for bit-exact replication).
 """
 
 from __future__ import annotations

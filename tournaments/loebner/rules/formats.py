@@ -1,5 +1,5 @@
-"""The Loebner Prize final formats (pure, no Django). Sources: the 2009 rules (the seed) and
-../shared/specs/contests.md §4-§5.
+"""The Loebner Prize final formats (pure, no Django). Sources: the Loebner Prize rules of 2009 and
+the published formats of later contests (docs/reference/formats.md).
 
 | name          | N x N x N | rounds | mode         | minutes (round/review/break) | ranking     |
 |---------------|-----------|--------|--------------|------------------------------|-------------|

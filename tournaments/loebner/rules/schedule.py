@@ -17,7 +17,7 @@ from .squares import plan_build
 
 SIDES = ("entry", "confederate")
 
-# The 2009 rules (the seed, "The following table shows each round"), in the rules' own order.
+# The 2009 rules ("The following table shows each round"), in the rules' own order.
 TABLE_2009_RULES = (
     "J1E1C1 J2E3C2",
     "J4E1C2 J3E3C1 J2E4C3",
@@ -27,7 +27,7 @@ TABLE_2009_RULES = (
     "J1E4C4 J4E2C3",
     "J4E4C1 J3E2C4",
 )
-# The 2009 contest as run with 3 entries (contests.md §4, from Robitron #12811).
+# The 2009 contest as run with 3 entries (docs/reference/formats.md, from Robitron #12811).
 TABLE_2009_AS_RUN = (
     "J1E1C1 J2E3C2 J3E2C4",
     "J1E3C3 J2E2C1 J4E1C2",
