@@ -1,9 +1,7 @@
-"""Where the project's shared test data lives: ../shared/data beside the checkout (SHARED_DIR overrides)."""
+"""The real data the tests and benchmarks read, kept in tests/data/ (its README gives each file's provenance)."""
 
-import os
 from pathlib import Path
 
-SHARED_DIR = Path(os.environ.get("SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
-DATA = SHARED_DIR / "data"
+DATA = Path(__file__).resolve().parent / "data"
 LAMBDASTAR = DATA / "lambdastar"
 LOEBNER2012 = DATA / "loebner2012"
