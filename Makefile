@@ -2,6 +2,8 @@
 #   make run   - the platform with demo data on http://127.0.0.1:8000 (embedded default: SQLite,
 #                in-memory channel layer, tasks in-process), unless DATABASE_URL/REDIS_URL are set
 #   make test  - the whole test suite (installs Debian's chromium for the browser tests if missing)
+#   make lint  - ruff (lint and format check) and import-linter's contracts
+#   make docs  - the documentation site in build/site (mkdocs build --strict: a broken link fails)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv chromium worker bench clean clean-numba
+.PHONY: run test lint format docs docs-serve venv chromium worker bench clean clean-numba
 
 venv: $(STAMP)
 
@@ -40,6 +42,22 @@ chromium:
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+# rewrite the tree in the project's format and apply ruff's safe fixes
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	$(BIN)/mkdocs serve
+
 # services mode: a Celery worker for bot replies and timers (run as many as you like, on any machine)
 worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info -Q celery,lambdastar,bots -B
@@ -50,7 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.chat_latency $(BENCH_ARGS)
 
 clean: clean-numba
-	rm -rf $(VENV) var staticfiles .pytest_cache
+	rm -rf $(VENV) var staticfiles .pytest_cache build
 
 # numba's on-disk cache checks only the cached function's own file: after editing a kernel that
 # another file's compiled function calls, clear it
