@@ -262,6 +262,7 @@ def test_channels_dispatch_is_the_one_base_consumer_overrides():
     )
 
 
+@pytest.mark.django_db  # a pool thread may hold a connection from an earlier test: closing it is database access
 def test_database_sync_to_async_takes_an_executor_of_its_own():
     from core.consumers import db_message
 
@@ -275,6 +276,7 @@ def test_database_sync_to_async_takes_an_executor_of_its_own():
     )
 
 
+@pytest.mark.django_db(transaction=True)  # database threads: as the platform's consumer tests
 async def test_a_console_round_trip_skips_the_close_old_connections_hop(settings, monkeypatch):
     import channels.consumer
     from channels.layers import get_channel_layer
