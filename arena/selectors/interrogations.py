@@ -1,5 +1,5 @@
 """The arena's reads: full states for (re)connecting pages, published transcripts and their seals.  The
-results pages' reads are arena.results.selectors."""
+results pages' reads are arena.selectors.results."""
 
 import dataclasses
 import re
