@@ -57,7 +57,7 @@ def transcript_signing_key(app_configs, **kwargs):
                 "Services mode with DEBUG off, and no ARENA_SIGNING_KEY is set: ended interrogations could not seal their "
                 "transcripts.",
                 hint="Set ARENA_SIGNING_KEY to an Ed25519 private key, base64 of its 32 bytes or PEM (`python -m "
-                "core.signing` prints a new one). Keep it secret and stable; when you replace it, list the old "
+                "core.signing_keys` prints a new one). Keep it secret and stable; when you replace it, list the old "
                 "key's public key in ARENA_SIGNING_RETIRED_KEYS so that its seals still verify.",
                 id="arena.E004",
             )

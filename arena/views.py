@@ -7,9 +7,10 @@ from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 
-from arena import roles, signing
+from arena import roles
 from arena.replay import transcript_replay
 from arena.selectors import interrogations
+from arena.transcript_keys import public_keys_document
 from core.errors import NotAllowed
 
 
@@ -75,7 +76,7 @@ def transcript_json(request, public_id):
 
 def transcript_keys(request):
     """The public keys that transcript seals are checked with: current and retired, by key id."""
-    return JsonResponse(signing.public_keys_document(), json_dumps_params={"indent": 2})
+    return JsonResponse(public_keys_document(), json_dumps_params={"indent": 2})
 
 
 def healthz(request):

@@ -129,7 +129,7 @@ def _settle(markets) -> None:
     from django.conf import settings
 
     from arena import services as arena
-    from core.signing import private_key_text
+    from core.signing_keys import private_key_text
     from markets import services
 
     if not settings.ARENA_SIGNING_KEY:

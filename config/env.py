@@ -11,7 +11,7 @@ django-environ "$OTHER" proxy: a secret key may start with "$").
 - list: comma-separated, items stripped, at least one;
 - cidrs: a list of IP networks ("10.0.5.0/24, ::1"), each normalised ("10.0.5.7/24" is refused: host
   bits set);
-- ed25519_private_key / ed25519_public_keys: base64 of the key's 32 bytes, or PEM (core.signing);
+- ed25519_private_key / ed25519_public_keys: base64 of the key's 32 bytes, or PEM (core.signing_keys);
   a bad private key is named, never echoed;
 - db_url: postgres://user:pass@host:port/db?option=value or sqlite:///path (an absolute path, as
   this project has always read it), parsed by django-environ; the error names the URL without its
@@ -28,7 +28,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from core.hashchain import public_key_load
-from core.signing import private_key_load
+from core.signing_keys import private_key_load
 
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 DATABASE_SCHEMES = {"postgres", "postgresql", "pgsql", "sqlite"}

@@ -167,7 +167,7 @@ class Seal:
 def seal_unsigned(
     *, conversation_public_id, interrogation_public_id, messages_count: int, head: str, ended_at: dt.datetime | None
 ) -> Seal:
-    """A seal to be signed (core.signing.seal_sign, which fills in key_id and signature)."""
+    """A seal to be signed (core.signing_keys.seal_sign, which fills in key_id and signature)."""
     return Seal(
         conversation=str(conversation_public_id),
         interrogation=str(interrogation_public_id),

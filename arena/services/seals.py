@@ -3,8 +3,8 @@
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 
 from arena.models import Conversation, ConversationSeal, Interrogation, Message
-from arena.signing import signing_key
-from core import hashchain, signing
+from arena.transcript_keys import signing_key
+from core import hashchain, signing_keys
 
 
 def conversations_to_seal(interrogation: Interrogation) -> list[Conversation]:
@@ -31,7 +31,7 @@ def seals_write(
     seals = []
     for conversation in conversations_to_seal(interrogation) if conversations is None else conversations:
         head = conversation.head or hashchain.genesis_hash(conversation.public_id)
-        seal = signing.seal_sign(
+        seal = signing_keys.seal_sign(
             hashchain.seal_unsigned(
                 conversation_public_id=conversation.public_id,
                 interrogation_public_id=interrogation.public_id,

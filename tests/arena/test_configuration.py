@@ -165,7 +165,8 @@ SERVICES = {"DATABASE_URL": "postgres://root@127.0.0.1:5432/arena", "ALLOWED_HOS
 
 def test_the_embedded_default_runs_with_debug_off_on_keys_it_generates_once(tmp_path):
     show = (
-        "from django.conf import settings; from arena.signing import signing_key; from core.hashchain import key_id; "
+        "from django.conf import settings; from arena.transcript_keys import signing_key; "
+        "from core.hashchain import key_id; "
         "print(settings.DEBUG, settings.SECRET_KEY, key_id(signing_key().public_key()))"
     )
     first = manage("shell", "-c", show, ARENA_DATA_DIR=str(tmp_path))

@@ -32,7 +32,7 @@ async def test_a_daphne_restart_mid_round_loses_nothing(platform, cast):
     server = await asyncio.to_thread(platform.daphne, port)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from core.signing import private_key_text
+    from core.signing_keys import private_key_text
 
     key = private_key_text(Ed25519PrivateKey.generate())  # the worker seals the interrogation it closes
     await asyncio.to_thread(platform.worker, "faults-loebner", ARENA_SIGNING_KEY=key)  # replies, the switch, the close

@@ -13,7 +13,7 @@ from django.utils import timezone
 from arena.models import Interrogation, Message, Status
 from arena.services import interrogation_start
 from bench.harness import free_port, session_cookie
-from core.signing import private_key_text
+from core.signing_keys import private_key_text
 from tests.faults.conftest import Console, platform, services_only  # noqa: F401  (the platform fixture)
 
 from .wager_helpers import wager_session

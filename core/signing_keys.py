@@ -50,7 +50,7 @@ def seal_sign(seal: Seal, key: Ed25519PrivateKey) -> Seal:
 
 
 def main() -> None:
-    """`python -m core.signing`: a new key, as ARENA_SIGNING_KEY wants it, with its public key and id."""
+    """`python -m core.signing_keys`: a new key, as ARENA_SIGNING_KEY wants it, with its public key and id."""
     key = Ed25519PrivateKey.generate()
     print(f"ARENA_SIGNING_KEY={private_key_text(key)}")
     print(f"# public key {public_key_text(key.public_key())}, key id {key_id(key.public_key())}")

@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from core import hashchain, signing
+from core import hashchain, signing_keys
 
 VERIFY_HOW = (
     "Each conversation's seal signs its message count and head hash. To check a transcript without the "
@@ -22,9 +22,9 @@ VERIFY_HOW = (
 @lru_cache(maxsize=4)
 def _private_key(text: str | None, path: str | None) -> Ed25519PrivateKey:
     if text:
-        return signing.private_key_load(text)
+        return signing_keys.private_key_load(text)
     if path:
-        return signing.private_key_file(Path(path))
+        return signing_keys.private_key_file(Path(path))
     raise ImproperlyConfigured("No transcript-signing key: set ARENA_SIGNING_KEY (see system check arena.E004).")
 
 
