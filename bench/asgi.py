@@ -21,6 +21,8 @@ async def application(scope, receive, send):
     return await platform(scope, receive, send)
 
 
+from bench import _memdiag  # noqa: E402
 from bench import tracing as trace  # noqa: E402
 
+_memdiag.start_from_settings()  # only with ARENA_MEMDIAG set (bench.soak --memdiag)
 trace.install_from_env()  # only with bench.chat_latency --trace / --profile

@@ -93,8 +93,8 @@ def _round(n: int, spectators: int):
 
 def _join(markets, users) -> float:
     """Every spectator joins its market (what its first trade does), one after another: ms per join."""
+    from markets.conversation.services import trade_refusal
     from markets.services.games import game_join
-    from markets.services.xmarkets import trade_refusal
 
     started = time.perf_counter()
     for i, user in enumerate(users):

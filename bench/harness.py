@@ -130,9 +130,9 @@ def bench_env(database_url: str, redis_url: str | None, prefix: str, *, eager: b
 
 
 def pg_conninfo(url: str) -> dict:
-    from config.env import parse_database_url
+    from config.env import database
 
-    db = parse_database_url(url)
+    db = database(url)
     if db["ENGINE"] != "django.db.backends.postgresql":
         raise BenchError(f"DATABASE_URL must name a PostgreSQL server, not {url!r}")
     info = {

@@ -21,7 +21,7 @@ them over websockets, as people's pages would, for --minutes:
   same witness) at its first reload after M minutes; without it a conversation lasts the whole run, and
   the state a reloading page is sent (its whole transcript) grows with it.
 
---memdiag PATH makes daphne sample its own memory into PATH (core.memdiag: RSS, malloc's and pymalloc's
+--memdiag PATH makes daphne sample its own memory into PATH (bench._memdiag: RSS, malloc's and pymalloc's
 accounting, live objects by type, per-channel state; --tracemalloc adds the source lines that allocated)
 and prints a summary of it at the end; --malloc-arena-max N runs daphne with MALLOC_ARENA_MAX=N.
 
@@ -499,7 +499,7 @@ def parse_args(argv=None):
     parser.add_argument(
         "--memdiag",
         metavar="PATH",
-        help="daphne samples its memory into PATH (core.memdiag: "
+        help="daphne samples its memory into PATH (bench._memdiag: "
         "object counts by type, malloc, per-channel state), summarised at the end",
     )
     parser.add_argument("--memdiag-s", type=float, default=60, help="seconds between memdiag samples")
@@ -566,7 +566,7 @@ def run(args) -> dict:
         tally = asyncio.run(soak(args, services, worker, base, humans, machines, bettors))
         result = report(args, tally, stored(tally["machine_conversations"], game_id), services.note)
     if args.memdiag:
-        from core.memdiag import summary
+        from bench._memdiag import summary
 
         print(summary(args.memdiag))
         result["memdiag"] = str(Path(args.memdiag).resolve())

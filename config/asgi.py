@@ -23,9 +23,8 @@ application = lpp2_application(
     )
 )
 
-from core import embedded_beat, memdiag  # noqa: E402
+from core import embedded_beat  # noqa: E402
 
-memdiag.start_from_settings()  # only with ARENA_MEMDIAG set
 embedded_beat.start_from_settings()  # only in the embedded default (tasks in-process)
 
 from core import gcpolicy  # noqa: E402

@@ -1,5 +1,13 @@
 """Turing Trade's business logic (writes). Views, consumers, tasks and commands call these only."""
 
+from markets.conversation.services import (  # noqa: F401
+    trade_refusal,
+    xmarket_open,
+    xmarket_sync,
+    xmarket_trade,
+    xmarkets_ensure,
+    xmarkets_sweep,
+)
 from markets.services.games import (  # noqa: F401
     game_create,
     game_join,
@@ -13,11 +21,3 @@ from markets.services.ledger import InsufficientPoints, ledger_post  # noqa: F40
 from markets.services.questions import answer_release, answer_submit, question_ask  # noqa: F401
 from markets.services.target import target_reply_compose, target_reply_deliver  # noqa: F401
 from markets.services.trading import trade_place  # noqa: F401
-from markets.services.xmarkets import (  # noqa: F401
-    trade_refusal,
-    xmarket_open,
-    xmarket_sync,
-    xmarket_trade,
-    xmarkets_ensure,
-    xmarkets_sweep,
-)
