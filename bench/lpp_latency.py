@@ -71,7 +71,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench import harness, tracing
+from bench import harness, results, tracing
 from bench.harness import BenchError, fmt, summary
 
 
@@ -777,7 +777,7 @@ def parse_args(argv=None):
         help="let daphne run the periodic sweeps itself, as the embedded default does (services "
         "mode runs them in `celery beat`; default: not in daphne)",
     )
-    args = parser.parse_args(argv)
+    args = results.add_options(parser).parse_args(argv)
     if args.conversations < 1 or args.keys < 1:
         parser.error("--conversations and --keys must be at least 1")
     if not 0 <= args.min_key_ms <= args.max_key_ms:
@@ -877,7 +877,8 @@ def run(args) -> dict:
 
 
 def main(argv=None) -> int:
-    return harness.main("lpp_latency", lambda: run(parse_args(argv)))
+    args = parse_args(argv)
+    return harness.main("lpp_latency", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":
