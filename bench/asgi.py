@@ -5,12 +5,14 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 
+from config.asgi import application as platform  # noqa: E402  (sets Django up first: before the tutorial's models)
+
+# isort: split
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from bench.tutorial.routing import websocket_urlpatterns  # noqa: E402
-from config.asgi import application as platform  # noqa: E402  (sets Django up first)
 
 tutorial = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 

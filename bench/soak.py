@@ -53,7 +53,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import harness
+from bench import harness, results
 from bench._soak_sampling import TOLERANCE, Sampler, flatness, table
 from bench.harness import BenchError
 
@@ -514,7 +514,7 @@ def parse_args(argv=None):
         default=0,
         help="daphne's MALLOC_ARENA_MAX (glibc's malloc arenas; 0: glibc's default, 8 per core)",
     )
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def daphne_environ(args) -> dict[str, str]:
@@ -577,7 +577,7 @@ def run(args) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("soak", lambda: run(args))
+    return harness.main("soak", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

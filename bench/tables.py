@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import harness
+from bench import harness, results
 from bench.harness import BenchError, percentile
 
 NAMES = ("Alpha", "Beta", "Gamma")
@@ -234,7 +234,7 @@ def parse_args(argv=None):
         metavar="FILE",
         help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE",
     )
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def run(args) -> dict:
@@ -347,7 +347,7 @@ def measure(args, services, stub, load_before) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("tables", lambda: run(args))
+    return harness.main("tables", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":
