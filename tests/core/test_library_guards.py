@@ -619,3 +619,84 @@ def test_aiml_kernel_internals_the_engine_uses(tmp_path):
     )
     kernel._deleteSession("guard-session")
     relied("guard-session" not in kernel._sessions, "python-aiml", "_deleteSession kept the session", AIML, AIML_RECORD)
+
+
+# --- WhiteNoise: core/staticfiles.py ---------------------------------------------------------------
+STATIC_RECORD = "0014-whitenoise-middleware-overrides.md"
+STATIC_MODULE = "core/staticfiles.py (StaticFilesMiddleware)"
+
+
+def test_whitenoise_middleware_calls_the_three_methods_the_platform_overrides():
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    init = inspect.getsource(WhiteNoiseMiddleware.__init__)
+    relied(
+        "self.add_files_from_finders()" in init and "self.add_files(" in init,
+        "WhiteNoise",
+        "WhiteNoiseMiddleware.__init__ no longer indexes files through self.add_files_from_finders() "
+        "and self.add_files()",
+        STATIC_MODULE,
+        STATIC_RECORD,
+    )
+    relied(
+        "self.serve(" in inspect.getsource(WhiteNoiseMiddleware.__call__),
+        "WhiteNoise",
+        "WhiteNoiseMiddleware.__call__ no longer answers through self.serve()",
+        STATIC_MODULE,
+        STATIC_RECORD,
+    )
+    signatures = {
+        "add_files_from_finders": parameters(WhiteNoiseMiddleware.add_files_from_finders),
+        "add_files": parameters(WhiteNoiseMiddleware.add_files),
+        "serve": [p for p in parameters(WhiteNoiseMiddleware.serve) if p != "self"],
+    }
+    relied(
+        signatures
+        == {
+            "add_files_from_finders": ["self"],
+            "add_files": ["self", "root", "prefix"],
+            "serve": ["static_file", "request"],
+        },
+        "WhiteNoise",
+        f"the overridden methods take {signatures}",
+        STATIC_MODULE,
+        STATIC_RECORD,
+    )
+
+
+def test_whitenoise_middleware_keeps_the_attributes_the_finders_cache_is_keyed_on(settings):
+    from core.staticfiles import StaticFilesMiddleware
+
+    middleware = StaticFilesMiddleware(lambda request: None)
+    missing = [
+        name
+        for name in ("static_prefix", "max_age", "allow_all_origins", "charset", "autorefresh", "files")
+        if not hasattr(middleware, name)
+    ]
+    relied(not missing, "WhiteNoise", f"the middleware no longer has {missing}", STATIC_MODULE, STATIC_RECORD)
+    relied(
+        any(url.startswith(middleware.static_prefix) for url in middleware.files),
+        "WhiteNoise",
+        "the middleware's files are no longer keyed by their URL under static_prefix",
+        STATIC_MODULE,
+        STATIC_RECORD,
+    )
+
+
+@pytest.mark.django_db
+def test_a_static_file_is_served_as_an_asynchronous_stream_under_asgi():
+    from django.test import AsyncClient
+
+    async def fetch():
+        response = await AsyncClient().get("/static/arena/judge.js")
+        body = b"".join([part async for part in response.streaming_content])
+        return response, body
+
+    response, body = asyncio.run(fetch())
+    relied(
+        response.status_code == 200 and response.is_async and body,
+        "WhiteNoise",
+        f"a static file under ASGI came back {response.status_code}, async={response.is_async}",
+        STATIC_MODULE,
+        STATIC_RECORD,
+    )
