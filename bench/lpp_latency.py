@@ -46,8 +46,9 @@ LPP2 lines (bench/_lpp2_phase.py, --lpp2-lines, between the keys and the second 
 judge's line from its socket.io client to its partner's, stored in the meeting's interrogation then
 relayed, after one unmeasured line per conversation, one every --lpp2-pause-ms (20-50 ms); beside
 them, at their concurrency (8 pairs) and pacing, half before and half after: the bare channel-layer
-round trip and the database commit (a single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare p99 + the commit's p99 ("lpp2_target_ms";
-"lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs). Beside it, the line's own database work
+round trip and the database commit (a single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare p99
++ the commit's p99 ("lpp2_target_ms"; "lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs). Beside
+it, the line's own database work
 alone (the platform's append of a line, committed, on conversations of its own: "lpp2_append_p99_ms")
 and the same bound with it in place of the one-row INSERT ("lpp2_target_append_ms",
 "lpp2_target_append_ratio" and its 95% bootstrap interval).
@@ -351,7 +352,7 @@ def bridge_child(argv: list[str]) -> int:
 
 
 # --- measurement ------------------------------------------------------------------------------------
-async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: list[str]) -> dict:
+async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: list[str]) -> dict:  # noqa: C901  its three coroutines share the phase's counters; inline they read as one measurement
     from lpp.protocol.transport import CommDir
 
     n, total = len(plan), len(names) * len(plan)
