@@ -121,7 +121,7 @@ class Engine(ABC):
         cls.check_settings(cleaned)
         return cleaned
 
-    @classmethod
+    @classmethod  # noqa: B027  an optional hook: only engines whose settings constrain each other override it
     def check_settings(cls, cleaned: dict) -> None:
         """Hook for checks across keys; raise :class:`EngineSettingsError` naming a key."""
 
