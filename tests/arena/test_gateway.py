@@ -12,7 +12,6 @@ from arena.models import EngineCall, Entry, LearnedPair
 from arena.services import engines
 
 from ..conftest import FAST
-from .flaky import SCRIPT, flaky  # noqa: F401  (the fixture)
 from .helpers import sides, three_party
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -22,6 +22,7 @@ import urllib.request
 import pytest
 
 from bench.harness import free_port, with_database
+from tests.e2e.conftest import browser  # noqa: F401  the module-scoped Chromium fixture, for the page tests here
 
 services_only = [
     pytest.mark.slow,

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from arena.models import Message
 from markets.models import Game
 
-from ..e2e.conftest import browser, login  # noqa: F401  (the module-scoped Chromium fixture)
+from ..e2e.conftest import login
 from .xhelpers import xmarket
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
