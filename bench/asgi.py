@@ -5,12 +5,12 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
 
-from bench.tutorial.routing import websocket_urlpatterns  # noqa: E402
-from config.asgi import application as platform  # noqa: E402  (sets Django up first)
+from bench.tutorial.routing import websocket_urlpatterns
+from config.asgi import application as platform  # sets Django up first
 
 tutorial = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 
@@ -21,6 +21,6 @@ async def application(scope, receive, send):
     return await platform(scope, receive, send)
 
 
-from bench import tracing as trace  # noqa: E402
+from bench import tracing as trace  # noqa: E402  the tracer wraps the platform's modules: it loads after them
 
 trace.install_from_env()  # only with bench.chat_latency --trace / --profile

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 # the settings primitives are part of the engine interface: engines import them from here
-from .settings_spec import (  # noqa: F401
+from .settings_spec import (  # noqa: F401  re-exported for the engines
     PERSONA_SETTINGS,
     EngineSettingsError,
     Setting,
