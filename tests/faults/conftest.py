@@ -1,4 +1,4 @@
-"""Fault tests (issue 13): the platform's own processes killed, restarted or cut off from Redis while
+"""Fault tests: the platform's own processes killed, restarted or cut off from Redis while
 people chat, each test asserting what a user would notice.
 
 Services mode only (DATABASE_URL and REDIS_URL set; skipped otherwise). Unlike the `live_daphne` and

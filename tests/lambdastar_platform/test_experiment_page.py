@@ -1,4 +1,4 @@
-"""The experiment page's points of issue 20: who sees what (the list and the page agree for every role),
+"""The experiment page: who sees what (the list and the page agree for every role),
 a draft's planned total, launch/cancel/resume/clone from the page, partial results while chunks run,
 a time-left estimate from the cost model, and every bad option reported at once."""
 
