@@ -53,10 +53,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 docs-serve: $(STAMP)
-	$(BIN)/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -a 127.0.0.1:8001
 
 # services mode: a Celery worker for bot replies and timers (run as many as you like, on any machine)
 worker: $(STAMP)

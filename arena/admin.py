@@ -19,9 +19,9 @@ from arena.models import (
     Message,
     Verdict,
 )
+from arena.services.breaker import entry_health_reset
 from arena.services.engines import engine_choices_list, entry_probe
 from arena.services.entries import entry_settings_clean, settings_masked, settings_unmasked
-from arena.services.health import entry_health_reset
 from core.errors import ArenaError
 
 

@@ -7,8 +7,9 @@ the connection stays open.
 
 from channels.db import database_sync_to_async
 
-from arena import groups, selectors, services
+from arena import groups, services
 from arena.models import Message
+from arena.selectors import interrogations
 from core.consumers import BaseConsumer, db, db_message
 from core.errors import InvalidInput, NotAllowed
 
@@ -27,7 +28,7 @@ class JudgeConsumer(BaseConsumer):
     audience = "judge"
 
     def authorise(self):
-        self.interrogation = selectors.interrogation_for_judge(
+        self.interrogation = interrogations.interrogation_for_judge(
             public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
         )
         self.by_side = self._conversations_by_side()
@@ -40,7 +41,7 @@ class JudgeConsumer(BaseConsumer):
     def state(self):
         self.interrogation.refresh_from_db()  # one read for the close-if-due check and the state
         closed = services.interrogation_close_if_due(interrogation_id=self.interrogation.pk, seen=self.interrogation)
-        return selectors.judge_state(interrogation=self.interrogation, refresh=closed)
+        return interrogations.judge_state(interrogation=self.interrogation, refresh=closed)
 
     async def _conversation(self, side):
         if side not in ("left", "right", "sole"):
@@ -107,7 +108,7 @@ class WitnessConsumer(BaseConsumer):
     audience = "witness"
 
     def authorise(self):
-        self.conversation = selectors.conversation_for_witness(
+        self.conversation = interrogations.conversation_for_witness(
             public_id=self.scope["url_route"]["kwargs"]["public_id"], user=self.scope["user"]
         )
 
@@ -116,7 +117,7 @@ class WitnessConsumer(BaseConsumer):
 
     def state(self):
         services.interrogation_close_if_due(interrogation_id=self.conversation.interrogation_id)
-        return selectors.witness_state(conversation=self.conversation)
+        return interrogations.witness_state(conversation=self.conversation)
 
     async def on_message(self, frame):
         if self.conversation.interrogation.keystroke_mode:
@@ -146,7 +147,7 @@ class MonitorConsumer(BaseConsumer):
     """The organiser's live view of every interrogation, with the witnesses' identities."""
 
     def authorise(self):
-        if not selectors.can_monitor(self.scope["user"]):
+        if not interrogations.can_monitor(self.scope["user"]):
             raise NotAllowed("Only organisers watch interrogations live.")
 
     def groups_to_join(self):
@@ -154,4 +155,4 @@ class MonitorConsumer(BaseConsumer):
 
     def state(self):
         services.interrogations_close_due()
-        return selectors.monitor_state()
+        return interrogations.monitor_state()

@@ -1,5 +1,5 @@
 """The entrant's pages: sign-up, API keys, their entries (register, health, call log, transcripts) and
-rehearsals. Thin: forms parse, services write, arena.entry_selectors read."""
+rehearsals. Thin: forms parse, services write, arena.selectors.entries read."""
 
 import json
 
@@ -13,8 +13,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from arena import entry_selectors
 from arena.models import Entry, Message
+from arena.selectors import entries
 from arena.services.apikeys import apikey_create, apikey_revoke
 from arena.services.engines import engine_choices_list
 from arena.services.entrants import entrant_signup, entrant_status
@@ -113,7 +113,7 @@ def key_revoke(request, key_id):
 
 
 def _entry_or_404(request, entry_id) -> Entry:
-    entry = entry_selectors.entry_for_viewer(entry_id=entry_id, user=request.user)
+    entry = entries.entry_for_viewer(entry_id=entry_id, user=request.user)
     if entry is None:
         raise Http404("No such entry of yours.")
     return entry
@@ -123,17 +123,17 @@ def _entry_or_404(request, entry_id) -> Entry:
 def entry_page(request, entry_id):
     """Health, the call log (paginated), rehearsals and published transcripts of one entry."""
     entry = _entry_or_404(request, entry_id)
-    calls = Paginator(entry_selectors.entry_calls(entry=entry), CALLS_PER_PAGE).get_page(request.GET.get("page"))
+    calls = Paginator(entries.entry_calls(entry=entry), CALLS_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "arena/entrant/entry.html",
         {
             "entry": entry,
             "settings_shown": json.dumps(settings_masked(entry.engine, entry.settings), indent=2),
-            "health": entry_selectors.entry_health_report(entry=entry),
+            "health": entries.entry_health_report(entry=entry),
             "calls": calls,
-            "rehearsals": entry_selectors.entry_rehearsals(entry=entry)[:20],
-            "transcripts": entry_selectors.entry_transcripts(entry=entry)[:50],
+            "rehearsals": entries.entry_rehearsals(entry=entry)[:20],
+            "transcripts": entries.entry_transcripts(entry=entry)[:50],
         },
     )
 
@@ -164,7 +164,7 @@ def _with_error(request, entry, message):
 @login_required
 def rehearsal_page(request, public_id):
     """A rehearsal as its judge sees it, refreshed while it runs."""
-    interrogation = entry_selectors.rehearsal_for_viewer(public_id=public_id, user=request.user)
+    interrogation = entries.rehearsal_for_viewer(public_id=public_id, user=request.user)
     if interrogation is None:
         raise Http404("No such rehearsal of yours.")
     conversation = interrogation.sole

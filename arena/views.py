@@ -7,16 +7,18 @@ from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 
-from arena import roles, selectors, signing
+from arena import roles
 from arena.replay import transcript_replay
+from arena.selectors import interrogations
+from arena.transcript_keys import public_keys_document
 from core.errors import NotAllowed
 
 
 def home(request):
-    context = {"published": selectors.published_interrogations()[:10]}
+    context = {"published": interrogations.published_interrogations()[:10]}
     if request.user.is_authenticated:
-        context["as_judge"] = selectors.judge_interrogations(user=request.user)[:50]
-        context["as_witness"] = selectors.witness_conversations(user=request.user)[:50]
+        context["as_judge"] = interrogations.judge_interrogations(user=request.user)[:50]
+        context["as_witness"] = interrogations.witness_conversations(user=request.user)[:50]
         context["is_organiser"] = roles.is_organiser(request.user) or request.user.is_staff
     return render(request, "arena/home.html", context)
 
@@ -24,7 +26,7 @@ def home(request):
 @login_required
 def judge_console(request, public_id):
     try:
-        interrogation = selectors.interrogation_for_judge(public_id=public_id, user=request.user)
+        interrogation = interrogations.interrogation_for_judge(public_id=public_id, user=request.user)
     except NotAllowed:
         raise Http404("No such interrogation of yours.") from None
     return render(
@@ -35,7 +37,7 @@ def judge_console(request, public_id):
 @login_required
 def witness_console(request, public_id):
     try:
-        conversation = selectors.conversation_for_witness(public_id=public_id, user=request.user)
+        conversation = interrogations.conversation_for_witness(public_id=public_id, user=request.user)
     except NotAllowed:
         raise Http404("No such conversation of yours.") from None
     return render(request, "arena/witness.html", {"conversation": conversation})
@@ -49,30 +51,32 @@ def monitor(request):
 
 
 def transcript_list(request):
-    return render(request, "arena/transcripts.html", {"interrogations": selectors.published_interrogations()})
+    return render(request, "arena/transcripts.html", {"interrogations": interrogations.published_interrogations()})
 
 
 def transcript_detail(request, public_id):
-    interrogation = selectors.published_interrogation(public_id=public_id)
+    interrogation = interrogations.published_interrogation(public_id=public_id)
     if interrogation is None:
         raise Http404("No such published transcript.")
-    data = selectors.transcript_export(interrogation=interrogation)
+    data = interrogations.transcript_export(interrogation=interrogation)
     replay = transcript_replay(interrogation=interrogation)
     return render(request, "arena/transcript.html", {"interrogation": interrogation, "data": data, "replay": replay})
 
 
 def transcript_json(request, public_id):
-    interrogation = selectors.published_interrogation(public_id=public_id)
+    interrogation = interrogations.published_interrogation(public_id=public_id)
     if interrogation is None:
         raise Http404("No such published transcript.")
-    response = JsonResponse(selectors.transcript_export(interrogation=interrogation), json_dumps_params={"indent": 2})
+    response = JsonResponse(
+        interrogations.transcript_export(interrogation=interrogation), json_dumps_params={"indent": 2}
+    )
     response["Content-Disposition"] = f'attachment; filename="transcript-{interrogation.public_id}.json"'
     return response
 
 
 def transcript_keys(request):
     """The public keys that transcript seals are checked with: current and retired, by key id."""
-    return JsonResponse(signing.public_keys_document(), json_dumps_params={"indent": 2})
+    return JsonResponse(public_keys_document(), json_dumps_params={"indent": 2})
 
 
 def healthz(request):

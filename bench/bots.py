@@ -25,6 +25,7 @@ import random
 import statistics
 import time
 
+from bench.results import add_options, record_if_asked
 from bots.base import INTERROGATOR, WITNESS, ReplyContext, Turn
 from bots.registry import get_engine
 
@@ -136,7 +137,7 @@ def main() -> None:
     parser.add_argument("--replies", type=int, default=2000)
     parser.add_argument("--utterances", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = add_options(parser).parse_args()
     rng = random.Random(args.seed)
     result: dict = {
         "replies": args.replies,
@@ -177,6 +178,7 @@ def main() -> None:
         f"+{result['aiml_rss_mb']} MB resident (process {rss_mb():.0f} MB, pid {os.getpid()})"
     )
     print(json.dumps(result))
+    record_if_asked("bots", result, args)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from bench import harness
+from bench import harness, results
 from bench import tracing as trace
 from bench.harness import BenchError, fmt, summary
 
@@ -579,7 +579,7 @@ def parse_args(argv=None):
         help="a CPU profile (cProfile, thread CPU time) of every daphne thread, written to FILE",
     )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the daphne child
-    args = parser.parse_args(argv)
+    args = results.add_options(parser).parse_args(argv)
     if args.conversations < 1 or args.messages < 1 or args.pause_ms < 0 or args.typing < 0:
         parser.error("--conversations and --messages must be at least 1, --pause-ms and --typing not negative")
     return args
@@ -638,7 +638,7 @@ def main(argv=None) -> int:
     if args.serve:
         harness.serve(args.port)
         return 0
-    return harness.main("chat_latency", lambda: run(args))
+    return harness.main("chat_latency", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 
-from bench import harness
+from bench import harness, results
 from bench.harness import BenchError, fmt, summary
 
 log = harness.logger("conversation_markets")
@@ -93,8 +93,8 @@ def _round(n: int, spectators: int):
 
 def _join(markets, users) -> float:
     """Every spectator joins its market (what its first trade does), one after another: ms per join."""
+    from markets.conversation.services import trade_refusal
     from markets.services.games import game_join
-    from markets.services.xmarkets import trade_refusal
 
     started = time.perf_counter()
     for i, user in enumerate(users):
@@ -299,7 +299,7 @@ def parse_args(argv=None):
         default=3,
         help="websockets per conversation (and per Turing Trade game): the pages receiving the pushes",
     )
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def run(args) -> dict:
@@ -309,7 +309,7 @@ def run(args) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("conversation_markets", lambda: run(args))
+    return harness.main("conversation_markets", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

@@ -130,9 +130,9 @@ def bench_env(database_url: str, redis_url: str | None, prefix: str, *, eager: b
 
 
 def pg_conninfo(url: str) -> dict:
-    from config.env import parse_database_url
+    from config.env import database
 
-    db = parse_database_url(url)
+    db = database(url)
     if db["ENGINE"] != "django.db.backends.postgresql":
         raise BenchError(f"DATABASE_URL must name a PostgreSQL server, not {url!r}")
     info = {
@@ -594,8 +594,10 @@ async def close_layer_pools() -> None:
         await loop_layer.flush()
 
 
-def main(tag: str, run: Callable[[], dict]) -> int:
-    """Run a benchmark: SIGTERM as Ctrl-C, a BenchError as one line (exit 2), the result's JSON last."""
+def main(tag: str, run: Callable[[], dict], args=None, argv: list[str] | None = None) -> int:
+    """Run a benchmark: SIGTERM as Ctrl-C, a BenchError as one line (exit 2), the result's JSON last;
+    then, when `args` asks for it (--record, --record-to), the run recorded (bench/results.py; `argv`:
+    the command line's arguments, sys.argv's by default)."""
 
     def terminate(signum, frame):
         raise KeyboardInterrupt
@@ -610,6 +612,10 @@ def main(tag: str, run: Callable[[], dict]) -> int:
         print(f"{tag}: interrupted", file=sys.stderr)
         return 130
     print(json.dumps(result), flush=True)
+    if args is not None:
+        from bench import results
+
+        results.record_if_asked(tag, result, args, argv)
     return 0
 
 

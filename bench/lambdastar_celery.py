@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import harness
+from bench import harness, results
 from bench.harness import BenchError
 
 QUEUE = "lambdastar"
@@ -219,7 +219,7 @@ def parse_args(argv=None):
     parser.add_argument("--chunk", type=int, help="chunk_episodes (default: the platform's own choice)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def run(args) -> dict:
@@ -344,7 +344,7 @@ def measure(args, services, load_before) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("lambdastar_celery", lambda: run(args))
+    return harness.main("lambdastar_celery", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import os
 import random
 import time
 
+from bench.results import add_options, record_if_asked
 from lambdastar.engine import EngineConfig
 from lambdastar.engine.cli import iter_results
 from lambdastar.engine.config import LEARNING_TYPES
@@ -156,7 +157,7 @@ def main() -> None:
         action="store_true",
         help="also time all 13 types together in glibc mode on 10x10, N=5, T=50, W=1000",
     )
-    args = ap.parse_args()
+    args = add_options(ap).parse_args()
     learn_eps = args.learning_episodes or max(5, args.episodes // 10)
     base = EngineConfig.create(
         width=args.grid,
@@ -218,6 +219,7 @@ def main() -> None:
             f"{time.process_time() - start:.1f} s (C++: ~60 s)"
         )
     print(json.dumps(results))
+    record_if_asked("lambdastar_speed", results, args)
 
 
 if __name__ == "__main__":

@@ -172,5 +172,7 @@ if __name__ == "__main__":
     parser.add_argument("--questions", type=int, default=12)
     parser.add_argument("--postgres", metavar="URL", help="e.g. postgres://root@127.0.0.1:5432/root")
     from bench.harness import main
+    from bench.results import add_options
 
-    sys.exit(main("loebner_qualifying", lambda: run(parser.parse_args())))
+    args = add_options(parser).parse_args()
+    sys.exit(main("loebner_qualifying", lambda: run(args), args))

@@ -46,12 +46,11 @@ LPP2 lines (bench/_lpp2_phase.py, --lpp2-lines, between the keys and the second 
 judge's line from its socket.io client to its partner's, stored in the meeting's interrogation then
 relayed, after one unmeasured line per conversation, one every --lpp2-pause-ms (20-50 ms); beside
 them, at their concurrency (8 pairs) and pacing, half before and half after: the bare channel-layer
-round trip and the database commit (a single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare p99
-+ the commit's p99 ("lpp2_target_ms"; "lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs). Beside
-it, the line's own database work
-alone (the platform's append of a line, committed, on conversations of its own: "lpp2_append_p99_ms")
-and the same bound with it in place of the one-row INSERT ("lpp2_target_append_ms",
-"lpp2_target_append_ratio" and its 95% bootstrap interval).
+round trip and the database commit (a single-row INSERT committed). Target: LPP2 p99 <= 2 x the bare
+p99 + the commit's p99 ("lpp2_target_ms"; "lpp2_ratio" is the LPP2 p99 over the bare p99 of 8 pairs).
+Beside it, the line's own database work alone (the platform's append of a line, committed, on
+conversations of its own: "lpp2_append_p99_ms") and the same bound with it in place of the one-row
+INSERT ("lpp2_target_append_ms", "lpp2_target_append_ratio" and its 95% bootstrap interval).
 """
 
 from __future__ import annotations
@@ -72,7 +71,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench import harness, tracing
+from bench import harness, results, tracing
 from bench.harness import BenchError, fmt, summary
 
 
@@ -352,69 +351,90 @@ def bridge_child(argv: list[str]) -> int:
 
 
 # --- measurement ------------------------------------------------------------------------------------
-async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: list[str]) -> dict:  # noqa: C901  its three coroutines share the phase's counters; inline they read as one measurement
+class KeyTally:
+    """The keys of every conversation: when each was created (by the program) and arrived (on its judge's
+    socket), matched in order and checked against what the judge's page should be sent."""
+
+    def __init__(self, n: int, names: list[str]):
+        self.expected = [shown(name) for name in names]
+        self.total = len(names) * n
+        self.created: list[list[float]] = [[] for _ in range(n)]
+        self.arrived: list[list[float]] = [[] for _ in range(n)]
+        self.errors: list[str] = []
+        self.mismatched = 0
+        self.everything = asyncio.Event()
+
+    def count(self, which: list[list[float]]) -> int:
+        return sum(map(len, which))
+
+    def received(self, i: int, frame: dict, now: float) -> None:
+        """One frame on judge i's socket, arrived at `now`."""
+        if frame.get("type") == "error":
+            self.errors.append(f"judge-{i}: {frame.get('code')}: {frame.get('message')}")
+        if frame.get("type") != "keys":
+            return
+        for key in frame.get("keys", []):
+            k = len(self.arrived[i])
+            if k >= len(self.created[i]):
+                self.errors.append(f"judge-{i}: key {key!r} before its directory was created")
+                continue
+            self.mismatched += key != self.expected[k]
+            self.arrived[i].append(now)
+        if self.count(self.arrived) >= self.total:
+            self.everything.set()
+
+
+async def judge(tally: KeyTally, i: int, ws) -> None:
+    """Read judge i's socket until it closes (or is cancelled)."""
+    import websockets
+
+    try:
+        async for raw in ws:
+            now = time.perf_counter()
+            tally.received(i, json.loads(raw), now)
+    except websockets.ConnectionClosed as exc:
+        if not tally.everything.is_set():
+            tally.errors.append(f"judge-{i}: websocket {exc}")
+
+
+async def program(tally: KeyTally, i: int, where: Path, names: list[str], pause: tuple[float, float]) -> None:
+    """The legacy program of conversation i, in `where`: one key directory every uniform(*pause) seconds."""
     from lpp.protocol.transport import CommDir
 
-    n, total = len(plan), len(names) * len(plan)
-    expected = [shown(name) for name in names]
-    created: list[list[float]] = [[] for _ in plan]
-    arrived: list[list[float]] = [[] for _ in plan]
-    errors: list[str] = []
-    mismatched = 0
-    everything = asyncio.Event()
-    pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
+    comm = CommDir(where, side="other")
+    await asyncio.sleep(random.uniform(0, pause[1]))
+    for name in names:
+        await asyncio.sleep(random.uniform(*pause))
+        tally.created[i].append(time.perf_counter())
+        comm.send_key(name)
 
+
+async def progress(tally: KeyTally) -> None:
+    while True:
+        await asyncio.sleep(2)
+        log(
+            f"keys: {tally.count(tally.arrived)}/{tally.total} on the judges' sockets "
+            f"({tally.count(tally.created)} created)"
+        )
+
+
+async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: list[str]) -> dict:
+    tally = KeyTally(len(plan), names)
+    pause = (args.min_key_ms / 1000.0, args.max_key_ms / 1000.0)
     sockets = []
     for i, item in enumerate(plan):
         sockets.append(await harness.open_websocket(base, item["judge_path"], item["judge_cookie"], f"judge-{i}"))
-    log(f"{n} judge websockets open")
-
-    async def judge(i: int, ws) -> None:
-        import websockets
-
-        nonlocal mismatched
-        try:
-            async for raw in ws:
-                now = time.perf_counter()
-                frame = json.loads(raw)
-                if frame.get("type") == "error":
-                    errors.append(f"judge-{i}: {frame.get('code')}: {frame.get('message')}")
-                if frame.get("type") != "keys":
-                    continue
-                for key in frame.get("keys", []):
-                    k = len(arrived[i])
-                    if k >= len(created[i]):
-                        errors.append(f"judge-{i}: key {key!r} before its directory was created")
-                        continue
-                    mismatched += key != expected[k]
-                    arrived[i].append(now)
-                if sum(map(len, arrived)) >= total:
-                    everything.set()
-        except websockets.ConnectionClosed as exc:
-            if not everything.is_set():
-                errors.append(f"judge-{i}: websocket {exc}")
-
-    async def program(i: int) -> None:
-        comm = CommDir(directory / plan[i]["conversation"], side="other")
-        await asyncio.sleep(random.uniform(0, pause[1]))
-        for name in names:
-            await asyncio.sleep(random.uniform(*pause))
-            created[i].append(time.perf_counter())
-            comm.send_key(name)
-
-    async def progress() -> None:
-        while True:
-            await asyncio.sleep(2)
-            log(f"keys: {sum(map(len, arrived))}/{total} on the judges' sockets ({sum(map(len, created))} created)")
-
-    readers = [asyncio.create_task(judge(i, ws)) for i, ws in enumerate(sockets)]
-    reporter = asyncio.create_task(progress())
+    log(f"{len(plan)} judge websockets open")
+    readers = [asyncio.create_task(judge(tally, i, ws)) for i, ws in enumerate(sockets)]
+    reporter = asyncio.create_task(progress(tally))
     started = time.perf_counter()
     try:
-        await asyncio.gather(*(program(i) for i in range(n)))
+        await asyncio.gather(
+            *(program(tally, i, directory / item["conversation"], names, pause) for i, item in enumerate(plan))
+        )
         writing_s = time.perf_counter() - started
         try:
-            await asyncio.wait_for(everything.wait(), args.key_timeout)
+            await asyncio.wait_for(tally.everything.wait(), args.key_timeout)
         except TimeoutError:
             pass
     finally:
@@ -424,11 +444,11 @@ async def keys_phase(args, base: str, plan: list[dict], directory: Path, names: 
         for reader in readers:
             reader.cancel()
     return {
-        "created": created,
-        "arrived": arrived,
-        "errors": errors,
-        "mismatched": mismatched,
-        "total": total,
+        "created": tally.created,
+        "arrived": tally.arrived,
+        "errors": tally.errors,
+        "mismatched": tally.mismatched,
+        "total": tally.total,
         "writing_s": writing_s,
     }
 
@@ -515,6 +535,209 @@ def split(plan: list[dict], keys: dict, probe: Probe) -> dict:
     return {"detect": detect, "push": push, "deliver": deliver, "batch": batch}
 
 
+NAN = float("nan")
+
+
+def optional_summary(values) -> dict | None:
+    return summary(values) if values else None
+
+
+def rounded_p99(figures: dict | None) -> float:
+    return round(figures["p99"], 3) if figures else NAN
+
+
+# --- the keys' figures ------------------------------------------------------------------------------
+def key_figures(keys: dict, baseline: dict, probe: Probe, bridge_cpu_s: float) -> dict:
+    """Latency of every key that arrived (created -> the judge's socket), beside the bare baseline."""
+    latency = [a - c for created, arrived in zip(keys["created"], keys["arrived"]) for c, a in zip(created, arrived)]
+    received = len(latency)
+    lat, base = summary(latency), summary(baseline["latency"])
+    return {
+        "received": received,
+        "lat": lat,
+        "base": base,
+        "ratio": lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf"),
+        "rate": received / keys["writing_s"] if keys["writing_s"] else 0.0,
+        "steps": probe.steps,
+        "busy": [s for s, did in probe.reads if did],
+        "cpu_per_key_ms": bridge_cpu_s * 1000 / received if received else NAN,
+    }
+
+
+def print_split(parts: dict) -> None:
+    if parts["detect"]:
+        print(f"    of which created -> push (wake, read, store){fmt(summary(parts['detect']))}")
+        print(f"    of which the push (bridge thread)          {fmt(summary(parts['push']))}")
+        print(f"    of which pushed -> judge's socket          {fmt(summary(parts['deliver']))}")
+        print(f"    keys per push: mean {sum(parts['batch']) / len(parts['batch']):.2f}, max {max(parts['batch'])}")
+
+
+def print_bridge(k: dict, bridge_cpu_s: float) -> None:
+    if k["steps"]:
+        print(f"  bridge: full steps                          {fmt(summary(k['steps']))}")
+    if k["busy"]:
+        print(f"  bridge: reads that found keys               {fmt(summary(k['busy']))}")
+    print(f"  bridge process CPU: {bridge_cpu_s:.2f} s, {k['cpu_per_key_ms']:.3f} ms per key (less sensitive to load)")
+
+
+def print_keys(args, keys: dict, baseline: dict, parts: dict, k: dict, run: dict) -> None:
+    """The keys' summary: latency and its split, the bridge, the baseline, what was lost."""
+    print(
+        f"lpp latency: {args.conversations} conversations x {keys['total'] // args.conversations} keys, "
+        f"one every {args.min_key_ms:g}-{args.max_key_ms:g} ms each ({k['rate']:.0f} keys/s); bridge "
+        f"wake={args.wake}, poll_s={run['poll_s']:g}, directories on {run['fs'] or 'an unknown file system'}"
+    )
+    print(f"  key directory -> judge's socket              {fmt(k['lat'])}  (target p99 <= {TARGET_P99_MS:g} ms)")
+    print_split(parts)
+    print_bridge(k, run["bridge_cpu_s"])
+    print(f"  baseline: bare group_send -> receive        {fmt(k['base'])}")
+    print(
+        f"  p99 ratio {k['ratio']:.2f}; lost {keys['total'] - k['received']} keys, {baseline['lost']} baseline; "
+        f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors"
+    )
+    for error in keys["errors"][:5]:
+        print(f"    error: {error}")
+
+
+def key_result(args, keys: dict, parts: dict, k: dict, reader: dict, run: dict) -> dict:
+    parts_p99 = {name: summary(parts[name])["p99"] if parts[name] else NAN for name in ("detect", "push", "deliver")}
+    return {
+        "p50_ms": round(k["lat"]["p50"], 3),
+        "p99_ms": round(k["lat"]["p99"], 3),
+        "baseline_p50_ms": round(k["base"]["p50"], 3),
+        "baseline_p99_ms": round(k["base"]["p99"], 3),
+        "ratio": round(k["ratio"], 3),
+        "target_p99_ms": TARGET_P99_MS,
+        "keystrokes_per_s": round(reader["keystrokes_per_s"], 1),
+        "baseline_bytes_per_s": round(reader["baseline_bytes_per_s"], 1),
+        "baseline_lines_per_s": round(reader["baseline_lines_per_s"], 1),
+        "reader_bytes_per_s": round(reader["bytes_per_s"], 1),
+        "conversations": args.conversations,
+        "keys": k["received"],
+        "lost": keys["total"] - k["received"],
+        "mismatched": keys["mismatched"],
+        "errors": len(keys["errors"]),
+        "wake": args.wake,
+        "poll_s": run["poll_s"],
+        "filesystem": run["fs"],
+        "detect_p99_ms": round(parts_p99["detect"], 3),
+        "push_p99_ms": round(parts_p99["push"], 3),
+        "deliver_p99_ms": round(parts_p99["deliver"], 3),
+        "step_p50_ms": round(summary(k["steps"])["p50"], 3) if k["steps"] else NAN,
+        "read_p50_ms": round(summary(k["busy"])["p50"], 3) if k["busy"] else NAN,
+        "bridge_cpu_ms_per_key": round(k["cpu_per_key_ms"], 4),
+        "keys_per_push": round(sum(parts["batch"]) / len(parts["batch"]), 3) if parts["batch"] else NAN,
+    }
+
+
+# --- the LPP2 lines' figures ------------------------------------------------------------------------
+def lpp2_figures(lpp2: dict | None) -> dict:
+    """The lines' latency beside their baselines (bare round trip, commit, the platform's append), the
+    target (2 x bare p99 + commit p99), the lines' p99 over it and its bootstrap interval."""
+    lat = optional_summary(lpp2["latency"]) if lpp2 else None
+    figures = {"lat": lat, "base": None, "commit": None, "append": None, "ratio": NAN, "target": NAN, "over": NAN}
+    figures.update(over_ci=(NAN, NAN), target_append=NAN, append_ci=(NAN, NAN))
+    if lat is None:
+        return figures
+    samples = lpp2["baseline"]
+    base, commit = optional_summary(samples["bare"]), optional_summary(samples["commit"])
+    append = optional_summary(samples.get("append"))  # the line's own database work, in the commit's place
+    figures.update(base=base, commit=commit, append=append)
+    if base and base["p99"] > 0:
+        figures["ratio"] = lat["p99"] / base["p99"]
+    if base and commit:
+        figures["target"] = 2 * base["p99"] + commit["p99"]
+        figures["over_ci"] = target_ratio_ci(lpp2["latency"], samples["bare"], samples["commit"])
+    if figures["target"] > 0:
+        figures["over"] = lat["p99"] / figures["target"]
+    if base and append:
+        figures["target_append"] = 2 * base["p99"] + append["p99"]
+        figures["append_ci"] = target_ratio_ci(lpp2["latency"], samples["bare"], samples["append"])
+    return figures
+
+
+def print_lpp2_baselines(f: dict) -> None:
+    if f["base"] and f["commit"]:
+        print(f"  LPP2 baseline, bare round trip (8 pairs)  {fmt(f['base'])}")
+        print(f"  LPP2 baseline, the commit (8 pairs)       {fmt(f['commit'])}")
+    if f["append"]:
+        print(f"  LPP2 baseline, the append (8 pairs)       {fmt(f['append'])}")
+
+
+def print_lpp2_target(lpp2: dict, f: dict) -> None:
+    lat, over_ci = f["lat"], f["over_ci"]
+    met = "met" if lat["p99"] <= f["target"] else "not met"
+    print(
+        f"  LPP2 p99 {lat['p99']:.2f} ms = {f['ratio']:.2f} x the bare baseline; target <= 2 x bare + "
+        f"commit = {f['target']:.2f} ms: {met}; lost {lpp2['lost']} lines; {len(lpp2['errors'])} refusals"
+    )
+    print(
+        f"  LPP2 p99 / target {f['over']:.2f} (95% bootstrap CI {over_ci[0]:.2f}-{over_ci[1]:.2f}: "
+        f"the line's, the bare and the commit's samples each resampled; under 1 is met)"
+    )
+    if f["append"]:
+        print(
+            f"  LPP2 p99 / (2 x bare + the append's p99 = {f['target_append']:.2f} ms) "
+            f"{lat['p99'] / f['target_append']:.2f} (95% CI {f['append_ci'][0]:.2f}-{f['append_ci'][1]:.2f}): "
+            f"the line's own statement in place of a one-row INSERT"
+        )
+
+
+def print_lpp2(lpp2: dict, f: dict) -> None:
+    print(f"  LPP2 line: judge's client -> partner's     {fmt(f['lat'])}  (stored, then relayed)")
+    if lpp2["first"]:
+        print(
+            f"    the round's first lines (unmeasured warm-up): n={len(lpp2['first'])}, "
+            f"max {max(lpp2['first']) * 1000:.2f} ms"
+        )
+    print_lpp2_baselines(f)
+    print_lpp2_target(lpp2, f)
+    lines = len(lpp2["latency"]) or 1
+    print(
+        f"  LPP2 CPU per line: daphne {lpp2['daphne_cpu_s'] * 1000 / lines:.2f} ms, the benchmark's clients "
+        f"{lpp2['client_cpu_s'] * 1000 / lines:.2f} ms (both ends in Python; less sensitive to load)"
+    )
+
+
+def lpp2_result(lpp2: dict | None, f: dict) -> dict:
+    lat, append = f["lat"], f["append"]
+    lines = len(lpp2["latency"]) if lat else 0
+    return {
+        "lpp2_p50_ms": round(lat["p50"], 3) if lat else NAN,
+        "lpp2_p99_ms": rounded_p99(lat),
+        "lpp2_ratio": round(f["ratio"], 3),
+        "lpp2_baseline_p99_ms": rounded_p99(f["base"]),
+        "lpp2_commit_p99_ms": rounded_p99(f["commit"]),
+        "lpp2_target_ms": round(f["target"], 3),
+        "lpp2_target_met": bool(lat and lat["p99"] <= f["target"]),
+        "lpp2_target_ratio": round(f["over"], 3),
+        "lpp2_target_ratio_ci95": [round(bound, 3) for bound in f["over_ci"]],
+        "lpp2_append_p99_ms": rounded_p99(append),
+        "lpp2_target_append_ms": round(f["target_append"], 3),
+        "lpp2_target_append_ratio": round(lat["p99"] / f["target_append"], 3) if append else NAN,
+        "lpp2_target_append_ratio_ci95": [round(bound, 3) for bound in f["append_ci"]],
+        "lpp2_first_line_max_ms": round(max(lpp2["first"]) * 1000, 3) if lat and lpp2["first"] else NAN,
+        "lpp2_lost": lpp2["lost"] if lpp2 else 0,
+        "lpp2_daphne_cpu_ms_per_line": round(lpp2["daphne_cpu_s"] * 1000 / lines, 3) if lat else NAN,
+        "lpp2_client_cpu_ms_per_line": round(lpp2["client_cpu_s"] * 1000 / lines, 3) if lat else NAN,
+    }
+
+
+# --- the log reader, and the whole report -----------------------------------------------------------
+def print_reader(reader: dict, note: str | None) -> None:
+    print(
+        f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
+        f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)"
+    )
+    print(
+        f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
+        f"{reader['baseline_lines_per_s']:,.0f} lines/s"
+    )
+    print(f"  {harness.load_line()}")
+    if note:
+        print(f"  note: {note}")
+
+
 def report(
     args,
     baseline: dict,
@@ -527,150 +750,16 @@ def report(
     note: str | None,
     bridge_cpu_s: float,
 ) -> dict:
-    latency = [a - c for created, arrived in zip(keys["created"], keys["arrived"]) for c, a in zip(created, arrived)]
-    received = len(latency)
-    lat, base = summary(latency), summary(baseline["latency"])
-    nan = float("nan")
-    steps = probe.steps
-    busy = [s for s, did in probe.reads if did]
-    ratio = lat["p99"] / base["p99"] if base["p99"] > 0 else float("inf")
-    rate = received / keys["writing_s"] if keys["writing_s"] else 0.0
-    print(
-        f"lpp latency: {args.conversations} conversations x {keys['total'] // args.conversations} keys, "
-        f"one every {args.min_key_ms:g}-{args.max_key_ms:g} ms each ({rate:.0f} keys/s); bridge "
-        f"wake={args.wake}, poll_s={poll_s:g}, directories on {fs or 'an unknown file system'}"
-    )
-    print(f"  key directory -> judge's socket              {fmt(lat)}  (target p99 <= {TARGET_P99_MS:g} ms)")
-    if parts["detect"]:
-        print(f"    of which created -> push (wake, read, store){fmt(summary(parts['detect']))}")
-        print(f"    of which the push (bridge thread)          {fmt(summary(parts['push']))}")
-        print(f"    of which pushed -> judge's socket          {fmt(summary(parts['deliver']))}")
-        print(f"    keys per push: mean {sum(parts['batch']) / len(parts['batch']):.2f}, max {max(parts['batch'])}")
-    if steps:
-        print(f"  bridge: full steps                          {fmt(summary(steps))}")
-    if busy:
-        print(f"  bridge: reads that found keys               {fmt(summary(busy))}")
-    cpu_per_key_ms = bridge_cpu_s * 1000 / received if received else nan
-    print(f"  bridge process CPU: {bridge_cpu_s:.2f} s, {cpu_per_key_ms:.3f} ms per key (less sensitive to load)")
-    print(f"  baseline: bare group_send -> receive        {fmt(base)}")
-    print(
-        f"  p99 ratio {ratio:.2f}; lost {keys['total'] - received} keys, {baseline['lost']} baseline; "
-        f"{keys['mismatched']} out of order or wrong; {len(keys['errors'])} errors"
-    )
-    for error in keys["errors"][:5]:
-        print(f"    error: {error}")
+    """Print the summary (keys, LPP2 lines, log reader) and return the figures of the JSON line."""
+    run = {"poll_s": poll_s, "fs": fs, "bridge_cpu_s": bridge_cpu_s}
+    k = key_figures(keys, baseline, probe, bridge_cpu_s)
+    print_keys(args, keys, baseline, parts, k, run)
     lpp2 = keys.get("lpp2")
-    lpp2_lat = summary(lpp2["latency"]) if lpp2 and lpp2["latency"] else None
-    lpp2_base = summary(lpp2["baseline"]["bare"]) if lpp2_lat and lpp2["baseline"]["bare"] else None
-    lpp2_commit = summary(lpp2["baseline"]["commit"]) if lpp2_lat and lpp2["baseline"]["commit"] else None
-    lpp2_ratio = lpp2_lat["p99"] / lpp2_base["p99"] if lpp2_base and lpp2_base["p99"] > 0 else nan
-    lpp2_target = 2 * lpp2_base["p99"] + lpp2_commit["p99"] if lpp2_base and lpp2_commit else nan
-    lpp2_over = lpp2_lat["p99"] / lpp2_target if lpp2_lat and lpp2_target > 0 else nan
-    lpp2_over_ci = (
-        target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["commit"])
-        if lpp2_lat and lpp2_base and lpp2_commit
-        else (nan, nan)
-    )
-    # the line's own database work (the platform's append, committed) in place of a one-row INSERT
-    lpp2_append = summary(lpp2["baseline"]["append"]) if lpp2_lat and lpp2["baseline"].get("append") else None
-    lpp2_target_append = 2 * lpp2_base["p99"] + lpp2_append["p99"] if lpp2_base and lpp2_append else nan
-    lpp2_append_ci = (
-        target_ratio_ci(lpp2["latency"], lpp2["baseline"]["bare"], lpp2["baseline"]["append"])
-        if lpp2_base and lpp2_append
-        else (nan, nan)
-    )
-    if lpp2_lat:
-        print(f"  LPP2 line: judge's client -> partner's     {fmt(lpp2_lat)}  (stored, then relayed)")
-        if lpp2["first"]:
-            print(
-                f"    the round's first lines (unmeasured warm-up): n={len(lpp2['first'])}, "
-                f"max {max(lpp2['first']) * 1000:.2f} ms"
-            )
-        if lpp2_base and lpp2_commit:
-            print(f"  LPP2 baseline, bare round trip (8 pairs)  {fmt(lpp2_base)}")
-            print(f"  LPP2 baseline, the commit (8 pairs)       {fmt(lpp2_commit)}")
-        if lpp2_append:
-            print(f"  LPP2 baseline, the append (8 pairs)       {fmt(lpp2_append)}")
-        met = "met" if lpp2_lat["p99"] <= lpp2_target else "not met"
-        print(
-            f"  LPP2 p99 {lpp2_lat['p99']:.2f} ms = {lpp2_ratio:.2f} x the bare baseline; target <= 2 x bare + "
-            f"commit = {lpp2_target:.2f} ms: {met}; lost {lpp2['lost']} lines; {len(lpp2['errors'])} refusals"
-        )
-        print(
-            f"  LPP2 p99 / target {lpp2_over:.2f} (95% bootstrap CI {lpp2_over_ci[0]:.2f}-{lpp2_over_ci[1]:.2f}: "
-            f"the line's, the bare and the commit's samples each resampled; under 1 is met)"
-        )
-        if lpp2_append:
-            print(
-                f"  LPP2 p99 / (2 x bare + the append's p99 = {lpp2_target_append:.2f} ms) "
-                f"{lpp2_lat['p99'] / lpp2_target_append:.2f} (95% CI {lpp2_append_ci[0]:.2f}-{lpp2_append_ci[1]:.2f}): "
-                f"the line's own statement in place of a one-row INSERT"
-            )
-        lines = len(lpp2["latency"]) or 1
-        print(
-            f"  LPP2 CPU per line: daphne {lpp2['daphne_cpu_s'] * 1000 / lines:.2f} ms, the benchmark's clients "
-            f"{lpp2['client_cpu_s'] * 1000 / lines:.2f} ms (both ends in Python; less sensitive to load)"
-        )
-    print(
-        f"log reader: {reader['files']} files of 2012, {reader['keystrokes']} keystrokes, {reader['rounds']} "
-        f"rounds: {reader['keystrokes_per_s']:,.0f} keystrokes/s ({reader['bytes_per_s'] / 1e6:.1f} MB/s)"
-    )
-    print(
-        f"  baseline: raw read + decode + split lines   {reader['baseline_bytes_per_s'] / 1e6:.1f} MB/s, "
-        f"{reader['baseline_lines_per_s']:,.0f} lines/s"
-    )
-    print(f"  {harness.load_line()}")
-    if note:
-        print(f"  note: {note}")
-    parts_p99 = {name: summary(parts[name])["p99"] if parts[name] else nan for name in ("detect", "push", "deliver")}
-    return {
-        "p50_ms": round(lat["p50"], 3),
-        "p99_ms": round(lat["p99"], 3),
-        "baseline_p50_ms": round(base["p50"], 3),
-        "baseline_p99_ms": round(base["p99"], 3),
-        "ratio": round(ratio, 3),
-        "target_p99_ms": TARGET_P99_MS,
-        "keystrokes_per_s": round(reader["keystrokes_per_s"], 1),
-        "baseline_bytes_per_s": round(reader["baseline_bytes_per_s"], 1),
-        "baseline_lines_per_s": round(reader["baseline_lines_per_s"], 1),
-        "reader_bytes_per_s": round(reader["bytes_per_s"], 1),
-        "conversations": args.conversations,
-        "keys": received,
-        "lost": keys["total"] - received,
-        "mismatched": keys["mismatched"],
-        "errors": len(keys["errors"]),
-        "wake": args.wake,
-        "poll_s": poll_s,
-        "filesystem": fs,
-        "detect_p99_ms": round(parts_p99["detect"], 3),
-        "push_p99_ms": round(parts_p99["push"], 3),
-        "deliver_p99_ms": round(parts_p99["deliver"], 3),
-        "step_p50_ms": round(summary(steps)["p50"], 3) if steps else nan,
-        "read_p50_ms": round(summary(busy)["p50"], 3) if busy else nan,
-        "bridge_cpu_ms_per_key": round(cpu_per_key_ms, 4),
-        "keys_per_push": round(sum(parts["batch"]) / len(parts["batch"]), 3) if parts["batch"] else nan,
-        "lpp2_p50_ms": round(lpp2_lat["p50"], 3) if lpp2_lat else nan,
-        "lpp2_p99_ms": round(lpp2_lat["p99"], 3) if lpp2_lat else nan,
-        "lpp2_ratio": round(lpp2_ratio, 3),
-        "lpp2_baseline_p99_ms": round(lpp2_base["p99"], 3) if lpp2_base else nan,
-        "lpp2_commit_p99_ms": round(lpp2_commit["p99"], 3) if lpp2_commit else nan,
-        "lpp2_target_ms": round(lpp2_target, 3),
-        "lpp2_target_met": bool(lpp2_lat and lpp2_lat["p99"] <= lpp2_target),
-        "lpp2_target_ratio": round(lpp2_over, 3),
-        "lpp2_target_ratio_ci95": [round(bound, 3) for bound in lpp2_over_ci],
-        "lpp2_append_p99_ms": round(lpp2_append["p99"], 3) if lpp2_append else nan,
-        "lpp2_target_append_ms": round(lpp2_target_append, 3),
-        "lpp2_target_append_ratio": round(lpp2_lat["p99"] / lpp2_target_append, 3) if lpp2_append else nan,
-        "lpp2_target_append_ratio_ci95": [round(bound, 3) for bound in lpp2_append_ci],
-        "lpp2_first_line_max_ms": round(max(lpp2["first"]) * 1000, 3) if lpp2_lat and lpp2["first"] else nan,
-        "lpp2_lost": lpp2["lost"] if lpp2 else 0,
-        "lpp2_daphne_cpu_ms_per_line": round(lpp2["daphne_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
-        if lpp2_lat
-        else nan,
-        "lpp2_client_cpu_ms_per_line": round(lpp2["client_cpu_s"] * 1000 / len(lpp2["latency"]), 3)
-        if lpp2_lat
-        else nan,
-    }
+    f = lpp2_figures(lpp2)
+    if f["lat"]:
+        print_lpp2(lpp2, f)
+    print_reader(reader, note)
+    return {**key_result(args, keys, parts, k, reader, run), **lpp2_result(lpp2, f)}
 
 
 def filesystem(path: Path) -> str:
@@ -778,7 +867,7 @@ def parse_args(argv=None):
         help="let daphne run the periodic sweeps itself, as the embedded default does (services "
         "mode runs them in `celery beat`; default: not in daphne)",
     )
-    args = parser.parse_args(argv)
+    args = results.add_options(parser).parse_args(argv)
     if args.conversations < 1 or args.keys < 1:
         parser.error("--conversations and --keys must be at least 1")
     if not 0 <= args.min_key_ms <= args.max_key_ms:
@@ -878,7 +967,8 @@ def run(args) -> dict:
 
 
 def main(argv=None) -> int:
-    return harness.main("lpp_latency", lambda: run(parse_args(argv)))
+    args = parse_args(argv)
+    return harness.main("lpp_latency", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ import os
 import sys
 import time
 
-from bench import harness
+from bench import harness, results
 
 BASELINES = ("baseline", "baseline_atomic")
 # trading phases of other benchmarks run by `run_phases` (kind -> "module:function(assignment, index, made, stop_at)")
@@ -324,7 +324,7 @@ def parse_args(argv=None):
         default="redis",
         help="the channel layer each trade's push goes through (default: Redis, as deployed)",
     )
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def run(args) -> dict:
@@ -334,7 +334,7 @@ def run(args) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("markets", lambda: run(args))
+    return harness.main("markets", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 from arena import stats
+from bench.results import add_options, record_if_asked
 
 TARGET = 10.0
 
@@ -105,7 +106,7 @@ def main() -> None:
     ap.add_argument("--replicates", type=int, default=1000)
     ap.add_argument("--baseline-replicates", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
+    args = add_options(ap).parse_args()
 
     rng = np.random.default_rng(args.seed)
     battles, truth = simulate(args.systems, args.battles, rng)
@@ -176,33 +177,31 @@ def main() -> None:
         f"95 % intervals cover {coverage:.0%} of the systems, "
         f"median width {float(np.median(high - low)):.1f} points"
     )
-    print(
-        json.dumps(
-            {
-                "systems": args.systems,
-                "battles": len(battles),
-                "replicates": args.replicates,
-                "seconds": round(ours_s, 3),
-                "cpu_seconds": round(ours_cpu, 3),
-                "point_fit_seconds": round(point_s, 3),
-                "baseline_seconds": round(baseline_s, 3),
-                "baseline_cpu_seconds": round(baseline_cpu, 3),
-                "baseline_point_fit_seconds": round(b_point_s, 3),
-                "baseline_seconds_per_replicate": round(per_replicate, 5),
-                "baseline_replicates_run": args.baseline_replicates,
-                "baseline_extrapolated": True,
-                "speedup": round(speedup, 2),
-                "speedup_cpu": round(speedup_cpu, 2),
-                "target_speedup": TARGET,
-                "met": speedup >= TARGET,
-                "max_abs_delta_rating": delta_point,
-                "max_abs_delta_rating_replicates": delta_boot,
-                "max_abs_delta_rating_vs_tight_lbfgs": delta_tight,
-                "max_abs_error_vs_truth": round(delta_truth, 2),
-                "ci_coverage_of_truth": coverage,
-            }
-        )
-    )
+    result = {
+        "systems": args.systems,
+        "battles": len(battles),
+        "replicates": args.replicates,
+        "seconds": round(ours_s, 3),
+        "cpu_seconds": round(ours_cpu, 3),
+        "point_fit_seconds": round(point_s, 3),
+        "baseline_seconds": round(baseline_s, 3),
+        "baseline_cpu_seconds": round(baseline_cpu, 3),
+        "baseline_point_fit_seconds": round(b_point_s, 3),
+        "baseline_seconds_per_replicate": round(per_replicate, 5),
+        "baseline_replicates_run": args.baseline_replicates,
+        "baseline_extrapolated": True,
+        "speedup": round(speedup, 2),
+        "speedup_cpu": round(speedup_cpu, 2),
+        "target_speedup": TARGET,
+        "met": speedup >= TARGET,
+        "max_abs_delta_rating": delta_point,
+        "max_abs_delta_rating_replicates": delta_boot,
+        "max_abs_delta_rating_vs_tight_lbfgs": delta_tight,
+        "max_abs_error_vs_truth": round(delta_truth, 2),
+        "ci_coverage_of_truth": coverage,
+    }
+    print(json.dumps(result))
+    record_if_asked("ratings", result, args)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import copy
 import os
 
 from bench.harness import AS_CONFIGURED_ENV, PREFIX_ENV
+from config.env import env
 from config.settings import *  # noqa: F403  the platform's settings, with the benchmarks' changes below
 from config.settings import CHANNEL_LAYERS as PROJECT_CHANNEL_LAYERS
 from config.settings import INSTALLED_APPS as PROJECT_APPS
@@ -23,6 +24,14 @@ INSTALLED_APPS = [*PROJECT_APPS, "bench.tutorial"]
 ASGI_APPLICATION = "bench.asgi.application"
 CHANNEL_LAYERS = copy.deepcopy(PROJECT_CHANNEL_LAYERS)
 BENCH_NOTE = None
+
+# The memory diagnostic of the run's daphne (bench._memdiag, started by bench.asgi; bench.soak --memdiag).
+# Off by default. A file path: daphne appends, every ARENA_MEMDIAG_S seconds, one JSON line of what
+# its process holds (RSS, malloc, object counts by type, per-channel state; with
+# ARENA_MEMDIAG_TRACEMALLOC, the source lines whose allocations grew).
+ARENA_MEMDIAG = env.str("ARENA_MEMDIAG", "")
+ARENA_MEMDIAG_S = env.float("ARENA_MEMDIAG_S", 60.0, minimum=1.0, maximum=3600.0)
+ARENA_MEMDIAG_TRACEMALLOC = env.bool("ARENA_MEMDIAG_TRACEMALLOC", False)
 
 _prefix = os.environ.get(PREFIX_ENV)
 _layer = CHANNEL_LAYERS["default"]

@@ -21,7 +21,7 @@ them over websockets, as people's pages would, for --minutes:
   same witness) at its first reload after M minutes; without it a conversation lasts the whole run, and
   the state a reloading page is sent (its whole transcript) grows with it.
 
---memdiag PATH makes daphne sample its own memory into PATH (core.memdiag: RSS, malloc's and pymalloc's
+--memdiag PATH makes daphne sample its own memory into PATH (bench._memdiag: RSS, malloc's and pymalloc's
 accounting, live objects by type, per-channel state; --tracemalloc adds the source lines that allocated)
 and prints a summary of it at the end; --malloc-arena-max N runs daphne with MALLOC_ARENA_MAX=N.
 
@@ -53,7 +53,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import harness
+from bench import harness, results
 from bench._soak_sampling import TOLERANCE, Sampler, flatness, table
 from bench.harness import BenchError
 
@@ -501,7 +501,7 @@ def parse_args(argv=None):
     parser.add_argument(
         "--memdiag",
         metavar="PATH",
-        help="daphne samples its memory into PATH (core.memdiag: "
+        help="daphne samples its memory into PATH (bench._memdiag: "
         "object counts by type, malloc, per-channel state), summarised at the end",
     )
     parser.add_argument("--memdiag-s", type=float, default=60, help="seconds between memdiag samples")
@@ -516,7 +516,7 @@ def parse_args(argv=None):
         default=0,
         help="daphne's MALLOC_ARENA_MAX (glibc's malloc arenas; 0: glibc's default, 8 per core)",
     )
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def daphne_environ(args) -> dict[str, str]:
@@ -568,7 +568,7 @@ def run(args) -> dict:
         tally = asyncio.run(soak(args, services, worker, base, humans, machines, bettors))
         result = report(args, tally, stored(tally["machine_conversations"], game_id), services.note)
     if args.memdiag:
-        from core.memdiag import summary
+        from bench._memdiag import summary
 
         print(summary(args.memdiag))
         result["memdiag"] = str(Path(args.memdiag).resolve())
@@ -579,7 +579,7 @@ def run(args) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("soak", lambda: run(args))
+    return harness.main("soak", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

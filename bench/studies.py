@@ -28,7 +28,7 @@ import random
 import sys
 import time
 
-from bench import harness
+from bench import harness, results
 from bench.harness import BenchError, fmt, summary
 
 log = harness.logger("studies")
@@ -299,7 +299,7 @@ def parse_args(argv=None):
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    args = results.add_options(parser).parse_args(argv)
     if args.players < 2 or args.players % 2 or args.rate <= 0 or args.messages < 1:
         parser.error("--players must be an even number >= 2, --rate > 0, --messages >= 1")
     return args
@@ -310,7 +310,7 @@ def main(argv=None) -> int:
     if args.serve:
         harness.serve(args.port)
         return 0
-    return harness.main("studies", lambda: run(args))
+    return harness.main("studies", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

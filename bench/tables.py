@@ -5,7 +5,7 @@
 Needs PostgreSQL and Redis (services mode), set up by bench/harness.py: a throwaway database
 ``arena_bench_<pid>`` (migrated, dropped at the end), the broker's keys under the run's own prefix
 (deleted at the end), Celery workers in child processes that die with the benchmark. The stub
-(``tables.stub.ChatStub``, in this process, on loopback) answers every agent at once: an opening
+(``tests.chat_stub.ChatStub``, in this process, on loopback) answers every agent at once: an opening
 statement, then JSON votes whose reasons come from a small pool, so the judge's repetition and
 plagiarism checks fire now and then and corrections and penalties happen as in a real game.
 
@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import harness
+from bench import harness, results
 from bench.harness import BenchError, percentile
 
 NAMES = ("Alpha", "Beta", "Gamma")
@@ -234,14 +234,14 @@ def parse_args(argv=None):
         metavar="FILE",
         help="a cProfile (wall clock, pstats format) of the in-process games' play, written to FILE",
     )
-    return parser.parse_args(argv)
+    return results.add_options(parser).parse_args(argv)
 
 
 def run(args) -> dict:
     os.environ["ARENA_OUTBOUND_ALLOW"] = "127.0.0.1/32"  # the stub is on loopback; the workers inherit it
     load_before = os.getloadavg()
     with harness.Services("tables", eager=False) as services:
-        from tables.stub import ChatStub
+        from tests.chat_stub import ChatStub
 
         with ChatStub({name: [reply] for name in NAMES}) as stub:
             return measure(args, services, stub, load_before)
@@ -347,7 +347,7 @@ def measure(args, services, stub, load_before) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return harness.main("tables", lambda: run(args))
+    return harness.main("tables", lambda: run(args), args, argv)
 
 
 if __name__ == "__main__":

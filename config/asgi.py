@@ -23,9 +23,8 @@ application = lpp2_application(
     )
 )
 
-from core import embedded_beat, memdiag  # noqa: E402  started once the application is built
+from core import embedded_beat  # noqa: E402  started once the application is built
 
-memdiag.start_from_settings()  # only with ARENA_MEMDIAG set
 embedded_beat.start_from_settings()  # only in the embedded default (tasks in-process)
 
 from core import gcpolicy  # noqa: E402  last: the heap it freezes holds all of the above

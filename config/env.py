@@ -167,11 +167,6 @@ def database(url: str, var: str = "DATABASE_URL") -> dict:
     }
 
 
-def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict:
-    """`database` under its former name (bench/harness.py reads a server's URL with it)."""
-    return database(url, name)
-
-
 def _without_password(url: str, parts) -> str:
     if parts.password is None:
         return url

@@ -297,14 +297,6 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}
 
-# --- diagnostics -----------------------------------------------------------------------------------
-# Off by default. A file path: daphne appends, every ARENA_MEMDIAG_S seconds, one JSON line of what
-# its process holds (RSS, malloc, object counts by type, per-channel state; with
-# ARENA_MEMDIAG_TRACEMALLOC, the source lines whose allocations grew): core.memdiag, bench.soak --memdiag.
-ARENA_MEMDIAG = env.str("ARENA_MEMDIAG", "")
-ARENA_MEMDIAG_S = env.float("ARENA_MEMDIAG_S", 60.0, minimum=1.0, maximum=3600.0)
-ARENA_MEMDIAG_TRACEMALLOC = env.bool("ARENA_MEMDIAG_TRACEMALLOC", False)
-
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -81,7 +81,7 @@ class ConversationMarketConsumer(BaseConsumer):
     actions = {"state": "on_state", "trade": "on_trade"}
 
     def authorise(self):
-        from markets.xselectors import xmarket_by_public_id, xmarket_viewer_check
+        from markets.conversation.selectors import xmarket_by_public_id, xmarket_viewer_check
 
         self.cm = xmarket_by_public_id(public_id=self.scope["url_route"]["kwargs"]["public_id"])
         xmarket_viewer_check(cm=self.cm, user=self.scope["user"])
@@ -92,7 +92,7 @@ class ConversationMarketConsumer(BaseConsumer):
         return [arena_groups.spectators_group(self.cm.interrogation_id), groups.spectators_group(self.cm.game_id)]
 
     def state(self):
-        from markets.xselectors import xmarket_state
+        from markets.conversation.selectors import xmarket_state
 
         return xmarket_state(cm=self.cm, user=self.scope["user"])
 

@@ -262,7 +262,7 @@ class ConversationMarket(models.Model):
     """A crowd market on someone else's arena interrogation: "the left witness is human" (three-party)
     or "this candidate is human" (one-to-one). Its Game holds the maker, the accounts, the bettors and
     the trades of Turing Trade, unchanged; the interrogation's schedule opens and closes it
-    (markets.services.xmarkets), its reveal settles it (the game's target is set to the witness on
+    (markets.conversation.services), its reveal settles it (the game's target is set to the witness on
     `side` only then), an abort voids it. Spectators watch through the interrogation's arena
     SpectatorFeed, a delay behind the judge."""
 

@@ -3,7 +3,7 @@
 A format registers a policy, `policy(interrogation ids) -> {interrogation id: dict}`, one query for
 the whole batch: for each interrogation it has a say on (its own, where its organiser allowed
 spectators) the keyword arguments of `xmarket_open` (`delay_s`, `market_maker`, ...); the others are
-left out. `markets.services.xmarkets.xmarkets_ensure` asks them for interrogations that have no market
+left out. `markets.conversation.services.xmarkets_ensure` asks them for interrogations that have no market
 yet (the markets sweep every few seconds, and the formats' pages): a query per format, however many
 conversations are running (one per conversation and format before, 7% of daphne's CPU in the studies
 benchmark, for games that never get a market).

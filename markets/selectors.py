@@ -23,7 +23,7 @@ HISTORY_POINTS = 1000  # price points in a console's state: the chart's last 100
 
 
 def game_by_public_id(*, public_id) -> Game:
-    # a conversation market's game is reached through its own pages (markets.xselectors), never these
+    # a conversation market's game is reached through its own pages (markets.conversation.selectors), never these
     game = (
         Game.objects.select_related("market", "target_entry")
         .filter(public_id=public_id, conversation_market__isnull=True)

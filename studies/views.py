@@ -9,10 +9,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from arena import selectors as arena_selectors
+from arena.selectors.interrogations import can_monitor
 from core.errors import ArenaError
 from markets import services as market_services
-from markets import xselectors
+from markets.conversation import selectors as conversation_selectors
 from studies import charts, exports, selectors, services
 from studies.models import Game, Participant, Study, SurveyAnswer
 from studies.selectors import SESSION_KEY, session_participant
@@ -120,7 +120,7 @@ def play_game(request, public_id):
 
 
 def _researcher(request):
-    if not (request.user.is_staff or arena_selectors.can_monitor(request.user)):
+    if not (request.user.is_staff or can_monitor(request.user)):
         raise PermissionDenied("Researchers (organisers) only.")
 
 
@@ -221,6 +221,6 @@ def play_watch(request):
     )
     ids = [g.interrogation_id for g in games]
     market_services.xmarkets_ensure(interrogation_ids=ids)
-    markets = xselectors.xmarket_links(interrogation_ids=ids)
+    markets = conversation_selectors.xmarket_links(interrogation_ids=ids)
     rows = [(g, markets[g.interrogation_id]) for g in games if g.interrogation_id in markets]
     return render(request, "studies/play_watch.html", {"rows": rows, "studies": studies})

@@ -16,11 +16,11 @@ from rest_framework.reverse import reverse
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView as DRFAPIView
 
-from arena import entry_selectors
 from arena.api import schema
 from arena.api.errors import error_json, refused
 from arena.api.throttles import AddressFirst, AddressThrottle, TokenThrottle, throttle_wait
 from arena.models import Entry, EntryHealth
+from arena.selectors import entries
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
 from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
@@ -235,7 +235,7 @@ class EntryHealthView(APIView):
 
     @extend_schema(responses={200: schema.HealthOut, 404: schema.NOT_FOUND})
     def get(self, request, entry_id):
-        return Response(entry_selectors.entry_health_report(entry=own_entry(request, entry_id)))
+        return Response(entries.entry_health_report(entry=own_entry(request, entry_id)))
 
 
 class EntryCallsView(APIView):
@@ -252,8 +252,8 @@ class EntryCallsView(APIView):
             number_param(request.query_params, "page", minimum=1, maximum=10**9, integer=True)
         except InvalidInput as exc:
             raise exceptions.ValidationError({"page": [str(exc)]}) from None
-        calls = pages.paginate_queryset(entry_selectors.entry_calls(entry=entry), request, view=self)
-        return pages.get_paginated_response([entry_selectors.call_data(call) for call in calls])
+        calls = pages.paginate_queryset(entries.entry_calls(entry=entry), request, view=self)
+        return pages.get_paginated_response([entries.call_data(call) for call in calls])
 
 
 class RehearseInput(serializers.Serializer):

@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404, render
 
 from arena import charts
 from arena.models import Entry
-from arena.results import exports, selectors
+from arena.results import exports
 from arena.results.filters import results_filter
 from arena.results.sources import HUMAN, formats_registered
-from arena.selectors import can_monitor
+from arena.selectors import results
+from arena.selectors.interrogations import can_monitor
 
 
 def _filtered(kind: str):
@@ -98,7 +99,7 @@ def _charted(data: dict) -> dict:
 
 @_filtered("page")
 def results_page(request, form):
-    data = _charted(_linked(selectors.results_public(query=form.query()))) if form.is_valid() else None
+    data = _charted(_linked(results.results_public(query=form.query()))) if form.is_valid() else None
     return _render(request, "arena/results.html", form, {"results": data})
 
 
@@ -106,13 +107,13 @@ def results_page(request, form):
 def results_json(request, form):
     query = form.query()
     return JsonResponse(
-        exports.public_json(selectors.results_public(query=query), query), json_dumps_params={"indent": 1}
+        exports.public_json(results.results_public(query=query), query), json_dumps_params={"indent": 1}
     )
 
 
 @_filtered("csv")
 def results_csv(request, form, table):
-    data = selectors.results_public(query=form.query())
+    data = results.results_public(query=form.query())
     text = {
         "ratings": exports.ratings_csv,
         "matrix": exports.matrix_csv,
@@ -124,7 +125,7 @@ def results_csv(request, form, table):
 @_filtered("page")
 def entry_page(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
-    data = selectors.results_entry(entry=entry, query=form.query()) if form.is_valid() else None
+    data = results.results_entry(entry=entry, query=form.query()) if form.is_valid() else None
     chart = charts.entry_chart(entry.display_name, data["formats"]) if data and data["formats"] else None
     return _render(request, "arena/results_entry.html", form, {"entry": entry, "data": data, "chart": chart})
 
@@ -134,7 +135,7 @@ def entry_json(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
     query = form.query()
     return JsonResponse(
-        exports.entry_json(selectors.results_entry(entry=entry, query=query), query), json_dumps_params={"indent": 1}
+        exports.entry_json(results.results_entry(entry=entry, query=query), query), json_dumps_params={"indent": 1}
     )
 
 
@@ -142,14 +143,14 @@ def entry_json(request, form, pk):
 def entry_csv(request, form, pk):
     entry = get_object_or_404(Entry, pk=pk)
     return _csv(
-        exports.entry_csv(selectors.results_entry(entry=entry, query=form.query())), f"entry-{entry.pk}-rates.csv"
+        exports.entry_csv(results.results_entry(entry=entry, query=form.query())), f"entry-{entry.pk}-rates.csv"
     )
 
 
 @_organisers
 @_filtered("page")
 def judges_page(request, form):
-    rows = selectors.results_judges(query=form.query()) if form.is_valid() else None
+    rows = results.results_judges(query=form.query()) if form.is_valid() else None
     return _render(
         request,
         "arena/results_judges.html",
@@ -163,11 +164,11 @@ def judges_page(request, form):
 def judges_json(request, form):
     query = form.query()
     return JsonResponse(
-        exports.judges_json(selectors.results_judges(query=query), query), json_dumps_params={"indent": 1}
+        exports.judges_json(results.results_judges(query=query), query), json_dumps_params={"indent": 1}
     )
 
 
 @_organisers
 @_filtered("csv")
 def judges_csv(request, form):
-    return _csv(exports.judges_csv(selectors.results_judges(query=form.query())), "judges.csv")
+    return _csv(exports.judges_csv(results.results_judges(query=form.query())), "judges.csv")

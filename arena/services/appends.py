@@ -256,14 +256,24 @@ def message_append(
 
 
 def conversation_loaded(**fields) -> Conversation:
-    """A conversation as the ORM would load it (the fields an append reads)."""
-    conversation = Conversation(**fields)
-    conversation._state.adding, conversation._state.db = False, DEFAULT_DB_ALIAS  # django.db.connection's alias
-    return conversation
+    """A conversation as the ORM would load it (the fields an append reads; the others deferred: read,
+    they are fetched)."""
+    return _loaded(Conversation, fields)
 
 
 def message_loaded(**fields) -> Message:
     """The stored message as the ORM would load it."""
-    message = Message(**fields)
-    message._state.adding, message._state.db = False, DEFAULT_DB_ALIAS
-    return message
+    return _loaded(Message, fields)
+
+
+@cache
+def _attnames(model) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+def _loaded(model, fields: dict):
+    """``model.from_db`` (what a QuerySet calls for each row) with ``fields``, in the model's field order."""
+    names = [name for name in _attnames(model) if name in fields]
+    if len(names) != len(fields):
+        raise TypeError(f"{model.__name__} has no field {sorted(set(fields) - set(names))}")
+    return model.from_db(DEFAULT_DB_ALIAS, names, [fields[name] for name in names])  # django.db.connection's alias

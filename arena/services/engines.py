@@ -36,7 +36,7 @@ from django.conf import settings
 
 from arena.learning import DatabaseCorpus
 from arena.models import EngineCall, Entry
-from arena.services.health import (
+from arena.services.breaker import (
     ERROR_CHARS,
     CallResult,
     breaker_allows,
@@ -315,7 +315,7 @@ def engine_chat(
     transaction), for a caller whose own later commit makes them durable: the WAL is flushed in order,
     so the caller's synchronous commit flushes this one too (a Tables turn's outcome). Only a crash of
     the database server before then loses the log, with the caller's unwritten work that needed it.
-    (:func:`arena.services.health.engine_call_record`: a healthy entry's success costs one round trip.)"""
+    (:func:`arena.services.breaker.engine_call_record`: a healthy entry's success costs one round trip.)"""
     from bots.sanitize import clean_reply
 
     attempt = 0

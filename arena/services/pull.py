@@ -114,8 +114,8 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
     rules refuse), Closed (the conversation is over) or Conflict: nothing to answer (the last message
     is not the judge's: ``not_pending``) or that message already has its answer (``already_answered``).
     """
+    from arena.services.breaker import CallResult, breaker_record, engine_call_log
     from arena.services.engines import reply_cap, typing_model_load
-    from arena.services.health import CallResult, breaker_record, engine_call_log
     from arena.services.witnesses import bot_reply_schedule
     from bots.base import EngineError
     from bots.sanitize import clean_reply

@@ -3,7 +3,7 @@
 A rehearsal is an ordinary one-to-one :class:`~arena.models.Interrogation` marked ``rehearsal``, started
 at once, so the entry answers through the real machinery (the gateway, its typing delay, the reply rules,
 pull mode's long poll) and the transcript is the arena's own. It is kept out of every result and never
-published (:mod:`arena.selectors`, :func:`arena.services.publication.interrogation_publish`).
+published (:mod:`arena.selectors.interrogations`, :func:`arena.services.publication.interrogation_publish`).
 
 The judge is either the entrant (in a second tab, on the ordinary judge console) or the scripted bot
 judge, a platform user that asks :data:`QUESTIONS` one by one: it waits for each answer, pauses
@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import roles
-from arena.entry_selectors import entry_rehearsals
 from arena.models import Conversation, Entry, Interrogation, Message, Status
+from arena.selectors.entries import entry_rehearsals
 from arena.services.interrogations import interrogation_create, interrogation_end, interrogation_start
 from arena.services.messages import message_post
 from core.dispatch import enqueue_on_commit

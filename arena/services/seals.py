@@ -3,7 +3,7 @@
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 
 from arena.models import Conversation, ConversationSeal, Interrogation, Message
-from arena.signing import signing_key
+from arena.transcript_keys import signing_key
 from core import hashchain, signing
 
 

@@ -5,7 +5,7 @@ Release is scheduled, not left to a page's timer: when a message is stored (aren
 a task is enqueued with the delay as its countdown; the task re-reads the message's `created_at` and
 the feed's delay from the database, pushes only when they allow it, and schedules itself again if it
 ran early (a clock or a broker that fires too soon never releases anything before its time). Reads
-(`arena.spectator_selectors`) filter on the same stored times, so a reconnect or a JSON read shows
+(`arena.selectors.spectators`) filter on the same stored times, so a reconnect or a JSON read shows
 exactly what the pushes may show.
 """
 

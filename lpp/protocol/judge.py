@@ -1,6 +1,6 @@
 """A terminal judge program for one LPP link, playing the role of JComm.
 
-    python -m lpp.judge DIR [--log FILE] [--program NAME]
+    python -m lpp.protocol.judge DIR [--log FILE] [--program NAME]
 
 Each line typed on standard input is sent key by key (``*.judge``) followed by
 ``Return``; the other side's keys (``*.other``) are read, deleted and shown as
@@ -27,7 +27,7 @@ from lpp.protocol.transport import CommDir, Watcher
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lpp.judge", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lpp.protocol.judge", description=__doc__.split("\n\n")[0])
     cli.add_transport_args(parser)
     parser.add_argument("--log", help="write a 2012-format JComm log of both sides here")
     parser.add_argument("--program", default="other", help="name of the other side in the log")

@@ -1,6 +1,6 @@
 """Render a JComm log (2009 or 2012 format) as a readable transcript.
 
-    python -m lpp.replay LOGFILE [--side left|right] [--backspace]
+    python -m lpp.protocol.replay LOGFILE [--side left|right] [--backspace]
 
 One block per screen side; each utterance, in the order the lines were
 finished, as ``[mm:ss.s typing N.Ns] speaker: text``: when the line was
@@ -19,7 +19,7 @@ from lpp.protocol.model import JUDGE, Transcript, Utterance
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lpp.replay", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lpp.protocol.replay", description=__doc__.split("\n\n")[0])
     parser.add_argument("logfile", type=cli.existing_file, help="a JComm log file")
     parser.add_argument("--side", choices=("left", "right"), help="only this screen side")
     parser.add_argument("--backspace", action="store_true", help="show each BackSpace as ~ instead of applying it")

@@ -78,7 +78,7 @@ def turing_trade_refusal(game: Game, user) -> str | None:
 def game_join(*, game_id: int, user, refusal=turing_trade_refusal) -> Participant:
     """Join as a bettor with the game's starting points. `refusal(game, user)` says why a user may
     not (None: they may): Turing Trade's rule by default, a conversation market's its own
-    (markets.services.xmarkets)."""
+    (markets.conversation.services)."""
     if not user.is_authenticated:
         raise NotAllowed("Log in to join a game.")
     with transaction.atomic():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env, parse_database_url
+from config.env import database, env
 
 ROOT = Path(__file__).resolve().parents[2]
 SIGNING_KEY = "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="  # an Ed25519 private key (RFC 8032 test 1), base64
@@ -103,7 +103,7 @@ def test_good_values_and_defaults(monkeypatch):
 
 
 def test_database_urls():
-    db = parse_database_url("postgres://ann:s%40cret@db.example:6543/arena?sslmode=require")
+    db = database("postgres://ann:s%40cret@db.example:6543/arena?sslmode=require")
     assert db == {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": "arena",
@@ -116,7 +116,7 @@ def test_database_urls():
         "CONN_HEALTH_CHECKS": False,
         "TEST": {"NAME": "test_arena"},
     }
-    assert parse_database_url("postgres://root@127.0.0.1:5432/test") == {
+    assert database("postgres://root@127.0.0.1:5432/test") == {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": "test",
         "USER": "root",
@@ -132,13 +132,13 @@ def test_database_urls():
         ("sqlite:///srv/arena.sqlite3", "/srv/arena.sqlite3"),
         ("sqlite:////srv/arena.sqlite3", "/srv/arena.sqlite3"),
     ]:
-        assert parse_database_url(url) == {
+        assert database(url) == {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": path,
             "TEST": {"NAME": path + ".test"},
         }
     with pytest.raises(ImproperlyConfigured) as refused:
-        parse_database_url("postgres://ann:s3cret@db.example:port/arena")
+        database("postgres://ann:s3cret@db.example:port/arena")
     assert "DATABASE_URL=" in str(refused.value) and "s3cret" not in str(refused.value)  # no password in logs
 
 
@@ -165,7 +165,8 @@ SERVICES = {"DATABASE_URL": "postgres://root@127.0.0.1:5432/arena", "ALLOWED_HOS
 
 def test_the_embedded_default_runs_with_debug_off_on_keys_it_generates_once(tmp_path):
     show = (
-        "from django.conf import settings; from arena.signing import signing_key; from core.hashchain import key_id; "
+        "from django.conf import settings; from arena.transcript_keys import signing_key; "
+        "from core.hashchain import key_id; "
         "print(settings.DEBUG, settings.SECRET_KEY, key_id(signing_key().public_key()))"
     )
     first = manage("shell", "-c", show, ARENA_DATA_DIR=str(tmp_path))

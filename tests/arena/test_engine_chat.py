@@ -5,7 +5,7 @@ import pytest
 
 from arena.models import EngineCall, Entry, EntryHealth
 from arena.services.engines import engine_chat
-from tables.stub import ChatStub
+from tests.chat_stub import ChatStub
 
 pytestmark = pytest.mark.django_db
 MESSAGES = [{"role": "system", "content": "You judge."}, {"role": "user", "content": "Say ok."}]

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from arena import roles, services
 from arena.models import EngineCall, Entry, EntryHealth
 from arena.services.apikeys import apikey_create
-from arena.services.health import CallResult, engine_call_log
+from arena.services.breaker import CallResult, engine_call_log
 from tests.conftest import FAST, make_user
 
 pytestmark = pytest.mark.django_db
@@ -129,26 +129,26 @@ def test_the_gateway_stores_the_neutral_text_for_the_owner_beside_the_detail(ent
 def test_a_success_logs_its_call_and_resets_the_breaker_together_or_not_at_all(ada, monkeypatch):
     """On the one-statement path (PostgreSQL) and the transaction one: a success on a breaker with a
     failure counted is logged and closes the count; if the breaker's update fails, no log row is left."""
-    from arena.services import health
+    from arena.services import breaker
 
     entry = Entry.objects.create(owner=ada, display_name="Ada's bot", engine="simple", settings=dict(FAST))
-    health.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=3), subject="call 1")  # no row yet
+    breaker.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=3), subject="call 1")  # no row yet
     assert EngineCall.objects.filter(entry=entry).count() == 1
     assert EntryHealth.objects.get(entry=entry).consecutive_failures == 0
-    health.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=4), subject="call 2")  # the clean path
+    breaker.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=4), subject="call 2")  # the clean path
     assert EngineCall.objects.filter(entry=entry).count() == 2
     EntryHealth.objects.filter(entry=entry).update(consecutive_failures=2)
 
     def broken(*args, **kwargs):
         raise RuntimeError("the breaker's update failed")
 
-    monkeypatch.setattr(health, "breaker_record", broken)
+    monkeypatch.setattr(breaker, "breaker_record", broken)
     with pytest.raises(RuntimeError):
-        health.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=5), subject="call 3")
+        breaker.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=5), subject="call 3")
     assert EngineCall.objects.filter(entry=entry).count() == 2  # not logged without its breaker update
     assert EntryHealth.objects.get(entry=entry).consecutive_failures == 2
     monkeypatch.undo()
-    health.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=6), subject="call 4")
+    breaker.engine_call_record(entry, CallResult("ok", text="hi", latency_ms=6), subject="call 4")
     assert list(EngineCall.objects.filter(entry=entry).order_by("pk").values_list("subject", "latency_ms")) == [
         ("call 1", 3),
         ("call 2", 4),

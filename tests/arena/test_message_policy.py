@@ -159,8 +159,8 @@ def test_a_machine_witness_is_held_to_the_interrogations_cap_as_people_are(cast,
     """A study caps messages at 40 characters: a machine writing longer answers would give itself away, so
     its reply (a webhook entry's, from a local stub) is cut to the cap at a word boundary before it is shown."""
     from arena.models import Entry
-    from core.stubserver import LoopbackServer
     from tests.conftest import FAST
+    from tests.stubserver import LoopbackServer
 
     from .helpers import wait_for
 

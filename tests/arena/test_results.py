@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 
 from arena.models import Entry
 from arena.results import ResultsQuery, compute
-from arena.results.selectors import results_battles, results_judges, results_ratings
 from arena.results.sources import results_collect
+from arena.selectors.results import results_battles, results_judges, results_ratings
 from tests.arena.helpers import decided
 from tests.conftest import FAST
 

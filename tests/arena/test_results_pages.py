@@ -46,7 +46,7 @@ def test_public_leaderboard_shows_ratings_intervals_and_pass_rates(verdicts):
 
 
 def test_results_are_computed_once_per_verdict(verdicts, django_capture_on_commit_callbacks):
-    with mock.patch("arena.results.selectors.stats.ratings_compute", wraps=stats.ratings_compute) as compute:
+    with mock.patch("arena.selectors.results.stats.ratings_compute", wraps=stats.ratings_compute) as compute:
         assert Client().get("/results/").status_code == 200
         assert Client().get("/results/").status_code == 200
         assert Client().get("/results/results.json").status_code == 200  # the same figures, not computed again

@@ -13,7 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.urls import reverse
 
-from arena import services, signing
+from arena import services, transcript_keys
 from arena.models import ConversationSeal, Interrogation, Message
 from core import hashchain
 from core.errors import Closed
@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def fresh_keys():
     """Each test reads the signing key from its own settings."""
-    signing.signing_key_forget()
+    transcript_keys.signing_key_forget()
     yield
-    signing.signing_key_forget()
+    transcript_keys.signing_key_forget()
 
 
 def forge(conversation, *, key, **changes):
@@ -52,7 +52,7 @@ def forge(conversation, *, key, **changes):
 def test_an_intact_transcript_is_sealed_and_verifies(cast, capsys):
     _, human, _ = finished_chat(cast)
     code, output = verify(human, capsys)
-    key_id = hashchain.key_id(signing.signing_key().public_key())
+    key_id = hashchain.key_id(transcript_keys.signing_key().public_key())
     assert code == 0 and "OK: " in output and "6 messages, chain intact, sealed at its end (6 messages" in output
     assert f"signature valid (key {key_id})" in output
 
@@ -102,10 +102,10 @@ def test_a_seal_signed_by_another_key_is_refused(cast, capsys):
 def test_a_retired_key_still_verifies_its_seals_after_the_key_is_replaced(cast, capsys, settings):
     old = Ed25519PrivateKey.generate()
     settings.ARENA_SIGNING_KEY = private_key_text(old)
-    signing.signing_key_forget()
+    transcript_keys.signing_key_forget()
     _, human, _ = finished_chat(cast)
     settings.ARENA_SIGNING_KEY = private_key_text(Ed25519PrivateKey.generate())  # rotated, old key forgotten
-    signing.signing_key_forget()
+    transcript_keys.signing_key_forget()
     assert verify(human, capsys)[0] == 1
     settings.ARENA_SIGNING_RETIRED_KEYS = [hashchain.public_key_text(old.public_key())]
     code, output = verify(human, capsys)
@@ -185,7 +185,7 @@ def test_an_exported_transcript_verifies_offline_with_only_the_public_key(cast, 
     result = offline_verify(tmp_path, "transcript.json", "--key", "keys.json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"OK: {human.side} conversation: 6 messages, chain intact" in result.stdout
-    public = hashchain.public_key_text(signing.signing_key().public_key())
+    public = hashchain.public_key_text(transcript_keys.signing_key().public_key())
     assert offline_verify(tmp_path, "transcript.json", "--key", public).returncode == 0
 
     [exported] = [c for c in data["conversations"] if c["side"] == human.side]
@@ -214,7 +214,7 @@ def test_the_development_key_is_created_once_with_0600_and_reused(cast, settings
     key_id = hashchain.key_id(private_key_load(created.decode()).public_key())
     assert ConversationSeal.objects.get(conversation=human).key_id == key_id
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no draft left behind
-    signing.signing_key_forget()  # as a restarted process
+    transcript_keys.signing_key_forget()  # as a restarted process
     _, human, _ = finished_chat(cast)
     assert ConversationSeal.objects.get(conversation=human).key_id == key_id and path.read_bytes() == created
 

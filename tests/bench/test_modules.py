@@ -1,4 +1,5 @@
-"""Every benchmark runs as a module of the `bench` package (`python -m bench.<name>`), none edits sys.path."""
+"""Every benchmark runs as a module of the `bench` package (`python -m bench.<name>`), none edits sys.path,
+every one takes --record and --record-to."""
 
 import os
 import subprocess
@@ -33,7 +34,7 @@ def test_every_benchmark_runs_as_a_module():
     assert sorted(BENCHMARKS) == sorted(
         p.stem
         for p in (ROOT / "bench").glob("*.py")
-        if p.stem not in ("harness", "settings", "asgi") and not p.stem.startswith("_")
+        if p.stem not in ("harness", "results", "settings", "asgi") and not p.stem.startswith("_")
     )
     runs = {
         name: subprocess.Popen(
@@ -49,6 +50,7 @@ def test_every_benchmark_runs_as_a_module():
         out, err = process.communicate(timeout=120)
         assert process.returncode == 0, f"{name}: {err[-2000:]}"
         assert "usage:" in out, name
+        assert "--record " in out and "--record-to FILE" in out, name  # bench/results.py's options
 
 
 def test_the_harness_serves_daphne_as_a_module():

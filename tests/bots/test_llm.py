@@ -8,7 +8,7 @@ from bots.base import INTERROGATOR, WITNESS, EngineError, EngineSettingsError, R
 from bots.engines.llm import LLMEngine, OpenAIBackend, cap, system_prompt
 from bots.netpolicy import OutboundPolicy
 from bots.registry import get_engine
-from core.stubserver import LoopbackServer
+from tests.stubserver import LoopbackServer
 
 # The stub servers listen on loopback, which an engine's strict default policy refuses.
 LOOPBACK = OutboundPolicy.allowing("127.0.0.1/32")

@@ -6,7 +6,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tables.stub import ChatStub, vote
+from tests.chat_stub import ChatStub, vote
 
 from .conftest import login
 

@@ -27,7 +27,7 @@ def start(*args):
 
 
 def test_replay_renders_a_real_log_as_a_transcript(data_dir):
-    result = run("lpp.replay", str(data_dir / LOG))
+    result = run("lpp.protocol.replay", str(data_dir / LOG))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "judge 3, program m_allan_linguo, round 1, left human" in out
@@ -39,12 +39,12 @@ def test_replay_renders_a_real_log_as_a_transcript(data_dir):
 
 
 def test_replay_can_show_backspace_and_one_side(data_dir):
-    out = run("lpp.replay", str(data_dir / LOG), "--backspace", "--side", "left").stdout
+    out = run("lpp.protocol.replay", str(data_dir / LOG), "--backspace", "--side", "left").stdout
     assert "human: no, so I m ight be a bu~it slow" in out
     assert "m_allan_linguo:" not in out
 
 
-@pytest.mark.parametrize("tool", ["lpp.replay", "lpp.judge", "lpp.entry"])
+@pytest.mark.parametrize("tool", ["lpp.protocol.replay", "lpp.protocol.judge", "lpp.entry"])
 def test_every_tool_has_help(tool):
     result = run(tool, "--help")
     assert result.returncode == 0 and "usage: python -m " + tool in result.stdout
@@ -53,8 +53,8 @@ def test_every_tool_has_help(tool):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["lpp.replay", "/no/such.log"], "no such file"),
-        (["lpp.judge", "/no/such/dir"], "not a directory"),
+        (["lpp.protocol.replay", "/no/such.log"], "no such file"),
+        (["lpp.protocol.judge", "/no/such/dir"], "not a directory"),
         (["lpp.entry", "{tmp}", "--engine", "no-such-engine"], "unknown engine 'no-such-engine'"),
         (["lpp.entry", "{tmp}", "--engine", "echo", "--jitter", "3"], "jitter must be between 0 and 1"),
         (["lpp.entry", "{tmp}", "--engine", "echo", "--setting", "nokey"], "KEY=VALUE"),
@@ -68,7 +68,7 @@ def test_bad_arguments_exit_2_with_a_clear_message(tmp_path, args, message):
 
 def test_replay_of_a_file_that_is_no_log_says_so(tmp_path):
     (tmp_path / "x.log").write_text("")
-    result = run("lpp.replay", str(tmp_path / "x.log"))
+    result = run("lpp.protocol.replay", str(tmp_path / "x.log"))
     assert result.returncode == 1 and "no LPP session found" in result.stderr
 
 
@@ -78,7 +78,7 @@ def test_entry_answers_the_judge_through_a_directory(tmp_path):
     entry = start("lpp.entry", str(comm), "--engine", "echo", "--fast", "--max-replies", "2")
     try:
         judge = run(
-            "lpp.judge",
+            "lpp.protocol.judge",
             str(comm),
             "--log",
             str(tmp_path / "j.log"),
@@ -112,7 +112,7 @@ def test_entry_runs_an_engine_of_the_bots_registry(tmp_path):
     pytest.importorskip("bots.registry")
     entry = start("lpp.entry", str(tmp_path), "--engine", "simple", "--fast", "--max-replies", "1")
     try:
-        judge = run("lpp.judge", str(tmp_path), "--linger", "2", stdin="Hello, what is your name?\n")
+        judge = run("lpp.protocol.judge", str(tmp_path), "--linger", "2", stdin="Hello, what is your name?\n")
         entry.communicate(timeout=15)
     finally:
         entry.kill()
@@ -125,7 +125,6 @@ def test_the_lpp_protocol_imports_no_django():
     code = (
         "import sys; import lpp.protocol; "
         + "; ".join(f"import lpp.protocol.{m}" for m in modules)
-        + "; import lpp.judge, lpp.replay"
         + "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
         + "; print(sorted(m for m in sys.modules if m.split('.')[0] == 'bots'))"
     )

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tables.models import Game
-from tables.stub import ChatStub, vote
+from tests.chat_stub import ChatStub, vote
 
 pytestmark = pytest.mark.django_db
 

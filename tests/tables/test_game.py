@@ -9,7 +9,7 @@ from arena.models import EngineCall
 from tables.models import Call, Game, Penalty, Turn, Verdict, Vote
 from tables.selectors import game_result, game_state
 from tables.services import game_create, game_start, turn_play
-from tables.stub import ChatStub, vote
+from tests.chat_stub import ChatStub, vote
 
 pytestmark = pytest.mark.django_db
 

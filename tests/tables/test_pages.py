@@ -9,8 +9,8 @@ from django.test import Client
 from tables.demo import demo_seed
 from tables.models import Game
 from tables.services import game_create, game_start, turn_play
-from tables.stub import ChatStub, vote
 from tests.arena.wsclient import connect
+from tests.chat_stub import ChatStub, vote
 
 XSS = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 

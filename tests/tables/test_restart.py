@@ -13,7 +13,7 @@ from arena.services.engines import engine_chat
 from tables.models import Call, Game, Turn
 from tables.services import game_create, game_start, turn_play, turns
 from tables.services.turns import STALE_TURN_S, turns_run
-from tables.stub import ChatStub, vote
+from tests.chat_stub import ChatStub, vote
 
 SCRIPTS = {
     "Alpha": ["Beep.", vote("Beta", "Beta beeps a lot.")],

@@ -10,7 +10,7 @@ from django.test import Client
 from arena.results import ResultsQuery
 from arena.results.sources import results_collect
 from tables.models import Vote
-from tables.stub import ChatStub
+from tests.chat_stub import ChatStub
 
 from .test_game import scripts, vote
 

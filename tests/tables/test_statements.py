@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 
 from tables.services import game_create, game_play, game_start, turn_play
-from tables.stub import ChatStub, vote
+from tests.chat_stub import ChatStub, vote
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import time
 
 from tables.models import Game, Turn
 from tables.services import game_create, game_start
-from tables.stub import ChatStub, vote
+from tests.chat_stub import ChatStub, vote
 
 
 def wait_finished(ids, timeout=60.0):

@@ -8,9 +8,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.urls import reverse
 
-from arena import selectors as arena_selectors
 from arena import services as arena
 from arena.models import Interrogation, Status, Verdict
+from arena.selectors.interrogations import judge_state
 from core.errors import Closed, InvalidInput, NotAllowed
 from tournaments.wager import selectors, services
 from tournaments.wager.models import AuditEntry, Interview, TrialVerdict
@@ -87,7 +87,7 @@ def test_judges_see_aliases_only_and_the_console_offers_no_verdict(session, cast
     interview = trial.interviews.get(judge=cast.jude, candidate="computer")
     arena.interrogation_start(interrogation_id=interview.interrogation_id)
     arena.interrogation_end(interrogation_id=interview.interrogation_id, reason="judge")
-    state = arena_selectors.judge_state(interrogation=interview.interrogation)
+    state = judge_state(interrogation=interview.interrogation)
     text = str(state)
     assert f"Candidate {trial.aliases['computer']}" in state["title"]
     assert "Simple Bot" not in text and "computer" not in text and "machine" not in text.replace("'kind'", "")
@@ -103,7 +103,7 @@ def test_an_ordinary_interrogation_still_takes_its_verdict(cast):
     interrogation = arena.interrogation_create(judge=cast.jude, witnesses=[cast.simple], title="plain")
     arena.interrogation_start(interrogation_id=interrogation.pk)
     arena.interrogation_end(interrogation_id=interrogation.pk, reason="judge")
-    assert arena_selectors.judge_state(interrogation=interrogation)["verdict_here"] is True
+    assert judge_state(interrogation=interrogation)["verdict_here"] is True
     assert arena.verdict_submit(
         interrogation_id=interrogation.pk, judge=cast.jude, choice="machine", confidence=90
     ).correct

@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from arena import roles
-from arena.selectors import transcript_export
+from arena.selectors.interrogations import transcript_export
 from core.errors import ArenaError
 from markets import services as market_services
-from markets import xselectors
+from markets.conversation import selectors as conversation_selectors
 from tournaments.loebner import selectors, services
 from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
 
@@ -29,7 +29,7 @@ def _organiser(request):
 def _crowd_markets(interrogation_ids) -> dict:
     """{interrogation id: its crowd market}, opening the ones due (every meeting has one)."""
     market_services.xmarkets_ensure(interrogation_ids=interrogation_ids)
-    return xselectors.xmarket_links(interrogation_ids=interrogation_ids)
+    return conversation_selectors.xmarket_links(interrogation_ids=interrogation_ids)
 
 
 def contest_list(request):

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from arena import roles, signing
+from arena import roles, transcript_keys
 from arena.models import ConversationSeal, Status
 from tournaments.wager import rules
 from tournaments.wager.models import Interview, Session, Trial, TrialVerdict
@@ -171,6 +171,6 @@ def report(*, session: Session) -> dict:
         "committee_amendments": list(session.committee.amendments.filter(session__isnull=True)),
         "votes": list(session.committee.votes.prefetch_related("ballots__member")),
         "members": list(session.committee.members.all()),
-        "keys": signing.public_keys_document()["keys"],
+        "keys": transcript_keys.public_keys_document()["keys"],
         "verify_steps": VERIFY_STEPS,
     }

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ArenaError
 from markets import services as market_services
-from markets import xselectors
+from markets.conversation import selectors as conversation_selectors
 from tournaments.wager import selectors, services
 from tournaments.wager.models import Session, Trial
 
@@ -42,7 +42,7 @@ def session_detail(request, pk):
         context["calendar"] = calendar = selectors.calendar(session=session)
         ids = [i.interrogation_id for i in calendar]
         market_services.xmarkets_ensure(interrogation_ids=ids)  # the crowd market of each interview
-        markets = xselectors.xmarket_links(interrogation_ids=ids)
+        markets = conversation_selectors.xmarket_links(interrogation_ids=ids)
         for interview in calendar:
             interview.xmarket = markets.get(interview.interrogation_id)
     return render(request, "wager/session.html", context)

@@ -4,7 +4,7 @@
 
 Each input line: {"a": name, "b": name, "winner": "a" | "b" | "tie"} (blank lines are skipped).  Without
 --input the platform's verdicts are rated: every registered results source, every format on one scale
-(arena.results.selectors.results_battles: humans pooled as "human").
+(arena.selectors.results.results_battles: humans pooled as "human").
 Output with --json: {"ratings": [{"name", "rating", "ci_low", "ci_high", "battles"}, ...]}, best first,
 rating = 1000 + 400·log10(strength), centred on a mean of 1000 unless anchored; ci_* null with
 --bootstrap 0.  Notes (e.g. a player that won every battle, and the prior then used) go to stderr, and
@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from arena import stats
-from arena.results.selectors import results_battles
+from arena.selectors.results import results_battles
 
 
 def _anchor(text):

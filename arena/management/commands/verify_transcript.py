@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from arena import selectors
+from arena.selectors import interrogations
 
 
 class Command(BaseCommand):
@@ -18,12 +18,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, transcript, **options):
-        conversations = selectors.transcript_conversations(reference=transcript)
+        conversations = interrogations.transcript_conversations(reference=transcript)
         if not conversations:
             raise CommandError(f"No conversation {transcript!r}.")
         failed = False
         for conversation in conversations:
-            report = selectors.conversation_verify(conversation=conversation)
+            report = interrogations.conversation_verify(conversation=conversation)
             line = f"{report.verdict}: conversation {conversation.pk} ({conversation.side}), {report.describe()}."
             if report.ok:
                 self.stdout.write(self.style.SUCCESS(line))

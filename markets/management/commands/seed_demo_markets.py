@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
+from markets.conversation.demo import demo_seed_xmarkets
 from markets.demo import demo_seed_markets
-from markets.xdemo import demo_seed_xmarkets
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
-"""``python manage.py seed_demo_tables``: one finished game for the demo, played against a built-in
-scripted OpenAI-compatible stub on loopback (no network). Idempotent: does nothing when it exists."""
+"""``python manage.py seed_demo_tables``: one finished game for the demo, played by a built-in
+scripted stand-in for the LLM servers (tables.demo; no network). Idempotent: does nothing when it exists."""
 
 from django.core.management.base import BaseCommand
 

@@ -88,7 +88,7 @@ def test_the_judge_and_the_confederates_are_told_which_side_waits_its_turn(cast,
     held confederate reads that the judge is not talking to them yet; pushes say it as states do."""
     from unittest import mock
 
-    from arena.selectors import judge_state, witness_state
+    from arena.selectors.interrogations import judge_state, witness_state
 
     contest = finals_make(cast, fmt="2009-rules")
     fmt = selectors.contest_format(contest=contest)

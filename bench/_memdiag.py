@@ -1,7 +1,7 @@
 """An opt-in memory diagnostic of a server process: what it holds, sampled while it runs.
 
-Off unless ``ARENA_MEMDIAG`` names a file (config.settings). Then a daemon thread of the daphne process
-(started by config.asgi) appends one JSON line to that file every ``ARENA_MEMDIAG_S`` seconds:
+Off unless ``ARENA_MEMDIAG`` names a file (bench.settings). Then a daemon thread of the benchmarks'
+daphne process (started by bench.asgi) appends one JSON line to that file every ``ARENA_MEMDIAG_S`` seconds:
 
 - ``rss_mb``, ``objects`` (gc-tracked objects), ``blocks`` (pymalloc blocks in use, every object);
 - ``malloc``: glibc's own accounting (mallinfo2): ``heap_mb`` (the main and thread arenas' memory

@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from arena import services as arena_services
 from arena.models import Message
+from arena.selectors.spectators import spectator_state
 from arena.services import spectators
-from arena.spectator_selectors import spectator_state
 from tests.arena.wsclient import connect
-from tests.markets.xhelpers import xmarket
+from tests.markets.conversation.helpers import xmarket
 
 
 def _say(market, text, side="left"):

@@ -9,7 +9,7 @@ import pytest
 from arena import services as arena_services
 from markets import services
 from tests.conftest import make_user
-from tests.markets.xhelpers import xmarket, xtrade
+from tests.markets.conversation.helpers import xmarket, xtrade
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from django.db import transaction
 
 from arena import services as arena_services
 from arena.models import Entry, Interrogation, Status
+from markets.conversation.services import xmarket_open, xmarket_sync, xmarket_trade
 from markets.demo import DEMO_BETTORS
-from markets.services import xmarket_open, xmarket_sync, xmarket_trade
 
 ENDED_TITLE = "Crowd market demo: an ended conversation"
 LIVE_TITLE = "Crowd market demo: a live conversation"

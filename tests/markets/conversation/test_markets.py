@@ -9,7 +9,7 @@ from core.errors import Closed, NotAllowed
 from markets import selectors, services
 from markets.models import Game
 from tests.conftest import make_user
-from tests.markets.xhelpers import xmarket, xtrade
+from tests.markets.conversation.helpers import xmarket, xtrade
 
 
 @pytest.fixture

@@ -2,21 +2,21 @@
 
 A page state is read (and the market synced with its interrogation) on every page load, websocket
 (re)connect and JSON read; its transcript comes from the arena's delayed spectator feed
-(`arena.spectator_selectors.spectator_state`), so none of those paths shows a message before the
+(`arena.selectors.spectators.spectator_state`), so none of those paths shows a message before the
 feed's delay has passed since the message's stored time.
 """
 
-from arena.spectator_selectors import spectator_state
+from arena.selectors.spectators import spectator_state
 from core.errors import NotAllowed
 from markets import payloads
 from markets.charts import OPENING_PRICE
+from markets.conversation.services import conversation_people, trade_refusal, xmarket_sync
 from markets.makers import quotes
 from markets.models import ConversationMarket, Game
 from markets.policies import xmarket_insiders
 from markets.reveals import judge_call
 from markets.selectors import _history, participant_for
 from markets.services.trading import market_maker, market_state
-from markets.services.xmarkets import conversation_people, trade_refusal, xmarket_sync
 
 LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
 

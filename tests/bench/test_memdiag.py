@@ -1,8 +1,8 @@
-"""core.memdiag: the opt-in memory diagnostic of a server process (bench.soak --memdiag)."""
+"""bench._memdiag: the opt-in memory diagnostic of a server process (bench.soak --memdiag)."""
 
 import json
 
-from core import memdiag
+from bench import _memdiag as memdiag
 
 
 class Kept:

@@ -7,7 +7,7 @@ Every request is recorded (model, messages, body)."""
 import json
 import threading
 
-from core.stubserver import LoopbackServer
+from tests.stubserver import LoopbackServer
 
 PROBE_MESSAGE = "Hello! How are you today?"  # arena.services.engines.PROBE_MESSAGE
 

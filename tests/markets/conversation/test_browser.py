@@ -8,9 +8,8 @@ from playwright.sync_api import expect
 
 from arena.models import Message
 from markets.models import Game
-
-from ..e2e.conftest import login
-from .xhelpers import xmarket
+from tests.e2e.conftest import login
+from tests.markets.conversation.helpers import xmarket
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DELAY_S = 3

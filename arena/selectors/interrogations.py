@@ -1,5 +1,5 @@
 """The arena's reads: full states for (re)connecting pages, published transcripts and their seals.  The
-results pages' reads are arena.results.selectors."""
+results pages' reads are arena.selectors.results."""
 
 import dataclasses
 import re
@@ -8,7 +8,7 @@ import uuid
 from django.conf import settings
 from django.db.models import Q
 
-from arena import payloads, roles, signing
+from arena import payloads, roles, transcript_keys
 from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
 from arena.services.keystrokes import composing_line
 from arena.services.verdicts import verdict_elsewhere
@@ -185,8 +185,8 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
         },
         "conversations": conversations,
         # convenience copies: trust the keys published at /transcripts/keys.json, not these
-        "signing_keys": signing.public_keys_document()["keys"],
-        "verify": signing.VERIFY_HOW,
+        "signing_keys": transcript_keys.public_keys_document()["keys"],
+        "verify": transcript_keys.VERIFY_HOW,
     }
 
 
@@ -229,7 +229,7 @@ def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
         conversation_public_id=conversation.public_id,
         messages=conversation.messages.order_by("seq"),
         seal=conversation_seal(conversation=conversation, interrogation=interrogation),
-        public_keys=signing.public_keys(),
+        public_keys=transcript_keys.public_keys(),
         interrogation_public_id=interrogation.public_id,
         ended_at=interrogation.ended_at,
     )

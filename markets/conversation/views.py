@@ -11,8 +11,9 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ArenaError, Closed, InvalidInput, NotAllowed
 from core.payloads import error
-from markets import payloads, services, xresults, xselectors
+from markets import payloads, services
 from markets.charts import price_chart
+from markets.conversation import results, selectors
 
 STATUS = {NotAllowed: 403, Closed: 409, InvalidInput: 400}
 MAX_BODY = 2048
@@ -20,28 +21,30 @@ MAX_BODY = 2048
 
 def _cm(public_id):
     try:
-        return xselectors.xmarket_by_public_id(public_id=public_id)
+        return selectors.xmarket_by_public_id(public_id=public_id)
     except NotAllowed:
         raise Http404("No such market.") from None
 
 
 def xmarket_list(request):
-    return render(request, "markets/xmarkets.html", xselectors.xmarkets_listed())
+    return render(request, "markets/conversation/list.html", selectors.xmarkets_listed())
 
 
 def xmarket_watch(request, public_id):
     cm = _cm(public_id)
     try:
-        state = xselectors.xmarket_state(cm=cm, user=request.user)
+        state = selectors.xmarket_state(cm=cm, user=request.user)
     except NotAllowed as exc:
-        return render(request, "markets/xmarkets.html", {**xselectors.xmarkets_listed(), "error": str(exc)}, status=403)
+        return render(
+            request, "markets/conversation/list.html", {**selectors.xmarkets_listed(), "error": str(exc)}, status=403
+        )
     chart = price_chart(opened=state["market"]["opened"], history=state["market"]["history"])
-    return render(request, "markets/xwatch.html", {"cm": cm, "state": state, "price_chart": chart})
+    return render(request, "markets/conversation/watch.html", {"cm": cm, "state": state, "price_chart": chart})
 
 
 def xmarket_state_api(request, public_id):
     try:
-        return JsonResponse(xselectors.xmarket_state(cm=_cm(public_id), user=request.user))
+        return JsonResponse(selectors.xmarket_state(cm=_cm(public_id), user=request.user))
     except NotAllowed as exc:
         return JsonResponse(error(exc.code, str(exc)), status=403)
 
@@ -78,18 +81,20 @@ def xmarket_trade_api(request, public_id):
 
 
 def xmarket_results(request):
-    data = xresults.comparison()
+    data = results.comparison()
     forecasters = [
         ("Judges", data["judges"]),
         ("Crowds (same conversations)", data["crowds"]),
         ("Crowds (every settled market)", data["crowds_all"]),
     ]
     calibration = list(zip(data["judges"]["calibration"], data["crowds"]["calibration"]))
-    return render(request, "markets/xresults.html", {**data, "forecasters": forecasters, "calibration": calibration})
+    return render(
+        request, "markets/conversation/results.html", {**data, "forecasters": forecasters, "calibration": calibration}
+    )
 
 
 def xmarket_results_json(request):
-    return JsonResponse(xresults.comparison(), json_dumps_params={"indent": 2})
+    return JsonResponse(results.comparison(), json_dumps_params={"indent": 2})
 
 
 def _csv(rows: list[dict], columns: tuple, filename: str) -> HttpResponse:
@@ -103,16 +108,16 @@ def _csv(rows: list[dict], columns: tuple, filename: str) -> HttpResponse:
 
 
 def xmarket_results_csv(request):
-    return _csv(xresults.comparison_rows(), xresults.ROW_COLUMNS, "conversation-markets.csv")
+    return _csv(results.comparison_rows(), results.ROW_COLUMNS, "conversation-markets.csv")
 
 
 def xmarket_trades_csv(request):
-    return _csv(xresults.trades_export(), xresults.TRADE_COLUMNS, "conversation-market-trades.csv")
+    return _csv(results.trades_export(), results.TRADE_COLUMNS, "conversation-market-trades.csv")
 
 
 def bettor_profile(request, username):
     try:
-        record = xresults.bettor_record(username=username, viewer=request.user)
+        record = results.bettor_record(username=username, viewer=request.user)
     except NotAllowed:
         raise Http404("No such bettor.") from None
     return render(request, "markets/bettor_profile.html", record)

@@ -56,7 +56,7 @@ def test_a_contests_judges_and_confederates_watch_none_of_its_meetings_until_it_
     """A judge who watched another meeting would learn its entry's manner (and so which side is the
     machine in their own): every judge and confederate of the contest is an insider until it is done."""
     from markets import services
-    from markets.services.xmarkets import CONFLICT, trade_refusal
+    from markets.conversation.services import CONFLICT, trade_refusal
     from tests.conftest import make_user
     from tests.tournaments.loebner.helpers import finals_make
     from tournaments.loebner.models import Contest, Meeting
@@ -180,7 +180,7 @@ def test_the_sweep_opens_a_rounds_markets_in_a_few_statements_each(cast):
     (read, the game, its book, its accounts, the link)."""
     from django.db import connection
 
-    from markets.services.xmarkets import xmarkets_ensure
+    from markets.conversation.services import xmarkets_ensure
     from tests.tournaments.loebner.helpers import finals_make
     from tournaments.loebner.models import Meeting
 
