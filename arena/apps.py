@@ -7,7 +7,7 @@ class ArenaConfig(AppConfig):
     verbose_name = "Arena: interrogations"
 
     def ready(self):
-        from arena import checks  # noqa: F401  (registers the system checks)
+        from arena import checks  # noqa: F401  registers the system checks
         from arena.results import source_register
         from arena.results.arena_source import ArenaResults
         from arena.setup import ensure_role_groups

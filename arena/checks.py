@@ -54,8 +54,8 @@ def transcript_signing_key(app_configs, **kwargs):
     if not settings.ARENA_SIGNING_KEY and not settings.ARENA_SIGNING_KEY_FILE:
         return [
             Error(
-                "Services mode with DEBUG off, and no ARENA_SIGNING_KEY is set: ended interrogations could not seal their "
-                "transcripts.",
+                "Services mode with DEBUG off, and no ARENA_SIGNING_KEY is set: ended interrogations could not seal "
+                "their transcripts.",
                 hint="Set ARENA_SIGNING_KEY to an Ed25519 private key, base64 of its 32 bytes or PEM (`python -m "
                 "core.signing` prints a new one). Keep it secret and stable; when you replace it, list the old "
                 "key's public key in ARENA_SIGNING_RETIRED_KEYS so that its seals still verify.",

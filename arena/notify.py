@@ -2,7 +2,7 @@
 
 from arena import groups, payloads
 from core.channel_layer import LEAVE_OUT
-from core.notify import push, push_many, send_events  # noqa: F401  (arena.services call notify.push_many)
+from core.notify import push, push_many, send_events  # arena.services.keystrokes calls notify.push_many too
 
 
 def message_stored(message, conversation, *, witness_label: str | None = None, leave_out: str | None = None) -> None:

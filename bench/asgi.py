@@ -5,14 +5,14 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 
-from config.asgi import application as platform  # noqa: E402  (sets Django up first: before the tutorial's models)
+from config.asgi import application as platform  # sets Django up first: before the tutorial's models
 
 # isort: split
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
 
-from bench.tutorial.routing import websocket_urlpatterns  # noqa: E402
+from bench.tutorial.routing import websocket_urlpatterns
 
 tutorial = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 
@@ -23,8 +23,8 @@ async def application(scope, receive, send):
     return await platform(scope, receive, send)
 
 
-from bench import _memdiag  # noqa: E402
-from bench import tracing as trace  # noqa: E402
+from bench import _memdiag  # noqa: E402  started once the application is built
+from bench import tracing as trace  # noqa: E402  the tracer wraps the platform's modules: it loads after them
 
 _memdiag.start_from_settings()  # only with ARENA_MEMDIAG set (bench.soak --memdiag)
 trace.install_from_env()  # only with bench.chat_latency --trace / --profile

@@ -377,7 +377,10 @@ async def measure(args, base: str, plan: list[dict], services, floor: Floor) -> 
     """The platform's chat between the baselines' two halves (bare, floor, tutorial before it, the
     same in reverse after it), so that all see the same (noisy) machine, at the same pacing."""
     pause_s = args.pause_ms / 1000.0
-    jitter = lambda: pause_s * random.uniform(0.5, 1.5)  # noqa: E731
+
+    def jitter() -> float:
+        return pause_s * random.uniform(0.5, 1.5)
+
     rooms = tutorial_rooms(args.conversations)
     phases = {"bare": {}, "floor": {}, "tutorial": {}}
 

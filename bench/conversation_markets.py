@@ -11,10 +11,10 @@ spectator feed 60 s behind). --spectators users trade on them (spectator i on co
 through `xmarket_trade`, the path of the page, the websocket and the API (the conflict-of-interest
 check, the market's sync with its interrogation, the trade), a buy then a sell of one human security
 each; every spectator joins its market before the phases (what its first trade would do: timed
-apart, `join_ms`, so the windows measure trading, as bench/markets.py's pre-joined bettors do); --workers threads (each with its own database connection,
-over one process per CPU: bench.markets.run_phases) place them on the spectators' behalf, as daphne's
-thread pool would. --watchers websockets per conversation (the spectators' pages) receive the price
-pushes: push latency = arrival - the trade's stored time.
+apart, `join_ms`, so the windows measure trading, as bench/markets.py's pre-joined bettors do); --workers
+threads (each with its own database connection, over one process per CPU: bench.markets.run_phases) place
+them on the spectators' behalf, as daphne's thread pool would. --watchers websockets per conversation
+(the spectators' pages) receive the price pushes: push latency = arrival - the trade's stored time.
 
 The phases take turns in --rounds windows (bench.markets.run_phases): `baseline` (bench/markets.py's:
 one-row UPDATE in autocommit, the hot-row cost of a trade's one statement), `eight` (bench/markets.py's

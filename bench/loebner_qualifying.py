@@ -147,7 +147,8 @@ def measure(args) -> dict:
     answered = QualifyingAnswer.objects.filter(subject__contest=concurrent, ok=True).count()
     server.shutdown()
     print(
-        f"{args.entries} entries x {args.questions} questions, {args.delay} s per answer: concurrent {concurrent_s:.2f} s "
+        f"{args.entries} entries x {args.questions} questions, {args.delay} s per answer: "
+        f"concurrent {concurrent_s:.2f} s "
         f"(slowest entry {slowest:.2f} s, {answered} answers), serial {serial_s:.2f} s",
         file=sys.stderr,
     )

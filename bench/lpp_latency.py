@@ -488,7 +488,7 @@ async def measure(
         from bench._lpp2_phase import PAIRS, lpp2_baselines, lpp2_phase
 
         low, high = (ms / 1000.0 for ms in args.lpp2_pause_ms)
-        jitter = lambda: random.uniform(low, high)  # noqa: E731
+        jitter = lambda: random.uniform(low, high)  # noqa: E731  a one-expression draw of the pause between two lines
 
         async def lpp2_baseline(rounds: int) -> dict:
             log(

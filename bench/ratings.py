@@ -17,7 +17,8 @@ strength (random pairs, up to 10 % ties), then:
   a-vs-b with b-vs-a), which only flatters the baseline.
 
 Both give ratings on the same scale (1000 + 400·log10 strength, mean 1000); printed: wall-clock and CPU
-seconds of each (the machine is shared: CPU seconds move less with other load), the speed-ups, and max |Δ rating| between the two point fits and between their replicates (and
+seconds of each (the machine is shared: CPU seconds move less with other load), the speed-ups, and max
+|Δ rating| between the two point fits and between their replicates (and
 against the same L-BFGS run to convergence, gtol 1e-12 and ftol 1e-16: the two fits maximise one
 likelihood; FastChat's settings stop L-BFGS-B early, mostly on its default ftol).  Target:
 ≥ 10× faster for the same ratings.  The LAST line is one JSON object
@@ -167,11 +168,13 @@ def main() -> None:
     )
     print(
         f"max |Δ rating|        : point fits {delta_point:.2e}, replicates {delta_boot:.2e} "
-        f"(the baseline stops early with FastChat's settings: maxiter 100, gtol 1e-6, L-BFGS-B's default ftol; Newton at |Δθ| < 1e-10); against L-BFGS run to "
+        f"(the baseline stops early with FastChat's settings: maxiter 100, gtol 1e-6, L-BFGS-B's default ftol; "
+        f"Newton at |Δθ| < 1e-10); against L-BFGS run to "
         f"convergence (gtol 1e-12, ftol 1e-16): {delta_tight:.1e}"
     )
     print(
-        f"against the truth     : max |error| {delta_truth:.1f} points, 95 % intervals cover {coverage:.0%} of the systems, "
+        f"against the truth     : max |error| {delta_truth:.1f} points, "
+        f"95 % intervals cover {coverage:.0%} of the systems, "
         f"median width {float(np.median(high - low)):.1f} points"
     )
     result = {

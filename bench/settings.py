@@ -16,7 +16,7 @@ import os
 
 from bench.harness import AS_CONFIGURED_ENV, PREFIX_ENV
 from config.env import env
-from config.settings import *  # noqa: F401,F403
+from config.settings import *  # noqa: F403  the platform's settings, with the benchmarks' changes below
 from config.settings import CHANNEL_LAYERS as PROJECT_CHANNEL_LAYERS
 from config.settings import INSTALLED_APPS as PROJECT_APPS
 
@@ -35,10 +35,10 @@ ARENA_MEMDIAG_TRACEMALLOC = env.bool("ARENA_MEMDIAG_TRACEMALLOC", False)
 
 _prefix = os.environ.get(PREFIX_ENV)
 _layer = CHANNEL_LAYERS["default"]
-if _prefix and CACHES["default"]["BACKEND"].endswith(".RedisCache"):  # noqa: F405
+if _prefix and CACHES["default"]["BACKEND"].endswith(".RedisCache"):  # noqa: F405  CACHES: the platform's settings
     # the cache holds the rate limiter's per-user counters, keyed by user id: ids repeat from run to
     # run (each run its own database), so runs sharing a Redis shared their users' budgets
-    CACHES = copy.deepcopy(CACHES)  # noqa: F405
+    CACHES = copy.deepcopy(CACHES)  # noqa: F405  CACHES: the platform's settings
     CACHES["default"]["KEY_PREFIX"] = _prefix + CACHES["default"].get("KEY_PREFIX", "")
 if _prefix and _layer["BACKEND"].endswith(".RedisChannelLayer"):
     _config = _layer.setdefault("CONFIG", {})

@@ -302,7 +302,8 @@ async def bettor(base, item, i, args, tally, stop):
         while not stop.is_set():
             action = "buy" if n % 2 == 0 else "sell"
             done = sock.expect(
-                lambda f: f.get("type") == "price" and (f.get("trade") or {}).get("bettor") == number, errors_too=True
+                lambda f, number=number: f.get("type") == "price" and (f.get("trade") or {}).get("bettor") == number,
+                errors_too=True,
             )
             await sock.send({"type": "trade", "action": action, "security": "H", "key": f"soak-{i}-{n}"})
             n += 1
@@ -430,14 +431,15 @@ def report(args, tally: dict, db: dict, note: str | None) -> dict:
         print("ERROR: " + line)
     for line in tally["reconnect_failures"][:20]:
         print("RECONNECT FAILED (tried again): " + line)
+    not_flat = [m for m, f in flat.items() if not f["flat"]]
+    flat_line = "NOT flat: " + ", ".join(not_flat) if not_flat else "all flat"
     print(
         f"messages: {tally['messages_sent']} sent, {tally['messages_delivered']} delivered, "
         f"{db['messages_stored']} stored; machines: {tally['judge_to_machine']} asked, {tally['bot_replies']} "
         f"answered, {db['bot_replies_stored']} replies stored; trades: {tally['trades']} acknowledged "
         f"({tally['trades_refused']} refused), {db['trades_stored']} stored, {len(db['violations'])} ledger "
         f"violations; {tally['reconnects']} reconnects ({len(tally['reconnect_failures'])} handshakes failed and "
-        f"were tried again); "
-        f"{'all flat' if all(f['flat'] for f in flat.values()) else 'NOT flat: ' + ', '.join(m for m, f in flat.items() if not f['flat'])}"
+        f"were tried again); {flat_line}"
     )
     first, last = samples[0], samples[-1]
     return {

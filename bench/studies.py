@@ -14,8 +14,8 @@ lobby, two consoles' connects and states: about 100 ms of daphne's CPU) is sprea
 ten-second games (--messages 10) report about a third as many.
 Measured: message delivery (send -> the other player's socket), the lobby wait once a partner is there
 (the second player's join -> both players told of their game), the games running at once, daphne's CPU,
-and the benchmark's own event-loop lag (its players share one process); games per core = games at once / daphne's cores used
-(CPU seconds / wall seconds). Beside them, the chat benchmark's bare channel-layer round trip
+and the benchmark's own event-loop lag (its players share one process); games per core = games at once /
+daphne's cores used (CPU seconds / wall seconds). Beside them, the chat benchmark's bare channel-layer round trip
 (harness.baseline_phase) at the same concurrency and pacing, in the same run. Targets (printed, not
 enforced): p99 delivery <= 100 ms and p99 lobby wait <= 1 s, at >= 100 concurrent games per core.
 The last line is one JSON object.
@@ -131,10 +131,12 @@ async def play(args, base: str, study_id: int, cookies: list[str], cpu_s) -> dic
                 text = f"game {uuid[:8]} message {k}: are you human?"
                 if k % 2 == 0:
                     sender, receiver, frame = judge, witness, {"type": "message", "side": "sole", "text": text}
-                    arrived = lambda p: p.get("type") == "message" and p.get("from") == "judge" and p["text"] == text  # noqa: E731
                 else:
                     sender, receiver, frame = witness, judge, {"type": "message", "text": text}
-                    arrived = lambda p: p.get("type") == "message" and p.get("from") == "witness" and p["text"] == text  # noqa: E731
+
+                def arrived(p, role="judge" if sender is judge else "witness", text=text):
+                    return p.get("type") == "message" and p.get("from") == role and p["text"] == text
+
                 sent = time.perf_counter()
                 await sender.ws.send(json.dumps(frame))
                 try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 # the settings primitives are part of the engine interface: engines import them from here
-from .settings_spec import (  # noqa: F401
+from .settings_spec import (  # noqa: F401  re-exported for the engines
     PERSONA_SETTINGS,
     EngineSettingsError,
     Setting,
@@ -121,7 +121,7 @@ class Engine(ABC):
         cls.check_settings(cleaned)
         return cleaned
 
-    @classmethod
+    @classmethod  # noqa: B027  an optional hook: only engines whose settings constrain each other override it
     def check_settings(cls, cleaned: dict) -> None:
         """Hook for checks across keys; raise :class:`EngineSettingsError` naming a key."""
 

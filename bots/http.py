@@ -43,7 +43,7 @@ def url_setting(default: str = "", *, help: str = "") -> Setting:
             raise EngineSettingsError(key, "must be a URL without spaces or control characters")
         try:
             parts = urlsplit(value)
-            parts.port  # noqa: B018 -- raises ValueError on a bad port
+            parts.port  # noqa: B018  reading it raises ValueError on a bad port
         except ValueError:
             raise EngineSettingsError(key, "must be a valid URL") from None
         if parts.scheme not in ("http", "https"):

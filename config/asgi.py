@@ -7,12 +7,12 @@ django_asgi_app = get_asgi_application()
 
 # /static/: WhiteNoise, a middleware (core.staticfiles) when SERVE_STATIC is on
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402  after get_asgi_application(), which sets Django up
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  after get_asgi_application(), which sets Django up
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402  after get_asgi_application(), which sets Django up
 
-from config.routing import websocket_urlpatterns  # noqa: E402
-from lpp.lpp2.asgi import lpp2_application  # noqa: E402
+from config.routing import websocket_urlpatterns  # noqa: E402  after get_asgi_application(), which sets Django up
+from lpp.lpp2.asgi import lpp2_application  # noqa: E402  after get_asgi_application(), which sets Django up
 
 application = lpp2_application(
     ProtocolTypeRouter(
@@ -23,10 +23,10 @@ application = lpp2_application(
     )
 )
 
-from core import embedded_beat  # noqa: E402
+from core import embedded_beat  # noqa: E402  started once the application is built
 
 embedded_beat.start_from_settings()  # only in the embedded default (tasks in-process)
 
-from core import gcpolicy  # noqa: E402
+from core import gcpolicy  # noqa: E402  last: the heap it freezes holds all of the above
 
 gcpolicy.freeze_startup_heap()  # the start-up heap out of the collector's full scans (ARENA_GC_FREEZE)

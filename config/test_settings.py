@@ -1,6 +1,8 @@
 """Settings for the test suite: the environment decides the mode, exactly as in production."""
 
-from config.settings import *  # noqa: F401,F403
+import os
+
+from config.settings import *  # noqa: F403  the platform's settings, with the suite's changes below
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed, tests only
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -9,13 +11,11 @@ ARENA_EMBEDDED_BEAT = False
 
 # Services mode with DEBUG off (the default) asks a deployment for its signing key (arena.E004); the
 # suite, and the servers it starts, share one generated into the data dir.
-if not ARENA_SIGNING_KEY and not ARENA_SIGNING_KEY_FILE:  # noqa: F405
-    ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem"  # noqa: F405
+if not ARENA_SIGNING_KEY and not ARENA_SIGNING_KEY_FILE:  # noqa: F405  from the platform's settings
+    ARENA_SIGNING_KEY_FILE = DATA_DIR / "transcript-signing-key.pem"  # noqa: F405  from the platform's settings
 
 # The suite's stub servers (webhook, LLM) listen on loopback; tests of the outbound policy empty this.
 ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32", "::1/128"]
-
-import os  # noqa: E402
 
 # One id per test run, inherited by the processes the run starts (a live daphne server), so that
 # they all agree on the run's database and Redis key space.
@@ -23,16 +23,16 @@ RUN_ID = os.environ.setdefault("ARENA_TEST_RUN_ID", str(os.getpid()))
 
 # One test database per test run, so that runs side by side (several checkouts, editors, CI) never
 # share it; a live daphne child is handed this name explicitly (tests/conftest.py).
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
-    DATABASES["default"]["TEST"]["NAME"] = DATA_DIR / f"test_arena_{RUN_ID}.sqlite3"  # noqa: F405
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405  from the platform's settings
+    DATABASES["default"]["TEST"]["NAME"] = DATA_DIR / f"test_arena_{RUN_ID}.sqlite3"  # noqa: F405  from the platform's settings
 else:
-    DATABASES["default"]["TEST"]["NAME"] = f"test_{DATABASES['default']['NAME']}_{RUN_ID}"  # noqa: F405
+    DATABASES["default"]["TEST"]["NAME"] = f"test_{DATABASES['default']['NAME']}_{RUN_ID}"  # noqa: F405  from the platform's settings
 
 # Runs side by side share one Redis: give each its own key space for the broker, the results and the
 # channel layer, so that no worker or page of one run ever sees another run's tasks or pushes.
-if REDIS_URL:  # noqa: F405
+if REDIS_URL:  # noqa: F405  from the platform's settings
     _prefix = f"test{RUN_ID}:"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
     CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{_prefix}"  # noqa: F405
-    CACHES["default"]["KEY_PREFIX"] = f"arena-{_prefix}"  # noqa: F405  (the per-user rate-limit counters)
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{_prefix}"  # noqa: F405  from the platform's settings
+    CACHES["default"]["KEY_PREFIX"] = f"arena-{_prefix}"  # noqa: F405  from the platform's settings; the per-user rate-limit counters

@@ -92,7 +92,8 @@ local channel_field = str('__asgi_channel__')
 local over_capacity = 0
 for i = 1, #KEYS do
     local at = 4 + (i - 1) * 5
-    local score, random_prefix, body, entries = tonumber(ARGV[at + 1]), ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
+    local score, random_prefix = tonumber(ARGV[at + 1]), ARGV[at + 2]
+    local body, entries = ARGV[at + 3], tonumber(ARGV[at + 4])
     local left_out = ARGV[at + 5]
     redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, cutoff)
     local order, names = {}, {}

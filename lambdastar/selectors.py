@@ -132,11 +132,11 @@ def experiment_progress(*, experiment, now=None) -> payloads.Progress:
 
 
 def run_chunk_sizes(*, run: Run) -> dict[str, int]:
-    """Episodes per chunk of each agent type of a run: as stored at launch (runs launched before
-    sizes were stored: the configuration's chunk_episodes, else the size of that time)."""
+    """Episodes per chunk of each agent type of a run: as stored at launch (a run with no sizes stored:
+    the configuration's chunk_episodes, else sweep.UNSTORED_CHUNK_EPISODES)."""
     if run.chunk_episodes:
         return run.chunk_episodes
-    size = sweep.chunk_episodes(run.experiment.configuration) or sweep.LEGACY_CHUNK_EPISODES
+    size = sweep.chunk_episodes(run.experiment.configuration) or sweep.UNSTORED_CHUNK_EPISODES
     return {t: size for t in run.engine_config["types"]}
 
 

@@ -32,13 +32,13 @@ FACTORS = ("grid", "iterations", "agents", "observation_range", "complexity", "c
 ENGINE_OPTIONS = tuple(f.name for f in fields(EngineConfig) if f.name != "seed")
 PLATFORM_OPTIONS = ("sweep", "chunk_episodes", "grid", "complexity")
 #: Chunk size of runs launched before chunk sizes were chosen per agent type and stored per run.
-LEGACY_CHUNK_EPISODES = 100
+UNSTORED_CHUNK_EPISODES = 100  # episodes per chunk of a run that has no sizes stored and none configured
 
 # Chunk sizes when the configuration names no ``chunk_episodes``: each chunk should hold enough
 # engine time that a chunk's fixed cost (a queue message, a read and a write, its result: ~10 ms
 # on a Celery worker, 2 cores) is small beside it, yet the experiment should split into enough
 # chunks to keep every worker busy to the end (8 chunks: 16 cost 2-3 % more on one worker and
-# sped 2 workers up no more). A rough cost model (engine time per episode, measured on the paper rule set) sizes
+# speed 2 workers up no further). A rough cost model (engine time per episode, measured on the paper rule set) sizes
 # them (retune it when the engine gets faster; launched experiments keep their sizes); it decides
 # only where chunks start, never a number of the results.
 EPISODE_S = 5e-6  # building an episode's world

@@ -35,7 +35,7 @@ def warm_engine() -> float:
 
     started = time.perf_counter()
     try:
-        import lambdastar.services  # noqa: F401  (the Django side of a chunk, imported once here)
+        import lambdastar.services  # noqa: F401  the Django side of a chunk, imported once here
         from lambdastar.engine import paper
 
         for config in warm_configs():

@@ -42,8 +42,8 @@ def answer_public(question) -> None:
 def traded(trade, quotes: dict) -> None:
     """The price to every page; to the trader's own page its position and points after the trade
     (``trade.participant`` as the trade left it, its account's balance included), not a "refresh":
-    re-reading a whole console (the game's full price history) after every trade made each trade cost
-    more than the one before."""
+    re-reading a whole console (the game's full price history) after every trade would make each trade
+    cost more than the one before."""
     payload = payloads.price(trade, quotes)
     participant = trade.participant
     send(

@@ -7,7 +7,7 @@ The target is never named in any payload before the game is settled.
 
 from django.utils import timezone
 
-from core.payloads import error, iso  # noqa: F401  (one error shape for the whole platform)
+from core.payloads import error, iso  # noqa: F401  one error shape for the whole platform
 
 
 def clock(game) -> dict:

@@ -105,7 +105,7 @@ def task_worker(services_mode, transactional_db, end_stray_sessions):
     if not services_mode:
         yield None
         return
-    import celery.contrib.testing.tasks  # noqa: F401  (registers celery.ping for the ping check)
+    import celery.contrib.testing.tasks  # noqa: F401  registers celery.ping for the ping check
     from celery.contrib.testing.worker import start_worker
 
     from config.celery_app import app
@@ -132,7 +132,7 @@ def _use_test_database(name, cache_prefix=None):
     settings.DATABASES["default"]["NAME"] = name
     if cache_prefix is not None:  # the test's own cache key space (fresh_rate_limits), shared with the test
         from django.core.signals import setting_changed
-        from django.test import signals  # noqa: F401  (connects the receiver that rebuilds the cache handler)
+        from django.test import signals  # noqa: F401  connects the receiver that rebuilds the cache handler
 
         settings.CACHES = {
             alias: {**config, "KEY_PREFIX": cache_prefix} if alias == "default" else config

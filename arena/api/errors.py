@@ -4,8 +4,8 @@
 (``invalid``, ``not_authenticated``, ``authentication_failed``, ``permission_denied``, ``forbidden``,
 ``not_found``, ``throttled``, ``conflict``, ``not_pending``, ``already_answered``, ``bad_parameter``, …),
 ``fields`` (validation errors only) each bad field's messages. For clients written against DRF's default
-bodies (deprecated): ``detail`` repeats ``error``, and a validation error's fields also stand at the top. 401 answers carry ``WWW-Authenticate: Token``, 429 answers
-``Retry-After`` (seconds).
+bodies (deprecated): ``detail`` repeats ``error``, and a validation error's fields also stand at the top.
+401 answers carry ``WWW-Authenticate: Token``, 429 answers ``Retry-After`` (seconds).
 """
 
 from django.core.exceptions import PermissionDenied

@@ -116,7 +116,9 @@ def _own_entry_authenticated(request, entry_id: int) -> Entry:
             except (exceptions.NotAuthenticated, exceptions.AuthenticationFailed) as exc:
                 # as DRF answers: 401 with the first authentication class's challenge
                 challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(request)
-                raise _Refused(error_json(401, str(exc.detail), exc.get_codes(), **{"WWW-Authenticate": challenge}))
+                raise _Refused(
+                    error_json(401, str(exc.detail), exc.get_codes(), **{"WWW-Authenticate": challenge})
+                ) from exc
             wait = throttle_wait(TokenThrottle, api_request)
         if wait is not None:
             raise _Refused(

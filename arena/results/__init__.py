@@ -12,7 +12,7 @@ from arena.results.sources import (
     Outcome,
     ResultsQuery,
     ResultsSource,
-    battles_from_outcomes,  # noqa: F401
+    battles_from_outcomes,
     formats_registered,
     human_name,
     judge_key,
@@ -20,3 +20,18 @@ from arena.results.sources import (
     source_unregister,
     sources_registered,
 )
+
+__all__ = [
+    "HUMAN",
+    "Battle",
+    "Outcome",
+    "ResultsQuery",
+    "ResultsSource",
+    "battles_from_outcomes",
+    "formats_registered",
+    "human_name",
+    "judge_key",
+    "source_register",
+    "source_unregister",
+    "sources_registered",
+]

@@ -1,16 +1,16 @@
 """The arena's business logic (writes). Views, consumers, tasks and commands call these only."""
 
-from arena.services.interrogations import (  # noqa: F401
+from arena.services.interrogations import (
     interrogation_close_if_due,
     interrogation_create,
     interrogation_end,
     interrogation_start,
     interrogations_close_due,
 )
-from arena.services.keystrokes import composing_line, keystrokes_record, keystrokes_store  # noqa: F401
-from arena.services.messages import message_post, typing_signal  # noqa: F401
-from arena.services.publication import interrogation_publish, interrogation_unpublish  # noqa: F401
-from arena.services.results import results_version_bump  # noqa: F401
-from arena.services.sweep import interrogations_sweep  # noqa: F401
-from arena.services.verdicts import verdict_submit  # noqa: F401
-from arena.services.witnesses import bot_reply_compose, bot_reply_deliver  # noqa: F401
+from arena.services.keystrokes import composing_line, keystrokes_record, keystrokes_store
+from arena.services.messages import message_post, typing_signal
+from arena.services.publication import interrogation_publish, interrogation_unpublish
+from arena.services.results import results_version_bump
+from arena.services.sweep import interrogations_sweep
+from arena.services.verdicts import verdict_submit
+from arena.services.witnesses import bot_reply_compose, bot_reply_deliver

@@ -56,8 +56,10 @@ def _lock_sql(vendor: str) -> str:
     ]
     sql = (
         f"SELECT {', '.join(columns)} FROM {_table(Conversation, 'c')}"
-        f" JOIN {_table(Interrogation, 'i')} ON {_column(Interrogation, 'id', 'i')} = {_column(Conversation, 'interrogation', 'c')}"
-        f" LEFT JOIN {_table(Entry, 'e')} ON {_column(Entry, 'id', 'e')} = {_column(Conversation, 'witness_entry', 'c')}"
+        f" JOIN {_table(Interrogation, 'i')} ON {_column(Interrogation, 'id', 'i')}"
+        f" = {_column(Conversation, 'interrogation', 'c')}"
+        f" LEFT JOIN {_table(Entry, 'e')} ON {_column(Entry, 'id', 'e')}"
+        f" = {_column(Conversation, 'witness_entry', 'c')}"
         f" LEFT JOIN {_table(user, 'u')} ON {_column(user, user._meta.pk.name, 'u')}"
         f" = {_column(Conversation, 'witness_human', 'c')}"
         f" LEFT JOIN {_table(SpectatorFeed, 'f')} ON {_column(SpectatorFeed, 'interrogation', 'f')}"
@@ -74,7 +76,8 @@ def _lock_sql(vendor: str) -> str:
 @cache
 def _last_link_sql(vendor: str) -> str:
     return (
-        f"SELECT {_column(Message, 'seq', 'm')}, {_column(Message, 'hash', 'm')}, {_column(Message, 'sender_role', 'm')},"
+        f"SELECT {_column(Message, 'seq', 'm')}, {_column(Message, 'hash', 'm')},"
+        f" {_column(Message, 'sender_role', 'm')},"
         f" {_column(Message, 'created_at', 'm')} FROM {_table(Message, 'm')}"
         f" WHERE {_column(Message, 'conversation', 'm')} = %s ORDER BY {_column(Message, 'seq', 'm')} DESC LIMIT 1"
     )

@@ -8,7 +8,7 @@ from django.utils import timezone
 from arena import notify
 from arena.models import EXTERNAL_ENGINES, Conversation, Interrogation, Message, Status
 from arena.services import appends, appends_pg
-from arena.services.appends import check_sender, turn_refusal  # noqa: F401  (check_sender: keystrokes' too)
+from arena.services.appends import check_sender, turn_refusal  # check_sender: keystrokes' too
 from arena.services.spectators import message_release_schedule
 from core.dispatch import enqueue_now
 from core.errors import Closed, InvalidInput, NotAllowed

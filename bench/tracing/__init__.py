@@ -113,7 +113,9 @@ def install_trace(path: str) -> None:
         _current.text = kwargs.get("text")
         return _current.text
 
-    current = lambda args, kwargs: getattr(_current, "text", None)  # noqa: E731
+    def current(args, kwargs):
+        return getattr(_current, "text", None)
+
     _wrap_sync(services, "message_post", "post", "post_done", post_text)
     for module in (appends, appends_pg):
         _wrap_sync(module, "message_append", None, "inserted", current)
@@ -121,7 +123,9 @@ def install_trace(path: str) -> None:
         if hasattr(notify, name):
             _wrap_sync(notify, name, "committed", "queued", lambda args, kwargs: args[0].text if args else None)
 
-    frame_text = lambda args, kwargs: args[1].get("text") if len(args) > 1 else None  # noqa: E731
+    def frame_text(args, kwargs):
+        return args[1].get("text") if len(args) > 1 else None
+
     from studies import consumers as play_consumers  # the studies' consoles override on_message
 
     for consumer in (

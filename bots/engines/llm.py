@@ -108,8 +108,8 @@ class ChatBackend(Protocol):
 def client_library_load() -> None:
     """Import the ``openai`` SDK now (about 0.6 s and 500 modules): a server process calls it before it
     forks its pool, so that no pool process's first LLM call pays for the import."""
-    import openai  # noqa: F401
-    from openai.types.chat import ChatCompletion  # noqa: F401
+    import openai  # noqa: F401  imported for the loading alone
+    from openai.types.chat import ChatCompletion  # noqa: F401  imported for the loading alone
 
 
 class OpenAIBackend:

@@ -36,25 +36,25 @@ __all__ = [
 
 @njit(cache=True)
 def lz76(seq, n):
-    """Kaspar–Schuster LZ76 complexity of ``seq[:n]`` (integer tokens)."""
+    """Kaspar–Schuster LZ76 complexity of ``seq[:n]`` (integer tokens); ``ell`` is their ``l``."""
     if n <= 1:
         return n
-    i, k, l = 0, 1, 1
+    i, k, ell = 0, 1, 1
     c, k_max = 1, 1
     while True:
-        if seq[i + k - 1] == seq[l + k - 1]:
+        if seq[i + k - 1] == seq[ell + k - 1]:
             k += 1
-            if l + k > n:
+            if ell + k > n:
                 c += 1
                 break
         else:
             if k > k_max:
                 k_max = k
             i += 1
-            if i == l:
+            if i == ell:
                 c += 1
-                l += k_max
-                if l + 1 > n:
+                ell += k_max
+                if ell + 1 > n:
                     break
                 i, k, k_max = 0, 1, 1
             else:

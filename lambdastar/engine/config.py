@@ -150,14 +150,7 @@ class EngineConfig:
         agents = check("agents", self.agents, 1)
         check("episodes", self.episodes, 1)
         k = check("observation_range", self.observation_range, 1)
-        if not isinstance(self.types, tuple) or not self.types:
-            out.append(ConfigError("types", "must be a non-empty tuple of agent types"))
-        else:
-            for t in self.types:
-                if t not in AGENT_TYPES:
-                    out.append(ConfigError("types", f"unknown agent type {t!r} (known: {', '.join(AGENT_TYPES)})"))
-            if len(set(self.types)) != len(self.types):
-                out.append(ConfigError("types", "duplicate agent type"))
+        out += self._types_problems()
         if not isinstance(self.coordination, bool):
             out.append(ConfigError("coordination", "must be true or false"))
         if self.collision not in COLLISION_RULES:
@@ -166,19 +159,7 @@ class EngineConfig:
                     "collision", f"unknown collision rule {self.collision!r} (known: {', '.join(COLLISION_RULES)})"
                 )
             )
-        band = True
-        for name in ("complexity_min", "complexity_max"):
-            v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0):
-                out.append(ConfigError("complexity", f"{name} must be a number ≥ 0"))
-                band = False
-        if (
-            band
-            and self.complexity_min is not None
-            and self.complexity_max is not None
-            and self.complexity_min > self.complexity_max
-        ):
-            out.append(ConfigError("complexity", "minimum is larger than maximum"))
+        out += self._band_problems()
         if self.rules == "reference-2016":
             out += self._reference_problems(grid, agents, k)
         elif self.rules == "paper" and grid:
@@ -192,6 +173,34 @@ class EngineConfig:
                 )
             if k and 2 * self.observation_range + 1 > min(self.width, self.height):
                 out.append(ConfigError("observation_range", "the observation window (2k+1) must fit in the grid"))
+        return out
+
+    def _types_problems(self) -> list[ConfigError]:
+        if not isinstance(self.types, tuple) or not self.types:
+            return [ConfigError("types", "must be a non-empty tuple of agent types")]
+        out = [
+            ConfigError("types", f"unknown agent type {t!r} (known: {', '.join(AGENT_TYPES)})")
+            for t in self.types
+            if t not in AGENT_TYPES
+        ]
+        if len(set(self.types)) != len(self.types):
+            out.append(ConfigError("types", "duplicate agent type"))
+        return out
+
+    def _band_problems(self) -> list[ConfigError]:
+        """The complexity band: each bound a number ≥ 0 or None, and (both valid) the minimum not above the maximum."""
+        out = []
+        for name in ("complexity_min", "complexity_max"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0):
+                out.append(ConfigError("complexity", f"{name} must be a number ≥ 0"))
+        if (
+            not out
+            and self.complexity_min is not None
+            and self.complexity_max is not None
+            and self.complexity_min > self.complexity_max
+        ):
+            out.append(ConfigError("complexity", "minimum is larger than maximum"))
         return out
 
     def _reference_problems(self, grid: bool, agents: bool, k: bool) -> list[ConfigError]:

@@ -124,7 +124,7 @@ def _controller(out: Outcome, lpp2, status) -> None:
         return
     selectors.hot_path_forget()  # the round may change: this process's lines read it afresh
     _round_change(out, lpp2, status)
-    selectors.hot_path_warm()  # after the change: the round's first lines find it read
+    selectors.hot_path_warm()  # once the round has changed: the round's first lines find it read
 
 
 def _round_change(out: Outcome, lpp2, status) -> None:

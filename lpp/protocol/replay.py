@@ -4,8 +4,8 @@
 
 One block per screen side; each utterance, in the order the lines were
 finished, as ``[mm:ss.s typing N.Ns] speaker: text``: when the line was
-finished, counted from the session's first key, and how long it took to type. BackSpace is applied, or shown as ``~`` with
-``--backspace``. Lines the reader could not use are listed at the end.
+finished, counted from the session's first key, and how long it took to type. BackSpace is applied, or
+shown as ``~`` with ``--backspace``. Lines the reader could not use are listed at the end.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def round_contradictions(sessions: list[tuple[str, str, float | None]]) -> dict[
         rounds.append(min(fitting, key=lambda r: (-count[r], r)))
     flagged = {}
     for i, slot in enumerate(slots):
-        for start, key, number in slot:
+        for _start, key, number in slot:
             if number != rounds[i]:
                 flagged[key] = f"round {number} contradicts the schedule: the session sits in round {rounds[i]}'s slot"
             elif i and rounds[i] < rounds[i - 1]:

@@ -1,6 +1,6 @@
 """Turing Trade's business logic (writes). Views, consumers, tasks and commands call these only."""
 
-from markets.conversation.services import (  # noqa: F401
+from markets.conversation.services import (
     trade_refusal,
     xmarket_open,
     xmarket_sync,
@@ -8,7 +8,7 @@ from markets.conversation.services import (  # noqa: F401
     xmarkets_ensure,
     xmarkets_sweep,
 )
-from markets.services.games import (  # noqa: F401
+from markets.services.games import (
     game_create,
     game_join,
     game_open,
@@ -17,7 +17,7 @@ from markets.services.games import (  # noqa: F401
     game_void,
     games_sweep,
 )
-from markets.services.ledger import InsufficientPoints, ledger_post  # noqa: F401
-from markets.services.questions import answer_release, answer_submit, question_ask  # noqa: F401
-from markets.services.target import target_reply_compose, target_reply_deliver  # noqa: F401
-from markets.services.trading import trade_place  # noqa: F401
+from markets.services.ledger import InsufficientPoints, ledger_post
+from markets.services.questions import answer_release, answer_submit, question_ask
+from markets.services.target import target_reply_compose, target_reply_deliver
+from markets.services.trading import trade_place

@@ -1,4 +1,5 @@
-"""Trading one unit with the game's market maker (the Turing Trade rules; the maker and its quoting convention: docs/guides/organisers/markets.md).
+"""Trading one unit with the game's market maker (the Turing Trade rules; the maker and its quoting convention:
+docs/guides/organisers/markets.md).
 
 Two paths, one behaviour: on PostgreSQL a linear-maker trade is one round trip to the database
 function `markets_trade_place` (markets/sql/trade_place_v2.sql, called by

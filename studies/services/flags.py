@@ -19,7 +19,10 @@ def study_outliers_flag(*, study: Study, alpha: float = 0.05, min_votes: int = 5
     rows = observations(study=study)
     interrogators = dict(Game.objects.filter(pk__in={r["game"] for r in rows}).values_list("pk", "interrogator"))
     names, a, b, score, judges = {VERDICT: 0}, [], [], [], []
-    index = lambda name: names.setdefault(name, len(names))  # noqa: E731
+
+    def index(name):
+        return names.setdefault(name, len(names))
+
     three_party = {}
     for row in rows:
         if row["kind"] == "one_to_one":

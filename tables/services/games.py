@@ -145,7 +145,10 @@ def entry_for(backend: dict, *, timeout_s: float, where: str) -> Entry:
 
 def public_config(config: dict) -> dict:
     """The configuration as stored and exported: no API keys."""
-    strip = lambda b: {k: v for k, v in b.items() if k != "api_key"}  # noqa: E731
+
+    def strip(b):
+        return {k: v for k, v in b.items() if k != "api_key"}
+
     return {
         **config,
         "agents": [strip(a) for a in config["agents"]],

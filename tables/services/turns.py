@@ -295,6 +295,17 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
     )
 
 
+def _game_after(game: Game, agents: dict, tally: dict, turn: Turn) -> tuple:
+    """The game's status, outcome, end time and loser once ``turn`` is played: finished with a loser when an
+    agent has ``end_votes`` votes against it, a draw at ``max_turns``, else still running."""
+    losers = [name for name, n in tally.items() if n >= game.end_votes]
+    if losers:
+        return Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]]
+    if turn.number + 1 >= game.max_turns:
+        return Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now(), None
+    return Game.Status.RUNNING, Game.Outcome.NONE, None, None
+
+
 def _turn_end(
     *, table: Table, turn: Turn, rows: list, error, record, start: float, waited: float, claim_next: bool = False
 ) -> None:
@@ -309,12 +320,7 @@ def _turn_end(
     tally = table.tally()
     if moved is not None:
         tally[moved.name] += 1
-    losers = [name for name, n in tally.items() if n >= game.end_votes]
-    status, outcome, ended_at, loser = Game.Status.RUNNING, Game.Outcome.NONE, None, None
-    if losers:
-        status, outcome, ended_at, loser = Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]]
-    elif turn.number + 1 >= game.max_turns:
-        status, outcome, ended_at = Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now()
+    status, outcome, ended_at, loser = _game_after(game, agents, tally, turn)
     calls = [row for row in rows if isinstance(row, Call)]
     verdicts = [row for row in rows if isinstance(row, Verdict)]
     with transaction.atomic():

@@ -78,7 +78,7 @@ def in_thread(work) -> tuple[threading.Thread, list]:
     def run():
         try:
             work()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             errors.append(exc)
         finally:
             connection.close()

@@ -88,7 +88,7 @@ def in_thread(results: dict, key, fn, **kwargs) -> threading.Thread:
     def run():
         try:
             results[key] = fn(**kwargs)
-        except Exception as exc:  # noqa: BLE001 (asserted on by the callers)
+        except Exception as exc:  # asserted on by the callers
             results[key] = exc
         finally:
             connections.close_all()
@@ -225,7 +225,7 @@ def test_two_writers_number_the_messages_one_to_n_without_gaps(human, cast):
             barrier.wait()
             for i in range(per_writer):
                 services.message_post(conversation_id=human.pk, sender_role=role, text=f"{role} {i}", user=user)
-        except Exception as exc:  # noqa: BLE001 (asserted on below)
+        except Exception as exc:  # asserted on below
             errors.append(repr(exc))
         finally:
             connections.close_all()

@@ -109,7 +109,7 @@ def test_someone_elses_key_cannot_be_revoked_and_names_are_checked(cast):
     assert ApiKey.objects.get(pk=key.api_key.pk).active
 
 
-def test_drf_tokens_issued_before_keys_keep_working(cast):
+def test_a_plain_drf_token_authenticates_beside_api_keys(cast):
     from rest_framework.authtoken.models import Token
 
     ada = make_user("ada", roles.ENTRANT)

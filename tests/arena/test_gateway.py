@@ -12,13 +12,11 @@ from arena.models import EngineCall, Entry, LearnedPair
 from arena.services import engines
 
 from ..conftest import FAST
-from .flaky import SCRIPT, flaky  # noqa: F401  (the fixture)
 from .helpers import sides, three_party
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-# lpp/ is being moved to lpp/protocol by its own change, which runs its LPP programs through
-# arena.services.engines.engine_standalone; add it here once that has landed.
-APPS = ("core", "arena", "markets", "lambdastar", "tournaments", "studies", "tables")
+# lpp reaches the engines through arena.services.engines.engine_standalone_reply
+APPS = ("core", "arena", "markets", "lambdastar", "tournaments", "studies", "tables", "lpp")
 
 
 def test_only_the_gateway_imports_the_bots_registry():

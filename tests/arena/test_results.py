@@ -33,7 +33,7 @@ def verdicts(cast):
             witnesses=[cast.connie if k % 2 else cast.carl, cast.simple],
             judged_human=cast.simple if k == 0 else (cast.connie if k % 2 else cast.carl),
         )
-    for k in range(3):
+    for _ in range(3):
         decided(cast, witnesses=[cast.connie, cast.eliza], judged_human=cast.connie, judge=cast.june)
     decided(cast, witnesses=[cast.eliza, cast.simple], judged_human=cast.simple)
     decided(cast, witnesses=[cast.connie, cast.carl], judged_human=cast.carl)  # two humans: no battle when pooled

@@ -8,7 +8,7 @@ from arena.services.engines import entry_probe
 from bots.base import EngineError
 
 from ..conftest import FAST
-from .flaky import SCRIPT, flaky  # noqa: F401  (the fixture)
+from .flaky import SCRIPT
 from .helpers import sides, three_party, wait_for
 
 
@@ -180,7 +180,7 @@ def test_keystroke_mode_machine_types_its_reply_key_by_key(cast, task_worker):
 def test_heavy_engines_are_answered_on_the_bots_queue(cast, services_mode, settings, transactional_db):
     if not services_mode:
         pytest.skip("queues exist only with a broker (services mode)")
-    import celery.contrib.testing.tasks  # noqa: F401
+    import celery.contrib.testing.tasks  # noqa: F401  registers celery.ping for the ping check
     from celery.contrib.testing.worker import start_worker
     from celery.signals import task_prerun
 
@@ -199,7 +199,7 @@ def test_heavy_engines_are_answered_on_the_bots_queue(cast, services_mode, setti
         with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=10, queues=["celery", "bots"]):
             for entry in (learner, cast.eliza):
                 machine = ask(cast, entry)
-                wait_for(lambda: machine.messages.filter(sender_role="witness").exists(), timeout=15)
+                wait_for(lambda machine=machine: machine.messages.filter(sender_role="witness").exists(), timeout=15)
     finally:
         task_prerun.disconnect(record)
     replies = [queue for name, queue in seen if name == "arena.tasks.bot_reply"]

@@ -150,7 +150,7 @@ def test_typing_model_from_settings_validates():
     assert info.value.key == "per_char_s"
 
 
-def test_word_pauses_are_a_setting_that_leaves_the_old_delays_alone():
+def test_word_pauses_are_a_setting_off_by_default():
     assert TypingModel().word_pause_s == 0.0  # stored settings without the key keep their delays
     assert validate_engine_settings("simple", {})["word_pause_s"] == 0.0
     assert TypingModel.from_settings({"word_pause_s": 0.5}) == TypingModel(word_pause_s=0.5)

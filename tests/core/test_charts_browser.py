@@ -8,8 +8,6 @@ from django.template import Context, Template
 
 from core.charts import Column, chart_series
 
-from ..e2e.conftest import browser  # noqa: F401  (the module-scoped Chromium fixture)
-
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 UPLOT = ROOT / "static" / "vendor" / "uplot" / "uPlot.iife.min.js"

@@ -18,7 +18,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright (module scope: a session-scoped sync Playwright fixture breaks every later asyncio test)."""
+    """Debian's Chromium driven by Playwright (module scope: a session-scoped sync Playwright fixture breaks every
+    later asyncio test)."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: `make test` installs Debian's chromium package")
     from playwright.sync_api import sync_playwright

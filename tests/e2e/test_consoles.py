@@ -68,7 +68,8 @@ def set_hidden(page, hidden):
     """What a browser does when its tab goes to the background (or comes back)."""
     page.evaluate(
         """(hidden) => {
-        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => hidden ? "hidden" : "visible" });
+        Object.defineProperty(document, "visibilityState", {
+            configurable: true, get: () => hidden ? "hidden" : "visible" });
         Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
         document.dispatchEvent(new Event("visibilitychange"));
     }""",
@@ -141,7 +142,7 @@ def test_consoles_fit_keep_the_clock_on_screen_and_end_cleanly(browser, live_dap
     for page, name in ((judge, "judge"), (witness, "confederate")):
         expect(page.locator("#status")).to_have_text("ended")
         expect(page.locator(".send input:visible, .send button:visible")).to_have_count(0)
-        assert page.evaluate(OVERFLOW) <= 0
+        assert page.evaluate(OVERFLOW) <= 0, f"{name} page wider than the {size} screen once ended"
     witness.screenshot(path=shots / f"confederate-ended-{size}.png", full_page=True)
     judge.screenshot(path=shots / f"judge-verdict-{size}.png", full_page=True)
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.chat_stub import ChatStub, vote
 
-from .conftest import browser, login  # noqa: F401  (the module-scoped Chromium fixture)
+from .conftest import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

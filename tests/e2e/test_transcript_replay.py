@@ -40,7 +40,7 @@ def typing_moment(data) -> int:
     """A slider position (a multiple of 100 ms) at which someone has typed keys not yet sent."""
     for conversation in data["conversations"]:
         sent = [m[0] for m in conversation["messages"]]
-        for ms, role, text in conversation["keys"]:
+        for ms, _role, text in conversation["keys"]:
             at = -(-ms // 100) * 100
             if text not in "\b\n" and all(not (ms <= t <= at) for t in sent):
                 return at

@@ -1,4 +1,4 @@
-"""Fault tests (issue 13): the platform's own processes killed, restarted or cut off from Redis while
+"""Fault tests: the platform's own processes killed, restarted or cut off from Redis while
 people chat, each test asserting what a user would notice.
 
 Services mode only (DATABASE_URL and REDIS_URL set; skipped otherwise). Unlike the `live_daphne` and
@@ -22,6 +22,7 @@ import urllib.request
 import pytest
 
 from bench.harness import free_port, with_database
+from tests.e2e.conftest import browser  # noqa: F401  the module-scoped Chromium fixture, for the page tests here
 
 services_only = [
     pytest.mark.slow,

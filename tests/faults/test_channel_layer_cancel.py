@@ -1,10 +1,10 @@
 """A page closing at the wrong moment must not cost another page its push (services mode, real Redis).
 
 All the consoles of one daphne receive through one process channel in Redis: whichever consumer holds
-the receive lock blocks in BZPOPMIN for all of them. Found by the soak benchmark (about one push in a
-few hundred lost while pages reloaded): when that consumer's websocket closed while Redis was already
-handing it a message (the reply in flight), cancelling the pop lost the message, which was another
-page's push. The pop now runs on, shielded, and what it popped goes to the next receiver.
+the receive lock blocks in BZPOPMIN for all of them. When that consumer's websocket closes while Redis is
+already handing it a message (the reply in flight), cancelling the pop would lose the message, which is
+another page's push (under the soak benchmark's reloading pages, about one push in a few hundred). The
+pop runs on, shielded, and what it popped goes to the next receiver.
 """
 
 import asyncio

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from arena.models import Message
 from bench.harness import free_port
 from tests.arena.helpers import sides, three_party
-from tests.e2e.conftest import browser, login  # noqa: F401  (the module-scoped Chromium fixture)
+from tests.e2e.conftest import login
 from tests.faults.conftest import services_only
 
 pytestmark = [*services_only, pytest.mark.browser]
@@ -22,7 +22,7 @@ pytestmark = [*services_only, pytest.mark.browser]
 NOT_DELIVERED = "Your last message was not delivered: press Enter to send it again."
 
 
-def test_pages_reconnect_after_a_crash_and_keep_what_was_never_stored(browser, platform, cast):  # noqa: F811
+def test_pages_reconnect_after_a_crash_and_keep_what_was_never_stored(browser, platform, cast):
     interrogation = three_party(cast, time_limit_s=900)
     human, _ = sides(interrogation)
     port = free_port()

@@ -183,7 +183,7 @@ WS   /ws/play/{study}/lobby/                         | 4403  | 4403     | 4403  
 WS   /ws/play/judge/{study_game}/                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/play/witness/{study_game}/                  | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/lambdastar/experiments/{experiment}/        | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | ws      | 4403     | ws
-"""
+"""  # noqa: E501  one row per request, one column per role: the table is read as a table, wider than a line
 
 # Lists answer 200 to everyone logged in; what they list is checked here: the text that shows one of
 # ada's objects, and the roles whose answer may contain it (no other role's may).

@@ -14,7 +14,7 @@ import schemathesis
 # imported (and, schemathesis being a pytest plugin, assertion-rewritten) here at collection, in the main
 # thread: compiled later beside an in-process task's thread, Python 3.11's compile() can fail with
 # "AST constructor recursion depth mismatch"
-import schemathesis.specs.openapi.schemas  # noqa: F401
+import schemathesis.specs.openapi.schemas
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode

@@ -56,7 +56,7 @@ def test_seed_matters_and_repeats():
 def test_coordination_option_changes_scores():
     plain = run_episodes(paper(agents=2, episodes=100), "ls")
     coord = run_episodes(paper(agents=2, episodes=100, coordination=True), "ls")
-    assert coord.mean() < plain.mean()  # lone agents next to Good are no longer paid
+    assert coord.mean() < plain.mean()  # with coordination, lone agents next to Good are not paid
 
 
 def test_search_space_entropy():

@@ -21,7 +21,9 @@ def test_range_1_observation_wraps_on_a_non_square_torus():
             dc = abs(a % 4 - b % 4)
             return max(min(dr, 3 - dr), min(dc, 4 - dc))
 
-        part = lambda x: 1.0 if x == 0 else 0.5 if x == 1 else 0.0
+        def part(x):
+            return 1.0 if x == 0 else 0.5 if x == 1 else 0.0
+
         expected.append(part(d(c, 5)) - part(d(c, 10)))
     assert rewards.tolist() == expected
     assert rewards[cells.tolist().index(5)] == 1.0 - 0.5  # Good's cell is next to Evil

@@ -5,6 +5,7 @@ import time
 import pytest
 
 from tests.conftest import make_user
+from tests.e2e.conftest import browser  # noqa: F401  the module-scoped Chromium fixture, for the browser tests here
 
 
 def tiny(**overrides) -> dict:
@@ -35,7 +36,7 @@ def executor(services_mode, transactional_db):
     if not services_mode:
         yield None
         return
-    import celery.contrib.testing.tasks  # noqa: F401  (registers celery.ping for the ping check)
+    import celery.contrib.testing.tasks  # noqa: F401  registers celery.ping for the ping check
     from celery.contrib.testing.worker import start_worker
     from celery.signals import task_postrun
     from django.db import connections

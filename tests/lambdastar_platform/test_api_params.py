@@ -1,5 +1,5 @@
 """The Λ* REST endpoints' numeric filters are whole numbers within bounds: anything else answers 400 naming
-the parameter (it used to be ignored, so ``?experiment=abc`` listed every experiment's runs). Good filters:
+the parameter (ignoring it would make ``?experiment=abc`` list every experiment's runs). Good filters:
 test_pages.py."""
 
 import pytest

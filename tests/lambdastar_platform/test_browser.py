@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from lambdastar import services
 from tests.conftest import make_user
-from tests.e2e.conftest import browser, login  # noqa: F401  (the module-scoped browser fixture)
+from tests.e2e.conftest import login
 
 from .conftest import tiny, wait_for_status
 
@@ -39,7 +39,7 @@ def check_layout(page):
 
 
 @pytest.mark.parametrize("width, height", SIZES)
-def test_a_finished_experiment_shows_its_plots(browser, live_daphne, width, height):  # noqa: F811
+def test_a_finished_experiment_shows_its_plots(browser, live_daphne, width, height):
     owner = make_user("rita")
     experiment = services.experiment_create(owner=owner, name="tiny", configuration=tiny(), seed=2)
     services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
@@ -75,7 +75,7 @@ def test_a_finished_experiment_shows_its_plots(browser, live_daphne, width, heig
 
 
 @pytest.mark.parametrize("width, height", SIZES)
-def test_partial_plots_appear_live_as_chunks_finish(browser, live_daphne, services_mode, monkeypatch, width, height):  # noqa: F811
+def test_partial_plots_appear_live_as_chunks_finish(browser, live_daphne, services_mode, monkeypatch, width, height):
     if not services_mode:
         pytest.skip("the embedded default's in-memory channel layer does not cross into the daphne process")
     from lambdastar import notify, selectors
@@ -112,7 +112,7 @@ def test_partial_plots_appear_live_as_chunks_finish(browser, live_daphne, servic
     assert page.js_errors == []
 
 
-def test_the_page_follows_a_running_experiment_live(browser, live_daphne, executor, services_mode):  # noqa: F811
+def test_the_page_follows_a_running_experiment_live(browser, live_daphne, executor, services_mode):
     if not services_mode:
         pytest.skip("the embedded default's in-memory channel layer does not cross into the daphne process")
     owner = make_user("rita")
@@ -127,7 +127,7 @@ def test_the_page_follows_a_running_experiment_live(browser, live_daphne, execut
     assert page.js_errors == []
 
 
-def test_the_owner_launches_a_draft_from_its_page_on_a_phone(browser, live_daphne, executor):  # noqa: F811
+def test_the_owner_launches_a_draft_from_its_page_on_a_phone(browser, live_daphne, executor):
     owner = make_user("rita")
     experiment = services.experiment_create(owner=owner, name="from the page", configuration=tiny(), seed=2)
     page = login(browser, live_daphne, "rita", "rita-pw")

@@ -1,4 +1,4 @@
-"""The experiment page's points of issue 20: who sees what (the list and the page agree for every role),
+"""The experiment page: who sees what (the list and the page agree for every role),
 a draft's planned total, launch/cancel/resume/clone from the page, partial results while chunks run,
 a time-left estimate from the cost model, and every bad option reported at once."""
 
@@ -171,8 +171,8 @@ def test_plots_and_the_table_fill_in_as_chunks_are_stored(researcher):
 
 def test_time_left_comes_from_the_cost_model_when_costly_chunks_run_first(researcher):
     """A synthetic schedule: the learning type (≈75× the cost per episode here) queued first, as the
-    platform queues them; each chunk takes about its modelled cost on the clock (the model 20 % off). After 10 % of the chunks the
-    estimate is within 25 % of the truth; the early episode rate would have been off by far more."""
+    platform queues them; each chunk takes about its modelled cost on the clock (the model 20 % off). After 10 %
+    of the chunks the estimate is within 25 % of the truth; the early episode rate would have been off by far more."""
     config = {
         "rules": "paper",
         "rng": "pcg64",

@@ -63,7 +63,7 @@ def test_no_line_of_the_shared_logs_is_cut_inside_a_word_by_the_idle_rule(data_d
                 by_sender = {}
                 for u in transcript_utterances(transcript, side):
                     by_sender.setdefault(u.sender, []).append(u)
-                for sender, own in by_sender.items():
+                for own in by_sender.values():
                     for before, after in zip(own, own[1:]):
                         if before.ended_by == "idle":
                             assert not (

@@ -6,7 +6,9 @@ from lpp.protocol import lpp2 as wire
 
 
 def test_names_map_onto_the_loebner_labels():
-    assert [wire.name_for(k, l) for k, l in (("judge", "J1"), ("entry", "E4"), ("confederate", "C2"))] == [
+    assert [
+        wire.name_for(kind, label) for kind, label in (("judge", "J1"), ("entry", "E4"), ("confederate", "C2"))
+    ] == [
         "judge0",
         "ai3",
         "conf1",

@@ -3,6 +3,8 @@ import itertools
 import pytest
 
 from markets import services
+from tests.arena.flaky import flaky  # noqa: F401  the fixture that installs the scriptable failing engine
+from tests.e2e.conftest import browser  # noqa: F401  the module-scoped Chromium fixture, for the browser tests here
 
 _keys = itertools.count()
 

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from markets import services
 from markets.models import Game
 
-from ..e2e.conftest import browser, login  # noqa: F401  (the module-scoped Chromium fixture)
+from ..e2e.conftest import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 BOT = "Hmmm...That's an interesting question."

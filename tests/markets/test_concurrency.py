@@ -39,7 +39,7 @@ def run_threads(work, n):
         try:
             barrier.wait()
             work(i)
-        except Exception as exc:  # noqa: BLE001 (collected and asserted on below)
+        except Exception as exc:  # collected and asserted on below
             errors.append(repr(exc))
         finally:
             connections.close_all()
@@ -116,7 +116,7 @@ def test_without_locks_simultaneous_clicks_lose_updates(cast, path):
     those bettors' clicks are lost: the price ends below 50 + 16 although all 16 bought."""
     users = [make_user(f"bettor{i}", roles.BETTOR) for i in range(THREADS)]
     lost, errors = 0, []
-    for attempt in range(5):
+    for _ in range(5):
         game = running_game(cast, users)
         errors, price = _simultaneous_buys(game, users, lock=False, path=path)
         lost += THREADS - (price - 50)

@@ -1,4 +1,4 @@
-"""Who may bet: the bettor role, and nobody who could be the target (issue 13, fault 3). Every refusal
+"""Who may bet: the bettor role, and nobody who could be the target. Every refusal
 reads the same, so it never tells a candidate that they were drawn."""
 
 import pytest

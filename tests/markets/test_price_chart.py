@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from markets import services
 
-from ..e2e.conftest import browser, login  # noqa: F401  (the module-scoped Chromium fixture)
+from ..e2e.conftest import login
 from .conftest import running_game, trade
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

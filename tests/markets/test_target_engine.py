@@ -11,7 +11,7 @@ from bots.base import EngineError
 from markets import services
 from markets.models import Answer
 from markets.services.target import target_reply_compose, target_reply_queue
-from tests.arena.flaky import SCRIPT, flaky  # noqa: F401  (the fixture)
+from tests.arena.flaky import SCRIPT
 from tests.arena.helpers import wait_for
 from tests.conftest import FAST
 

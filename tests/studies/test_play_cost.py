@@ -1,7 +1,7 @@
 """What one two-party game costs the database, from the lobby to the reveal (a count the machine's load
 does not move): the studies benchmark's games per core are mostly these statements. Every SQL statement
-of every thread is counted, phase by phase, against a budget that the code met when it was written, so
-that a query added per page or per message shows here."""
+of every thread is counted, phase by phase, against a budget that the code meets, so that a query added
+per page or per message shows here."""
 
 import collections
 

@@ -1,6 +1,6 @@
 """The database work of a turn, counted: SQL statements (a figure load does not move) per turn of a game
 played as a task plays it (its table kept from turn to turn) and of a turn played by a fresh task.
-The bounds are today's figures; more is a regression every game's every turn pays."""
+The bounds are the code's own counts; any statement more is one that every turn of every game pays."""
 
 import pytest
 from django.db import connection
@@ -21,7 +21,7 @@ FRESH_READS = 4  # a fresh task reads its table: the game, its agents, the openi
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 # Round trips where several statements go in one query (PostgreSQL, core.db.statements_run): per call
 # the breaker's read and the log with the breaker's update; the outcome: the game with the calls, the
-# rest, the turn (was one per statement, 10 for such a turn)
+# rest, the turn (one round trip per statement would be 10 for such a turn)
 WARM_VOTE_TRIPS = 5
 WARM_CORRECTED_TRIPS = WARM_VOTE_TRIPS + 2
 

@@ -76,7 +76,8 @@ def test_score_prints_the_fixed_shape(tmp_path):
         ('{"trials": [{"verdicts": {}, "ranks": {}}]}', ["trial 1", "verdicts"]),
         ('{"trials": [], "aggregation": "majority"}', ["non-empty"]),
         (
-            '{"trials": [{"verdicts": {"J1": {"computer": "human", "F1": "human"}}, "ranks": {"J1": {"computer": NaN, "F1": 1}}}]}',
+            '{"trials": [{"verdicts": {"J1": {"computer": "human", "F1": "human"}}, '
+            '"ranks": {"J1": {"computer": NaN, "F1": 1}}}]}',
             ["not valid JSON"],
         ),
     ],

@@ -10,7 +10,7 @@ from django.utils import timezone
 from arena.models import Message
 from core import hashchain
 from core.errors import Closed
-from tests.arena.test_seals import fresh_keys, offline_verify  # noqa: F401  (autouse: each test reads its own signing key)
+from tests.arena.test_seals import fresh_keys, offline_verify  # noqa: F401  autouse: each test reads its own signing key
 
 from .wager_helpers import fooled_by, run_trial, wager_session
 

@@ -14,7 +14,7 @@ from arena.models import Interrogation, Message, Status
 from arena.services import interrogation_start
 from bench.harness import free_port, session_cookie
 from core.signing import private_key_text
-from tests.faults.conftest import Console, platform, services_only  # noqa: F401  (the platform fixture)
+from tests.faults.conftest import Console, platform, services_only  # noqa: F401  platform: the fixture
 
 from .wager_helpers import wager_session
 
@@ -29,7 +29,7 @@ def _setup(cast):
     return interrogation, interrogation.conversations.get()
 
 
-async def test_a_restart_mid_interview_loses_nothing_and_the_timer_resumes(platform, cast):  # noqa: F811
+async def test_a_restart_mid_interview_loses_nothing_and_the_timer_resumes(platform, cast):  # noqa: F811  the fixture imported above
     interrogation, conversation = await sync_to_async(_setup)(cast)
     port = free_port()
     key = private_key_text(Ed25519PrivateKey.generate())  # the platform's signing key: seals at the end

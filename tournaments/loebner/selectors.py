@@ -81,11 +81,8 @@ def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
         return {"phase": "scheduled", "elapsed_s": 0.0, "left_s": talk, "side": None, "talk_s": talk}
     end = round_.paused_at or now
     elapsed = max(0.0, (end - round_.started_at).total_seconds() - round_.paused_s)
-    for phase, until in (("talk", talk), ("review", talk + review), ("break", talk + review + pause)):
-        if elapsed < until:
-            break
-    else:
-        phase, until = "over", elapsed
+    phases = (("talk", talk), ("review", talk + review), ("break", talk + review + pause))
+    phase, until = next(((name, end) for name, end in phases if elapsed < end), ("over", elapsed))
     side = None
     if phase == "talk":
         side = ("left" if elapsed < talk / 2 else "right") if fmt.mode == "sequential" else "both"
@@ -332,6 +329,16 @@ def _last_messages(interrogation: Interrogation) -> dict[tuple[int, str], dt.dat
     return {(r["conversation_id"], r["sender_role"]): r["last"] for r in rows}
 
 
+def _answering(conversation, last: dict, now: dt.datetime) -> bool:
+    """Whether a witness keeps up: no question waits for it, or the last has waited under ANSWER_WAIT_S."""
+    if conversation is None:
+        return False
+    asked, answered = last.get((conversation.pk, "interrogator")), last.get((conversation.pk, "witness"))
+    return (
+        asked is None or (answered is not None and answered >= asked) or (now - asked).total_seconds() < ANSWER_WAIT_S
+    )
+
+
 def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
     """Every judge, confederate and entry of the current round: green or not, and the entry's breaker."""
     from arena.models import EntryHealth
@@ -351,17 +358,6 @@ def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
         conversations = {c.side: c for c in interrogation.conversations.all()} if interrogation else {}
         by_witness = {("entry" if c.witness_entry_id else "confederate"): c for c in conversations.values()}
 
-        def answering(kind):
-            c = by_witness.get(kind)
-            if c is None:
-                return False
-            asked, answered = last.get((c.pk, "interrogator")), last.get((c.pk, "witness"))
-            return (
-                asked is None
-                or (answered is not None and answered >= asked)
-                or (now - asked).total_seconds() < ANSWER_WAIT_S
-            )
-
         judge_last = max([t for (cid, role), t in last.items() if role == "interrogator"], default=None)
         conf = by_witness.get("confederate")
         conf_last = last.get((conf.pk, "witness")) if conf else None
@@ -380,13 +376,16 @@ def board_state(*, contest: Contest, now: dt.datetime | None = None) -> dict:
                     "label": m.confederate.label,
                     "name": m.confederate.name,
                     "green": running
-                    and answering("confederate")
-                    and (conf_last is None or (now - conf_last).total_seconds() < ACTIVE_S or answering("confederate")),
+                    and _answering(conf, last, now)
+                    and (
+                        conf_last is None or (now - conf_last).total_seconds() < ACTIVE_S or _answering(conf, last, now)
+                    ),
                 },
                 "entry": {
                     "label": m.entry.label,
                     "name": entry.display_name,
-                    "green": (health is None or health.healthy) and (not running or answering("entry")),
+                    "green": (health is None or health.healthy)
+                    and (not running or _answering(by_witness.get("entry"), last, now)),
                     "breaker": "open" if health and not health.healthy else "closed",
                     "failures": health.consecutive_failures if health else 0,
                     "last_error": health.last_error if health else "",

@@ -16,7 +16,10 @@ def vendor_dir() -> Path:
 
 
 class Command(BaseCommand):
-    help = "The pages' browser libraries (chart libraries, axe-core) in static/vendor/: fetch them from npm, list or verify them."
+    help = (
+        "The pages' browser libraries (chart libraries, axe-core) in static/vendor/: "
+        "fetch them from npm, list or verify them."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("action", choices=["fetch", "list", "verify"])

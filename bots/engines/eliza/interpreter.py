@@ -41,19 +41,21 @@ def tokenize(text: str) -> list[str]:
     return [tok for tok in tokens if tok]
 
 
+def _fits(item, word: str, tags) -> bool:
+    """Whether one word matches one pattern item that stands for one word: a literal, a set or a tag."""
+    if isinstance(item, str):
+        return word == item
+    if isinstance(item, OneOf):
+        return word in item.words
+    if isinstance(item, Tagged):
+        return word in tags[item.tag]
+    raise TypeError(item)
+
+
 def match(pattern: tuple, words: list[str], tags) -> list[list[str]] | None:
     """Split ``words`` into one part per pattern item, or None. ``0`` takes as few words as it can."""
     parts: list[list[str]] = []
     dead_ends: set[tuple[int, int]] = set()  # (pattern item, word) positions known not to match
-
-    def fits(item, word: str) -> bool:
-        if isinstance(item, str):
-            return word == item
-        if isinstance(item, OneOf):
-            return word in item.words
-        if isinstance(item, Tagged):
-            return word in tags[item.tag]
-        raise TypeError(item)
 
     def walk(p: int, w: int) -> bool:
         if p == len(pattern):
@@ -80,7 +82,7 @@ def match(pattern: tuple, words: list[str], tags) -> list[list[str]] | None:
                 return False
         else:
             end = w + 1
-            if w >= len(words) or not fits(item, words[w]):
+            if w >= len(words) or not _fits(item, words[w], tags):
                 return False
         parts.append(words[w:end])
         if walk(p + 1, end):

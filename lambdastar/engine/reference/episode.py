@@ -13,7 +13,7 @@ from .types import BID, BT, COOPQL, COOPSARSA, DICT, FR, IMIT, LS, ORACLE, QL, R
 
 
 @njit(cache=True)
-def run_episode(
+def run_episode(  # noqa: C901  bit-exact kernel: one body in the reference program's order, which fixes the random draws
     st,
     exact,
     enabled,

@@ -52,7 +52,7 @@ def _choose_move(st, exact, Q, qi, nb, off, pos, sa, aa, k, i):
 
 
 @njit(cache=True)
-def train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field, ge, n_train, pos, sa, aa):
+def train(st, exact, enabled, n, T, N, nb, P, E, starts, Qq, Qs, Qcq, Qcs, field, ge, n_train, pos, sa, aa):  # noqa: C901  bit-exact: the steps in the reference program's order, which fixes the random draws
     """Run the training episodes; ``pos``/``sa``/``aa`` are (13, N) scratch arrays.
 
     ``ge`` holds Good/Evil's current cells (the field's state) and is updated.

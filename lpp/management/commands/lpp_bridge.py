@@ -33,7 +33,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dir",
             default=None,
-            help="where the per-conversation directories go (default /dev/shm/lpp-bridge-<entry> on tmpfs, else ./lpp-bridge-<entry>)",
+            help="where the per-conversation directories go "
+            "(default /dev/shm/lpp-bridge-<entry> on tmpfs, else ./lpp-bridge-<entry>)",
         )
         parser.add_argument(
             "--silence",
@@ -71,7 +72,8 @@ class Command(BaseCommand):
         if witness.engine != "lpp":
             self.stderr.write(
                 self.style.WARNING(
-                    f"Entry {witness} has engine {witness.engine!r}: give it the engine 'lpp', or its engine answers too."
+                    f"Entry {witness} has engine {witness.engine!r}: "
+                    "give it the engine 'lpp', or its engine answers too."
                 )
             )
         if settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from arena.models import Message
 from markets.models import Game
-from tests.e2e.conftest import browser, login  # noqa: F401  (the module-scoped Chromium fixture)
+from tests.e2e.conftest import login
 from tests.markets.conversation.helpers import xmarket
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

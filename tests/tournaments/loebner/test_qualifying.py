@@ -19,7 +19,7 @@ def wide_worker(services_mode, transactional_db, end_stray_sessions):
     if not services_mode:
         yield None
         return
-    import celery.contrib.testing.tasks  # noqa: F401
+    import celery.contrib.testing.tasks  # noqa: F401  registers celery.ping for the ping check
     from celery.contrib.testing.worker import start_worker
 
     from config.celery_app import app

@@ -1,20 +1,20 @@
 """The Loebner app's business logic (writes): keyword-only functions called by the admin, views, API,
 tasks and commands alike."""
 
-from tournaments.loebner.services.entries import (  # noqa: F401
+from tournaments.loebner.services.entries import (
     contest_close,
     contest_enter,
     contest_open,
     entry_check,
 )
-from tournaments.loebner.services.judging import (  # noqa: F401
+from tournaments.loebner.services.judging import (
     contest_tie_decide,
     judgment_record,
     judgments_sync,
     ranks_submit,
 )
-from tournaments.loebner.services.publication import contest_publish  # noqa: F401
-from tournaments.loebner.services.qualifying import (  # noqa: F401
+from tournaments.loebner.services.publication import contest_publish
+from tournaments.loebner.services.qualifying import (
     answer_score,
     audience_vote,
     control_answers_record,
@@ -22,7 +22,7 @@ from tournaments.loebner.services.qualifying import (  # noqa: F401
     qualifying_ask,
     qualifying_start,
 )
-from tournaments.loebner.services.rounds import (  # noqa: F401
+from tournaments.loebner.services.rounds import (
     participants_assign,
     round_finish,
     round_pause,

@@ -71,6 +71,20 @@ def trial_check(verdicts, ranks, *, trial: int = 1, candidates=None) -> list[str
     naming the trial (1-based) and the judge: every judge gives a verdict on every candidate and ranks them
     all with distinct ranks 1..C; the same judges in both; the same candidates for every judge."""
     where = f"trial {trial}"
+    _judges_check(verdicts, ranks, where)
+    expected = list(candidates) if candidates else None
+    for judge, given in verdicts.items():
+        at = f"{where}, judge {judge}"
+        if not isinstance(given, dict) or not isinstance(ranks[judge], dict):
+            raise RulesError(f"{at}: verdicts and ranks must be objects of candidate → value.")
+        if expected is None:
+            expected = _candidates_of(given, at)
+        _judge_check(given, ranks[judge], expected, at)
+    return expected
+
+
+def _judges_check(verdicts, ranks, where: str) -> None:
+    """Verdicts and ranks are objects keyed by the same judges, at least one and at most MAX_JUDGES."""
     if not isinstance(verdicts, dict) or not verdicts:
         raise RulesError(f"{where}: verdicts must be an object with one entry per judge.")
     if not isinstance(ranks, dict) or not ranks:
@@ -83,37 +97,38 @@ def trial_check(verdicts, ranks, *, trial: int = 1, candidates=None) -> list[str
     for judge in verdicts:
         if judge not in ranks:
             raise RulesError(f"{where}, judge {judge}: verdicts but no ranks.")
-    expected = list(candidates) if candidates else None
-    for judge, given in verdicts.items():
-        at = f"{where}, judge {judge}"
-        if not isinstance(given, dict) or not isinstance(ranks[judge], dict):
-            raise RulesError(f"{at}: verdicts and ranks must be objects of candidate → value.")
-        if expected is None:
-            if COMPUTER not in given:
-                raise RulesError(f"{at}: no verdict on the computer.")
-            if not 2 <= len(given) <= MAX_CANDIDATES:
-                raise RulesError(f"{at}: from 2 to {MAX_CANDIDATES} candidates (the computer and the foils).")
-            expected = [COMPUTER] + sorted(c for c in given if c != COMPUTER)
-        for name, table in (("verdict", given), ("rank", ranks[judge])):
-            missing = [c for c in expected if c not in table]
-            extra = [c for c in table if c not in expected]
-            if missing:
-                raise RulesError(f"{at}: no {name} for {', '.join(map(str, missing))}.")
-            if extra:
-                raise RulesError(f"{at}: a {name} for unknown candidate(s) {', '.join(map(str, extra))}.")
-        for candidate, verdict in given.items():
-            if verdict not in VERDICTS:
-                raise RulesError(f'{at}: the verdict on {candidate} must be "human" or "machine", not {verdict!r}.')
-        values = []
-        for candidate, rank in ranks[judge].items():
-            if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= len(expected):
-                raise RulesError(
-                    f"{at}: the rank of {candidate} must be a whole number from 1 to {len(expected)}, not {rank!r}."
-                )
-            values.append(rank)
-        if len(set(values)) != len(values):
-            raise RulesError(f"{at}: each rank from 1 to {len(expected)} must be given once (ranks {sorted(values)}).")
-    return expected
+
+
+def _candidates_of(given: dict, at: str) -> list[str]:
+    """The candidates one judge's verdicts name, computer first: the computer and 1 to MAX_CANDIDATES - 1 foils."""
+    if COMPUTER not in given:
+        raise RulesError(f"{at}: no verdict on the computer.")
+    if not 2 <= len(given) <= MAX_CANDIDATES:
+        raise RulesError(f"{at}: from 2 to {MAX_CANDIDATES} candidates (the computer and the foils).")
+    return [COMPUTER] + sorted(c for c in given if c != COMPUTER)
+
+
+def _judge_check(given: dict, ranked: dict, expected: list[str], at: str) -> None:
+    """One judge's verdicts and ranks: one of each per expected candidate, valid verdicts, distinct ranks 1..C."""
+    for name, table in (("verdict", given), ("rank", ranked)):
+        missing = [c for c in expected if c not in table]
+        extra = [c for c in table if c not in expected]
+        if missing:
+            raise RulesError(f"{at}: no {name} for {', '.join(map(str, missing))}.")
+        if extra:
+            raise RulesError(f"{at}: a {name} for unknown candidate(s) {', '.join(map(str, extra))}.")
+    for candidate, verdict in given.items():
+        if verdict not in VERDICTS:
+            raise RulesError(f'{at}: the verdict on {candidate} must be "human" or "machine", not {verdict!r}.')
+    values = []
+    for candidate, rank in ranked.items():
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= len(expected):
+            raise RulesError(
+                f"{at}: the rank of {candidate} must be a whole number from 1 to {len(expected)}, not {rank!r}."
+            )
+        values.append(rank)
+    if len(set(values)) != len(values):
+        raise RulesError(f"{at}: each rank from 1 to {len(expected)} must be given once (ranks {sorted(values)}).")
 
 
 def trial_score(verdicts, ranks, *, trial: int = 1, candidates=None) -> TrialScore:

@@ -136,7 +136,9 @@ def session_create(
                     witnesses=[witness[slot.candidate]],
                     time_limit_s=interview_minutes * 60,
                     scheduled_at=at,
-                    title=f"{session.title} · trial {number} · {slot.judge} · Candidate {trial.aliases[slot.candidate]}",
+                    title=(
+                        f"{session.title} · trial {number} · {slot.judge} · Candidate {trial.aliases[slot.candidate]}"
+                    ),
                 )
                 Interview.objects.create(
                     trial=trial,
