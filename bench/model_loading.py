@@ -20,12 +20,14 @@ import statistics
 import timeit
 import uuid
 
+from bench.results import add_options, record_if_asked
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--number", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
+    args = add_options(parser).parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -75,6 +77,7 @@ def main() -> None:
         print(f"{model:12s} {way:15s} median {median:7.1f} ms  best {min(times):7.1f} ms  per {args.number:,}")
         out.setdefault(model, {})[way] = round(median, 1)
     print(json.dumps(out))
+    record_if_asked("model_loading", out, args)
 
 
 if __name__ == "__main__":

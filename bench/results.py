@@ -113,6 +113,13 @@ FIGURES: dict[str, Spec] = {
         Figure("engines.simple.replies_per_s", "Simple engine", "replies/s"),
         "none set",
     ),
+    "model_loading": Spec(
+        "building an append's loaded message: Django's public Model.from_db against the constructor",
+        Figure("message.from_db_ms", "Model.from_db, 10,000 messages", "ms"),
+        Figure("message.constructor_ms", "constructor + _state, 10,000 messages", "ms"),
+        "from_db ≤ 1.1 × the constructor",
+        ("message.from_db_ms <= 1.1 * message.constructor_ms",),
+    ),
     "ratings": Spec(
         "Bradley–Terry fit with bootstrap intervals",
         Figure("seconds", "arena.stats", "s"),

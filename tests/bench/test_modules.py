@@ -20,6 +20,7 @@ BENCHMARKS = [
     "tables",
     "studies",
     "loebner_qualifying",
+    "model_loading",
 ]
 
 
