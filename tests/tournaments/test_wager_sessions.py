@@ -283,7 +283,7 @@ def test_who_may_open_the_pages(session, cast, client):
     assert client.get(report).status_code == 404  # not public before the verdicts are in
     client.force_login(cast.oscar)
     assert client.get(url).status_code == 404
-    assert client.get(reverse("wager:sessions")).content.decode().count("Session 2029") == 0
+    assert client.get(reverse("wager:sessions")).content.decode().count("Wager 2029") == 0
     client.force_login(cast.olivia)
     page = client.get(url).content.decode()
     assert 'id="calendar"' in page and "Simple Bot" not in page.split('id="calendar"')[0]

@@ -30,7 +30,7 @@ def people(cast):
 
 
 def wager_session(
-    cast, *, minutes=120, trials=3, aggregation="majority", rehearsal=False, title="Session 2029", **options
+    cast, *, minutes=120, trials=3, aggregation="majority", rehearsal=False, title="Wager 2029", **options
 ):
     """``options``: more of ``session_create``'s keywords (spectator_markets, spectator_delay_s, …)."""
     judges, foils = people(cast)

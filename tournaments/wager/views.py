@@ -74,5 +74,5 @@ def session_report(request, pk):
     session = get_object_or_404(Session.objects.select_related("committee", "computer"), pk=pk)
     data = selectors.report(session=session)
     if not (data["result"].complete or selectors.can_manage(request.user, session)):
-        raise Http404("This session's report is not public yet.")
+        raise Http404("The report of this wager session is not public yet.")
     return render(request, "wager/report.html", {"session": session, **data})

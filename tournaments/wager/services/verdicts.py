@@ -17,7 +17,7 @@ def trial_verdicts_submit(*, trial_id: int, judge, verdicts, ranks) -> list[Tria
     with transaction.atomic():
         trial = Trial.objects.select_for_update().select_related("session").get(pk=trial_id)
         if judge is None or not trial.session.judges.filter(user_id=judge.pk).exists():
-            raise NotAllowed("Only this session's judges give verdicts.")
+            raise NotAllowed("Only the judges of this wager session give verdicts.")
         interviews = list(trial.interviews.filter(judge_id=judge.pk).select_related("interrogation"))
         if not interviews or any(i.interrogation.status not in (Status.ENDED, Status.ABORTED) for i in interviews):
             raise Closed("Verdicts are given once all your interviews of this trial have ended.")
