@@ -63,6 +63,12 @@ class Cast:
     eliza: object
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: two test processes per core. Much of a test's time is spent waiting (on a server, a
+    worker, a browser, the database), so more processes than cores keep the cores busy."""
+    return max(2, 2 * (os.cpu_count() or 1))
+
+
 def make_user(username, *role_names, staff=False):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
