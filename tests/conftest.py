@@ -184,13 +184,14 @@ def _use_test_database(name, cache_prefix=None):
 
 
 @pytest.fixture
-def live_daphne(transactional_db, end_stray_sessions, shared_daphne, settings):
+def live_daphne(transactional_db, end_stray_sessions, shared_daphne, settings, request):
     """A real daphne process serving the project on 127.0.0.1 (websockets included), on the test's database
     and the test's cache key space (in services mode a results version bumped by the test reaches it).
 
-    The test process's shared server (shared_daphne), unless the test changed the environment the server
-    reads its settings from (monkeypatch.setenv): then a server of its own, started with that environment."""
-    if shared_daphne.serves(os.environ):
+    The server the module's tests share (shared_daphne), unless the test changed the environment the server
+    reads its settings from (monkeypatch.setenv: then a server of its own, started with that environment)
+    or is marked own_daphne (it needs the state a fresh server starts with)."""
+    if shared_daphne.serves(os.environ) and not request.node.get_closest_marker("own_daphne"):
         yield shared_daphne.url(settings.CACHES["default"].get("KEY_PREFIX", ""))
         return
     with daphne_serving() as base_url:
@@ -256,8 +257,8 @@ def _serve_by_turns(name, key_prefix):
 
 
 class SharedDaphne:
-    """A daphne process that serves one test after another: started at the first test that asks, on this
-    process's test database (each test's rows are its own: it is emptied after every transactional test),
+    """A daphne process that serves one test of a module after another: started at the first test that
+    asks, on this process's test database (each test's rows are its own: it is emptied after every transactional test),
     and switched to each test's cache key space as the test begins. A fresh interpreter importing the
     project takes seconds; most tests need a server, not a new one."""
 
@@ -288,11 +289,13 @@ class SharedDaphne:
         if self.process is not None:
             self.process.terminate()
             self.process.join(10)
+            self.process = None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def shared_daphne(django_db_setup, end_stray_sessions):
-    """This test process's SharedDaphne (stopped before the test database is dropped)."""
+    """The module's SharedDaphne: stopped when the module's tests are done, so that nothing a server holds
+    (connections, state in memory) outlives the module."""
     server = SharedDaphne(os.environ)
     yield server
     server.stop()
