@@ -1,7 +1,10 @@
 # The two commands of the README. Each creates or reuses .venv/ and installs the project first.
 #   make run   - the platform with demo data on http://127.0.0.1:8000 (embedded default: SQLite,
 #                in-memory channel layer, tasks in-process), unless DATABASE_URL/REDIS_URL are set
-#   make test  - the whole test suite (installs Debian's chromium for the browser tests if missing)
+#   make test  - the whole test suite (installs Debian's chromium for the browser tests if missing), in
+#                parallel processes (pytest-xdist, pyproject.toml's addopts); PYTEST_ARGS adds options
+#   make test-fast - the edit-run loop: all but the browser tests and the slow ones (fault injection,
+#                benchmark smoke tests, the long sweeps)
 #   make lint  - ruff (lint and format check) and import-linter's contracts
 #   make docs  - the documentation site in build/site (mkdocs build --strict: a broken link fails)
 PYTHON ?= python3
@@ -11,7 +14,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format docs docs-serve venv chromium worker bench clean clean-numba
+.PHONY: run test test-fast lint format docs docs-serve venv chromium worker bench clean clean-numba
 
 venv: $(STAMP)
 
@@ -41,6 +44,9 @@ chromium:
 
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -29,9 +29,13 @@ else:
     DATABASES["default"]["TEST"]["NAME"] = f"test_{DATABASES['default']['NAME']}_{RUN_ID}"  # noqa: F405  from the platform's settings
 
 # Runs side by side share one Redis: give each its own key space for the broker, the results and the
-# channel layer, so that no worker or page of one run ever sees another run's tasks or pushes.
+# channel layer, so that no worker or page of one run ever sees another run's tasks or pushes. The
+# processes of a parallel run (pytest-xdist: gw0, gw1, ...) are runs of their own in this respect: each
+# has its own test database (pytest-django's suffix) and its own key space here, and the servers and
+# workers a process starts inherit its PYTEST_XDIST_WORKER.
+WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "")
 if REDIS_URL:  # noqa: F405  from the platform's settings
-    _prefix = f"test{RUN_ID}:"
+    _prefix = f"test{RUN_ID}{WORKER_ID}:"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
     CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": _prefix}
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{_prefix}"  # noqa: F405  from the platform's settings

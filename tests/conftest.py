@@ -22,6 +22,42 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # thread pools (asgiref's executors, Celery's worker) without their threads, and hang.
 multiprocessing.set_start_method("spawn", force=True)
 
+
+def _flush_by_delete():
+    """A transactional test ends by emptying every table (TransactionTestCase's flush). PostgreSQL's
+    TRUNCATE gives each of the project's tables a new file, seconds per test; deleting the few rows a test
+    left takes milliseconds. The foreign keys Django creates on PostgreSQL are checked at commit
+    (DEFERRABLE INITIALLY DEFERRED), so the order of the deletes does not matter; the tables are locked
+    against writes first, so that a server still at work cannot slip a row in between; a table whose
+    triggers refuse DELETE (an append-only audit trail) is truncated; sequences are reset only on request,
+    as with TRUNCATE."""
+    try:
+        from django.db.backends.postgresql.operations import DatabaseOperations
+    except ImportError:  # no PostgreSQL driver: the embedded default only
+        return
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        with self.connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT DISTINCT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                "WHERE NOT t.tgisinternal"
+            )
+            guarded = {name for (name,) in cursor.fetchall()}
+        quoted = ", ".join(self.quote_name(table) for table in tables)
+        return [
+            f"LOCK TABLE {quoted} IN EXCLUSIVE MODE;",
+            *(f"DELETE FROM {self.quote_name(table)};" for table in tables if table not in guarded),
+            *truncate(self, style, [table for table in tables if table in guarded]),
+        ]
+
+    DatabaseOperations.sql_flush = sql_flush
+
+
+_flush_by_delete()
+
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 FAST = {"think_s": 0, "per_char_s": 0, "jitter": 0, "read_per_char_s": 0}
 
@@ -38,6 +74,12 @@ class Cast:
     oscar: object
     simple: object
     eliza: object
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: two test processes per core. Much of a test's time is spent waiting (on a server, a
+    worker, a browser, the database), so more processes than cores keep the cores busy."""
+    return max(2, 2 * (os.cpu_count() or 1))
 
 
 def make_user(username, *role_names, staff=False):
@@ -142,9 +184,16 @@ def _use_test_database(name, cache_prefix=None):
 
 
 @pytest.fixture
-def live_daphne(transactional_db, end_stray_sessions):
+def live_daphne(transactional_db, end_stray_sessions, shared_daphne, settings, request):
     """A real daphne process serving the project on 127.0.0.1 (websockets included), on the test's database
-    and the test's cache key space (in services mode a results version bumped by the test reaches it)."""
+    and the test's cache key space (in services mode a results version bumped by the test reaches it).
+
+    The server the module's tests share (shared_daphne), unless the test changed the environment the server
+    reads its settings from (monkeypatch.setenv: then a server of its own, started with that environment)
+    or is marked own_daphne (it needs the state a fresh server starts with)."""
+    if shared_daphne.serves(os.environ) and not request.node.get_closest_marker("own_daphne"):
+        yield shared_daphne.url(settings.CACHES["default"].get("KEY_PREFIX", ""))
+        return
     with daphne_serving() as base_url:
         yield base_url
 
@@ -152,28 +201,104 @@ def live_daphne(transactional_db, end_stray_sessions):
 @contextmanager
 def daphne_serving():
     """live_daphne's server, for fixtures of wider scope: on the current test database and cache key space."""
-    from daphne.testing import DaphneProcess
     from django.conf import settings
-    from django.db import connections
 
-    connections.close_all()
-    process = DaphneProcess(
-        "127.0.0.1",
-        _application,
-        setup=partial(
-            _use_test_database, settings.DATABASES["default"]["NAME"], settings.CACHES["default"].get("KEY_PREFIX")
-        ),
+    process = _daphne_start(
+        partial(_use_test_database, settings.DATABASES["default"]["NAME"], settings.CACHES["default"].get("KEY_PREFIX"))
     )
-    process.daemon = True
-    process.start()
-    if not process.ready.wait(20):
-        process.terminate()
-        raise RuntimeError("daphne did not start within 20 s")
     try:
         yield f"http://127.0.0.1:{process.port.value}"
     finally:
         process.terminate()
         process.join(10)
+
+
+def _daphne_start(setup):
+    from daphne.testing import DaphneProcess
+    from django.db import connections
+
+    connections.close_all()
+    process = DaphneProcess("127.0.0.1", _application, setup=setup)
+    process.daemon = True
+    process.start()
+    if not process.ready.wait(60):  # a fresh interpreter importing the project: slow on a loaded machine
+        process.terminate()
+        raise RuntimeError("daphne did not start within 60 s")
+    return process
+
+
+# --- one daphne per test process, for the tests that need only a server ----------------------------
+#: Set in the shared server: the cache key prefix of the test it serves now.
+_SERVED_KEY_PREFIX = None
+
+
+def _served_cache_key(key, key_prefix, version):
+    """The shared server's cache keys: those of the test it serves now (Django's default key form)."""
+    return f"{_SERVED_KEY_PREFIX.value.decode()}:{version}:{key}"
+
+
+def _serve_by_turns(name, key_prefix):
+    """The shared server's set-up: the test database, and the cache key space of whichever test it serves
+    (`key_prefix`, memory shared with the test process, holds that test's prefix)."""
+    global _SERVED_KEY_PREFIX
+    from django.conf import settings
+    from django.core.signals import setting_changed
+    from django.test import signals  # noqa: F401  (connects the receiver that rebuilds the cache handler)
+
+    _SERVED_KEY_PREFIX = key_prefix
+    _use_test_database(name)
+    # a connection that an earlier test's clean-up ended (_drop_other_sessions) is replaced, not used
+    settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    settings.CACHES = {
+        alias: {**config, "KEY_FUNCTION": _served_cache_key} if alias == "default" else config
+        for alias, config in settings.CACHES.items()
+    }
+    setting_changed.send(sender=None, setting="CACHES", value=settings.CACHES, enter=True)
+
+
+class SharedDaphne:
+    """A daphne process that serves one test of a module after another: started at the first test that
+    asks, on this process's test database (each test's rows are its own: it is emptied after every transactional test),
+    and switched to each test's cache key space as the test begins. A fresh interpreter importing the
+    project takes seconds; most tests need a server, not a new one."""
+
+    IGNORED = {"PYTEST_CURRENT_TEST"}  # set by pytest for each test
+
+    def __init__(self, environ):
+        self.environ = self._settings_environ(environ)
+        self.prefix = multiprocessing.Array("c", 512)
+        self.process = None
+
+    @classmethod
+    def _settings_environ(cls, environ):
+        return {key: value for key, value in environ.items() if key not in cls.IGNORED}
+
+    def serves(self, environ):
+        """Whether a server started now would see the environment this one saw."""
+        return self._settings_environ(environ) == self.environ
+
+    def url(self, key_prefix):
+        from django.conf import settings
+
+        self.prefix.value = key_prefix.encode()
+        if self.process is None or not self.process.is_alive():
+            self.process = _daphne_start(partial(_serve_by_turns, settings.DATABASES["default"]["NAME"], self.prefix))
+        return f"http://127.0.0.1:{self.process.port.value}"
+
+    def stop(self):
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join(10)
+            self.process = None
+
+
+@pytest.fixture(scope="module")
+def shared_daphne(django_db_setup, end_stray_sessions):
+    """The module's SharedDaphne: stopped when the module's tests are done, so that nothing a server holds
+    (connections, state in memory) outlives the module."""
+    server = SharedDaphne(os.environ)
+    yield server
+    server.stop()
 
 
 def _drop_other_sessions():

@@ -76,9 +76,12 @@ def test_a_bad_wait_is_refused_at_once(fast_poll, short_max_wait, live_daphne, e
         }
 
 
-def server_threads() -> int:
-    """Threads of the live daphne process (Linux: /proc)."""
-    daphne = next(p for p in multiprocessing.active_children() if type(p).__name__ == "DaphneProcess")
+def server_threads(base_url: str) -> int:
+    """Threads of the live daphne process serving `base_url` (Linux: /proc)."""
+    port = urlsplit(base_url).port
+    daphne = next(
+        p for p in multiprocessing.active_children() if type(p).__name__ == "DaphneProcess" and p.port.value == port
+    )
     return len(os.listdir(f"/proc/{daphne.pid}/task"))
 
 
@@ -94,7 +97,7 @@ def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live
         with ThreadPoolExecutor(16) as pool:
             assert all(a.status_code == 200 for a in pool.map(lambda _: client.get(polls_url), range(16)))
         time.sleep(0.5)
-        threads = server_threads()
+        threads = server_threads(live_daphne)
         backends = other_backends() if postgres else 0
 
         address = urlsplit(live_daphne)
@@ -117,7 +120,7 @@ def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live
         for sock in polls:  # the clients give up mid-poll
             sock.close()
         time.sleep(1.0)
-        assert server_threads() <= threads + 4  # a poll that kept running would keep its thread: +16
+        assert server_threads(live_daphne) <= threads + 4  # a poll that kept running would keep its thread: +16
         if postgres:
             # a poll still running would open a connection every 50 ms: sample for a second
             samples = []

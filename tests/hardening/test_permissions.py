@@ -305,6 +305,7 @@ def _mismatches(results) -> str:
     return "cells that differ from tests/hardening/matrix.py:\n" + "\n".join(lines)
 
 
+@pytest.mark.slow  # every page and endpoint for every role: minutes
 @pytest.mark.django_db(transaction=True)  # the long poll is async: its database calls run on other threads
 def test_pages_and_api_follow_the_matrix(cast, end_stray_sessions):
     users, tokens, ids = build_world(cast)

@@ -240,6 +240,7 @@ async def test_each_line_reaches_its_partner_and_the_webcast_once_and_in_order(c
             await client.close()
 
 
+@pytest.mark.own_daphne  # the connections a fresh server opens
 async def test_the_servers_line_connections_are_open_before_the_first_line(contest, live_daphne):
     """On PostgreSQL a daphne stores lines from its event loop over connections of its own, opened when
     its first client registers, so that a round's first lines do not wait for them."""
@@ -259,7 +260,8 @@ async def test_the_servers_line_connections_are_open_before_the_first_line(conte
     opened = partial(
         asyncio.to_thread,
         query,
-        "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND backend_start > %s",
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND backend_start > %s "
+        "AND datname = current_database()",
         loop_lines.APPLICATION_NAME,
         since,
     )  # this test's daphne only

@@ -127,7 +127,7 @@ def test_lines_posted_while_the_connections_open_never_open_more_than_the_bound(
             await opening
             assert all(found is not None for found in stored)
             conn = lines.idle[0]
-            query = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
+            query = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()"
             assert (await (await conn.execute(query, [loop_lines.APPLICATION_NAME])).fetchone())[
                 0
             ] == loop_lines.CONNECTIONS
