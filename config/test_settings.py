@@ -27,6 +27,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405  from the p
     DATABASES["default"]["TEST"]["NAME"] = DATA_DIR / f"test_arena_{RUN_ID}.sqlite3"  # noqa: F405  from the platform's settings
 else:
     DATABASES["default"]["TEST"]["NAME"] = f"test_{DATABASES['default']['NAME']}_{RUN_ID}"  # noqa: F405  from the platform's settings
+    # each process's sessions carry its pid, so a test can end a server's sessions and spare its own
+    DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = f"arena-test-{os.getpid()}"  # noqa: F405  from the platform's settings
 
 # Runs side by side share one Redis: give each its own key space for the broker, the results and the
 # channel layer, so that no worker or page of one run ever sees another run's tasks or pushes. The

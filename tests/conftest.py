@@ -82,6 +82,19 @@ def pytest_xdist_auto_num_workers(config):
     return max(2, 2 * (os.cpu_count() or 1))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The long files first. A parallel run hands whole files to its processes (--dist loadfile) in the
+    order they were collected: a file of browser or slow tests handed out last would run alone while the
+    other processes idle. Within a file the order stays as collected."""
+
+    def long_file(item):
+        return item.get_closest_marker("slow") is not None or item.get_closest_marker("browser") is not None
+
+    long_files = {item.nodeid.split("::")[0] for item in items if long_file(item)}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in long_files)
+
+
 def make_user(username, *role_names, staff=False):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
@@ -301,16 +314,25 @@ def shared_daphne(django_db_setup, end_stray_sessions):
     server.stop()
 
 
-def _drop_other_sessions():
-    """A killed server leaves its PostgreSQL session behind, which would block dropping the test DB."""
+def _drop_other_sessions(*, other_processes_only=False):
+    """A killed server leaves its PostgreSQL session behind, which would block dropping the test DB: end
+    every other session on it. With `other_processes_only`, spare this test process's own sessions (its
+    threads' connections, which later tests go on using): each process names its sessions
+    (config/test_settings.py's application_name)."""
+    from django.conf import settings
     from django.db import connection
 
     if connection.vendor == "postgresql":
+        sql = (
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        params = []
+        if other_processes_only:
+            sql += " AND application_name IS DISTINCT FROM %s"
+            params.append(settings.DATABASES["default"]["OPTIONS"]["application_name"])
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+            cursor.execute(sql, params)
 
 
 def redis_available(url):
