@@ -82,19 +82,6 @@ def pytest_xdist_auto_num_workers(config):
     return max(2, 2 * (os.cpu_count() or 1))
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config, items):
-    """The long files first. A parallel run hands whole files to its processes (--dist loadfile) in the
-    order they were collected: a file of browser or slow tests handed out last would run alone while the
-    other processes idle. Within a file the order stays as collected."""
-
-    def long_file(item):
-        return item.get_closest_marker("slow") is not None or item.get_closest_marker("browser") is not None
-
-    long_files = {item.nodeid.split("::")[0] for item in items if long_file(item)}
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in long_files)
-
-
 def make_user(username, *role_names, staff=False):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
