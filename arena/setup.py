@@ -1,17 +1,25 @@
 """Idempotent set-up that must exist in every database: the role groups and their permissions."""
 
 from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
 
 from arena import roles
 
 
 def ensure_role_groups(**kwargs) -> None:
+    """Each role's group, holding (at least) its permissions; one query for all the permissions. A
+    permission whose model is not migrated yet is skipped (the next migrate adds it)."""
+    wanted = {dotted for role in roles.ALL for dotted in roles.PERMISSIONS[role]}
+    matches = Q(pk__in=[])
+    for dotted in wanted:
+        app_label, codename = dotted.split(".", 1)
+        matches |= Q(content_type__app_label=app_label, codename=codename)
+    found = {
+        f"{app_label}.{codename}": pk
+        for pk, app_label, codename in Permission.objects.filter(matches).values_list(
+            "pk", "content_type__app_label", "codename"
+        )
+    }
     for role in roles.ALL:
         group, _ = Group.objects.get_or_create(name=role)
-        wanted = []
-        for dotted in roles.PERMISSIONS[role]:
-            app_label, codename = dotted.split(".", 1)
-            permission = Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
-            if permission is not None:
-                wanted.append(permission)
-        group.permissions.add(*wanted)
+        group.permissions.add(*(found[dotted] for dotted in roles.PERMISSIONS[role] if dotted in found))

@@ -14,34 +14,16 @@ import time
 log = logging.getLogger(__name__)
 
 
-def warm_configs():
-    """Tiny configurations that between them call every kernel the platform can reach: both rule
-    sets, both streams, range-1 and range-k observation, coordination, every agent type."""
-    from lambdastar.engine import AGENT_TYPES, EngineConfig
-
-    small = {"episodes": 1, "iterations": 3, "agents": 2, "types": AGENT_TYPES}
-    yield EngineConfig.create(rules="paper", rng="pcg64", width=5, height=5, **small)
-    yield EngineConfig.create(
-        rules="paper", rng="pcg64", width=5, height=5, observation_range=2, coordination=True, collision="none", **small
-    )
-    yield EngineConfig.create(rules="reference-2016", rng="pcg64", width=5, height=5, **small)
-    yield EngineConfig.create(rules="reference-2016", rng="glibc", width=5, height=5, **small)
-
-
 def warm_engine() -> float:
-    """Load every kernel in this process; returns the seconds it took. Never raises (a worker that
-    could not warm up still works, paying the loading on its first chunk)."""
-    from lambdastar.engine import run_all
+    """Load every kernel in this process (lambdastar.engine.warm); returns the seconds it took. Never
+    raises (a worker that could not warm up still works, paying the loading on its first chunk)."""
+    from lambdastar.engine.warm import warm
 
     started = time.perf_counter()
     try:
         import lambdastar.services  # noqa: F401  the Django side of a chunk, imported once here
-        from lambdastar.engine import paper
 
-        for config in warm_configs():
-            run_all(config)
-            if config.rules == "paper":
-                paper.episode_complexities(config, range(1))
+        warm()
     except Exception:
         log.exception("warming the lambdastar engine failed; the first chunks will load the kernels")
     elapsed = time.perf_counter() - started

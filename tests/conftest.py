@@ -7,6 +7,7 @@ default without DATABASE_URL/REDIS_URL, services mode (PostgreSQL, Redis) with t
 import multiprocessing
 import os
 import socket
+import sys
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,9 +19,19 @@ import pytest
 # (fixtures, the transactional_db flush) are safe in this single-threaded test process.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+# A run starts hundreds of interpreters (test processes, servers, workers, command-line tools): with
+# bytecode caching off (PYTHONDONTWRITEBYTECODE) each compiles the project's modules, and pytest rewrites
+# every test module, again: seconds of CPU apiece. This run and the processes it starts cache it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 # The live daphne server runs in a fresh interpreter: a forked copy of this process would inherit
 # thread pools (asgiref's executors, Celery's worker) without their threads, and hang.
 multiprocessing.set_start_method("spawn", force=True)
+
+
+#: Tables a transactional test's flush leaves as they are (see _flush_by_delete).
+KEPT = {"django_content_type", "auth_permission", "auth_group", "auth_group_permissions"}
 
 
 def _flush_by_delete():
@@ -30,7 +41,9 @@ def _flush_by_delete():
     (DEFERRABLE INITIALLY DEFERRED), so the order of the deletes does not matter; the tables are locked
     against writes first, so that a server still at work cannot slip a row in between; a table whose
     triggers refuse DELETE (an append-only audit trail) is truncated; sequences are reset only on request,
-    as with TRUNCATE."""
+    as with TRUNCATE. What the migrations' post_migrate handlers made stays (the content types, the
+    permissions, the role groups: KEPT), so the flush sends no post_migrate to make them again (inserting
+    hundreds of rows: a third of a second per test); no test changes them."""
     try:
         from django.db.backends.postgresql.operations import DatabaseOperations
     except ImportError:  # no PostgreSQL driver: the embedded default only
@@ -38,6 +51,7 @@ def _flush_by_delete():
     truncate = DatabaseOperations.sql_flush
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        tables = [table for table in tables if table not in KEPT]
         if reset_sequences or allow_cascade or not tables:
             return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
         with self.connection.cursor() as cursor:
@@ -47,13 +61,29 @@ def _flush_by_delete():
             )
             guarded = {name for (name,) in cursor.fetchall()}
         quoted = ", ".join(self.quote_name(table) for table in tables)
-        return [
+        statements = [
             f"LOCK TABLE {quoted} IN EXCLUSIVE MODE;",
             *(f"DELETE FROM {self.quote_name(table)};" for table in tables if table not in guarded),
             *truncate(self, style, [table for table in tables if table in guarded]),
         ]
+        return ["\n".join(statements)]  # one round trip to the server, not one per table
 
     DatabaseOperations.sql_flush = sql_flush
+    from django.core.management.commands import flush
+
+    emit = flush.emit_post_migrate_signal
+
+    def emit_unless_kept(verbosity, interactive, db, **kwargs):
+        from django.db import connections
+
+        if connections[db].vendor != "postgresql":  # SQLite's flush deletes every table
+            emit(verbosity, interactive, db, **kwargs)
+        else:  # as post_migrate's handler would: this process's cached content types are read afresh
+            from django.contrib.contenttypes.models import ContentType
+
+            ContentType.objects.clear_cache()
+
+    flush.emit_post_migrate_signal = emit_unless_kept
 
 
 _flush_by_delete()
@@ -76,10 +106,68 @@ class Cast:
     eliza: object
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without xdist (-p no:xdist) has no such hook
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: two test processes per core. Much of a test's time is spent waiting (on a server, a
     worker, a browser, the database), so more processes than cores keep the cores busy."""
     return max(2, 2 * (os.cpu_count() or 1))
+
+
+def pytest_sessionstart(session):
+    """A parallel run's controlling process starts the work its test processes share (tests/prebuild.py)
+    before it starts them (xdist does in its own, later, sessionstart): the template database, and the
+    compiled Λ* kernels, one rule set per process."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no":
+        return
+    from django.db import connection
+
+    from tests import template_db
+    from tests.prebuild import Prebuild
+
+    config.arena_template_db = template_db.start(connection)
+    config.arena_prebuilds = [
+        Prebuild(f"kernels_{rules}", ["-m", "lambdastar.engine", "warm", "--rules", rules]) for rules in KERNEL_RULES
+    ]
+
+
+def pytest_unconfigure(config):
+    for prebuild in getattr(config, "arena_prebuilds", []):
+        prebuild.finish()
+    template = getattr(config, "arena_template_db", None)
+    if template is not None:
+        from django.db import connection
+        from pytest_django.plugin import blocking_manager_key
+
+        from tests import template_db
+
+        template.finish()
+        with config.stash[blocking_manager_key].unblock():
+            template_db.drop(connection)
+
+
+#: The rule sets whose kernels a parallel run compiles ahead (lambdastar.engine.warm), each in a process.
+KERNEL_RULES = ("paper", "reference-2016")
+
+
+@pytest.fixture(scope="session")
+def compiled_kernels():
+    """The Λ* kernels in numba's on-disk cache: waits for a parallel run's warm-up (tests/prebuild.py)."""
+    from tests.prebuild import done
+
+    for rules in KERNEL_RULES:
+        done(f"kernels_{rules}")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """pytest-django's database settings of this test process; its database is created from the run's
+    template (tests/template_db.py)."""
+    from django.db import connection
+
+    from tests import template_db
+
+    template_db.use(connection)
 
 
 def make_user(username, *role_names, staff=False):

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import binomtest
 
 
 def _z(level: float) -> float:
@@ -88,6 +87,8 @@ def binomial_test(successes: int, n: int, *, p0: float = 0.5, alternative: str =
     k, n = _check_counts(successes, n)
     if n == 0:
         return None
+    from scipy.stats import binomtest  # here: scipy.stats takes most of a second to import, a server rarely needs it
+
     return float(binomtest(k, n, p0, alternative=alternative).pvalue)
 
 

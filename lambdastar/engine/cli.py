@@ -1,8 +1,11 @@
-"""Command line: ``python -m lambdastar.engine run [options]``.
+"""Command line: ``python -m lambdastar.engine run [options]`` and ``python -m lambdastar.engine warm``.
 
-Writes one JSON object (or CSV row) per agent type with mean, std, sem, optionally the
+``run`` writes one JSON object (or CSV row) per agent type with mean, std, sem, optionally the
 per-episode scores, and the full configuration; a tqdm progress bar goes to standard error.
 Bad options exit with status 2 and a message naming the option.
+
+``warm`` loads every compiled kernel (compiling those numba's on-disk cache lacks) and writes one JSON
+object: ``{"rules": [...], "seconds": s}``.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--complexity", metavar="MIN:MAX", help="paper: pattern complexity band")
     p.add_argument("--coordination", action="store_true", help="paper: coordinated agents")
     p.add_argument("--collision", default="random", help="paper: Good/Evil collision rule")
+    w = sub.add_parser("warm", help="compile (or load from the on-disk cache) every kernel, ahead of the work")
+    w.add_argument("--rules", choices=RULES, action="append", help="only this rule set's kernels (repeatable)")
     parser.run_parser = p
     return parser
 
@@ -234,6 +239,12 @@ def write_rows(rows: list[dict], fmt: str, out=None) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "warm":
+        from .warm import warm
+
+        rules = args.rules or list(RULES)
+        print(json.dumps({"rules": rules, "seconds": round(warm(rules), 3)}))
+        return 0
     parser = parser.run_parser
     config = config_from_args(args, parser)
     if args.jobs > 1 and config.rules == "reference-2016" and config.rng == "glibc":

@@ -22,6 +22,7 @@ def lint(cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(LINT, cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_the_tree_keeps_every_contract():
     result = lint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -69,6 +69,7 @@ async def test_messages_cross_between_this_layer_and_channels_redis_own():
         await stock.close_pools()
 
 
+@pytest.mark.slow
 async def test_expired_members_and_full_channels_get_nothing():
     layer, _ = layer_pair(group_expiry=1, capacity=1)
     try:

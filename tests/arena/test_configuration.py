@@ -163,6 +163,7 @@ def test_a_bad_environment_stops_the_platform_at_start_up():
 SERVICES = {"DATABASE_URL": "postgres://root@127.0.0.1:5432/arena", "ALLOWED_HOSTS": "arena.example"}
 
 
+@pytest.mark.slow
 def test_the_embedded_default_runs_with_debug_off_on_keys_it_generates_once(tmp_path):
     show = (
         "from django.conf import settings; from arena.transcript_keys import signing_key; "
@@ -180,6 +181,7 @@ def test_the_embedded_default_runs_with_debug_off_on_keys_it_generates_once(tmp_
     assert manage("check", ARENA_DATA_DIR=str(tmp_path)).returncode == 0
 
 
+@pytest.mark.slow
 def test_services_mode_with_debug_off_and_the_default_key_is_refused():
     result = manage("check", **SERVICES)
     assert result.returncode != 0 and "arena.E001" in result.stderr
@@ -188,6 +190,7 @@ def test_services_mode_with_debug_off_and_the_default_key_is_refused():
     assert manage("check", **SERVICES, DEBUG="true").returncode == 0  # a developer's services mode: keys of its own
 
 
+@pytest.mark.slow
 def test_services_mode_with_debug_off_and_no_transcript_signing_key_is_refused():
     production = {**SERVICES, "SECRET_KEY": "x" * 50}
     result = manage("check", **production)
@@ -197,6 +200,7 @@ def test_services_mode_with_debug_off_and_no_transcript_signing_key_is_refused()
     assert result.returncode != 0 and "ARENA_SIGNING_KEY" in result.stderr and secret not in result.stderr
 
 
+@pytest.mark.slow
 def test_workers_without_a_broker_are_refused():
     result = manage("check", CELERY_TASK_ALWAYS_EAGER="false")
     assert result.returncode != 0 and "arena.E002" in result.stderr and "arena.E003" in result.stderr

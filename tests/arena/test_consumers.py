@@ -66,6 +66,7 @@ async def test_judge_and_confederate_chat_live(cast, layer):
     await witness.close()
 
 
+@pytest.mark.slow
 async def test_chat_goes_on_while_the_shared_sync_thread_is_busy(cast, layer):
     """Consoles never wait in the one thread that thread-sensitive sync code shares (an admin action,
     a slow state query): messages and their pushes take other paths."""

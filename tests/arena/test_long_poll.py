@@ -48,6 +48,7 @@ def other_backends() -> int:
         return cursor.fetchone()[0]
 
 
+@pytest.mark.slow
 def test_a_bad_wait_is_refused_at_once(fast_poll, short_max_wait, live_daphne, entrant):
     entry, key = entrant
     headers = {"Authorization": f"Token {key}"}
@@ -85,6 +86,7 @@ def server_threads(base_url: str) -> int:
     return len(os.listdir(f"/proc/{daphne.pid}/task"))
 
 
+@pytest.mark.slow
 def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live_daphne, entrant):
     entry, key = entrant
     headers = {"Authorization": f"Token {key}"}

@@ -43,6 +43,7 @@ def witness_replies(conversation):
     return list(conversation.messages.filter(sender_role="witness").order_by("seq"))
 
 
+@pytest.mark.slow
 def test_a_reply_is_held_for_the_typing_delay_from_the_judge_message(cast, pull):
     entry, conversation, api, reply = pull
     question = services.message_post(

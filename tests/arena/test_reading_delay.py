@@ -24,6 +24,7 @@ def setup(cast):
     return interrogation, sides(interrogation)[1]
 
 
+@pytest.mark.slow
 async def test_the_typing_indicator_waits_for_the_reading_delay(cast, task_worker):
     interrogation, machine = await setup(cast)
     judge, ok, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)

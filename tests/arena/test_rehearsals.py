@@ -28,6 +28,7 @@ def logged_in(user):
     return client
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_test_judge_asks_waits_for_each_answer_and_ends_the_rehearsal(ada, settings, task_worker):
     settings.ARENA_REHEARSAL_PAUSE_S = 0.05

@@ -130,6 +130,7 @@ def test_ratings_recover_known_strengths_from_simulated_battles():
     assert np.mean([r.rating for r in table.ratings]) == pytest.approx(1000.0)
 
 
+@pytest.mark.slow
 def test_bootstrap_intervals_cover_the_truth_about_95_percent_of_the_time():
     # 120 simulated leaderboards of 4 players, 600 battles each, 200 replicates: 480 (player, run) checks.
     # If coverage were 0.95 the count would have a binomial SD of ~1 % (less independent in truth, since

@@ -6,10 +6,13 @@ Services mode only (DATABASE_URL and REDIS_URL set); slow: the workers load the 
 
 import json
 
+import pytest
+
 from tests.bench.conftest import run_benchmark, services_only
 
 pytestmark = [
     *services_only,
+    pytest.mark.usefixtures("compiled_kernels"),  # the run's compiled kernels first (tests/prebuild.py)
 ]
 
 

@@ -13,6 +13,7 @@ def sample(n: int, scale: float, seed: int) -> list[float]:
     return [scale * rng.lognormvariate(0, 0.5) for _ in range(n)]
 
 
+@pytest.mark.slow
 def test_the_interval_holds_the_ratio_and_narrows_with_more_lines():
     bare, commit = sample(800, 1.0, 1), sample(800, 1.0, 2)
     lines = sample(800, 3.0, 3)  # three times the bare's scale: about the target (2 x bare + commit)

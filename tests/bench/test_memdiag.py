@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from bench import _memdiag as memdiag
 
 
@@ -14,6 +16,7 @@ def test_it_is_off_unless_a_file_is_named(settings):
     assert memdiag.start_from_settings() is None
 
 
+@pytest.mark.slow
 def test_a_sample_names_what_grew_and_the_summary_shows_it(tmp_path):
     path = tmp_path / "memdiag.jsonl"
     sampler = memdiag.Sampler(str(path), interval_s=60, tracemalloc_on=False)
@@ -35,6 +38,7 @@ def test_a_sample_names_what_grew_and_the_summary_shows_it(tmp_path):
     del kept
 
 
+@pytest.mark.slow
 def test_tracemalloc_names_the_line_that_allocated(tmp_path):
     import tracemalloc
 

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.bench.conftest import ROOT
 
 BENCHMARKS = [
@@ -31,6 +33,7 @@ def test_no_benchmark_edits_sys_path():
     assert offenders == []
 
 
+@pytest.mark.slow
 def test_every_benchmark_runs_as_a_module():
     assert sorted(BENCHMARKS) == sorted(
         p.stem
@@ -61,6 +64,7 @@ def test_the_harness_serves_daphne_as_a_module():
     assert "python -m bench.harness --serve --port N" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_bench_settings_add_the_tutorial_to_the_projects_own(tmp_path):
     code = (
         "import django; django.setup(); from django.conf import settings; import config.settings as c; "

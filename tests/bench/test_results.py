@@ -103,6 +103,7 @@ def test_the_record_options_parse_and_exclude_each_other(tmp_path, capsys):
     assert written == tmp_path / "r.jsonl" and json.loads(written.read_text())["result"] == MARKETS
 
 
+@pytest.mark.slow
 def test_a_benchmark_run_with_record_to_prints_the_same_json_it_records(tmp_path):
     path = tmp_path / "ratings.jsonl"
     args = ["--systems", "5", "--battles", "2000", "--replicates", "4", "--baseline-replicates", "2"]

@@ -43,6 +43,7 @@ def test_no_match_falls_back_to_stock_lines_and_empty_corpus_too():
     assert ask(engine([]), "hello") in STOCK_LINES
 
 
+@pytest.mark.slow
 def test_falls_back_to_alice():
     e = engine(fallback="aiml")
     assert "Sam" in ask(e, "What is your name?")

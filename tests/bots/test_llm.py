@@ -58,6 +58,7 @@ CONTEXT = ReplyContext(
 )
 
 
+@pytest.mark.slow
 def test_sends_model_temperature_messages_and_bearer_key():
     with StubServer([(200, completion("lol no, r u?"), 0)]) as server:
         engine = engine_for(server, temperature=0.3, persona={"name": "Jess", "age": "19"})

@@ -43,6 +43,7 @@ WORKER_PROBE = (
 )
 
 
+@pytest.mark.slow
 def test_a_workers_start_loads_the_llm_client_and_freezes_it_before_the_pool_forks():
     """A prefork pool process inherits what its worker loaded at start: its first LLM call (a Tables
     turn, a bot reply) does not wait 0.6 s for the openai SDK's import, and the SDK is in the frozen heap."""

@@ -42,6 +42,7 @@ def test_a_channel_layer_redis_that_is_gone_turns_health_red(client, settings):
     assert body["checks"]["database"]["ok"] is True
 
 
+@pytest.mark.slow
 def test_a_broker_that_is_gone_turns_health_red(client, settings):
     from celery import current_app
 

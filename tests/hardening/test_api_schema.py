@@ -91,6 +91,7 @@ OPERATIONS = [
 
 # schemathesis drives hypothesis here through its strategies (its pytest plugin's lazy loader does not
 # run on pytest 9): valid requests, and invalid ones (wrong types, missing fields, values out of range)
+@pytest.mark.slow
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
 @settings(
     max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", 60)),

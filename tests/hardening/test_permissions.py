@@ -320,6 +320,7 @@ def test_pages_and_api_follow_the_matrix(cast, end_stray_sessions):
     assert not wrong, _mismatches(wrong)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 async def test_websockets_follow_the_matrix(cast, end_stray_sessions):
     from tests.arena.wsclient import connect

@@ -21,6 +21,7 @@ def _cli(*args):
 SMALL = ["--grid", "5", "--iterations", "20", "--agents", "3", "--episodes", "10", "--seed", "2"]
 
 
+@pytest.mark.slow
 def test_jsonl_glibc_per_episode_matches_the_api_and_shows_progress():
     from lambdastar.engine import EngineConfig, run_all
 
@@ -41,6 +42,7 @@ def test_jsonl_glibc_per_episode_matches_the_api_and_shows_progress():
     assert "%" in res.stderr  # tqdm progress bar on standard error
 
 
+@pytest.mark.slow
 def test_csv_pcg64_with_two_jobs_equals_one_job():
     one = _cli(*SMALL, "--types", "random,dict", "--format", "csv", "--no-progress")
     two = _cli(*SMALL, "--types", "random,dict", "--format", "csv", "--jobs", "2", "--block", "3", "--no-progress")
@@ -52,6 +54,7 @@ def test_csv_pcg64_with_two_jobs_equals_one_job():
     assert "episodes" not in rows[0] or rows[0]["episodes"] == "10"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["reference-2016", "paper"])
 def test_any_jobs_gives_the_same_per_episode_scores(rules):
     args = [

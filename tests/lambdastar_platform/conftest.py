@@ -8,6 +8,11 @@ from tests.conftest import make_user
 from tests.e2e.conftest import browser  # noqa: F401  the module-scoped Chromium fixture, for the browser tests here
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_first(compiled_kernels):
+    """The run's compiled kernels first (tests/prebuild.py): each test process compiling them costs minutes."""
+
+
 def tiny(**overrides) -> dict:
     """Paper rules on a 5×5 grid, T = 10, 14 episodes, two types, two runs (N = 1, 2)."""
     config = {

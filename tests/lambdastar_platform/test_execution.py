@@ -120,6 +120,7 @@ def test_a_failing_chunk_fails_the_experiment_until_resumed(researcher, executor
     assert selectors.experiment_episodes_done(experiment=experiment) == experiment.total_episodes
 
 
+@pytest.mark.slow
 def test_a_worker_runs_a_small_experiment_end_to_end(researcher, executor):
     """Services mode: a real Celery worker on Redis; embedded default: the in-process chord."""
     reference = run_inline(researcher, chunk_episodes=14)

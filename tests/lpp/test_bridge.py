@@ -37,6 +37,7 @@ def step_until(bridge, predicate, timeout=10.0):
     return wait_for(lambda: bridge.step() and False or predicate(), timeout=timeout, interval=0.05)
 
 
+@pytest.mark.slow
 def test_a_judge_message_comes_back_from_the_program_as_the_witness(cast, bridged):
     entry, machine, make = bridged
     bridge = make()
@@ -53,6 +54,7 @@ def test_a_judge_message_comes_back_from_the_program_as_the_witness(cast, bridge
     assert status.state == "ok" and status.last_output_at and not status.last_error
 
 
+@pytest.mark.slow
 def test_a_new_bridge_neither_resends_nor_loses(cast, bridged):
     entry, machine, make = bridged
     first = make()

@@ -15,6 +15,7 @@ def texts(conversation, role):
     return list(conversation.messages.filter(sender_role=role).values_list("text", flat=True))
 
 
+@pytest.mark.slow
 def test_all_seven_logs_become_ended_interrogations_with_every_keystroke_once(data_dir, capsys):
     imported = sorted(str(p) for p in data_dir.glob("*.log"))
     call_command("lpp_import", *imported, verbosity=0)

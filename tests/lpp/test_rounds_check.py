@@ -1,5 +1,6 @@
 """Round numbers that contradict the day's schedule, flagged in the import report (docs/reference/protocols.md)."""
 
+import pytest
 from django.core.management import call_command
 
 from lpp.models import ImportedTranscript
@@ -25,6 +26,7 @@ def test_a_round_out_of_time_order_is_flagged_naming_its_slot():
     assert round_contradictions([("a", "1", 0), ("b", "1", 60), ("c", "2", 3600)]) == {}
 
 
+@pytest.mark.slow
 def test_the_import_report_flags_a_round_2_file_among_the_shared_logs_round_4(data_dir, db, capsys, tmp_path):
     """The shared 2012 logs agree with the day (rounds 1, 1, 2, 2, 3, 4; the blank-judge test names no
     round); a d_burke_adam-like file saying round 2, started two minutes after the round-4 session, does not."""

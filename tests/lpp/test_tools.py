@@ -50,6 +50,7 @@ def test_every_tool_has_help(tool):
     assert result.returncode == 0 and "usage: python -m " + tool in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -72,6 +73,7 @@ def test_replay_of_a_file_that_is_no_log_says_so(tmp_path):
     assert result.returncode == 1 and "no LPP session found" in result.stderr
 
 
+@pytest.mark.slow
 def test_entry_answers_the_judge_through_a_directory(tmp_path):
     comm = tmp_path / "comm"
     comm.mkdir()
@@ -108,6 +110,7 @@ def test_entry_answers_the_judge_through_a_directory(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_entry_runs_an_engine_of_the_bots_registry(tmp_path):
     pytest.importorskip("bots.registry")
     entry = start("lpp.entry", str(tmp_path), "--engine", "simple", "--fast", "--max-replies", "1")

@@ -48,6 +48,7 @@ def test_an_organiser_creates_opens_and_starts_a_game_in_the_admin(cast):
     assert game.status == "running" and game.deadline is not None
 
 
+@pytest.mark.slow
 def test_the_target_is_drawn_with_the_game_probability(cast):
     draws = []
     for seed in range(200):

@@ -55,6 +55,7 @@ def run_threads(work, n):
 PATHS = pytest.mark.parametrize("path", ["sql", "python"])
 
 
+@pytest.mark.slow
 @PATHS
 def test_16_threads_trading_keep_every_invariant(cast, path):
     game, users = crowd(cast, THREADS, starting_points=1500)

@@ -25,6 +25,7 @@ async def bettor(game, user):
     return socket, await socket.expect("state")
 
 
+@pytest.mark.slow
 async def test_answer_text_reaches_others_only_after_the_delay_even_on_reconnect(cast, bettors, task_worker):
     game = await setup_game(cast, bettors[:2], answer_delay_s=DELAY)
     jude, _ = await bettor(game, cast.jude)

@@ -23,6 +23,7 @@ def _latest():
     return MigrationLoader(connection).graph.leaf_nodes()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_trade_transactions_are_rebuilt_going_back_and_dropped_coming_forward(cast, bettors):
     jude, june = bettors[:2]
@@ -62,6 +63,7 @@ def _body(file: str) -> str:
     return load(file).split("$$")[1]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_database_runs_the_sql_files_as_written():
     """PostgreSQL: the functions the migrations install are the markets/sql files' text, both ways."""

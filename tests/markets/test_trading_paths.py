@@ -68,6 +68,7 @@ def books(game):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start_price, seed", [(50, 1), (96, 2), (3, 3)])
 def test_both_paths_answer_every_click_alike(cast, start_price, seed):
     users = [make_user(f"p{i}", roles.BETTOR) for i in range(3)]

@@ -114,6 +114,7 @@ def test_caps_on_games_per_participant_and_per_day(db):
         join(a, 3)
 
 
+@pytest.mark.slow
 def test_two_hundred_arrivals_through_the_services_keep_the_share_and_never_self_match(db):
     study = study_make(human_witness_share=0.5, games_per_participant=1000)
     people = ready(study, 40)
@@ -227,6 +228,7 @@ def study_with_a_contrarian(around_verdict=contextlib.nullcontext):
     return study, contrarian
 
 
+@pytest.mark.slow
 def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
     from studies.services.flags import study_outliers_flag
 
@@ -237,6 +239,7 @@ def test_an_interrogator_who_contradicts_the_consensus_is_flagged(db):
     assert Flag.objects.filter(kind=Flag.Kind.OUTLIER).count() == 1  # flagged once
 
 
+@pytest.mark.slow
 def test_verdicts_schedule_the_outlier_test_once_and_the_study_page_writes_nothing(
     db, client, settings, monkeypatch, django_capture_on_commit_callbacks
 ):

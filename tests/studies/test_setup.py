@@ -51,6 +51,7 @@ def test_a_bad_configuration_is_refused_naming_what_is_wrong(tmp_path, data, mes
     assert not Study.objects.exists() and not Condition.objects.exists()
 
 
+@pytest.mark.slow
 def test_the_demo_study_is_open_with_results_and_seeding_twice_changes_nothing(client, cast):
     out = StringIO()
     call_command("seed_demo_studies", stdout=out)
@@ -63,6 +64,7 @@ def test_the_demo_study_is_open_with_results_and_seeding_twice_changes_nothing(c
     assert "I agree to take part" in client.get("/play/").content.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_pull_witness_answering_at_once_is_shown_no_sooner_than_its_typing_model(cast, task_worker):
     from arena.models import Entry

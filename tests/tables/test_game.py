@@ -267,6 +267,7 @@ def test_bug10_prompts_follow_n(play):
     assert "one of four agents" in system and "the other three" in system
 
 
+@pytest.mark.slow
 def test_bug11_the_same_seed_and_replies_give_the_same_game(play):
     def run(seed):
         with ChatStub(

@@ -3,6 +3,8 @@
 
 import time
 
+import pytest
+
 from tables.models import Game, Turn
 from tables.services import game_create, game_start
 from tests.chat_stub import ChatStub, vote
@@ -17,6 +19,7 @@ def wait_finished(ids, timeout=60.0):
     return False
 
 
+@pytest.mark.slow
 def test_several_games_play_at_once_through_turn_tasks(task_worker, loopback):
     scripts = {
         "Beta": ["Beep.", vote("Alpha", "Alpha is slow.")],

@@ -290,6 +290,7 @@ def test_who_may_open_the_pages(session, cast, client):
     assert client.get(report).status_code == 200
 
 
+@pytest.mark.slow
 def test_the_report_escapes_text_and_lists_signed_chain_heads(cast, client):
     session = wager_session(cast, title="<script>alert(1)</script>")
     judges = [j.user for j in session.judges.all()]
@@ -316,6 +317,7 @@ def test_the_report_escapes_text_and_lists_signed_chain_heads(cast, client):
     assert "the computer passed the Turing Test" in page
 
 
+@pytest.mark.slow
 def test_the_demo_seed_is_idempotent(transactional_db, task_worker, cast):
     from tournaments.wager.demo import demo_wager_seed
     from tournaments.wager.models import Session

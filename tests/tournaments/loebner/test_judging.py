@@ -177,6 +177,7 @@ def _tied_2012(cast, favourites=("E1", "E3")):
     return contest
 
 
+@pytest.mark.slow
 def test_the_organiser_names_the_winner_only_among_entries_the_rules_leave_tied(cast, client):
     contest = _tied_2012(cast)
     services.judgments_sync(contest_id=contest.pk)

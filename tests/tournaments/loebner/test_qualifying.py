@@ -53,6 +53,7 @@ def wait_done(contest, count, timeout_s=30):
     raise AssertionError(f"qualifying not done: {list(QualifyingSubject.objects.values_list('status', flat=True))}")
 
 
+@pytest.mark.slow
 def test_sixteen_entries_are_asked_at_once_in_one_conversation_each(cast, wide_worker, settings):
     """16 entries whose endpoint answers in 0.25 s, 2 questions each: one after another this would take
     8 s; at once it takes about two answers' time."""
