@@ -77,15 +77,24 @@ def coalesce(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     return kept[::-1]
 
 
+#: How long one batch of pushes may take before it is given up (logged): a connection that hangs must not
+#: hold back every later push of the process.
+SEND_TIMEOUT_S = 10.0
+
+
 async def _send(layer, events) -> None:
     try:
-        if hasattr(layer, "group_send_many"):
-            await layer.group_send_many(events)
-        else:
-            for group, event in events:
-                await layer.group_send(group, event)
+        await asyncio.wait_for(_send_all(layer, events), SEND_TIMEOUT_S)
     except Exception:  # the database holds the truth; a lost push is recovered on reconnect
         log.exception("pushes to %s failed", [group for group, _ in events])
+
+
+async def _send_all(layer, events) -> None:
+    if hasattr(layer, "group_send_many"):
+        await layer.group_send_many(events)
+    else:
+        for group, event in events:
+            await layer.group_send(group, event)
 
 
 def _server_loop_of_this_thread(layer) -> asyncio.AbstractEventLoop | None:
