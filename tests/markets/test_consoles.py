@@ -11,7 +11,7 @@ from ..arena.wsclient import connect
 from .conftest import running_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
-DELAY = 1.5
+DELAY = 3.0  # long enough for the steps before it to finish on a loaded machine
 
 
 @sync_to_async
