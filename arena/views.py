@@ -55,7 +55,7 @@ def transcript_list(request):
 
 
 def transcript_detail(request, public_id):
-    interrogation = interrogations.published_interrogation(public_id=public_id)
+    interrogation = interrogations.readable_interrogation(public_id=public_id, user=request.user)
     if interrogation is None:
         raise Http404("No such published transcript.")
     data = interrogations.transcript_export(interrogation=interrogation)
@@ -64,7 +64,9 @@ def transcript_detail(request, public_id):
 
 
 def transcript_json(request, public_id):
-    interrogation = interrogations.published_interrogation(public_id=public_id)
+    """A transcript's JSON: a published one for anyone, an unpublished one for whoever its format's report
+    lets read it (a wager session's report: organisers and the committee, the public once it is public)."""
+    interrogation = interrogations.readable_interrogation(public_id=public_id, user=request.user)
     if interrogation is None:
         raise Http404("No such published transcript.")
     response = JsonResponse(

@@ -14,6 +14,9 @@ This file needs nothing but Python and ``cryptography``: anyone can check an exp
 without the platform's database, with only the platform's public key (``/transcripts/keys.json``)::
 
     python -m core.hashchain verify transcript.json --key keys.json     # or: python hashchain.py verify ...
+
+A bundle of transcripts (``{"transcripts": [...]}``, a contest's or a wager session's "All transcripts as
+JSON") verifies the same way, every conversation of every transcript in it.
 """
 
 from __future__ import annotations
@@ -303,6 +306,23 @@ def transcript_verify(data: dict, public_keys: dict[str, Ed25519PublicKey]) -> l
     return reports
 
 
+def export_verify(data, public_keys: dict[str, Ed25519PublicKey]) -> list[tuple[str, SealReport]]:
+    """A transcript (``/transcripts/<id>.json``: its "conversations") or a bundle of them (a Loebner contest's
+    or a wager session's "All transcripts as JSON": ``{"transcripts": [<transcript>, ...], ...}``), each
+    conversation checked: [(which conversation, report)]. A bundle names each conversation's transcript."""
+    if not isinstance(data, dict):
+        raise ValueError("the file is not a JSON object: neither a transcript nor a bundle of transcripts")
+    if "conversations" in data:
+        return transcript_verify(data, public_keys)
+    if isinstance(data.get("transcripts"), list):
+        return [
+            (f"transcript {transcript['id']} {side}", report)
+            for transcript in data["transcripts"]
+            for side, report in transcript_verify(transcript, public_keys)
+        ]
+    raise ValueError('neither a transcript (no "conversations") nor a bundle of transcripts (no "transcripts")')
+
+
 def keys_read(source: str) -> list[Ed25519PublicKey]:
     """--key: a base64 public key, or a file: the platform's keys.json, or a PEM public key."""
     path = Path(source)
@@ -321,7 +341,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     verify = commands.add_parser("verify", help="check a transcript JSON against the platform's public key(s)")
-    verify.add_argument("transcript", type=Path, help="the JSON of /transcripts/<id>.json")
+    verify.add_argument(
+        "transcript",
+        type=Path,
+        help="the JSON of /transcripts/<id>.json, or a bundle of transcripts (a contest's or a wager session's "
+        '"All transcripts as JSON")',
+    )
     verify.add_argument(
         "--key",
         action="append",
@@ -334,11 +359,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         keys = keys_index(key for source in args.key for key in keys_read(source))
         data = json.loads(args.transcript.read_text())
-        reports = transcript_verify(data, keys)
+        reports = export_verify(data, keys)
     except (OSError, ValueError, KeyError, TypeError) as error:
         parser.error(f"cannot read the transcript or the keys: {error!r}")
     for side, report in reports:
         print(f"{report.verdict}: {side} conversation: {report.describe()}")
+    if not reports:
+        print("NOTHING: the file holds no conversation to verify")
     return 0 if reports and all(report.ok for _, report in reports) else 1
 
 

@@ -137,8 +137,34 @@ def published_interrogation(*, public_id) -> Interrogation | None:
     return published_interrogations().filter(public_id=public_id).select_related("verdict", "judge").first()
 
 
+# A format that prints its own report of its interrogations (a wager session's) may let that report's readers
+# read the transcripts it covers before, or without, their publication: it registers a test of who may.
+_TRANSCRIPT_READERS: list = []
+
+
+def transcript_readers_register(test) -> None:
+    """`test(interrogation, user) -> bool`: True when `user` may read that unpublished transcript."""
+    if test not in _TRANSCRIPT_READERS:
+        _TRANSCRIPT_READERS.append(test)
+
+
+def readable_interrogation(*, public_id, user) -> Interrogation | None:
+    """The interrogation whose transcript `user` may read: a published one (anyone), or one a format lets its
+    report's readers read (never a rehearsal); None otherwise."""
+    published = published_interrogation(public_id=public_id)
+    if published is not None:
+        return published
+    interrogation = (
+        Interrogation.objects.filter(public_id=public_id, rehearsal=False).select_related("verdict", "judge").first()
+    )
+    if interrogation is not None and any(test(interrogation, user) for test in _TRANSCRIPT_READERS):
+        return interrogation
+    return None
+
+
 def transcript_export(*, interrogation: Interrogation) -> dict:
-    """A published interrogation as JSON-ready data; witnesses anonymised unless published with names."""
+    """A published (or otherwise readable) interrogation as JSON-ready data; witnesses anonymised unless
+    published with names."""
     names = interrogation.published_with_names
     verdict = Verdict.objects.filter(interrogation=interrogation).first()
     conversations = []

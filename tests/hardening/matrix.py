@@ -100,6 +100,7 @@ GET  /markets/bettors/betty/                         | 200   | 200      | 200   
 GET  /wager/                                         | login | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /wager/sessions/{wager_session}/                | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 200
 GET  /wager/sessions/{wager_session}/report/         | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 200
+GET  /wager/sessions/{wager_session}/transcripts.json | 404  | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 200
 POST /wager/trials/{wager_trial}/verdicts/           | login | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
 # --- Turing the Tables pages -----------------------------------------------------------------------------------------------------------
 GET  /tables/                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200

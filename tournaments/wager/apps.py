@@ -51,6 +51,13 @@ def _session_insiders(interrogation) -> set:
     )
 
 
+def _report_reader(interrogation, user) -> bool:
+    """An interview's transcript is readable by whoever may read its session's report (its JSON links)."""
+    from tournaments.wager.selectors import interview_transcript_readable
+
+    return interview_transcript_readable(interrogation=interrogation, user=user)
+
+
 class WagerConfig(AppConfig):
     name = "tournaments.wager"
     label = "wager"
@@ -74,3 +81,7 @@ class WagerConfig(AppConfig):
         reveal_source_register(_interview_judge_call)  # crowd markets on interviews settle at its verdict
         xmarket_policy_register(_interview_markets)
         xmarket_insiders_register(_session_insiders)
+
+        from arena.selectors.interrogations import transcript_readers_register
+
+        transcript_readers_register(_report_reader)  # the report's JSON links answer for the report's readers

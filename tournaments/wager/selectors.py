@@ -6,19 +6,12 @@ from django.db.models import Prefetch
 
 from arena import roles, transcript_keys
 from arena.models import ConversationSeal, Status
+from arena.selectors.interrogations import transcript_export
 from tournaments.wager import rules
 from tournaments.wager.models import Interview, Session, Trial, TrialVerdict
 
-VERIFY_STEPS = [
-    "Download the transcript of each interview listed below (its JSON link, once the session is published) and "
-    "the platform's public keys from /transcripts/keys.json; check that the key id printed here is among them.",
-    "Run `python -m core.hashchain verify transcript.json --key keys.json` (core/hashchain.py of the platform's "
-    "source: it needs only Python and the cryptography package). It recomputes every message's SHA-256 link "
-    "from the first to the last and checks the Ed25519 signature over the message count and head hash.",
-    "Compare the message count and head hash it prints with those printed in this report. A message edited, "
-    "inserted or removed (the last one included) changes the head or the count, and breaks the signature.",
-    "On the platform itself: `python manage.py verify_transcript <interview id>` does all of this.",
-]
+# a transcript is readable, and linked from the report, once its interview is over
+FINISHED = (Status.ENDED, Status.ABORTED)
 
 
 @dataclass
@@ -46,6 +39,36 @@ def can_manage(user, session: Session | None = None) -> bool:
     if user.is_staff or roles.is_organiser(user):
         return True
     return session is not None and session.committee.members.filter(user_id=user.pk).exists()
+
+
+def report_readable(*, session: Session, user, result: SessionResult | None = None) -> bool:
+    """The report is public once every trial's verdicts are in; before that, organisers and the committee's
+    members only."""
+    result = result or session_result(session=session)
+    return result.complete or can_manage(user, session)
+
+
+def interview_transcript_readable(*, interrogation, user) -> bool:
+    """Whoever may read a session's report may read the transcript of each of its finished interviews, from
+    the report's JSON links, published or not (the arena's rule for the interrogations of a session)."""
+    interview = Interview.objects.filter(interrogation_id=interrogation.pk).select_related("trial__session").first()
+    return (
+        interview is not None
+        and interrogation.status in FINISHED
+        and report_readable(session=interview.trial.session, user=user)
+    )
+
+
+def session_transcripts(*, session: Session) -> dict:
+    """The report's "All transcripts as JSON": every finished interview's transcript in the arena's shape,
+    by trial, slot and judge, as ``{"session": title, "transcripts": [...]}`` (a Loebner contest's bundle
+    has the same "transcripts" list); the offline verifier checks it whole."""
+    rows = (
+        Interview.objects.filter(trial__session=session, interrogation__status__in=FINISHED)
+        .select_related("interrogation__judge")
+        .order_by("trial__number", "slot", "judge_id")
+    )
+    return {"session": session.title, "transcripts": [transcript_export(interrogation=i.interrogation) for i in rows]}
 
 
 def sessions_visible(*, user):
@@ -160,7 +183,7 @@ def report(*, session: Session) -> dict:
                 else f"(until the trial's verdicts are in: Candidate {interview.trial.aliases[interview.candidate]})",
                 "status": interview.interrogation.status,
                 "interrogation": interview.interrogation,
-                "published": interview.interrogation.published_at is not None,
+                "transcript": interview.interrogation.status in FINISHED,
                 "seal": seal,
             }
         )
@@ -172,5 +195,4 @@ def report(*, session: Session) -> dict:
         "votes": list(session.committee.votes.prefetch_related("ballots__member")),
         "members": list(session.committee.members.all()),
         "keys": transcript_keys.public_keys_document()["keys"],
-        "verify_steps": VERIFY_STEPS,
     }

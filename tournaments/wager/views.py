@@ -1,8 +1,9 @@
-"""Thin pages: the sessions, a session (calendar, a judge's interviews and verdict form, results), the report."""
+"""Thin pages: the sessions, a session (calendar, a judge's interviews and verdict form, results), the report
+and its transcripts together."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -73,6 +74,16 @@ def session_report(request, pk):
     """Printable. Public once every trial's verdicts are in; before that, organisers and the committee only."""
     session = get_object_or_404(Session.objects.select_related("committee", "computer"), pk=pk)
     data = selectors.report(session=session)
-    if not (data["result"].complete or selectors.can_manage(request.user, session)):
+    if not selectors.report_readable(session=session, user=request.user, result=data["result"]):
         raise Http404("The report of this wager session is not public yet.")
     return render(request, "wager/report.html", {"session": session, **data})
+
+
+def session_transcripts_json(request, pk):
+    """The report's "All transcripts as JSON": for whoever may read the report."""
+    session = get_object_or_404(Session.objects.select_related("committee"), pk=pk)
+    if not selectors.report_readable(session=session, user=request.user):
+        raise Http404("The report of this wager session is not public yet.")
+    response = JsonResponse(selectors.session_transcripts(session=session), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="transcripts-wager-session-{session.pk}.json"'
+    return response

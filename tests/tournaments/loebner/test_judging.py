@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from arena.models import EntryHealth
 from arena.services import verdict_submit
+from core import hashchain
 from core.errors import Closed, InvalidInput, NotAllowed
 from tests.tournaments.loebner.helpers import finals_make
 from tournaments.loebner import selectors, services
@@ -145,6 +146,20 @@ def test_publishing_the_contest_publishes_its_transcripts_together(cast, client)
     data = client.get(f"/contests/{contest.pk}/transcripts.json").json()
     assert len(data["transcripts"]) == round_.meetings.count()
     assert Judgment.objects.filter(meeting__round=round_).count() == round_.meetings.count()
+
+
+def test_all_the_contests_transcripts_verify_offline_in_one_file(cast, client, tmp_path, monkeypatch, capsys):
+    contest = finals_make(cast)
+    round_ = contest.rounds.order_by("number").first()
+    judge_round(round_, lambda m: False)
+    services.contest_publish(contest_id=contest.pk)
+    (tmp_path / "transcripts.json").write_bytes(client.get(f"/contests/{contest.pk}/transcripts.json").content)
+    (tmp_path / "keys.json").write_bytes(client.get("/transcripts/keys.json").content)
+    monkeypatch.chdir(tmp_path)
+    assert hashchain.main(["verify", "transcripts.json", "--key", "keys.json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 * round_.meetings.count()  # both conversations of every meeting
+    assert all(line.startswith("OK: transcript ") for line in lines)
 
 
 def test_contest_verdicts_reach_the_arena_results_as_loebner_not_three_party(cast):
