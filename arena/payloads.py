@@ -93,6 +93,7 @@ def witness_status(interrogation, conversation) -> dict:
 
 # --- organiser's live view -------------------------------------------------------------------
 KIND_LABELS = {"three_party": "Three-party", "one_to_one": "One-to-one"}  # as an organiser reads them
+MONITOR_STATUS_LABELS = {"running": "Running", "ended": "Ended, awaiting the verdict", "scheduled": "Scheduled"}
 
 
 def monitor_interrogation(interrogation) -> dict:
@@ -103,6 +104,7 @@ def monitor_interrogation(interrogation) -> dict:
         "kind": interrogation.kind,
         "kind_label": KIND_LABELS.get(interrogation.kind, interrogation.kind),
         **clock(interrogation),
+        "status_label": MONITOR_STATUS_LABELS.get(interrogation.status, interrogation.status),
     }
 
 

@@ -47,7 +47,15 @@ def witness_console(request, public_id):
 def monitor(request):
     from django.contrib import admin
 
-    return render(request, "arena/monitor.html", {**admin.site.each_context(request), "title": "Live interrogations"})
+    return render(
+        request,
+        "arena/monitor.html",
+        {
+            **admin.site.each_context(request),
+            "title": "Live interrogations",
+            "sections": interrogations.monitor_sections(),
+        },
+    )
 
 
 def transcript_list(request):

@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("markets/", include("markets.urls")),
     path("contests/", include("tournaments.loebner.urls")),
+    path("contests/", include("lpp.urls")),  # a contest's JComm logs, beside its other downloads
     path("wager/", include("tournaments.wager.urls")),
     path("tables/", include("tables.urls")),
     path("studies/", include("studies.urls")),

@@ -1,10 +1,15 @@
 """Arena interrogations written as JComm 2012 logs (lpp.protocol.logs), and a Loebner contest's published
-meetings all together: the transcripts of a contest in the Loebner Prize's own log format.
+meetings all together: the transcripts of a contest in the Loebner Prize's own log format, as files
+(``manage.py lpp_export_contest``) or one zip (the contest's results page).  People are named only by the
+contest's labels: judge 1 (of J1), program E1, files R<round>-J<judge>-E<entry>-C<confederate>.log.
 
 Keystroke-mode conversations give their stored keys (arena.Keystroke, with their times); others are
 typed out from their messages, one key per character and Return at the end, stamped at the message's
 time. lpp may import tournaments (the contest's meetings); tournaments may not import lpp, hence here.
 """
+
+import io
+import zipfile
 
 from arena.models import Interrogation, Keystroke, Message
 from lpp.protocol.keys import names_for_text
@@ -80,3 +85,12 @@ def contest_logs(*, contest_id: int) -> dict[str, str]:
             program=meeting.entry.label,
         )
     return logs
+
+
+def contest_logs_zip(*, contest_id: int) -> bytes:
+    """The contest's logs (``contest_logs``) in one zip archive, one file per published meeting."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in sorted(contest_logs(contest_id=contest_id).items()):
+            archive.writestr(name, text.encode("utf-8"))
+    return out.getvalue()

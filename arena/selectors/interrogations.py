@@ -6,7 +6,7 @@ import re
 import uuid
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from arena import payloads, roles, transcript_keys
 from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
@@ -94,16 +94,57 @@ def witness_state(*, conversation: Conversation) -> dict:
     }
 
 
-def monitor_state() -> dict:
-    live = (
+# the monitor's sections, in the order it shows them: what is live first, then the folded rest
+MONITOR_SECTIONS = (Status.RUNNING, Status.ENDED, Status.SCHEDULED)
+MONITOR_LIMIT = 50
+
+
+def _when(status: str, field: str) -> Case:
+    """``field`` for the interrogations of ``status``, NULL for the others: an order key for one section."""
+    return Case(When(status=status, then=F(field)))
+
+
+def monitor_interrogations() -> list[Interrogation]:
+    """What the organisers' live view shows: every running interrogation, then the ended ones still
+    awaiting a verdict (latest ended first), then the scheduled ones (soonest first), at most
+    MONITOR_LIMIT in all. Ordered here, in the database, so the running ones are never cut off."""
+    section = Case(
+        *(When(status=status, then=Value(k)) for k, status in enumerate(MONITOR_SECTIONS)),
+        output_field=IntegerField(),
+    )
+    return list(
         Interrogation.objects.filter(
             Q(status__in=[Status.SCHEDULED, Status.RUNNING]) | Q(verdict__isnull=True, status=Status.ENDED)
         )
         .select_related("judge")
-        .order_by("-created_at")[:50]
+        .annotate(monitor_section=section)
+        .order_by(
+            "monitor_section",
+            _when(Status.RUNNING, "deadline").asc(nulls_last=True),  # the one that ends first on top
+            _when(Status.ENDED, "ended_at").desc(nulls_last=True),
+            _when(Status.SCHEDULED, "scheduled_at").asc(nulls_last=True),
+            "-created_at",
+        )[:MONITOR_LIMIT]
     )
+
+
+def monitor_sections() -> list[dict]:
+    """The live view's page: its sections in order (running, ended awaiting the verdict, scheduled), each
+    with its interrogations as the monitor's payload (without messages: the page's socket brings them)."""
+    items = [payloads.monitor_interrogation(i) for i in monitor_interrogations()]
+    return [
+        {
+            "status": status,
+            "label": payloads.MONITOR_STATUS_LABELS[status],
+            "interrogations": [i for i in items if i["status"] == status],
+        }
+        for status in MONITOR_SECTIONS
+    ]
+
+
+def monitor_state() -> dict:
     interrogations = []
-    for interrogation in live:
+    for interrogation in monitor_interrogations():
         item = payloads.monitor_interrogation(interrogation)
         item["conversations"] = []
         for c in interrogation.conversations.select_related("witness_entry", "witness_human"):

@@ -162,6 +162,9 @@ GET  /api/lambdastar/episodes/                       | 401   | 200      | 200   
 GET  /contests/                                      | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /contests/{contest}/results/                    | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /contests/{contest}/transcripts.json            | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /contests/{contest}/results.json                | 403   | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/results.csv                 | 403   | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
+GET  /contests/{contest}/transcripts-jcomm.zip       | 403   | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /contests/{contest}/board/                      | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /contests/{contest}/board.json                  | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /contests/{contest}/qualifying/                 | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200

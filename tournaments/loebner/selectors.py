@@ -260,6 +260,7 @@ def contest_results(*, contest: Contest) -> dict:
         estimate = proportion_estimate(k, len(judged))
         rows.append(
             {
+                "rank": scored.get(label, {}).get("place"),  # shared when tied; None until scored
                 "label": label,
                 "name": participant.name,
                 "judged_human": k,

@@ -1,19 +1,20 @@
 """Thin pages: contests, results (public), the organiser's board, qualifying scoring, the audience's
 ballot, the judges' ranks. Parse, call a service or selector, render (Django escapes all text)."""
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from arena import roles
-from arena.selectors.interrogations import transcript_export
-from core.errors import ArenaError
+from core.errors import ArenaError, NotAllowed
 from markets import services as market_services
 from markets.conversation import selectors as conversation_selectors
-from tournaments.loebner import selectors, services
+from tournaments.loebner import exports, selectors, services
 from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
 
 
@@ -58,7 +59,13 @@ def results(request, contest_id):
     return render(
         request,
         "loebner/results.html",
-        {"r": selectors.contest_results(contest=contest), "is_judge": is_judge, "organiser": organiser},
+        {
+            "r": selectors.contest_results(contest=contest),
+            "is_judge": is_judge,
+            "organiser": organiser,
+            "published": exports.results_published(contest=contest),
+            "downloads": exports.downloads_allowed(contest=contest, user=request.user),
+        },
     )
 
 
@@ -79,16 +86,50 @@ def tie_decide(request, contest_id):
     return redirect("loebner:results", contest_id=contest.pk)
 
 
+def contest_download(view):
+    """A download of a contest's results: ``view(request, contest)``. 404 for no contest or a draft; before
+    the results are published, organisers only (403 with the reason, and a way to log in)."""
+
+    @wraps(view)
+    def wrapped(request, contest_id):
+        try:
+            contest = exports.contest_downloadable(contest_id=contest_id, user=request.user)
+        except Contest.DoesNotExist:
+            raise Http404("No such contest.") from None
+        except NotAllowed as exc:
+            raise PermissionDenied(str(exc)) from None
+        return view(request, contest)
+
+    return wrapped
+
+
+def _attachment(response, filename: str):
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 def transcripts_json(request, contest_id):
-    """Every published transcript of the contest, together (the arena's JSON of each, hash chains and seals)."""
+    """Every published transcript of the contest, together (the arena's JSON of each, hash chains and seals),
+    its people named by the contest's labels. Public, as the transcripts are."""
     contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
-    data = selectors.contest_results(contest=contest)
-    return JsonResponse(
-        {
-            "contest": contest.name,
-            "format": contest.format_name,
-            "transcripts": [transcript_export(interrogation=i) for i in data["transcripts"]],
-        }
+    return JsonResponse(exports.transcripts_json(contest=contest))
+
+
+@contest_download
+def results_json(request, contest):
+    services.judgments_sync(contest_id=contest.pk)  # as the results page: the verdicts given so far
+    return _attachment(
+        JsonResponse(exports.results_json(contest=contest), json_dumps_params={"indent": 1}),
+        f"contest-{contest.pk}-results.json",
+    )
+
+
+@contest_download
+def results_csv(request, contest):
+    services.judgments_sync(contest_id=contest.pk)
+    return _attachment(
+        HttpResponse(exports.results_csv(contest=contest), content_type="text/csv; charset=utf-8"),
+        f"contest-{contest.pk}-results.csv",
     )
 
 
