@@ -6,15 +6,17 @@ from django.core.management import call_command
 from arena.models import Message
 from arena.services import message_post, verdict_submit
 from lpp.protocol.logs import parse_log
-from tests.tournaments.loebner.helpers import finals_make
+from tests.tournaments.loebner.helpers import finals_make, judge_round
 from tournaments.loebner import services
+from tournaments.loebner.models import Meeting
 
 pytest.importorskip("tournaments.loebner.rules.schedule")
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_a_published_contest_exports_readable_jcomm_logs(cast, tmp_path):
-    contest = finals_make(cast, fmt="aisb")
+    contest = finals_make(cast, fmt="2012")
     round_ = contest.rounds.get(number=1)
     services.round_start(round_id=round_.pk)
     meeting = round_.meetings.select_related("judge__user", "interrogation").get(judge__label="J1")
@@ -26,10 +28,12 @@ def test_a_published_contest_exports_readable_jcomm_logs(cast, tmp_path):
     services.round_finish(round_id=round_.pk)
     for m in round_.meetings.select_related("judge__user"):
         verdict_submit(interrogation_id=m.interrogation_id, judge=m.judge.user, choice="left", confidence=50)
+    for later in contest.rounds.exclude(number=1).order_by("number"):  # a contest is published whole
+        judge_round(later, lambda m: False)
     services.contest_publish(contest_id=contest.pk)
     call_command("lpp_export_contest", str(contest.pk), str(tmp_path))
     files = sorted(p.name for p in tmp_path.iterdir())
-    assert len(files) == round_.meetings.count()
+    assert len(files) == Meeting.objects.filter(round__contest=contest).count()
     name = f"R1-J1-{meeting.entry.label}-{meeting.confederate.label}.log"
     [transcript] = parse_log((tmp_path / name).read_text(), source=name)
     assert transcript.judge == "1" and transcript.round == "1" and transcript.program == meeting.entry.label

@@ -1,13 +1,18 @@
 """The organisers' admin: contests (prize ladder, entries, participants inline), question sets,
 qualifying answers (scoring 0/1/2), rounds with start/pause/resume/restart actions. Thin: actions call
-services."""
+services. The contest's actions that cannot be undone ask first (``irreversible_action``)."""
 
+import copy
+
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
 from core.errors import ArenaError
-from tournaments.loebner import services
+from tournaments.loebner import selectors, services
 from tournaments.loebner.models import (
     Contest,
     ContestEntry,
@@ -24,21 +29,112 @@ from tournaments.loebner.models import (
 )
 
 
+def _each(request, objects, call, done) -> None:
+    """``call(obj)`` for each object; each refusal, and each success (``done``: text, or a function of the
+    service's result), shown as a message naming the object."""
+    for obj in objects:
+        try:
+            result = call(obj)
+        except (ArenaError, ValueError) as exc:
+            messages.error(request, f"{obj}: {exc}")
+        else:
+            messages.success(request, f"{obj}: {done(result) if callable(done) else done}")
+
+
 def service_action(name: str, description: str, call, done: str):
     """An admin list action calling ``call(obj)`` (a service) for each selected object, each refusal
     shown as a message naming the object."""
 
     def action(modeladmin, request, queryset):
-        for obj in queryset:
-            try:
-                call(obj)
-            except (ArenaError, ValueError) as exc:
-                messages.error(request, f"{obj}: {exc}")
-            else:
-                messages.success(request, f"{obj}: {done}")
+        _each(request, queryset, call, done)
 
     action.__name__ = name
     return admin.action(description=description)(action)
+
+
+def irreversible_action(name: str, description: str, call, done, *, consequence: str, blockers=None, warnings=None):
+    """An admin list action that cannot be undone, asked first. Choosing it changes nothing: a page
+    says what will happen (``consequence``), that it cannot be undone, and each selected object with its
+    own warnings, with Confirm and Cancel (as the admin's own delete does). Confirm posts the action
+    again with ``post=yes``; then ``call(obj, confirmed)`` runs the service for each object, ``confirmed``
+    being the warnings shown for that object (their keys), so the service hears only what the organiser
+    read. ``blockers(obj)`` lists what the service would refuse; such an object is refused at once, by
+    message, and not asked about. ``warnings(obj)`` gives ``[(key, text)]``."""
+
+    def action(modeladmin, request, queryset):
+        objects = []
+        for obj in queryset:
+            problems = blockers(obj) if blockers else []
+            if problems:
+                messages.error(request, f"{obj}: not done: {'; '.join(problems)}.")
+            else:
+                objects.append(obj)
+        if not objects:
+            return None
+        if request.POST.get("post") == "yes":
+            shown = [value.rpartition(":") for value in request.POST.getlist("confirmed")]
+            _each(request, objects, lambda obj: call(obj, {key for key, _, pk in shown if pk == str(obj.pk)}), done)
+            return None
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "opts": modeladmin.model._meta,
+            "title": f"{description}: are you sure?",
+            "action_name": name,
+            "description": description,
+            "consequence": consequence,
+            "items": [{"obj": obj, "warnings": warnings(obj) if warnings else []} for obj in objects],
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/loebner/irreversible_confirm.html", context)
+
+    action.__name__ = name
+    return admin.action(description=description)(action)
+
+
+def _close_warnings(contest) -> list[tuple[str, str]]:
+    warning = selectors.contest_close_warning(contest=contest)
+    return [("rollover", warning)] if warning else []
+
+
+class ComplianceForm(forms.ModelForm):
+    """A contest entry edited in the admin: its compliance is recorded by the entries service
+    (``entry_check``), not by the form's own save, and the service's rule is checked here first so a
+    refusal shows on the field."""
+
+    def clean(self):
+        cleaned = super().clean()
+        wanted = cleaned.get("compliance")
+        before = self.initial.get("compliance", ContestEntry.Check.PENDING)
+        if wanted == ContestEntry.Check.PENDING and before != ContestEntry.Check.PENDING:
+            self.add_error("compliance", "A checked entry cannot go back to “not checked yet”.")
+        elif wanted == ContestEntry.Check.COMPLIANT and self.has_changed():
+            item = copy.copy(self.instance)
+            for field in ("entry", "people", "rights_statement", "under_18", "guardian_permission"):
+                if field in cleaned:
+                    setattr(item, field, cleaned[field])
+            refusal = services.entry_compliance_refusal(item)
+            if refusal:
+                self.add_error("compliance", refusal)
+        return cleaned
+
+    def compliance_held(self):
+        """Takes a compliance change out of this form's own save: ``(compliant, note)`` for ``entry_check``
+        to record once the entry is saved, or None."""
+        data = getattr(self, "cleaned_data", {})
+        wanted = data.get("compliance")
+        changed = {"compliance", "compliance_note"} & set(self.changed_data)
+        if wanted in (None, ContestEntry.Check.PENDING) or not changed:
+            return None
+        self.instance.compliance = self.initial.get("compliance", ContestEntry.Check.PENDING)
+        self.instance.compliance_note = self.initial.get("compliance_note", "")
+        return wanted == ContestEntry.Check.COMPLIANT, data.get("compliance_note", "")
+
+
+def compliance_record(request, entry, held) -> None:
+    try:
+        services.entry_check(contest_entry_id=entry.pk, compliant=held[0], note=held[1])
+    except ArenaError as exc:
+        messages.error(request, f"{entry}: compliance not recorded: {exc}")
 
 
 class PrizeInline(admin.TabularInline):
@@ -48,6 +144,7 @@ class PrizeInline(admin.TabularInline):
 
 class ContestEntryInline(admin.TabularInline):
     model = ContestEntry
+    form = ComplianceForm
     fields = [
         "entry",
         "entrant",
@@ -79,11 +176,17 @@ class ContestAdmin(admin.ModelAdmin):
         service_action(
             "open_for_entries", "Open for entries", lambda c: services.contest_open(contest_id=c.pk), "open"
         ),
-        service_action(
+        irreversible_action(
             "close_entries",
             "Close entries (first compliant entries go to qualifying; roll-over / single entry rules)",
-            lambda c: services.contest_close(contest_id=c.pk),
-            "closed",
+            lambda c, confirmed: services.contest_close(contest_id=c.pk, confirm_rollover="rollover" in confirmed),
+            lambda c: f"entries closed: {c.get_status_display()}",
+            consequence=(
+                "Closing ends the contest's entry period: no entry is received after it. The first compliant "
+                "entries by receipt go to qualifying; a single compliant entry receives the prize without a "
+                "contest; with none, the prize rolls over."
+            ),
+            warnings=_close_warnings,
         ),
         service_action(
             "ask_qualifying",
@@ -91,23 +194,36 @@ class ContestAdmin(admin.ModelAdmin):
             lambda c: services.qualifying_start(contest_id=c.pk),
             "qualifying started",
         ),
-        service_action(
+        irreversible_action(
             "pick_finalists",
             "Pick the finalists from the qualifying scores",
-            lambda c: services.finalists_pick(contest_id=c.pk),
+            lambda c, confirmed: services.finalists_pick(contest_id=c.pk),
             "finalists picked",
+            consequence=(
+                "The top entries by qualifying score become the finalists E1, E2, … in rank order and the "
+                "contest moves to its finals: qualifying is over."
+            ),
         ),
-        service_action(
+        irreversible_action(
             "build_schedule",
             "Build the schedule (judges and confederates as given in Participants)",
-            lambda c: services.schedule_create(contest_id=c.pk),
+            lambda c, confirmed: services.schedule_create(contest_id=c.pk),
             "schedule built",
+            consequence=(
+                "Every round and meeting of the final is stored, each with its interrogation: the judges and "
+                "confederates are seated for good and can no longer be changed."
+            ),
         ),
-        service_action(
+        irreversible_action(
             "publish",
             "Publish the results and every transcript together",
-            lambda c: services.contest_publish(contest_id=c.pk),
-            "published",
+            lambda c, confirmed: services.contest_publish(contest_id=c.pk),
+            lambda count: f"published, with {count} transcript{'s' if count != 1 else ''}",
+            consequence=(
+                "Every meeting's transcript becomes public, naming its judge, entry and confederate; the "
+                "contest is marked results published and its judges can no longer give ranks."
+            ),
+            blockers=lambda c: selectors.contest_publish_problems(contest=c),
         ),
     ]
 
@@ -116,6 +232,17 @@ class ContestAdmin(admin.ModelAdmin):
     def get_fields(self, request, obj=None):  # the crowd-market switch (markets.SpectatorOptions) last
         spectators = ["spectator_markets", "spectator_delay_s"]
         return [f for f in super().get_fields(request, obj) if f not in spectators] + spectators
+
+    def save_formset(self, request, form, formset, change):
+        """An entry's compliance changed in the inline goes through ``entry_check``."""
+        held = []
+        if formset.model is ContestEntry:
+            deleted = set(map(id, formset.deleted_forms))
+            held = [(f, f.compliance_held()) for f in formset.forms if id(f) not in deleted and f.has_changed()]
+        super().save_formset(request, form, formset, change)
+        for entry_form, compliance in held:
+            if compliance:
+                compliance_record(request, entry_form.instance, compliance)
 
     @admin.display(description="pages")
     def links(self, contest):
@@ -131,6 +258,15 @@ class ContestAdmin(admin.ModelAdmin):
 class ContestEntryAdmin(admin.ModelAdmin):
     list_display = ["entry", "contest", "received_at", "statements_ok", "compliance", "qualified", "finalist"]
     list_filter = ["contest", "compliance", "qualified", "finalist"]
+    form = ComplianceForm
+
+    def save_model(self, request, obj, form, change):
+        """A compliance changed here goes through ``entry_check``, as the actions do."""
+        held = form.compliance_held()
+        super().save_model(request, obj, form, change)
+        if held:
+            compliance_record(request, obj, held)
+
     actions = [
         service_action(
             "mark_compliant",

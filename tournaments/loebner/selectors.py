@@ -96,6 +96,18 @@ def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
     }
 
 
+def round_finished(*, round_: Round, fmt, now: dt.datetime | None = None) -> bool:
+    """Whether the round's talk is over: ended, or running in its review or break. A scheduled or paused
+    round is not finished."""
+    if round_.status == Round.Status.ENDED:
+        return True
+    return round_.status == Round.Status.RUNNING and round_clock(round_=round_, fmt=fmt, now=now)["phase"] in (
+        "review",
+        "break",
+        "over",
+    )
+
+
 # --- prizes --------------------------------------------------------------------------------------
 
 
@@ -114,6 +126,23 @@ def prize_ladder(*, contest: Contest) -> list[dict]:
         rows[0]["amount"] += extra
         rows[0]["rolled_over"] = extra
     return rows
+
+
+def entries_compliant(*, contest: Contest) -> list:
+    """The contest's compliant entries, first received first (an unchecked entry is not compliant)."""
+    return [e for e in contest.entries.select_related("entry").order_by("received_at", "pk") if e.compliant]
+
+
+def contest_close_warning(*, contest: Contest) -> str:
+    """What closing entries now would do that the organiser may not expect, or "": with no compliant entry
+    the prize rolls over and the contest ends."""
+    if entries_compliant(contest=contest):
+        return ""
+    into = f" into {contest.rolls_into}" if contest.rolls_into_id else ""
+    return (
+        f"No entry is marked compliant: closing now rolls the prize over{into} and ends this contest's entry "
+        "period; this cannot be undone."
+    )
 
 
 # --- qualifying ----------------------------------------------------------------------------------
@@ -307,6 +336,81 @@ def contest_results(*, contest: Contest) -> dict:
         else None,
         "transcripts": [m.interrogation for m in meetings if m.interrogation and m.interrogation.is_published],
     }
+
+
+def _label_order(participant: Participant) -> tuple[str, int]:
+    return participant.label[0], int(participant.label[1:] or 0)
+
+
+def _joined(parts) -> str:
+    return ", ".join(parts)
+
+
+def _rounds_unfinished(rounds: list[Round], fmt) -> str:
+    states: dict[str, list[str]] = {}
+    for round_ in rounds:
+        if not round_finished(round_=round_, fmt=fmt):
+            state = {Round.Status.SCHEDULED: "not started", Round.Status.PAUSED: "paused"}.get(
+                round_.status, "talk under way"
+            )
+            states.setdefault(state, []).append(str(round_.number))
+    return "; ".join(
+        f"round{'s' if len(numbers) > 1 else ''} {_joined(numbers)} ({state})" for state, numbers in states.items()
+    )
+
+
+def _meetings_unjudged(rounds: list[Round]) -> str:
+    """The meetings of the rounds played so far with neither a judgment nor a verdict, by round and judge."""
+    started = [r.pk for r in rounds if r.status != Round.Status.SCHEDULED]
+    meetings = Meeting.objects.filter(round_id__in=started).select_related(
+        "round", "judge__user", "judgment", "interrogation__verdict"
+    )
+    by_round: dict[int, list] = {}
+    totals: dict[int, int] = {}
+    for m in meetings:
+        totals[m.round.number] = totals.get(m.round.number, 0) + 1
+        if not (hasattr(m, "judgment") or (m.interrogation is not None and hasattr(m.interrogation, "verdict"))):
+            by_round.setdefault(m.round.number, []).append(m.judge)
+    return "; ".join(
+        f"round {number}: {len(judges)} of {totals[number]} "
+        f"({_joined(f'{j.label} {j.name}' for j in sorted(judges, key=_label_order))})"
+        for number, judges in sorted(by_round.items())
+    )
+
+
+def _ranks_missing(contest: Contest, ranking: str) -> str:
+    ranked: dict[int, set[str]] = {}
+    for r in JudgeRank.objects.filter(contest=contest).select_related("ranked"):
+        ranked.setdefault(r.judge_id, set()).add(r.ranked.label)
+    missing = []
+    judges = contest.participants.filter(kind=Participant.Kind.JUDGE).select_related("user")
+    for judge in sorted(judges, key=_label_order):
+        rankable, _ = judge_rankable(contest=contest, judge=judge, ranking=ranking)
+        given = ranked.get(judge.pk, set())
+        left = [p.label for p in rankable if p.label not in given]
+        if rankable and not given:
+            missing.append(f"{judge.label} {judge.name} (none given)")
+        elif left:
+            missing.append(f"{judge.label} {judge.name} (not {_joined(left)})")
+    return _joined(missing)
+
+
+def contest_publish_problems(*, contest: Contest) -> list[str]:
+    """What stops the contest's results and transcripts from being published, each naming its place: the
+    contest's state, the rounds not finished, the meetings without a verdict (by round and judge), and,
+    for a format that takes ranks, the judges whose ranks are missing. Empty: it may be published."""
+    if contest.status not in (Contest.Status.FINALS, Contest.Status.DONE):
+        return [f"the contest is {contest.get_status_display()}, not in its finals"]
+    rounds = list(contest.rounds.order_by("number"))
+    if not rounds:
+        return ["no schedule is built"]
+    fmt = contest_format(contest=contest)
+    found = [
+        ("rounds not finished", _rounds_unfinished(rounds, fmt)),
+        ("meetings without a verdict", _meetings_unjudged(rounds)),
+        ("judges' ranks missing", _ranks_missing(contest, fmt.ranking) if fmt.ranking else ""),
+    ]
+    return [f"{what}: {detail}" for what, detail in found if detail]
 
 
 # --- the organiser's board -----------------------------------------------------------------------

@@ -42,9 +42,10 @@ def entered(contest, owner, name, *, people=None, compliant=True, minutes=0, eng
     return item
 
 
-def finals_make(cast, *, fmt="aisb", seed=3, **fields):
+def finals_make(cast, *, fmt="aisb", seed=3, schedule=True, **fields):
     """A contest in its finals: four compliant finalists E1…E4 (built-in engines), judges J1… (jude and
-    june first) and confederates C1… (connie and carl first) as the format needs; the schedule built."""
+    june first) and confederates C1… (connie and carl first) as the format needs; the schedule built
+    unless ``schedule`` is false."""
     from tournaments.loebner import services
     from tournaments.loebner.models import Contest, Participant
 
@@ -66,6 +67,31 @@ def finals_make(cast, *, fmt="aisb", seed=3, **fields):
     services.participants_assign(
         contest_id=contest.pk, judges=judges[: need.judges], confederates=confederates[: need.confederates]
     )
-    services.schedule_create(contest_id=contest.pk)
+    if schedule:
+        services.schedule_create(contest_id=contest.pk)
     contest.refresh_from_db()
     return contest
+
+
+def judge_round(round_, pick_entry):
+    """Start the round, end its talk, and have each judge pick the entry as human when ``pick_entry(meeting)``."""
+    from arena.services import verdict_submit
+    from tournaments.loebner import services
+
+    services.round_start(round_id=round_.pk)
+    services.round_finish(round_id=round_.pk)
+    for m in round_.meetings.select_related("judge__user"):
+        entry_side = "left" if m.left == "entry" else "right"
+        other = "right" if entry_side == "left" else "left"
+        verdict_submit(
+            interrogation_id=m.interrogation_id,
+            judge=m.judge.user,
+            choice=entry_side if pick_entry(m) else other,
+            confidence=70,
+        )
+
+
+def rounds_play(contest, pick_entry=lambda meeting: False):
+    """Every round of the final played in turn and judged (``judge_round``)."""
+    for round_ in contest.rounds.order_by("number"):
+        judge_round(round_, pick_entry)

@@ -67,7 +67,13 @@ def test_no_compliant_entry_rolls_the_prize_over_into_the_next_contest(cast):
     PrizeRow.objects.create(contest=this_year, place=1, amount=Decimal("3000"))
     entered(this_year, entrant_make("ada"), "Broken", compliant=False)
     assert selectors.prize_ladder(contest=next_year)[0]["amount"] == Decimal("3000")
-    services.contest_close(contest_id=this_year.pk)
+    with pytest.raises(
+        Conflict, match="No entry is marked compliant: closing now rolls the prize over into 2010 Prize"
+    ):
+        services.contest_close(contest_id=this_year.pk)  # unless told so, nobody rolls a prize over by mistake
+    assert Contest.objects.get(pk=this_year.pk).status == Contest.Status.OPEN
+    assert selectors.prize_ladder(contest=next_year)[0]["amount"] == Decimal("3000")
+    services.contest_close(contest_id=this_year.pk, confirm_rollover=True)
     assert Contest.objects.get(pk=this_year.pk).status == Contest.Status.ROLLED_OVER
     ladder = selectors.prize_ladder(contest=next_year)
     assert ladder[0]["amount"] == Decimal("6000") and ladder[0]["rolled_over"] == Decimal("3000")

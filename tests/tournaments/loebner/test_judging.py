@@ -6,30 +6,14 @@ import pytest
 from django.utils import timezone
 
 from arena.models import EntryHealth
-from arena.services import verdict_submit
 from core import hashchain
 from core.errors import Closed, InvalidInput, NotAllowed
-from tests.tournaments.loebner.helpers import finals_make
+from tests.tournaments.loebner.helpers import finals_make, judge_round, rounds_play
 from tournaments.loebner import selectors, services
 from tournaments.loebner.models import JudgeRank, Judgment, Meeting
 
 pytest.importorskip("tournaments.loebner.rules.scoring")
 pytestmark = pytest.mark.django_db
-
-
-def judge_round(round_, pick_entry):
-    """End the round's meetings and have each judge pick the entry as human when ``pick_entry(meeting)``."""
-    services.round_start(round_id=round_.pk)
-    services.round_finish(round_id=round_.pk)
-    for m in round_.meetings.select_related("judge__user"):
-        entry_side = "left" if m.left == "entry" else "right"
-        other = "right" if entry_side == "left" else "left"
-        verdict_submit(
-            interrogation_id=m.interrogation_id,
-            judge=m.judge.user,
-            choice=entry_side if pick_entry(m) else other,
-            confidence=70,
-        )
 
 
 def test_the_verdicts_side_becomes_entry_or_confederate_through_the_stored_left(cast):
@@ -138,14 +122,15 @@ def test_the_board_shows_who_is_green_and_the_breaker(cast, client):
     assert client.get(f"/contests/{contest.pk}/board/").status_code == 403
 
 
+@pytest.mark.slow
 def test_publishing_the_contest_publishes_its_transcripts_together(cast, client):
-    contest = finals_make(cast)
-    round_ = contest.rounds.order_by("number").first()
-    judge_round(round_, lambda m: False)
-    assert services.contest_publish(contest_id=contest.pk) == round_.meetings.count()
+    contest = finals_make(cast, fmt="2012")
+    rounds_play(contest)
+    meetings = Meeting.objects.filter(round__contest=contest)
+    assert services.contest_publish(contest_id=contest.pk) == meetings.count()
     data = client.get(f"/contests/{contest.pk}/transcripts.json").json()
-    assert len(data["transcripts"]) == round_.meetings.count()
-    assert Judgment.objects.filter(meeting__round=round_).count() == round_.meetings.count()
+    assert len(data["transcripts"]) == meetings.count()
+    assert Judgment.objects.filter(meeting__in=meetings).count() == meetings.count()
 
 
 def test_all_the_contests_transcripts_verify_offline_in_one_file(cast, client, tmp_path, monkeypatch, capsys):

@@ -6,6 +6,7 @@ from tournaments.loebner.services.entries import (
     contest_enter,
     contest_open,
     entry_check,
+    entry_compliance_refusal,
 )
 from tournaments.loebner.services.judging import (
     contest_tie_decide,

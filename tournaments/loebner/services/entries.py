@@ -6,6 +6,7 @@ from django.utils import timezone
 from arena.models import Entry
 from core.errors import Closed, Conflict, InvalidInput, NotAllowed
 from tournaments.loebner.models import Contest, ContestEntry
+from tournaments.loebner.selectors import contest_close_warning, entries_compliant
 
 MAX_PEOPLE = 20
 MAX_NAME_CHARS = 100
@@ -100,31 +101,50 @@ def contest_enter(
         )
 
 
+def entry_compliance_refusal(item: ContestEntry) -> str:
+    """Why ``item``, as it stands (saved or only edited in a form), cannot be marked compliant, or "":
+    a missing statement, or a person affiliated with another entry of the contest."""
+    if not item.statements_ok:
+        missing = "the rights statement" if not item.rights_statement else "a guardian's permission (under 18)"
+        return f"{item.entry} cannot be compliant without {missing}."
+    people = [n for n in item.people if isinstance(n, str)] if isinstance(item.people, list) else []
+    if item.contest_id and _affiliated_elsewhere(item.contest, people, exclude_pk=item.pk):
+        return f"{item.entry}: a person is affiliated with another entry."
+    return ""
+
+
 def entry_check(*, contest_entry_id: int, compliant: bool, note: str = "") -> ContestEntry:
     """The organiser's compliance check. An entry missing a statement cannot be marked compliant."""
     with transaction.atomic():
         item = ContestEntry.objects.select_for_update().get(pk=contest_entry_id)
-        if compliant and not item.statements_ok:
-            missing = "the rights statement" if not item.rights_statement else "a guardian's permission (under 18)"
-            raise InvalidInput(f"{item.entry} cannot be compliant without {missing}.")
-        if compliant and _affiliated_elsewhere(item.contest, list(item.people), exclude_pk=item.pk):
-            raise InvalidInput(f"{item.entry}: a person is affiliated with another entry.")
+        refusal = entry_compliance_refusal(item) if compliant else ""
+        if refusal:
+            raise InvalidInput(refusal)
         item.compliance = ContestEntry.Check.COMPLIANT if compliant else ContestEntry.Check.REFUSED
         item.compliance_note = note[:500]
         item.save(update_fields=["compliance", "compliance_note"])
     return item
 
 
-def contest_close(*, contest_id: int) -> Contest:
+def contest_close(*, contest_id: int, confirm_rollover: bool = False) -> Contest:
     """Close entries: the first ``qualifying_limit`` compliant entries by receipt go to qualifying.
 
-    No compliant entry: the prize rolls over (into ``rolls_into`` when set). A single compliant entry
+    No compliant entry: the prize rolls over (into ``rolls_into`` when set), which ends the contest, so
+    it is refused unless ``confirm_rollover`` says the organiser was told. A single compliant entry
     receives the prize without a contest. Entries still unchecked when closing are not compliant."""
+    if not isinstance(confirm_rollover, bool):
+        raise InvalidInput("confirm_rollover must be true or false.")
     with transaction.atomic():
         contest = Contest.objects.select_for_update().get(pk=contest_id)
         if contest.status not in (Contest.Status.OPEN, Contest.Status.DRAFT):
             raise Closed(f"The contest is {contest.get_status_display()}: entries are closed already.")
-        compliant = [e for e in contest.entries.order_by("received_at", "pk") if e.compliant]
+        compliant = entries_compliant(contest=contest)
+        if not compliant and not confirm_rollover:
+            raise Conflict(
+                f"Not closed. {contest_close_warning(contest=contest)} Mark the compliant entries first, or "
+                "confirm the roll-over.",
+                code="confirm_rollover",
+            )
         chosen = compliant[: contest.qualifying_limit]
         ContestEntry.objects.filter(pk__in=[e.pk for e in chosen]).update(qualified=True)
         if not chosen:
