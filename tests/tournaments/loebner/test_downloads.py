@@ -10,14 +10,13 @@ import zipfile
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from arena.models import Entry, Message
 from arena.services import message_post, verdict_submit
 from lpp.protocol.logs import parse_log
-from tests.tournaments.loebner.helpers import finals_make
+from tests.tournaments.loebner.helpers import finals_make, judge_round
 from tournaments.loebner import selectors, services
-from tournaments.loebner.models import Judgment, Meeting
+from tournaments.loebner.models import Meeting
 
 pytest.importorskip("tournaments.loebner.rules.scoring")
 pytestmark = pytest.mark.django_db
@@ -28,7 +27,7 @@ UNHASHED = {"hash", "prev_hash", "head", "signature", "public_key", "key_id"}  #
 
 def _played(cast):
     """A 2012-format contest: round 1 played (jude talks with his confederate, every judge picks the
-    confederate as human but E2's judge, who picks E2), the later rounds' judgments stored, not published."""
+    confederate as human but E2's judge, who picks E2), the later rounds played and judged, not published."""
     contest = finals_make(cast, fmt="2012")
     first = contest.rounds.get(number=1)
     services.round_start(round_id=first.pk)
@@ -42,8 +41,8 @@ def _played(cast):
         entry_side = "left" if m.left == "entry" else "right"
         human_side = entry_side if m.entry.label == "E2" else ("right" if entry_side == "left" else "left")
         verdict_submit(interrogation_id=m.interrogation_id, judge=m.judge.user, choice=human_side, confidence=60)
-    for m in Meeting.objects.filter(round__contest=contest).exclude(round=first):
-        Judgment.objects.create(meeting=m, human="confederate", decided_at=timezone.now())
+    for later in contest.rounds.exclude(pk=first.pk).order_by("number"):
+        judge_round(later, lambda m: False)  # every judge picks the confederate
     return contest
 
 
@@ -115,13 +114,12 @@ def test_the_transcripts_json_names_people_only_by_their_labels(cast, client):
     response = client.get(f"/contests/{contest.pk}/transcripts.json")
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     data = response.json()
-    first = contest.rounds.get(number=1).meetings.count()
-    assert len(data["transcripts"]) == first
+    assert len(data["transcripts"]) == Meeting.objects.filter(round__contest=contest).count()
     for transcript in data["transcripts"]:
-        assert re.fullmatch(r"J\d", transcript["judge"]) and transcript["round"] == 1
+        assert re.fullmatch(r"J\d", transcript["judge"]) and transcript["round"] in {1, 2, 3, 4}
         witnesses = {c["witness_kind"]: c["witness"] for c in transcript["conversations"]}
         assert witnesses == {"machine": transcript["entry"], "human": transcript["confederate"]}
-    j1 = next(t for t in data["transcripts"] if t["judge"] == "J1")
+    j1 = next(t for t in data["transcripts"] if t["judge"] == "J1" and t["round"] == 1)
     texts = [m["text"] for c in j1["conversations"] for m in c["messages"]]
     assert texts == ["Hi, who are you?", "Just me."]
     assert all(c["seal"] for c in j1["conversations"])  # the hash chains and seals as published
@@ -134,18 +132,18 @@ def test_the_transcripts_download_as_jcomm_logs_in_one_zip(cast, client):
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert response["Content-Disposition"] == f'attachment; filename="contest-{contest.pk}-jcomm-logs.zip"'
     archive = zipfile.ZipFile(io.BytesIO(response.content))
-    meetings = contest.rounds.get(number=1).meetings.select_related("judge", "entry", "confederate")
+    meetings = Meeting.objects.filter(round__contest=contest).select_related("round", "judge", "entry", "confederate")
     assert sorted(archive.namelist()) == sorted(
-        f"R1-{m.judge.label}-{m.entry.label}-{m.confederate.label}.log" for m in meetings
+        f"R{m.round.number}-{m.judge.label}-{m.entry.label}-{m.confederate.label}.log" for m in meetings
     )
     names = _usernames()
     for name in archive.namelist():
         text = archive.read(name).decode()
         assert not names.search(text), name
         [transcript] = parse_log(text, source=name)
-        judge, entry = name.split("-")[1:3]
+        round_, judge, entry = name.split("-")[:3]
         assert transcript.judge == judge.removeprefix("J") and transcript.program == entry
-        assert transcript.round == "1"
+        assert transcript.round == round_.removeprefix("R")
     j1 = next(n for n in archive.namelist() if n.startswith("R1-J1-"))
     typed = "".join(k.key for k in parse_log(archive.read(j1).decode(), source=j1)[0].keystrokes if len(k.key) == 1)
     assert "Hiwhoareyou" in typed and "Justme" in typed
