@@ -151,3 +151,16 @@ def test_bad_option_in_a_subprocess_exits_2_without_traceback():
     res = _cli("--rules", "paper", "--complexity", "30:40")
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.count("\n") == 1 and "--complexity" in res.stderr
+
+
+def test_warm_loads_the_kernels_of_the_rule_sets_asked_and_prints_one_json_line(capsys):
+    from lambdastar.engine.cli import main
+
+    assert main(["warm", "--rules", "reference-2016"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rules"] == ["reference-2016"] and out["seconds"] >= 0
+    assert main(["warm"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == ["reference-2016", "paper"]
+    with pytest.raises(SystemExit) as exit_:
+        main(["warm", "--rules", "nope"])
+    assert exit_.value.code == 2 and "--rules" in capsys.readouterr().err
