@@ -37,3 +37,8 @@ def has_role(user, role: str) -> bool:
 
 def is_organiser(user) -> bool:
     return has_role(user, ORGANISER)
+
+
+def organises(user) -> bool:
+    """An organiser, or a staff member of the admin: who may see organisers' pages and unpublished results."""
+    return user.is_authenticated and (user.is_staff or is_organiser(user))

@@ -4,11 +4,12 @@ contests; the contests may not import lpp, hence here). Who may download is the 
 from django.http import HttpResponse
 
 from lpp.export import contest_logs_zip
-from tournaments.loebner.views import contest_download
+from tournaments.loebner.views import attachment, contest_download
 
 
 @contest_download
 def contest_jcomm_zip(request, contest):
-    response = HttpResponse(contest_logs_zip(contest_id=contest.pk), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="contest-{contest.pk}-jcomm-logs.zip"'
-    return response
+    return attachment(
+        HttpResponse(contest_logs_zip(contest_id=contest.pk), content_type="application/zip"),
+        f"contest-{contest.pk}-jcomm-logs.zip",
+    )

@@ -313,4 +313,4 @@ def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
 
 
 def can_monitor(user) -> bool:
-    return user.is_authenticated and (user.is_staff or roles.is_organiser(user))
+    return roles.organises(user)

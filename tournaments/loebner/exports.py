@@ -23,8 +23,7 @@ def results_published(*, contest: Contest) -> bool:
 
 
 def downloads_allowed(*, contest: Contest, user) -> bool:
-    organiser = user.is_authenticated and (user.is_staff or roles.is_organiser(user))
-    return organiser or results_published(contest=contest)
+    return roles.organises(user) or results_published(contest=contest)
 
 
 def contest_downloadable(*, contest_id: int, user) -> Contest:

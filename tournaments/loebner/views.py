@@ -18,12 +18,8 @@ from tournaments.loebner import exports, selectors, services
 from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
 
 
-def _is_organiser(user) -> bool:
-    return user.is_authenticated and (user.is_staff or roles.is_organiser(user))
-
-
 def _organiser(request):
-    if not _is_organiser(request.user):
+    if not roles.organises(request.user):
         raise PermissionDenied("Organisers only.")
 
 
@@ -44,7 +40,7 @@ def contest_list(request):
             ((m.judge.label, markets[m.interrogation_id]) for m in meetings if m.interrogation_id in markets),
             key=lambda pair: (len(pair[0]), pair[0]),
         )
-    organiser = _is_organiser(request.user)
+    organiser = roles.organises(request.user)
     return render(request, "loebner/contests.html", {"contests": contests, "organiser": organiser})
 
 
@@ -55,7 +51,7 @@ def results(request, contest_id):
         request.user.is_authenticated
         and contest.participants.filter(kind=Participant.Kind.JUDGE, user=request.user).exists()
     )
-    organiser = _is_organiser(request.user)
+    organiser = roles.organises(request.user)
     return render(
         request,
         "loebner/results.html",
@@ -103,7 +99,7 @@ def contest_download(view):
     return wrapped
 
 
-def _attachment(response, filename: str):
+def attachment(response, filename: str):
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -118,7 +114,7 @@ def transcripts_json(request, contest_id):
 @contest_download
 def results_json(request, contest):
     services.judgments_sync(contest_id=contest.pk)  # as the results page: the verdicts given so far
-    return _attachment(
+    return attachment(
         JsonResponse(exports.results_json(contest=contest), json_dumps_params={"indent": 1}),
         f"contest-{contest.pk}-results.json",
     )
@@ -127,7 +123,7 @@ def results_json(request, contest):
 @contest_download
 def results_csv(request, contest):
     services.judgments_sync(contest_id=contest.pk)
-    return _attachment(
+    return attachment(
         HttpResponse(exports.results_csv(contest=contest), content_type="text/csv; charset=utf-8"),
         f"contest-{contest.pk}-results.csv",
     )
