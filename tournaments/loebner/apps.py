@@ -42,3 +42,8 @@ class LoebnerConfig(AppConfig):
 
         xmarket_policy_register(_meeting_markets)
         xmarket_insiders_register(_contest_insiders)
+
+        from arena.selectors.interrogations import transcript_names_register
+        from tournaments.loebner.selectors import meeting_pseudonyms
+
+        transcript_names_register(meeting_pseudonyms)  # published transcripts name people J1, C1, E1

@@ -231,6 +231,24 @@ def contest_meetings(*, contest: Contest):
     )
 
 
+def meeting_pseudonyms(interrogation: Interrogation) -> dict | None:
+    """A contest meeting's people as its published transcript names them: the judge by label (J1…), the
+    confederate by label (C1…), the entry by label (E1…), as the results page and the JComm logs do. None
+    for an interrogation that is no meeting."""
+    meeting = (
+        Meeting.objects.filter(interrogation_id=interrogation.pk)
+        .select_related("judge", "entry", "confederate")
+        .first()
+    )
+    if meeting is None:
+        return None
+    sides = {
+        conversation.side: meeting.entry.label if conversation.witness_is_machine else meeting.confederate.label
+        for conversation in interrogation.conversations.all()
+    }
+    return {"judge": meeting.judge.label, "sides": sides}
+
+
 def _rules_input(contest: Contest, meetings):
     from tournaments.loebner.rules.schedule import Meeting as RMeeting
     from tournaments.loebner.rules.scoring import Judgment as RJudgment
