@@ -42,3 +42,9 @@ class LoebnerConfig(AppConfig):
 
         xmarket_policy_register(_meeting_markets)
         xmarket_insiders_register(_contest_insiders)
+
+        from arena.services import interrogation_ended_register, sweep_register
+        from tournaments.loebner.services.rounds import meeting_ended, rounds_tick_running
+
+        interrogation_ended_register(meeting_ended)  # a round ends with its last meeting
+        sweep_register(rounds_tick_running)  # and the sweep finishes what a crash left undone

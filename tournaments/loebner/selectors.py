@@ -74,13 +74,16 @@ def contest_clock(*, contest: Contest, at: dt.datetime, since: dt.datetime | Non
 
 def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
     """Phase of a round from its stored timestamps: talk (and, sequential, which side), review, break,
-    over; seconds left in the phase. A paused round's clock stands still."""
+    over; seconds left in the phase. A paused round's clock stands still; an ended round is over, its
+    elapsed time the time it ran (to ``ended_at``)."""
     now = now or timezone.now()
     talk, review, pause = talk_seconds(fmt), fmt.review_minutes * 60, fmt.break_minutes * 60
     if round_.started_at is None:
         return {"phase": "scheduled", "elapsed_s": 0.0, "left_s": talk, "side": None, "talk_s": talk}
-    end = round_.paused_at or now
+    end = round_.ended_at or round_.paused_at or now
     elapsed = max(0.0, (end - round_.started_at).total_seconds() - round_.paused_s)
+    if round_.status == Round.Status.ENDED:
+        return {"phase": "over", "elapsed_s": elapsed, "left_s": 0.0, "side": None, "talk_s": talk, "paused": False}
     phases = (("talk", talk), ("review", talk + review), ("break", talk + review + pause))
     phase, until = next(((name, end) for name, end in phases if elapsed < end), ("over", elapsed))
     side = None

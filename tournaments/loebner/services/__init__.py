@@ -24,7 +24,9 @@ from tournaments.loebner.services.qualifying import (
     qualifying_start,
 )
 from tournaments.loebner.services.rounds import (
+    meeting_ended,
     participants_assign,
+    round_end_if_done,
     round_finish,
     round_pause,
     round_restart,
