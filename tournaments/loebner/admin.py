@@ -167,6 +167,48 @@ class ParticipantInline(admin.TabularInline):
     extra = 0
 
 
+SCHEDULE_CONSEQUENCE = (
+    "Every round and meeting of the final is stored, each with its interrogation: the judges and confederates "
+    "are seated for good and can no longer be changed."
+)
+
+
+@admin.action(description="Build the schedule (judges and confederates as given in Participants)")
+def build_schedule(modeladmin, request, queryset):
+    """Asked first, as the other actions that cannot be undone, showing for each contest what each format
+    becomes for its people (``selectors.schedule_previews``): its rounds, the meetings in each and who sits
+    out, a warning when someone would sit idle, and the formats to choose from, those that keep everyone
+    busy first. Confirm builds each contest's chosen format (``schedule_create``)."""
+    contests = []
+    for contest in queryset:
+        problems = selectors.schedule_build_problems(contest=contest)
+        if problems:
+            messages.error(request, f"{contest}: not done: {'; '.join(problems)}.")
+        else:
+            contests.append(contest)
+    if not contests:
+        return None
+    if request.POST.get("post") == "yes":
+        chosen = {c.pk: request.POST.get(f"format-{c.pk}") or None for c in contests}
+
+        def build(contest):
+            return services.schedule_create(contest_id=contest.pk, format_name=chosen[contest.pk])
+
+        _each(request, contests, build, lambda rounds: f"schedule built ({len(rounds)} rounds)")
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "opts": modeladmin.model._meta,
+        "title": "Build the schedule: are you sure?",
+        "action_name": "build_schedule",
+        "description": "Build the schedule",
+        "consequence": SCHEDULE_CONSEQUENCE,
+        "items": [selectors.schedule_choice(contest=c) for c in contests],
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/loebner/schedule_confirm.html", context)
+
+
 @admin.register(Contest)
 class ContestAdmin(admin.ModelAdmin):
     list_display = ["name", "format_name", "status", "closes_at", "contest_day", "links"]
@@ -204,16 +246,7 @@ class ContestAdmin(admin.ModelAdmin):
                 "contest moves to its finals: qualifying is over."
             ),
         ),
-        irreversible_action(
-            "build_schedule",
-            "Build the schedule (judges and confederates as given in Participants)",
-            lambda c, confirmed: services.schedule_create(contest_id=c.pk),
-            "schedule built",
-            consequence=(
-                "Every round and meeting of the final is stored, each with its interrogation: the judges and "
-                "confederates are seated for good and can no longer be changed."
-            ),
-        ),
+        build_schedule,
         irreversible_action(
             "publish",
             "Publish the results and every transcript together",
@@ -227,11 +260,34 @@ class ContestAdmin(admin.ModelAdmin):
         ),
     ]
 
-    readonly_fields = ["tie_winner", "tie_decided_by", "tie_decided_at"]  # named on the results page (a service)
+    readonly_fields = ["format_preview", "tie_winner", "tie_decided_by", "tie_decided_at"]  # the tie: a service's
+    fieldsets = [
+        (None, {"fields": ["name", "status", "format_name", "format_preview", "seed"]}),
+        ("Calendar", {"fields": ["opens_at", "closes_at", "contest_day"]}),
+        (
+            "Rounds",
+            {"fields": [("round_minutes", "review_minutes", "break_minutes"), "rounds_follow_on", "keystroke_mode"]},
+        ),
+        (
+            "Entries and qualifying",
+            {"fields": [("qualifying_limit", "finalists"), "question_set", "qualifying_scoring", "rolls_into"]},
+        ),
+        ("Spectators", {"fields": ["spectator_markets", "spectator_delay_s"]}),  # markets.SpectatorOptions
+        (
+            "A tie left to the organiser",
+            {"fields": ["tie_winner", "tie_decided_by", "tie_decided_at"], "classes": ["collapse"]},
+        ),
+    ]
 
-    def get_fields(self, request, obj=None):  # the crowd-market switch (markets.SpectatorOptions) last
-        spectators = ["spectator_markets", "spectator_delay_s"]
-        return [f for f in super().get_fields(request, obj) if f not in spectators] + spectators
+    class Media:
+        css = {"all": ["loebner/admin.css"]}  # the contest's page fits a laptop and a phone
+
+    @admin.display(description="What the format becomes")
+    def format_preview(self, contest):
+        """The contest's format for its people (the rules' preview), and one that keeps everyone busy."""
+        if contest.pk is None:
+            return "Save the contest to see what its format becomes for its finalists, judges and confederates."
+        return selectors.schedule_preview_text(contest=contest)
 
     def save_formset(self, request, form, formset, change):
         """An entry's compliance changed in the inline goes through ``entry_check``."""

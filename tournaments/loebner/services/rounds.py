@@ -61,9 +61,12 @@ def _interrogation_for(meeting: Meeting, contest: Contest, fmt):
     )
 
 
-def schedule_create(*, contest_id: int) -> list[Round]:
+def schedule_create(*, contest_id: int, format_name: str | None = None) -> list[Round]:
     """Build the schedule from the format (seeded by the contest's seed), check it with the rules'
-    ``schedule_problems``, and store its rounds and meetings, each with its scheduled interrogation."""
+    ``schedule_problems``, and store its rounds and meetings, each with its scheduled interrogation.
+    ``format_name``: the format the organiser chose from the preview (``selectors.schedule_previews``),
+    which becomes the contest's; by default the contest's own."""
+    from tournaments.loebner.rules.formats import FORMATS
     from tournaments.loebner.rules.schedule import schedule_build, schedule_problems
 
     with transaction.atomic():
@@ -72,6 +75,11 @@ def schedule_create(*, contest_id: int) -> list[Round]:
             raise Closed(f"The contest is {contest.get_status_display()}, not in its finals.")
         if contest.rounds.exists():
             raise Closed("The schedule is built already.")
+        if format_name is not None and format_name != contest.format_name:
+            if format_name not in FORMATS:
+                raise InvalidInput(f"Unknown format {format_name!r}: choose one of {', '.join(FORMATS)}.")
+            contest.format_name = format_name
+            contest.save(update_fields=["format_name"])
         fmt = contest_format(contest=contest)
         labels = {p.label: p for p in contest.participants.select_related("user", "contest_entry__entry")}
         meetings = schedule_build(fmt, seed=contest.seed)
