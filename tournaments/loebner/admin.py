@@ -4,7 +4,6 @@ services. The contest's actions that cannot be undone ask first (``irreversible_
 
 import copy
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
@@ -13,6 +12,7 @@ from django.utils.html import format_html
 
 from core.errors import ArenaError
 from tournaments.loebner import selectors, services
+from tournaments.loebner.forms import EntryForm
 from tournaments.loebner.models import (
     Contest,
     ContestEntry,
@@ -96,10 +96,10 @@ def _close_warnings(contest) -> list[tuple[str, str]]:
     return [("rollover", warning)] if warning else []
 
 
-class ComplianceForm(forms.ModelForm):
-    """A contest entry edited in the admin: its compliance is recorded by the entries service
-    (``entry_check``), not by the form's own save, and the service's rule is checked here first so a
-    refusal shows on the field."""
+class ComplianceForm(EntryForm):
+    """A contest entry edited in the admin (its people as rows, checked when saved: ``EntryForm``): its
+    compliance is recorded by the entries service (``entry_check``), not by the form's own save, and the
+    service's rule is checked here first so a refusal shows on the field."""
 
     def clean(self):
         cleaned = super().clean()
@@ -142,23 +142,24 @@ class PrizeInline(admin.TabularInline):
     extra = 0
 
 
-class ContestEntryInline(admin.TabularInline):
+ENTRY_FIELDS = [
+    ("entry", "entrant"),
+    "received_at",
+    "people",
+    ("rights_statement", "under_18", "guardian_permission"),
+    ("compliance", "compliance_note"),
+    ("qualified", "finalist"),
+]
+
+
+class ContestEntryInline(admin.StackedInline):
+    """Stacked, one entry under another, so that the contest's page fits a laptop and a phone."""
+
     model = ContestEntry
     form = ComplianceForm
-    fields = [
-        "entry",
-        "entrant",
-        "received_at",
-        "people",
-        "rights_statement",
-        "under_18",
-        "guardian_permission",
-        "compliance",
-        "compliance_note",
-        "qualified",
-        "finalist",
-    ]
-    readonly_fields = ["qualified", "finalist"]
+    fields = ENTRY_FIELDS
+    readonly_fields = ["received_at", "qualified", "finalist"]
+    show_change_link = True
     extra = 0
 
 
@@ -315,6 +316,13 @@ class ContestEntryAdmin(admin.ModelAdmin):
     list_display = ["entry", "contest", "received_at", "statements_ok", "compliance", "qualified", "finalist"]
     list_filter = ["contest", "compliance", "qualified", "finalist"]
     form = ComplianceForm
+    readonly_fields = ["received_at"]  # the server's
+    fieldsets = [
+        (None, {"fields": ["contest", ("entry", "entrant"), "received_at"]}),
+        ("People", {"fields": ["people"]}),
+        ("Statements", {"fields": ["rights_statement", "under_18", "guardian_permission"]}),
+        ("Compliance", {"fields": ["compliance", "compliance_note", ("qualified", "finalist")]}),
+    ]
 
     def save_model(self, request, obj, form, change):
         """A compliance changed here goes through ``entry_check``, as the actions do."""

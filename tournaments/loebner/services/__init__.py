@@ -7,6 +7,8 @@ from tournaments.loebner.services.entries import (
     contest_open,
     entry_check,
     entry_compliance_refusal,
+    entry_people_clashes,
+    people_rows,
 )
 from tournaments.loebner.services.judging import (
     contest_tie_decide,
