@@ -155,32 +155,32 @@ def _people_said(people: dict) -> str:
 def schedule_choice(*, contest: Contest, people: dict | None = None) -> dict:
     """The page that builds the schedule, for one contest: its people, what its format becomes
     (``chosen``), every format's preview best first (``previews``), a format that keeps everyone busy
-    (``busy``, None when none does) and the ``warnings`` to read first: the chosen format cannot be
+    (``busy``, None when none does) and the ``notes`` to read first: the chosen format cannot be
     built, or leaves people idle (who, round by round), and what keeps everyone busy instead."""
     people = people or schedule_people(contest=contest)
     previews = schedule_previews(contest=contest, people=people)
     chosen = next(p for p in previews if p.format == contest.format_name)
     busy = next((p for p in previews if p.busy), None)
-    warnings = []
+    notes = []
     if not chosen.buildable:
         why = "; ".join(chosen.problems)
-        warnings.append(f"Format {chosen.format} cannot be built for {_people_said(people)}: {why}.")
+        notes.append(f"Format {chosen.format} cannot be built for {_people_said(people)}: {why}.")
     elif chosen.idle_rounds:
-        warnings.append(
+        notes.append(
             f"With format {chosen.format}, someone sits idle in {len(chosen.idle_rounds)} of {len(chosen.rounds)} "
             f"rounds ({_idle_said(chosen)})."
         )
-    if warnings and busy is not None:
-        warnings.append(f"Format {busy.format} keeps everyone busy: {busy.summary}.")
-    elif warnings:
-        warnings.append(f"No format keeps everyone busy with {_people_said(people)}.")
+    if notes and busy is not None:
+        notes.append(f"Format {busy.format} keeps everyone busy: {busy.summary}.")
+    elif notes:
+        notes.append(f"No format keeps everyone busy with {_people_said(people)}.")
     return {
         "obj": contest,
         "people": _people_said(people),
         "chosen": chosen,
         "previews": previews,
         "busy": busy,
-        "warnings": warnings,
+        "notes": notes,
     }
 
 
@@ -196,7 +196,7 @@ def schedule_preview_text(*, contest: Contest) -> str:
     choice = schedule_choice(contest=contest, people=people)
     chosen = choice["chosen"]
     said = f"For {choice['people']}: {chosen.summary}."
-    return " ".join([said, *choice["warnings"][1:]]) if chosen.idle_rounds or not chosen.buildable else said
+    return " ".join([said, *choice["notes"][1:]]) if chosen.idle_rounds or not chosen.buildable else said
 
 
 # --- prizes --------------------------------------------------------------------------------------
