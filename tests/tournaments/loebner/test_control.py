@@ -269,6 +269,17 @@ def test_the_next_action_runs_the_contests_list_action_and_refusals_are_shown(ca
     assert Contest.objects.get(pk=contest.pk).status == Contest.Status.OPEN
 
 
+def test_starting_a_round_from_the_room_runs_the_rounds_list_action(cast, client):
+    contest = finals_make(cast)
+    first, second = contest.rounds.order_by("number")[:2]
+    client.force_login(cast.olivia)
+    early = text(client.post(room_url(contest), {"action": "start", "target": second.pk}, follow=True))
+    assert "Finals aisb: not done: that is not a step it can take now." in early  # round 1 comes first
+    done = text(client.post(room_url(contest), {"action": "start", "target": first.pk}, follow=True))
+    assert "Finals aisb round 1: started" in done and "Round 1 is talking: follow it on the live board." in done
+    assert contest.rounds.get(number=1).status == "running" and contest.rounds.get(number=2).status == "scheduled"
+
+
 @pytest.mark.slow
 def test_publishing_from_the_room_is_refused_naming_what_is_missing_then_asked_first(cast, client):
     contest = finals_make(cast)
