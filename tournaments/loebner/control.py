@@ -90,6 +90,8 @@ def _unchecked(contest: Contest) -> list[str]:
 
 def _draft(contest: Contest, room: Room) -> None:
     room.next = Action("open_for_entries", "Open for entries")
+    if contest.question_set_id is None:
+        room.notes.append("No question set is chosen yet: qualifying will need one.")
     if not contest.closes_at:
         room.notes.append("No closing date for entries is set: entries are received until you close them.")
 

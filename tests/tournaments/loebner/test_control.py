@@ -68,6 +68,11 @@ def test_a_draft_stands_first_and_its_next_action_opens_it_for_entries():
     assert states(room) == {key: CURRENT if key == "draft" else TODO for key, _ in control.STEPS}
     assert room.next.name == "open_for_entries" and not room.next.is_link
     assert missing(room) == [] and room.undo == []
+    assert room.notes == [
+        "No question set is chosen yet: qualifying will need one.",
+        "No closing date for entries is set: entries are received until you close them.",
+    ]
+    room = control.contest_control(contest=contest_make("Ready", status="draft", question_set=question_set_make()))
     assert room.notes == ["No closing date for entries is set: entries are received until you close them."]
 
 
@@ -361,12 +366,13 @@ def test_the_undos_run_from_the_room_and_are_refused_once_unsafe(cast, client):
 
 
 def test_organisers_see_their_drafts_and_a_new_contest_link_others_do_not(cast, client):
-    contest_make("Secret Draft", status="draft")
-    contest_make("Open Prize")
+    draft = contest_make("Secret Draft", status="draft")
+    listed = contest_make("Open Prize")
     client.force_login(cast.olivia)
     page = text(client.get("/contests/"))
     assert 'href="/admin/loebner/contest/add/"' in page and "New contest" in page
-    assert "Secret Draft" in page and "/admin/loebner/contest/" in page
+    assert f'href="{room_url(draft)}">Secret Draft' in page
+    assert f'href="{room_url(listed)}">control room' in page
     for who in (cast.oscar, None):
         if who:
             client.force_login(who)
@@ -374,6 +380,7 @@ def test_organisers_see_their_drafts_and_a_new_contest_link_others_do_not(cast, 
             client.logout()
         page = text(client.get("/contests/"))
         assert "Open Prize" in page and "Secret Draft" not in page and "New contest" not in page
+        assert "/control/" not in page
 
 
 def test_a_drafts_results_page_tells_its_organiser_nothing_is_published_and_is_404_to_others(cast, client):
