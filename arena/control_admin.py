@@ -128,7 +128,7 @@ class ControlRoomAdmin:
         return self.control_list_action(request, obj, action)
 
     def control_list_action(self, request, obj, action: Action):
-        model_admin = self.admin_site._registry[apps.get_model(action.model)] if action.model else self
+        model_admin = self.admin_site.get_model_admin(apps.get_model(action.model)) if action.model else self
         found = model_admin.get_actions(request).get(action.name)
         if found is None:
             messages.error(request, f"{obj}: not done: you may not “{action.label}”.")
