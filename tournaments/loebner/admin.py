@@ -10,8 +10,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
+from arena.control_admin import ControlRoomAdmin
 from core.errors import ArenaError
-from tournaments.loebner import selectors, services
+from tournaments.loebner import control, selectors, services
 from tournaments.loebner.forms import EntryForm
 from tournaments.loebner.models import (
     Contest,
@@ -211,7 +212,7 @@ def build_schedule(modeladmin, request, queryset):
 
 
 @admin.register(Contest)
-class ContestAdmin(admin.ModelAdmin):
+class ContestAdmin(ControlRoomAdmin, admin.ModelAdmin):
     list_display = ["name", "format_name", "status", "closes_at", "contest_day", "links"]
     list_filter = ["status", "format_name"]
     inlines = [PrizeInline, ContestEntryInline, ParticipantInline]
@@ -309,6 +310,20 @@ class ContestAdmin(admin.ModelAdmin):
             reverse("loebner:board", args=[contest.pk]),
             reverse("loebner:qualifying", args=[contest.pk]),
         )
+
+    # --- the control room (arena.control_admin): the page, its link in the list and on the change page --
+    # Its buttons run this admin's list actions above (and the entries' and rounds'), by name.
+    control_services = {
+        "back_to_draft": lambda request, c: services.contest_unopen(contest_id=c.pk) and "back to draft",
+        "reopen_entries": lambda request, c: services.contest_reopen(contest_id=c.pk) and "entries open again",
+    }
+
+    def control_room(self, obj):
+        return control.contest_control(contest=obj)
+
+    def control_active(self):
+        ended = [Contest.Status.DONE, Contest.Status.ROLLED_OVER, Contest.Status.SINGLE]
+        return Contest.objects.exclude(status__in=ended)
 
 
 @admin.register(ContestEntry)

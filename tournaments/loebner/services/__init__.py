@@ -38,3 +38,4 @@ from tournaments.loebner.services.rounds import (
     rounds_tick_running,
     schedule_create,
 )
+from tournaments.loebner.services.undo import contest_reopen, contest_unopen
