@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
+from arena import roles
 from arena.control import CURRENT, DONE, SKIPPED, TODO
 from core.errors import Closed
 from tests.conftest import make_user
@@ -255,6 +256,24 @@ def test_the_room_is_the_organisers_and_linked_from_the_contests_list_and_page(c
     assert client.post(room_url(contest), {"action": "open_for_entries"}).status_code == 403  # not act
     client.force_login(cast.oscar)  # not staff: the admin's login page
     assert client.get(room_url(contest)).status_code == 302
+
+
+def test_a_staff_member_of_the_organiser_group_runs_contests_without_being_a_superuser(client):
+    """The organiser group carries every format's permissions (roles.ORGANISER_APPS): ticking Staff status
+    and the group is all a new organiser needs."""
+    contest = contest_make(status="draft")
+    olga = make_user("olga", roles.ORGANISER)
+    olga.is_staff = True
+    olga.save()
+    client.force_login(olga)
+    assert client.get("/admin/loebner/contest/").status_code == 200
+    assert (
+        client.get("/admin/wager/session/").status_code == 200
+        and client.get("/admin/studies/study/").status_code == 200
+    )
+    assert "Control room: Test Prize" in text(client.get(room_url(contest)))
+    client.post(room_url(contest), {"action": "open_for_entries"})
+    assert Contest.objects.get(pk=contest.pk).status == Contest.Status.OPEN
 
 
 def test_the_next_action_runs_the_contests_list_action_and_refusals_are_shown(cast, client):
