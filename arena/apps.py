@@ -14,4 +14,6 @@ class ArenaConfig(AppConfig):
 
         source_register(ArenaResults())  # the arena's own interrogations: "three-party", "two-party"
 
-        post_migrate.connect(ensure_role_groups, sender=self)
+        # after the arena's migrations and each format app's (whose permissions Django has just made), so
+        # the organiser group holds every format's permissions however the apps are migrated
+        post_migrate.connect(ensure_role_groups, dispatch_uid="arena-role-groups")
