@@ -12,7 +12,11 @@ BETTOR = "bettor"
 
 ALL = (ORGANISER, JUDGE, CONFEDERATE, ENTRANT, BETTOR)
 
-# model permissions ("app_label.codename") each role's group carries
+# The apps of the formats an organiser runs in the admin: the organiser group carries every permission of
+# their models (contests, wager sessions, studies, markets, Tables games, Λ* experiments, LPP bridges).
+ORGANISER_APPS = ("loebner", "wager", "studies", "markets", "tables", "lambdastar", "lpp")
+
+# model permissions ("app_label.codename") each role's group carries (the organiser's, beside ORGANISER_APPS')
 PERMISSIONS = {
     ORGANISER: [
         f"arena.{action}_{model}"

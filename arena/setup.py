@@ -7,8 +7,9 @@ from arena import roles
 
 
 def ensure_role_groups(**kwargs) -> None:
-    """Each role's group, holding (at least) its permissions; one query for all the permissions. A
-    permission whose model is not migrated yet is skipped (the next migrate adds it)."""
+    """Each role's group, holding (at least) its permissions, the organiser's with every permission of the
+    formats' apps (roles.ORGANISER_APPS); two queries for all the permissions. A permission whose model is
+    not migrated yet is skipped (the next migrate adds it)."""
     wanted = {dotted for role in roles.ALL for dotted in roles.PERMISSIONS[role]}
     matches = Q(pk__in=[])
     for dotted in wanted:
@@ -20,6 +21,9 @@ def ensure_role_groups(**kwargs) -> None:
             "pk", "content_type__app_label", "codename"
         )
     }
+    formats = Permission.objects.filter(content_type__app_label__in=roles.ORGANISER_APPS).values_list("pk", flat=True)
     for role in roles.ALL:
         group, _ = Group.objects.get_or_create(name=role)
         group.permissions.add(*(found[dotted] for dotted in roles.PERMISSIONS[role] if dotted in found))
+        if role == roles.ORGANISER:
+            group.permissions.add(*formats)

@@ -133,10 +133,10 @@ CELERY_TASK_ROUTES = {"lambdastar.tasks.*": {"queue": "lambdastar"}}
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BEAT_SCHEDULE = {
+    # the arena's sweep, with the steps the formats register (a Loebner round's half-time switch and end)
     "arena-sweep": {"task": "arena.tasks.conversations_sweep", "schedule": 5.0},
     "markets-sweep": {"task": "markets.tasks.games_sweep", "schedule": 5.0},
     "wager-start-due": {"task": "wager.tasks.interviews_start_due", "schedule": 5.0},
-    "loebner-rounds": {"task": "loebner.tasks.rounds_tick_running", "schedule": 5.0},
 }
 # The embedded default (tasks in-process) has no `celery beat`: daphne runs the schedule above itself
 # on one thread (core.embedded_beat), so deadlines, settlements and scheduled starts survive a restart.

@@ -126,6 +126,7 @@ class _Pump:
         self.sent = threading.Condition()
         self.queued = self.done = 0  # events queued and sent so far, for `flush`
         self.draining = False
+        self.task: asyncio.Task | None = None  # the drain running: the loop keeps only a weak reference
 
     def put(self, events) -> None:
         with self.sent:
@@ -139,9 +140,12 @@ class _Pump:
         except RuntimeError:  # a thread without a loop
             on_loop = False
         if on_loop:  # on the loop itself (an LPP2 line): no wake-up to write
-            self.loop.create_task(self.drain())
+            self._start()
         else:
-            self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self.drain()))
+            self.loop.call_soon_threadsafe(self._start)
+
+    def _start(self) -> None:
+        self.task = self.loop.create_task(self.drain())
 
     async def drain(self) -> None:
         while True:

@@ -87,10 +87,20 @@ def contest_logs(*, contest_id: int) -> dict[str, str]:
     return logs
 
 
+NOTHING_PUBLISHED = (
+    "No meeting of this contest is published yet. Its JComm logs are in this archive, one file per meeting,\n"
+    "once the contest's results are published.\n"
+)
+
+
 def contest_logs_zip(*, contest_id: int) -> bytes:
-    """The contest's logs (``contest_logs``) in one zip archive, one file per published meeting."""
+    """The contest's logs (``contest_logs``) in one zip archive, one file per published meeting; before
+    any is published, a README.txt that says so (an empty archive would look broken)."""
     out = io.BytesIO()
+    logs = contest_logs(contest_id=contest_id)
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, text in sorted(contest_logs(contest_id=contest_id).items()):
+        for name, text in sorted(logs.items()):
             archive.writestr(name, text.encode("utf-8"))
+        if not logs:
+            archive.writestr("README.txt", NOTHING_PUBLISHED)
     return out.getvalue()

@@ -5,12 +5,13 @@ flags and exclusions are read here, results and downloads are on the study's pag
 import json
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
+from arena.control_admin import ControlRoomAdmin
 from core.errors import ArenaError
-from studies import services
+from studies import control, services
 from studies.models import Condition, ConsentRecord, Exclusion, Flag, Game, Participant, Study, SurveyAnswer
 
 
@@ -46,7 +47,7 @@ class ConditionInline(admin.TabularInline):
 
 
 @admin.register(Study)
-class StudyAdmin(admin.ModelAdmin):
+class StudyAdmin(ControlRoomAdmin, admin.ModelAdmin):
     list_display = ["title", "slug", "status", "format", "minutes", "human_witness_share", "seed", "results"]
     list_filter = ["status", "format"]
     actions = ["open_studies", "close_studies"]
@@ -98,13 +99,33 @@ class StudyAdmin(admin.ModelAdmin):
     def results(self, obj):
         return format_html('<a href="{}">results and downloads</a>', reverse("studies:detail", args=[obj.pk]))
 
+    def _status_set(self, request, queryset, status):
+        for study in queryset:
+            try:
+                services.study_status_set(study_id=study.pk, status=status)
+            except ArenaError as exc:
+                self.message_user(request, f"{study}: {exc}", messages.ERROR)
+            else:
+                self.message_user(request, f"{study}: {Study.Status(status).label}", messages.SUCCESS)
+
     @admin.action(description="Open on /play/")
     def open_studies(self, request, queryset):
-        queryset.update(status=Study.Status.OPEN)
+        self._status_set(request, queryset, Study.Status.OPEN)
 
     @admin.action(description="Close")
     def close_studies(self, request, queryset):
-        queryset.update(status=Study.Status.CLOSED)
+        self._status_set(request, queryset, Study.Status.CLOSED)
+
+    # the control room (arena.control_admin): its buttons are the two actions above, and the undo
+    control_services = {
+        "back_to_draft": lambda request, s: services.study_unopen(study_id=s.pk) and "back to draft",
+    }
+
+    def control_room(self, obj):
+        return control.study_control(study=obj)
+
+    def control_active(self):
+        return Study.objects.exclude(status=Study.Status.CLOSED)
 
 
 class ReadOnly(admin.ModelAdmin):

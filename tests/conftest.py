@@ -106,7 +106,30 @@ class Cast:
     eliza: object
 
 
-@pytest.hookimpl(optionalhook=True)  # a run without xdist (-p no:xdist) has no such hook
+def pytest_addoption(parser):
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help="write each test file's seconds to tests/durations.json (the parallel run's order, tests/schedule.py)",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("record_durations") and not hasattr(config, "workerinput"):
+        from tests.schedule import Recorder
+
+        config.pluginmanager.register(Recorder(), "arena-durations")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Longest files first, those waiting for the compiled kernels a few minutes in (tests/schedule.py)."""
+    from tests import schedule
+
+    processes = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = schedule.order(items, schedule.load(), processes)
+
+
+@pytest.hookimpl(optionalhook=True)  # without pytest-xdist installed there is no such hook
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: two test processes per core. Much of a test's time is spent waiting (on a server, a
     worker, a browser, the database), so more processes than cores keep the cores busy."""

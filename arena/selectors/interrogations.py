@@ -213,20 +213,47 @@ def readable_interrogation(*, public_id, user) -> Interrogation | None:
     return None
 
 
+# A format whose people are known by pseudonyms (a Loebner contest's judges J1…, confederates C1…) names
+# them so in its published transcripts: it registers a function of the interrogation giving those names.
+_TRANSCRIPT_NAMERS: list = []
+
+
+def transcript_names_register(namer) -> None:
+    """`namer(interrogation) -> dict | None`: {"judge": name, "sides": {side: witness name}} for the
+    interrogations of its format, None for the others."""
+    if namer not in _TRANSCRIPT_NAMERS:
+        _TRANSCRIPT_NAMERS.append(namer)
+
+
+def transcript_names(*, interrogation: Interrogation, conversations) -> dict:
+    """The names a published transcript gives its judge and witnesses: the format's pseudonyms where it has
+    them, else the judge's user name and each witness's (an entry's name, a confederate's user name)."""
+    for namer in _TRANSCRIPT_NAMERS:
+        names = namer(interrogation)
+        if names is not None:
+            return names
+    return {"judge": interrogation.judge.get_username(), "sides": {c.side: c.witness_label for c in conversations}}
+
+
 def transcript_export(*, interrogation: Interrogation) -> dict:
     """A published (or otherwise readable) interrogation as JSON-ready data; witnesses anonymised unless
-    published with names."""
-    names = interrogation.published_with_names
+    published with names, and then named as its format names them (`transcript_names`)."""
     verdict = Verdict.objects.filter(interrogation=interrogation).first()
+    rows = list(interrogation.conversations.select_related("witness_entry", "witness_human").order_by("side"))
+    names = (
+        transcript_names(interrogation=interrogation, conversations=rows)
+        if interrogation.published_with_names
+        else None
+    )
     conversations = []
-    for c in interrogation.conversations.select_related("witness_entry", "witness_human").order_by("side"):
+    for c in rows:
         seal = conversation_seal(conversation=c, interrogation=interrogation)
         conversations.append(
             {
                 "id": str(c.public_id),
                 "side": c.side,
                 "witness_kind": "machine" if c.witness_is_machine else "human",
-                "witness": c.witness_label if names else None,
+                "witness": names["sides"].get(c.side) if names else None,
                 "engine": c.witness_entry.engine if (names and c.witness_is_machine) else None,
                 "messages": [
                     {
@@ -246,7 +273,7 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
         "id": str(interrogation.public_id),
         "title": interrogation.title,
         "kind": interrogation.kind,
-        "judge": interrogation.judge.get_username() if names else None,
+        "judge": names["judge"] if names else None,
         "started_at": payloads.iso(interrogation.started_at),
         "ended_at": payloads.iso(interrogation.ended_at),
         "end_reason": interrogation.end_reason,

@@ -1,5 +1,6 @@
 import datetime as dt
 import secrets
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -12,6 +13,19 @@ from core.dispatch import enqueue_on_commit
 from core.errors import Closed, InvalidInput, NotAllowed
 
 _sides = secrets.SystemRandom()
+
+# Formats that follow their interrogations register a callback here (a Loebner round ends with its last
+# meeting). Each is called as ``callback(interrogation_id=...)`` once an interrogation's end is committed,
+# however it ended (judge, organiser, time, restart); one that fails is logged and the others still run.
+# A callback lost with its process (a crash just after the commit) is the sweep's to make good
+# (``sweep.sweep_register``), so each must be safe to run late, or twice.
+_ENDED_CALLBACKS: list = []
+
+
+def interrogation_ended_register(callback) -> None:
+    """``callback(interrogation_id=...)``: told of every interrogation that ends, after the commit."""
+    if callback not in _ENDED_CALLBACKS:
+        _ENDED_CALLBACKS.append(callback)
 
 
 def interrogation_create(
@@ -114,7 +128,8 @@ def interrogation_start(*, interrogation_id: int, by=None) -> Interrogation:
 def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interrogation:
     """Idempotent: ending an interrogation that has already ended changes nothing. The one place where
     an interrogation becomes ENDED (by the judge, an organiser, or time: close-if-due and the sweep
-    come here); its learner harvest is enqueued on commit. Each conversation's chain is sealed (signed
+    come here); its learner harvest is enqueued on commit, and the registered callbacks
+    (``interrogation_ended_register``) are told once the end is committed. Each conversation's chain is sealed (signed
     head and message count) in the same transaction, so a transcript proves where it ends."""
     with transaction.atomic():
         interrogation = _locked(interrogation_id)
@@ -138,6 +153,8 @@ def interrogation_end(*, interrogation_id: int, reason: str, by=None) -> Interro
         conversations = conversations_to_seal(interrogation)  # as updated, each with its chain's head and count
         seals_write(interrogation=interrogation, conversations=conversations)  # the rows are locked by the update
         transaction.on_commit(lambda: notify.status_changed(interrogation, conversations))
+        for callback in _ENDED_CALLBACKS:
+            transaction.on_commit(partial(callback, interrogation_id=interrogation.pk), robust=True)
     return interrogation
 
 

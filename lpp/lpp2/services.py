@@ -154,10 +154,7 @@ def lpp2_round_end(*, lpp2_id: int) -> Round:
         number, round_ = selectors.round_current(lpp2=lpp2)
         if round_ is None or round_.status not in (Round.Status.RUNNING, Round.Status.PAUSED):
             raise Closed(f"Round {number} is not running.")
-        round_finish(round_id=round_.pk)
-        Round.objects.filter(pk=round_.pk).update(status=Round.Status.ENDED)
-        round_.refresh_from_db()
-        return round_
+        return round_finish(round_id=round_.pk)  # its meetings end, and with them the round
 
 
 # --- participants -------------------------------------------------------------------------------

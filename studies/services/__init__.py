@@ -15,5 +15,6 @@ from studies.services.setup import (
     study_config_validate,
     study_load,
     study_status_set,
+    study_unopen,
 )
 from studies.services.transcripts import transcript_judge, transcript_judge_inverted, transcript_next

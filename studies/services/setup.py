@@ -8,7 +8,7 @@ from django.utils.text import slugify
 
 from arena.models import Entry
 from arena.services.entries import entry_settings_clean
-from core.errors import InvalidInput
+from core.errors import Closed, InvalidInput
 from studies.models import Condition, Study
 from studies.rules.design import DesignError, design_read
 
@@ -83,3 +83,17 @@ def study_status_set(*, study_id: int, status: str) -> Study:
         raise InvalidInput(f"status must be one of {', '.join(Study.Status.values)}.")
     Study.objects.filter(pk=study_id).update(status=status)
     return Study.objects.get(pk=study_id)
+
+
+def study_unopen(*, study_id: int) -> Study:
+    """Open → draft again (off /play/), while no one has taken part: a study with participants keeps its
+    record, and is closed instead."""
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study_id)
+        if study.status != Study.Status.OPEN:
+            raise Closed(f"The study is {study.get_status_display()}, not open.")
+        if study.participants.exists():
+            raise Closed("People have taken part: close the study instead.")
+        study.status = Study.Status.DRAFT
+        study.save(update_fields=["status"])
+    return study

@@ -27,13 +27,14 @@ class Socket:
     async def send(self, frame) -> None:
         await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
 
-    async def receive(self, timeout=5.0) -> dict:
+    async def receive(self, timeout=10.0) -> dict:
         payload = json.loads(await self.communicator.receive_from(timeout=timeout))
         self.received.append(payload)
         return payload
 
-    async def expect(self, type_, timeout=5.0, **match) -> dict:
-        """Receive until a payload of this type (and matching fields) arrives."""
+    async def expect(self, type_, timeout=10.0, **match) -> dict:
+        """Receive until a payload of this type (and matching fields) arrives (at once when it is due: the
+        long default spares a loaded machine false failures)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:

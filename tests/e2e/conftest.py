@@ -2,6 +2,11 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import expect
+
+# What a page shows once the server has pushed it comes at once; a longer wait than Playwright's 5 s
+# costs a passing test nothing and spares a loaded 2-core machine false failures.
+expect.set_options(timeout=10_000)
 
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -73,6 +73,9 @@ GET  /entrant/rehearsals/{rehearsal}/                | login | 404      | 404   
 GET  /admin/                                         | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
 GET  /admin/arena/interrogation/                     | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
 GET  /admin/markets/game/end/                        | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
+GET  /admin/loebner/contest/{contest}/control/       | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
+POST /admin/loebner/contest/{contest}/control/       | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 302
+GET  /admin/wager/session/{wager_session}/control/   | admin | admin    | admin | admin  | admin  | admin  | admin   | admin    | 200
 # --- Turing Trade pages -----------------------------------------------------------------------------------------------------------------
 GET  /markets/                                       | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/leaderboard/                           | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200

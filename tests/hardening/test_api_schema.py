@@ -94,7 +94,7 @@ OPERATIONS = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
 @settings(
-    max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", 60)),
+    max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", 30)),
     deadline=None,
     database=None,
     suppress_health_check=list(HealthCheck),

@@ -151,6 +151,7 @@ def test_schedule_problems_names_what_is_wrong():
     [
         ("2010", {}, "unknown format '2010'"),
         ("generic", {}, "needs the number of entries"),
+        ("compact", {}, "format compact needs the number of entries"),
         ("generic", {"entries": 1}, "from 2 to 30"),
         ("generic", {"entries": 31}, "from 2 to 30"),
         ("2012", {"entries": 5}, "has 4 entries, not 5"),
@@ -163,7 +164,7 @@ def test_format_get_refuses_with_a_reason(name, kwargs, message):
 
 
 def test_every_format_is_known_and_aisb_takes_2017s_points():
-    assert FORMATS == ("2009-rules", "2009-as-run", "2012", "aisb", "generic")
+    assert FORMATS == ("2009-rules", "2009-as-run", "2012", "aisb", "generic", "compact")
     assert format_get("aisb").ranking == "mean-rank"
     assert format_get("aisb", ranking="points").ranking == "points"
     assert format_get("2009-rules").silver_at_risk is False

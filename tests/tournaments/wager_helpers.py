@@ -30,12 +30,21 @@ def people(cast):
 
 
 def wager_session(
-    cast, *, minutes=120, trials=3, aggregation="majority", rehearsal=False, title="Wager 2029", **options
+    cast,
+    *,
+    minutes=120,
+    trials=3,
+    aggregation="majority",
+    rehearsal=False,
+    title="Wager 2029",
+    committee=None,
+    **options,
 ):
-    """``options``: more of ``session_create``'s keywords (spectator_markets, spectator_delay_s, …)."""
+    """``options``: more of ``session_create``'s keywords (spectator_markets, spectator_delay_s, …);
+    ``committee``: a committee of the test's own instead of a full one."""
     judges, foils = people(cast)
     return services.session_create(
-        committee=committee_of_three(by=cast.olivia),
+        committee=committee or committee_of_three(by=cast.olivia),
         title=title,
         computer=cast.simple,
         judges=judges,

@@ -4,15 +4,16 @@ services. The contest's actions that cannot be undone ask first (``irreversible_
 
 import copy
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
+from arena.control_admin import ControlRoomAdmin
 from core.errors import ArenaError
-from tournaments.loebner import selectors, services
+from tournaments.loebner import control, selectors, services
+from tournaments.loebner.forms import EntryForm
 from tournaments.loebner.models import (
     Contest,
     ContestEntry,
@@ -96,10 +97,10 @@ def _close_warnings(contest) -> list[tuple[str, str]]:
     return [("rollover", warning)] if warning else []
 
 
-class ComplianceForm(forms.ModelForm):
-    """A contest entry edited in the admin: its compliance is recorded by the entries service
-    (``entry_check``), not by the form's own save, and the service's rule is checked here first so a
-    refusal shows on the field."""
+class ComplianceForm(EntryForm):
+    """A contest entry edited in the admin (its people as rows, checked when saved: ``EntryForm``): its
+    compliance is recorded by the entries service (``entry_check``), not by the form's own save, and the
+    service's rule is checked here first so a refusal shows on the field."""
 
     def clean(self):
         cleaned = super().clean()
@@ -142,23 +143,24 @@ class PrizeInline(admin.TabularInline):
     extra = 0
 
 
-class ContestEntryInline(admin.TabularInline):
+ENTRY_FIELDS = [
+    ("entry", "entrant"),
+    "received_at",
+    "people",
+    ("rights_statement", "under_18", "guardian_permission"),
+    ("compliance", "compliance_note"),
+    ("qualified", "finalist"),
+]
+
+
+class ContestEntryInline(admin.StackedInline):
+    """Stacked, one entry under another, so that the contest's page fits a laptop and a phone."""
+
     model = ContestEntry
     form = ComplianceForm
-    fields = [
-        "entry",
-        "entrant",
-        "received_at",
-        "people",
-        "rights_statement",
-        "under_18",
-        "guardian_permission",
-        "compliance",
-        "compliance_note",
-        "qualified",
-        "finalist",
-    ]
-    readonly_fields = ["qualified", "finalist"]
+    fields = ENTRY_FIELDS
+    readonly_fields = ["received_at", "qualified", "finalist"]
+    show_change_link = True
     extra = 0
 
 
@@ -167,8 +169,50 @@ class ParticipantInline(admin.TabularInline):
     extra = 0
 
 
+SCHEDULE_CONSEQUENCE = (
+    "Every round and meeting of the final is stored, each with its interrogation: the judges and confederates "
+    "are seated for good and can no longer be changed."
+)
+
+
+@admin.action(description="Build the schedule (judges and confederates as given in Participants)")
+def build_schedule(modeladmin, request, queryset):
+    """Asked first, as the other actions that cannot be undone, showing for each contest what each format
+    becomes for its people (``selectors.schedule_previews``): its rounds, the meetings in each and who sits
+    out, a warning when someone would sit idle, and the formats to choose from, those that keep everyone
+    busy first. Confirm builds each contest's chosen format (``schedule_create``)."""
+    contests = []
+    for contest in queryset:
+        problems = selectors.schedule_build_problems(contest=contest)
+        if problems:
+            messages.error(request, f"{contest}: not done: {'; '.join(problems)}.")
+        else:
+            contests.append(contest)
+    if not contests:
+        return None
+    if request.POST.get("post") == "yes":
+        chosen = {c.pk: request.POST.get(f"format-{c.pk}") or None for c in contests}
+
+        def build(contest):
+            return services.schedule_create(contest_id=contest.pk, format_name=chosen[contest.pk])
+
+        _each(request, contests, build, lambda rounds: f"schedule built ({len(rounds)} rounds)")
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "opts": modeladmin.model._meta,
+        "title": "Build the schedule: are you sure?",
+        "action_name": "build_schedule",
+        "description": "Build the schedule",
+        "consequence": SCHEDULE_CONSEQUENCE,
+        "items": [selectors.schedule_choice(contest=c) for c in contests],
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/loebner/schedule_confirm.html", context)
+
+
 @admin.register(Contest)
-class ContestAdmin(admin.ModelAdmin):
+class ContestAdmin(ControlRoomAdmin, admin.ModelAdmin):
     list_display = ["name", "format_name", "status", "closes_at", "contest_day", "links"]
     list_filter = ["status", "format_name"]
     inlines = [PrizeInline, ContestEntryInline, ParticipantInline]
@@ -204,16 +248,7 @@ class ContestAdmin(admin.ModelAdmin):
                 "contest moves to its finals: qualifying is over."
             ),
         ),
-        irreversible_action(
-            "build_schedule",
-            "Build the schedule (judges and confederates as given in Participants)",
-            lambda c, confirmed: services.schedule_create(contest_id=c.pk),
-            "schedule built",
-            consequence=(
-                "Every round and meeting of the final is stored, each with its interrogation: the judges and "
-                "confederates are seated for good and can no longer be changed."
-            ),
-        ),
+        build_schedule,
         irreversible_action(
             "publish",
             "Publish the results and every transcript together",
@@ -227,11 +262,34 @@ class ContestAdmin(admin.ModelAdmin):
         ),
     ]
 
-    readonly_fields = ["tie_winner", "tie_decided_by", "tie_decided_at"]  # named on the results page (a service)
+    readonly_fields = ["format_preview", "tie_winner", "tie_decided_by", "tie_decided_at"]  # the tie: a service's
+    fieldsets = [
+        (None, {"fields": ["name", "status", "format_name", "format_preview", "seed"]}),
+        ("Calendar", {"fields": ["opens_at", "closes_at", "contest_day"]}),
+        (
+            "Rounds",
+            {"fields": [("round_minutes", "review_minutes", "break_minutes"), "rounds_follow_on", "keystroke_mode"]},
+        ),
+        (
+            "Entries and qualifying",
+            {"fields": [("qualifying_limit", "finalists"), "question_set", "qualifying_scoring", "rolls_into"]},
+        ),
+        ("Spectators", {"fields": ["spectator_markets", "spectator_delay_s"]}),  # markets.SpectatorOptions
+        (
+            "A tie left to the organiser",
+            {"fields": ["tie_winner", "tie_decided_by", "tie_decided_at"], "classes": ["collapse"]},
+        ),
+    ]
 
-    def get_fields(self, request, obj=None):  # the crowd-market switch (markets.SpectatorOptions) last
-        spectators = ["spectator_markets", "spectator_delay_s"]
-        return [f for f in super().get_fields(request, obj) if f not in spectators] + spectators
+    class Media:
+        css = {"all": ["loebner/admin.css"]}  # the contest's page fits a laptop and a phone
+
+    @admin.display(description="What the format becomes")
+    def format_preview(self, contest):
+        """The contest's format for its people (the rules' preview), and one that keeps everyone busy."""
+        if contest.pk is None:
+            return "Save the contest to see what its format becomes for its finalists, judges and confederates."
+        return selectors.schedule_preview_text(contest=contest)
 
     def save_formset(self, request, form, formset, change):
         """An entry's compliance changed in the inline goes through ``entry_check``."""
@@ -253,12 +311,33 @@ class ContestAdmin(admin.ModelAdmin):
             reverse("loebner:qualifying", args=[contest.pk]),
         )
 
+    # --- the control room (arena.control_admin): the page, its link in the list and on the change page --
+    # Its buttons run this admin's list actions above (and the entries' and rounds'), by name.
+    control_services = {
+        "back_to_draft": lambda request, c: services.contest_unopen(contest_id=c.pk) and "back to draft",
+        "reopen_entries": lambda request, c: services.contest_reopen(contest_id=c.pk) and "entries open again",
+    }
+
+    def control_room(self, obj):
+        return control.contest_control(contest=obj)
+
+    def control_active(self):
+        ended = [Contest.Status.DONE, Contest.Status.ROLLED_OVER, Contest.Status.SINGLE]
+        return Contest.objects.exclude(status__in=ended)
+
 
 @admin.register(ContestEntry)
 class ContestEntryAdmin(admin.ModelAdmin):
     list_display = ["entry", "contest", "received_at", "statements_ok", "compliance", "qualified", "finalist"]
     list_filter = ["contest", "compliance", "qualified", "finalist"]
     form = ComplianceForm
+    readonly_fields = ["received_at"]  # the server's
+    fieldsets = [
+        (None, {"fields": ["contest", ("entry", "entrant"), "received_at"]}),
+        ("People", {"fields": ["people"]}),
+        ("Statements", {"fields": ["rights_statement", "under_18", "guardian_permission"]}),
+        ("Compliance", {"fields": ["compliance", "compliance_note", ("qualified", "finalist")]}),
+    ]
 
     def save_model(self, request, obj, form, change):
         """A compliance changed here goes through ``entry_check``, as the actions do."""

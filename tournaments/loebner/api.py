@@ -1,7 +1,7 @@
-"""The entrants' API for contests (DRF, token or session): enter one of your entries with the compliance
-statements; list your contest entries with their receipt time."""
+"""The entrants' API for contests (DRF, token or session): enter one of your entries with its people and
+the compliance statements; list your contest entries with their receipt time."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -11,10 +11,52 @@ from core.errors import ArenaError
 from tournaments.loebner.models import Contest, ContestEntry
 from tournaments.loebner.services import contest_enter
 
+PERSON_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "maxLength": 100},
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "maxLength": 100},
+                "email": {"type": "string", "format": "email", "maxLength": 254},
+                "affiliation": {"type": "string", "maxLength": 200},
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
+class Person(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+    affiliation = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+@extend_schema_field(PERSON_SCHEMA)
+class PersonInput(serializers.Field):
+    """A person: a name, or ``{"name", "email", "affiliation"}`` (the service checks each in full)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            data = {"name": data}
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("A name, or an object with name, email and affiliation.")
+        unknown = sorted(set(data) - set(Person().fields))
+        if unknown:
+            raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
+        person = Person(data=data)
+        person.is_valid(raise_exception=True)
+        return dict(person.validated_data)
+
+    def to_representation(self, value):
+        return value
+
 
 class EnterInput(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
-    people = serializers.ListField(child=serializers.CharField(max_length=100), min_length=1, max_length=20)
+    people = serializers.ListField(child=PersonInput(), min_length=1, max_length=20)
     rights_statement = serializers.BooleanField()
     under_18 = serializers.BooleanField(required=False, default=False)
     guardian_permission = serializers.BooleanField(required=False, default=False)
@@ -26,7 +68,7 @@ class ContestEntryOut(serializers.Serializer):
     entry = serializers.IntegerField()
     display_name = serializers.CharField()
     received_at = serializers.DateTimeField()
-    people = serializers.ListField(child=serializers.CharField())
+    people = Person(many=True)
     rights_statement = serializers.BooleanField()
     under_18 = serializers.BooleanField()
     guardian_permission = serializers.BooleanField()

@@ -56,6 +56,17 @@ class LoebnerConfig(AppConfig):
         xmarket_policy_register(_meeting_markets)
         xmarket_insiders_register(_contest_insiders)
 
+        from arena.selectors.interrogations import transcript_names_register
+        from tournaments.loebner.selectors import meeting_pseudonyms
+
+        transcript_names_register(meeting_pseudonyms)  # published transcripts name people J1, C1, E1
+
+        from arena.services import interrogation_ended_register, sweep_register
+        from tournaments.loebner.services.rounds import meeting_ended, rounds_tick_running
+
+        interrogation_ended_register(meeting_ended)  # a round ends with its last meeting
+        sweep_register(rounds_tick_running)  # and the sweep finishes what a crash left undone
+
         from arena.next_steps import next_steps_register
         from arena.services.verdicts import reveal_rule_register
 

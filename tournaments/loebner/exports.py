@@ -85,14 +85,9 @@ def transcripts_json(*, contest: Contest) -> dict:
         interrogation = meeting.interrogation
         if interrogation is None or not interrogation.is_published:
             continue
-        data = transcript_export(interrogation=interrogation)
-        for conversation in data["conversations"]:
-            machine = conversation["witness_kind"] == "machine"
-            conversation["witness"] = meeting.entry.label if machine else meeting.confederate.label
         transcripts.append(
             {
-                **data,
-                "judge": meeting.judge.label,
+                **transcript_export(interrogation=interrogation),  # its people named by label (meeting_pseudonyms)
                 "round": meeting.round.number,
                 "entry": meeting.entry.label,
                 "confederate": meeting.confederate.label,

@@ -30,10 +30,10 @@ ANSWER_WAIT_S = 30  # a witness that leaves a judge's message unanswered longer 
 
 def contest_format(*, contest: Contest):
     """The rules' Format for the contest, with the contest's round lengths overriding the format's."""
-    from tournaments.loebner.rules.formats import format_get
+    from tournaments.loebner.rules.formats import SIZED, format_get
 
     entries = contest.participants.filter(kind=Participant.Kind.ENTRY).count() or contest.finalists
-    fmt = format_get(contest.format_name, entries=entries if contest.format_name == "generic" else None)
+    fmt = format_get(contest.format_name, entries=entries if contest.format_name in SIZED else None)
     overrides = {
         name: getattr(contest, name)
         for name in ("round_minutes", "review_minutes", "break_minutes")
@@ -75,13 +75,16 @@ def contest_clock(*, contest: Contest, at: dt.datetime, since: dt.datetime | Non
 
 def round_clock(*, round_: Round, fmt, now: dt.datetime | None = None) -> dict:
     """Phase of a round from its stored timestamps: talk (and, sequential, which side), review, break,
-    over; seconds left in the phase. A paused round's clock stands still."""
+    over; seconds left in the phase. A paused round's clock stands still; an ended round is over, its
+    elapsed time the time it ran (to ``ended_at``)."""
     now = now or timezone.now()
     talk, review, pause = talk_seconds(fmt), fmt.review_minutes * 60, fmt.break_minutes * 60
     if round_.started_at is None:
         return {"phase": "scheduled", "elapsed_s": 0.0, "left_s": talk, "side": None, "talk_s": talk}
-    end = round_.paused_at or now
+    end = round_.ended_at or round_.paused_at or now
     elapsed = max(0.0, (end - round_.started_at).total_seconds() - round_.paused_s)
+    if round_.status == Round.Status.ENDED:
+        return {"phase": "over", "elapsed_s": elapsed, "left_s": 0.0, "side": None, "talk_s": talk, "paused": False}
     phases = (("talk", talk), ("review", talk + review), ("break", talk + review + pause))
     phase, until = next(((name, end) for name, end in phases if elapsed < end), ("over", elapsed))
     side = None
@@ -107,6 +110,94 @@ def round_finished(*, round_: Round, fmt, now: dt.datetime | None = None) -> boo
         "break",
         "over",
     )
+
+
+def schedule_people(*, contest: Contest) -> dict:
+    """The numbers a schedule is built for: the finalists (the entries seated as E…, else the contest's
+    number of finalists), and the judges and confederates seated."""
+    rows = contest.participants.order_by().values("kind").annotate(n=Count("pk"))
+    kinds = {row["kind"]: row["n"] for row in rows}
+    return {
+        "finalists": kinds.get(Participant.Kind.ENTRY) or contest.finalists,
+        "judges": kinds.get(Participant.Kind.JUDGE, 0),
+        "confederates": kinds.get(Participant.Kind.CONFEDERATE, 0),
+    }
+
+
+def schedule_previews(*, contest: Contest, people: dict | None = None) -> list:
+    """What each format becomes for the contest's people (``schedule_people``, or ``people``; judges or
+    confederates None: as many as each format needs) (``rules.preview.formats_preview``), with the
+    contest's own round lengths: the busiest first."""
+    from tournaments.loebner.rules.preview import formats_preview
+
+    lengths = {name: getattr(contest, name) for name in ("round_minutes", "review_minutes", "break_minutes")}
+    return formats_preview(**(people or schedule_people(contest=contest)), lengths=lengths)
+
+
+def schedule_build_problems(*, contest: Contest) -> list[str]:
+    """What stops the schedule from being built now (``services.schedule_create`` refuses it), or []."""
+    if contest.status != Contest.Status.FINALS:
+        return [f"the contest is {contest.get_status_display()}, not in its finals"]
+    if contest.rounds.exists():
+        return ["the schedule is built already"]
+    return []
+
+
+def _idle_said(preview) -> str:
+    return "; ".join(f"round {r.number}: {', '.join(r.idle)}" for r in preview.idle_rounds)
+
+
+def _people_said(people: dict) -> str:
+    nouns = {"finalists": "finalist", "judges": "judge", "confederates": "confederate"}
+    said = [f"{people[k]} {noun}{'s' if people[k] != 1 else ''}" for k, noun in nouns.items() if people[k] is not None]
+    return ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else said[0]
+
+
+def schedule_choice(*, contest: Contest, people: dict | None = None) -> dict:
+    """The page that builds the schedule, for one contest: its people, what its format becomes
+    (``chosen``), every format's preview best first (``previews``), a format that keeps everyone busy
+    (``busy``, None when none does) and the ``notes`` to read first: the chosen format cannot be
+    built, or leaves people idle (who, round by round), and what keeps everyone busy instead."""
+    people = people or schedule_people(contest=contest)
+    previews = schedule_previews(contest=contest, people=people)
+    chosen = next(p for p in previews if p.format == contest.format_name)
+    busy = next((p for p in previews if p.busy), None)
+    notes = []
+    if not chosen.buildable:
+        why = "; ".join(chosen.problems)
+        notes.append(f"Format {chosen.format} cannot be built for {_people_said(people)}: {why}.")
+    elif chosen.idle_rounds:
+        notes.append(
+            f"With format {chosen.format}, someone sits idle in {len(chosen.idle_rounds)} of {len(chosen.rounds)} "
+            f"rounds ({_idle_said(chosen)})."
+        )
+    if notes and busy is not None:
+        notes.append(f"Format {busy.format} keeps everyone busy: {busy.summary}.")
+    elif notes:
+        notes.append(f"No format keeps everyone busy with {_people_said(people)}.")
+    return {
+        "obj": contest,
+        "people": _people_said(people),
+        "chosen": chosen,
+        "previews": previews,
+        "busy": busy,
+        "notes": notes,
+    }
+
+
+def schedule_preview_text(*, contest: Contest) -> str:
+    """One paragraph for the contest's page: what its format becomes for its people, and, when someone
+    would sit idle, a format that keeps everyone busy."""
+    rounds = contest.rounds.count()
+    if rounds:
+        return f"The schedule is built: {rounds} round{'s' if rounds != 1 else ''}."
+    people = schedule_people(contest=contest)
+    if not people["judges"] and not people["confederates"]:  # none seated yet: as many as each format needs
+        people = {**people, "judges": None, "confederates": None}
+    choice = schedule_choice(contest=contest, people=people)
+    chosen = choice["chosen"]
+    said = f"For {choice['people']}: {chosen.summary}."
+    return " ".join([said, *choice["notes"][1:]]) if chosen.idle_rounds or not chosen.buildable else said
 
 
 # --- prizes --------------------------------------------------------------------------------------
@@ -230,6 +321,24 @@ def contest_meetings(*, contest: Contest):
         )
         .order_by("round__number", "judge__label")
     )
+
+
+def meeting_pseudonyms(interrogation: Interrogation) -> dict | None:
+    """A contest meeting's people as its published transcript names them: the judge by label (J1…), the
+    confederate by label (C1…), the entry by label (E1…), as the results page and the JComm logs do. None
+    for an interrogation that is no meeting."""
+    meeting = (
+        Meeting.objects.filter(interrogation_id=interrogation.pk)
+        .select_related("judge", "entry", "confederate")
+        .first()
+    )
+    if meeting is None:
+        return None
+    sides = {
+        conversation.side: meeting.entry.label if conversation.witness_is_machine else meeting.confederate.label
+        for conversation in interrogation.conversations.all()
+    }
+    return {"judge": meeting.judge.label, "sides": sides}
 
 
 def _rules_input(contest: Contest, meetings):

@@ -15,11 +15,3 @@ def round_tick_task(round_id: int) -> str:
     from tournaments.loebner.services import round_tick
 
     return round_tick(round_id=round_id)["phase"]
-
-
-@shared_task(name="loebner.tasks.rounds_tick_running")
-def rounds_tick_running_task() -> int:
-    """Apply every running round's clock (Celery beat, every 5 s)."""
-    from tournaments.loebner.services import rounds_tick_running
-
-    return len(rounds_tick_running())

@@ -14,7 +14,7 @@ from arena import roles
 from core.errors import ArenaError, NotAllowed
 from markets import services as market_services
 from markets.conversation import selectors as conversation_selectors
-from tournaments.loebner import exports, selectors, services
+from tournaments.loebner import control, exports, selectors, services
 from tournaments.loebner.models import Contest, Participant, QualifyingAnswer
 
 
@@ -41,11 +41,16 @@ def contest_list(request):
             key=lambda pair: (len(pair[0]), pair[0]),
         )
     organiser = roles.organises(request.user)
-    return render(request, "loebner/contests.html", {"contests": contests, "organiser": organiser})
+    drafts = list(control.contests_draft()) if organiser else []  # organisers only: a draft is not public
+    return render(request, "loebner/contests.html", {"contests": contests, "organiser": organiser, "drafts": drafts})
 
 
 def results(request, contest_id):
-    contest = get_object_or_404(Contest.objects.exclude(status=Contest.Status.DRAFT), pk=contest_id)
+    contest = get_object_or_404(Contest, pk=contest_id)
+    if contest.status == Contest.Status.DRAFT:  # its organisers are told nothing is published, and where to go
+        if not roles.organises(request.user):
+            raise Http404("No such contest.")
+        return render(request, "loebner/draft.html", {"contest": contest})
     services.judgments_sync(contest_id=contest.pk)
     is_judge = (
         request.user.is_authenticated

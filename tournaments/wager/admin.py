@@ -7,9 +7,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from arena.control_admin import ControlRoomAdmin
 from arena.models import Entry
 from core.errors import ArenaError
-from tournaments.wager import services
+from tournaments.wager import control, services
 from tournaments.wager.models import (
     Aggregation,
     Amendment,
@@ -144,7 +145,7 @@ class AggregationForm(forms.ModelForm):
 
 
 @admin.register(Session)
-class SessionAdmin(ServiceAdmin):
+class SessionAdmin(ControlRoomAdmin, ServiceAdmin):
     list_display = [
         "title",
         "committee",
@@ -240,6 +241,9 @@ class SessionAdmin(ServiceAdmin):
                 self.message_user(request, f"{session}: {error}", messages.ERROR)
             else:
                 self.message_user(request, f"{session}: {count} transcript(s) published.", messages.SUCCESS)
+
+    def control_room(self, obj):  # the control room (arena.control_admin); its button is "publish" above
+        return control.session_control(session=obj)
 
 
 class MoveForm(forms.ModelForm):

@@ -7,10 +7,11 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from arena import roles
 from core.errors import ArenaError
 from markets import services as market_services
 from markets.conversation import selectors as conversation_selectors
-from tournaments.wager import selectors, services
+from tournaments.wager import control, selectors, services
 from tournaments.wager.models import Session, Trial
 
 MAX_FIELDS = 50
@@ -26,7 +27,13 @@ def _session_for(request, pk) -> Session:
 
 @login_required
 def session_list(request):
-    return render(request, "wager/sessions.html", {"sessions": selectors.sessions_visible(user=request.user)})
+    organiser = roles.organises(request.user)
+    not_started = list(control.sessions_not_started()) if organiser else []  # organisers only
+    return render(
+        request,
+        "wager/sessions.html",
+        {"sessions": selectors.sessions_visible(user=request.user), "organiser": organiser, "drafts": not_started},
+    )
 
 
 @login_required

@@ -23,7 +23,7 @@ from .streams import new_stream
 from .world import window_actions
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the caller's other threads (a server's event loop) run meanwhile
 def run_block(
     seed,
     episodes,

@@ -73,7 +73,7 @@ class Workspace:
 
 
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the caller's other threads (a server's event loop) run meanwhile
 def glibc_prologue(st, n, N, W, perm, starts, carry):
     """Draws before episode 1: skip W+10 patterns, hidden-oracle start, first permutation."""
     S = n * n
@@ -92,7 +92,7 @@ def _copy_row(row, out, j):
         out[j, k] = row[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the caller's other threads (a server's event loop) run meanwhile
 def glibc_block(
     st,
     st_pat,
@@ -186,7 +186,7 @@ def glibc_run(n: int, T: int, N: int, W: int, seed: int, enabled: np.ndarray, bl
 
 
 # --------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the caller's other threads (a server's event loop) run meanwhile
 def pcg_block(
     env_base,
     agent_base,

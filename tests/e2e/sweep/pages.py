@@ -55,6 +55,11 @@ PAGES = [
     # organisers
     Page("monitor", "/monitor/", "olivia"),
     Page("admin", "/admin/", "olivia"),
+    Page("contest-control", "/admin/loebner/contest/{contest}/control/", "olivia"),
+    Page("wager-control", "/admin/wager/session/{wager_session}/control/", "olivia"),
+    Page("study-control", "/admin/studies/study/{study}/control/", "olivia"),
+    Page("wager-organiser", "/wager/", "olivia"),
+    Page("contests-organiser", "/contests/", "olivia"),
     Page("contest-board", "/contests/{contest}/board/", "olivia"),
     Page("contest-qualifying", "/contests/{contest}/qualifying/", "olivia"),
     Page("studies", "/studies/", "olivia"),

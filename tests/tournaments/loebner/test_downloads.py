@@ -126,6 +126,24 @@ def test_the_transcripts_json_names_people_only_by_their_labels(cast, client):
     assert not any(_usernames().search(text) for text in _texts(data))
 
 
+def test_each_published_transcripts_page_and_json_name_people_only_by_their_labels(cast, client):
+    """The transcript a results page links (/transcripts/<id>/ and its JSON): the judge J1, the confederate
+    C1…, the entry E1…, never a user name."""
+    contest = _published(cast)
+    meeting = Meeting.objects.select_related("interrogation", "judge", "entry", "confederate").get(
+        round__contest=contest, round__number=1, judge__label="J1"
+    )
+    public_id = meeting.interrogation.public_id
+    data = client.get(f"/transcripts/{public_id}.json").json()
+    assert data["judge"] == "J1"
+    witnesses = {c["witness_kind"]: c["witness"] for c in data["conversations"]}
+    assert witnesses == {"machine": meeting.entry.label, "human": meeting.confederate.label}
+    assert not any(_usernames().search(text) for text in _texts(data))
+    page = client.get(f"/transcripts/{public_id}/").content.decode()
+    assert "judge J1" in page and f"human ({meeting.confederate.label})" in page
+    assert "Hi, who are you?" in page and not _usernames().search(re.sub(r"<[^>]+>", " ", page))
+
+
 def test_the_transcripts_download_as_jcomm_logs_in_one_zip(cast, client):
     contest = _published(cast)
     response = client.get(f"/contests/{contest.pk}/transcripts-jcomm.zip")
@@ -147,6 +165,15 @@ def test_the_transcripts_download_as_jcomm_logs_in_one_zip(cast, client):
     j1 = next(n for n in archive.namelist() if n.startswith("R1-J1-"))
     typed = "".join(k.key for k in parse_log(archive.read(j1).decode(), source=j1)[0].keystrokes if len(k.key) == 1)
     assert "Hiwhoareyou" in typed and "Justme" in typed
+
+
+def test_an_organisers_zip_before_publication_says_why_it_holds_no_log(cast, client):
+    contest = _played(cast)
+    client.force_login(cast.olivia)
+    response = client.get(f"/contests/{contest.pk}/transcripts-jcomm.zip")
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert archive.namelist() == ["README.txt"]
+    assert "once the contest's results are published" in archive.read("README.txt").decode()
 
 
 @pytest.mark.parametrize("download", DOWNLOADS)

@@ -133,3 +133,39 @@ def test_a_closed_or_draft_contest_refuses_entries(cast):
         services.contest_enter(
             contest_id=contest.pk, entry_id=item.entry_id, entrant=ada, people=["B"], rights_statement=True
         )
+
+
+def test_people_are_rows_with_a_name_and_perhaps_an_email_and_an_affiliation(cast):
+    contest = contest_make()
+    ada = entrant_make("ada")
+    url = f"/contests/api/{contest.pk}/entries/"
+    people = [{"name": "Ada L", "email": "ada@example.org", "affiliation": "UCL"}, "Charles B"]
+    made = _api(ada).post(
+        url, {"entry": entry_make(ada, "Rows").pk, "people": people, "rights_statement": True}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["people"] == [
+        {"name": "Ada L", "email": "ada@example.org", "affiliation": "UCL"},
+        {"name": "Charles B", "email": "", "affiliation": ""},
+    ]
+    odd = [{"name": "Eve", "phone": "555"}]
+    refused = _api(ada).post(
+        url, {"entry": entry_make(ada, "Odd").pk, "people": odd, "rights_statement": True}, format="json"
+    )
+    assert refused.status_code == 400 and "phone" in str(refused.json()["people"])
+    with pytest.raises(InvalidInput, match="(?i)ada@example.org"):  # the same person, by e-mail
+        services.contest_enter(
+            contest_id=contest.pk,
+            entry_id=entry_make(ada, "Again").pk,
+            entrant=ada,
+            people=[{"name": "Augusta Ada King", "email": "ADA@example.org"}],
+            rights_statement=True,
+        )
+    with pytest.raises(InvalidInput, match=r"people\[1\]\.email: x@ is not an e-mail address"):
+        services.contest_enter(
+            contest_id=contest.pk,
+            entry_id=entry_make(ada, "Bad").pk,
+            entrant=ada,
+            people=["Someone", {"name": "Else", "email": "x@"}],
+            rights_statement=True,
+        )

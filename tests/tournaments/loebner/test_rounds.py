@@ -2,6 +2,7 @@
 restart; every phase from stored timestamps."""
 
 import datetime as dt
+import io
 
 import pytest
 
@@ -179,3 +180,120 @@ def test_restart_keeps_the_old_interrogations_and_makes_fresh_ones(cast):
     assert round_.status == Round.Status.SCHEDULED and round_.restarts == 1
     machine_side = meeting.interrogation.conversations.get(witness_entry__isnull=False).side
     assert (machine_side == "left") == (meeting.left == "entry")
+
+
+# --- rounds that run themselves ------------------------------------------------------------------
+
+
+def end_meeting(meeting):
+    """The judge ends their interrogation ("End now" in the console)."""
+    from arena.services import interrogation_end
+
+    return interrogation_end(interrogation_id=meeting.interrogation_id, reason="judge", by=meeting.judge.user)
+
+
+def test_a_round_ends_when_its_last_meeting_ends_and_the_next_starts_at_once(cast, django_capture_on_commit_callbacks):
+    contest = finals_make(cast, fmt="aisb", rounds_follow_on=True)
+    first, second = contest.rounds.order_by("number")[:2]
+    services.round_start(round_id=first.pk)
+    started = Round.objects.get(pk=first.pk).started_at
+    *others, last = first.meetings.select_related("judge__user").order_by("judge__label")
+    with django_capture_on_commit_callbacks(execute=True):
+        for meeting in others:
+            end_meeting(meeting)
+    assert Round.objects.get(pk=first.pk).status == Round.Status.RUNNING  # one meeting still talks
+    assert Round.objects.get(pk=second.pk).status == Round.Status.SCHEDULED
+    with django_capture_on_commit_callbacks(execute=True):
+        ended = end_meeting(last)
+    first.refresh_from_db()
+    assert first.status == Round.Status.ENDED and first.ended_at == ended.ended_at
+    assert first.started_at == started  # recorded, not rewritten
+    assert selectors.round_clock(round_=first, fmt=selectors.contest_format(contest=contest))["phase"] == "over"
+    second.refresh_from_db()
+    assert second.status == Round.Status.RUNNING and second.started_at >= first.ended_at
+    assert set(Interrogation.objects.filter(loebner_meeting__round=second).values_list("status", flat=True)) == {
+        Status.RUNNING
+    }
+
+
+def test_without_follow_on_the_organiser_starts_the_next_round_as_soon_as_the_last_meeting_ends(
+    cast, django_capture_on_commit_callbacks
+):
+    contest = finals_make(cast, fmt="aisb")
+    first, second = contest.rounds.order_by("number")[:2]
+    services.round_start(round_id=first.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        for meeting in first.meetings.select_related("judge__user"):
+            end_meeting(meeting)
+    assert Round.objects.get(pk=first.pk).status == Round.Status.ENDED
+    assert Round.objects.get(pk=second.pk).status == Round.Status.SCHEDULED  # nobody asked for it yet
+    services.round_start(round_id=second.pk)  # at once: no review or break to wait out
+    assert Round.objects.get(pk=second.pk).status == Round.Status.RUNNING
+
+
+def test_ending_the_talking_now_ends_the_round_without_moving_its_start(cast):
+    contest = finals_make(cast, fmt="aisb", rounds_follow_on=True)
+    first, second = contest.rounds.order_by("number")[:2]
+    services.round_start(round_id=first.pk)
+    started = Round.objects.get(pk=first.pk).started_at
+    services.round_finish(round_id=first.pk)
+    first.refresh_from_db()
+    assert first.status == Round.Status.ENDED and first.started_at == started and first.ended_at >= started
+    assert set(Interrogation.objects.filter(loebner_meeting__round=first).values_list("end_reason", flat=True)) == {
+        "organiser"
+    }
+    assert Round.objects.get(pk=second.pk).status == Round.Status.RUNNING  # the contest's rounds follow on
+
+
+def test_a_round_still_talking_refuses_the_next_start_by_name(cast):
+    contest = finals_make(cast, fmt="aisb")
+    first, second = contest.rounds.order_by("number")[:2]
+    services.round_start(round_id=first.pk)
+    with pytest.raises(Closed, match="Round 1 is still running"):
+        services.round_start(round_id=second.pk)
+
+
+def test_the_sweep_finishes_a_round_whose_end_was_lost(cast):
+    """The last meeting ended, then the process died before the round's end was recorded (the arena's
+    callback runs after the commit; here it never runs): the sweep at start-up finishes the job."""
+    from django.core.management import call_command
+
+    contest = finals_make(cast, fmt="aisb", rounds_follow_on=True)
+    first, second = contest.rounds.order_by("number")[:2]
+    services.round_start(round_id=first.pk)
+    started = Round.objects.get(pk=first.pk).started_at
+    ends = [end_meeting(m).ended_at for m in first.meetings.select_related("judge__user")]  # callbacks lost
+    assert Round.objects.get(pk=first.pk).status == Round.Status.RUNNING
+    out = io.StringIO()
+    call_command("arena_sweep", stdout=out)
+    assert "closed 0 interrogation(s)" in out.getvalue()
+    first.refresh_from_db()
+    assert first.status == Round.Status.ENDED and first.ended_at == max(ends) and first.started_at == started
+    assert Round.objects.get(pk=second.pk).status == Round.Status.RUNNING
+
+
+def test_the_sweep_ends_a_round_whose_time_is_up_though_every_timer_was_lost(cast):
+    contest = finals_make(cast, fmt="aisb")
+    fmt = selectors.contest_format(contest=contest)
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    round_.refresh_from_db()
+    rewind(round_, selectors.talk_seconds(fmt) + 1)
+    assert services.rounds_tick_running() == [round_.pk]
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.ENDED
+    ended = Interrogation.objects.filter(loebner_meeting__round=round_)
+    assert set(ended.values_list("end_reason", flat=True)) == {"time"}
+    assert round_.ended_at == max(i.deadline for i in ended)  # when its time was up, not when the sweep came
+
+
+def test_a_paused_round_whose_meetings_all_end_is_over(cast, django_capture_on_commit_callbacks):
+    contest = finals_make(cast, fmt="aisb")
+    round_ = contest.rounds.order_by("number").first()
+    services.round_start(round_id=round_.pk)
+    services.round_pause(round_id=round_.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        for meeting in round_.meetings.select_related("judge__user"):
+            end_meeting(meeting)
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.ENDED and round_.paused_at is None and round_.paused_s >= 0

@@ -38,7 +38,7 @@ def _publish(contest):
     services.contest_publish(contest_id=contest.pk)
 
 
-async def test_the_console_and_its_pushes_tell_a_contest_judge_nothing_until_publication(cast):
+async def test_the_console_and_its_pushes_tell_a_contest_judge_nothing_until_publication(cast, end_stray_sessions):
     contest, meeting, later = await sync_to_async(_round_one_over)(cast)
     path = f"/ws/judge/{meeting.interrogation.public_id}/"
     judge, connected, _ = await connect(path, cast.jude)

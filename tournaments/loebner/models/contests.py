@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from markets.models import SpectatorOptions
 from tournaments.loebner.rules.formats import FORMATS
@@ -29,7 +30,8 @@ class Contest(SpectatorOptions):
     format_name = models.CharField(
         max_length=30,
         choices=[(name, name) for name in FORMATS],
-        help_text="A format of tournaments.loebner.rules (generic: as many judges and confederates as finalists).",
+        help_text="Generic and compact: as many judges and confederates as finalists. Building the schedule "
+        "shows what each format becomes.",
     )
     seed = models.BigIntegerField(
         null=True, blank=True, help_text="Seeds the schedule (left/right, order): a run can be repeated."
@@ -48,6 +50,9 @@ class Contest(SpectatorOptions):
     )
     review_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(120)])
     break_minutes = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(120)])
+    rounds_follow_on = models.BooleanField(
+        default=False, help_text="Each round starts by itself as soon as the one before has ended."
+    )
     keystroke_mode = models.BooleanField(default=False, help_text="Meetings stream each side's typing (LPP-style).")
     qualifying_limit = models.PositiveSmallIntegerField(
         default=16,
@@ -115,9 +120,14 @@ class ContestEntry(models.Model):
     entrant = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="contest_entries"
     )
-    received_at = models.DateTimeField(db_index=True)
+    received_at = models.DateTimeField(
+        db_index=True, default=timezone.now, editable=False, help_text="Recorded by the server when the entry arrives."
+    )
     people = models.JSONField(
-        default=list, blank=True, help_text="The persons affiliated with the entry (one entry per person)."
+        default=list,
+        blank=True,
+        help_text='Everyone affiliated with the entry: [{"name", "email", "affiliation"}, …]; a person may be '
+        "affiliated with one entry of the contest only.",
     )
     rights_statement = models.BooleanField(
         default=False, help_text="The submitters assert intellectual rights to all components."

@@ -4,7 +4,8 @@ from django.db import models
 
 class Round(models.Model):
     """One round of the finals. Its clock lives in the database: started_at, the paused time, and the
-    format's lengths give every phase (talk, review, break) without a timer in any process."""
+    format's lengths give every phase (talk, review, break) without a timer in any process. It ends
+    (``ended_at``) as soon as all its meetings have ended (``services.rounds.round_end_if_done``)."""
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "scheduled"
@@ -16,6 +17,9 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its last meeting ended (or its time ran out): the round's end."
+    )
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_s = models.FloatField(default=0, help_text="Seconds spent paused so far (the clock stops meanwhile).")
     restarts = models.PositiveSmallIntegerField(default=0)

@@ -8,6 +8,13 @@ the published formats of later contests (docs/reference/formats.md).
 | 2012          | 4 4 4     | 4      | simultaneous | 25 / 5 / 5                   | None        |
 | aisb          | 4 4 4     | 4      | simultaneous | 25 / 5 / 5                   | mean-rank   |
 | generic       | N N N     | N..N+2 | simultaneous | 25 / 5 / 5                   | 2009        |
+| compact       | N N N     | N      | simultaneous | 25 / 5 / 5                   | 2009        |
+
+``generic`` meets every pairing exactly once (its Latin square); where no orthogonal array exists (N = 2,
+6, 10, …) its rounds are packed greedily and people sit out. ``compact`` keeps everyone busy instead: N
+rounds of N meetings for every N, each judge meeting each entry and each confederate once; where
+``generic`` would leave people idle, each entry meets half the confederates twice
+(``entry_confederate_once`` False). ``rules.preview`` shows what each format becomes for a contest.
 
 Rankings (``Format.ranking``), the ``ranks`` a judge gives and how the winner is found:
 * ``"2009"``: each judge ranks the entities it called non-human (entries or confederates), 4 (k) most
@@ -28,16 +35,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .squares import MAX_N, plan_build
+from .squares import MAX_N, orthogonal_array, plan_build
 
-FORMATS: tuple[str, ...] = ("2009-rules", "2009-as-run", "2012", "aisb", "generic")
+FORMATS: tuple[str, ...] = ("2009-rules", "2009-as-run", "2012", "aisb", "generic", "compact")
+SIZED: tuple[str, ...] = ("generic", "compact")  # formats sized by their number of entries (N x N x N)
 RANKINGS: tuple[str | None, ...] = ("2009", "mean-rank", "points", "all-entities", None)
 MODES = ("sequential", "simultaneous")
 
 
 @dataclass(frozen=True)
 class Format:
-    name: str  # "2009-rules" | "2009-as-run" | "2012" | "aisb" | "generic"
+    name: str  # "2009-rules" | "2009-as-run" | "2012" | "aisb" | "generic" | "compact"
     entries: int
     judges: int
     confederates: int
@@ -48,6 +56,7 @@ class Format:
     break_minutes: float
     ranking: str | None  # see the module's docstring
     silver_at_risk: bool = True  # 2009: 5-minute tests, so the silver medal was not at risk
+    entry_confederate_once: bool = True  # False: an entry may meet a confederate twice (compact, N = 2 mod 4)
 
     @property
     def talk_minutes(self) -> float:
@@ -75,18 +84,25 @@ def _generic(entries: int) -> Format:
     return Format("generic", entries, entries, entries, rounds, "simultaneous", 25, 5, 5, "2009")
 
 
+def _compact(entries: int) -> Format:
+    once = orthogonal_array(entries) is not None
+    return Format(
+        "compact", entries, entries, entries, entries, "simultaneous", 25, 5, 5, "2009", entry_confederate_once=once
+    )
+
+
 def format_get(name: str, *, entries: int | None = None, ranking: object = _KEEP) -> Format:
-    """The named format; ``entries`` is required for (and only changes) ``generic``; ``ranking``
+    """The named format; ``entries`` is required for (and only changes) ``generic`` and ``compact``; ``ranking``
     overrides the format's default (e.g. ``format_get("aisb", ranking="points")`` for 2017-2018).
     ValueError naming what is wrong."""
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}: choose one of {', '.join(FORMATS)}")
-    if name == "generic":
+    if name in SIZED:
         if entries is None:
-            raise ValueError("format generic needs the number of entries (--entries N)")
+            raise ValueError(f"format {name} needs the number of entries (--entries N)")
         if isinstance(entries, bool) or not isinstance(entries, int) or not 2 <= entries <= MAX_N:
             raise ValueError(f"entries must be a whole number from 2 to {MAX_N}, not {entries!r}")
-        fmt = _generic(entries)
+        fmt = _generic(entries) if name == "generic" else _compact(entries)
     else:
         fmt = _FIXED[name]
         if entries is not None and entries != fmt.entries:

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from .formats import Format
-from .squares import plan_build
+from .squares import plan_build, plan_compact
 
 SIDES = ("entry", "confederate")
 
@@ -58,7 +58,8 @@ def _table_plan(table: tuple[str, ...]) -> list[tuple[int, str, str, str]]:
 def _plan(fmt: Format) -> list[tuple[int, str, str, str]]:
     if fmt.name in _TABLES:
         return _table_plan(_TABLES[fmt.name])
-    return [(r + 1, f"J{j + 1}", f"E{e + 1}", f"C{c + 1}") for r, j, e, c in plan_build(fmt.entries)]
+    plan = plan_compact(fmt.entries) if fmt.name == "compact" else plan_build(fmt.entries)
+    return [(r + 1, f"J{j + 1}", f"E{e + 1}", f"C{c + 1}") for r, j, e, c in plan]
 
 
 def schedule_build(fmt: Format, *, seed: int | None = None) -> list[Meeting]:
@@ -93,8 +94,9 @@ def excused(fmt: Format, meetings: list[Meeting]) -> dict[int, list[str]]:
 def schedule_problems(fmt: Format, meetings: list[Meeting]) -> list[str]:
     """What is wrong with a schedule for this format; empty when it is valid: labels and rounds in
     range, sides valid, nobody (judge, entry, confederate) twice in a round, each judge meets each entry
-    once, each entry each confederate once, each judge each confederate at most once (exactly once
-    when there are as many entries as confederates)."""
+    once, each entry each confederate once (at most twice where the format allows it:
+    ``entry_confederate_once`` False), each judge each confederate at most once (exactly once when there
+    are as many entries as confederates)."""
     problems: list[str] = []
     judges = set(labels("J", fmt.judges))
     entries = set(labels("E", fmt.entries))
@@ -114,15 +116,18 @@ def schedule_problems(fmt: Format, meetings: list[Meeting]) -> list[str]:
     seats = Counter((m.round, who) for m in meetings for who in (m.judge, m.entry, m.confederate))
     problems += [f"round {r}: {who} is in {n} places at once" for (r, who), n in sorted(seats.items()) if n > 1]
 
-    def pairs(a: str, b: str, want: int | None, pool_a: set, pool_b: set) -> None:
+    def pairs(a: str, b: str, want: int | None, pool_a: set, pool_b: set, most: int = 1) -> None:
         seen = Counter((getattr(m, a), getattr(m, b)) for m in meetings)
         for x in sorted(pool_a):
             for y in sorted(pool_b):
                 n = seen.get((x, y), 0)
-                if (want is not None and n != want) or n > 1:
-                    problems.append(f"{x} meets {y} {n} times, not {want if want is not None else 'at most 1'}")
+                if (want is not None and n != want) or n > most:
+                    problems.append(f"{x} meets {y} {n} times, not {want if want is not None else f'at most {most}'}")
 
     pairs("judge", "entry", 1, judges, entries)
-    pairs("entry", "confederate", 1 if fmt.judges == fmt.confederates else None, entries, confs)
+    if fmt.entry_confederate_once:
+        pairs("entry", "confederate", 1 if fmt.judges == fmt.confederates else None, entries, confs)
+    else:
+        pairs("entry", "confederate", None, entries, confs, most=2)
     pairs("judge", "confederate", 1 if fmt.entries == fmt.confederates else None, judges, confs)
     return problems

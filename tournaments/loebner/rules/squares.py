@@ -8,6 +8,10 @@ A *plan* is a list of (round, judge, entry, confederate) index tuples, all 0-bas
   simultaneous meetings: nobody sits out.
 * otherwise (N = 2, 6, 10, 14, ...: N = 2 mod 4) the cyclic Latin square, whose N x N meetings are
   packed greedily into rounds in which nobody is in two places at once; some people sit out.
+
+``plan_compact`` keeps everyone busy for every N: the orthogonal array where there is one, otherwise N
+rounds in which judge j meets entry j + r and confederate j - r (mod N). Each judge then meets each entry
+and each confederate once, but each entry meets half the confederates twice (entry - confederate = 2r).
 """
 
 from __future__ import annotations
@@ -95,3 +99,14 @@ def plan_build(n: int) -> list[tuple[int, int, int, int]]:
         return rows
     square = cyclic_square(n)
     return greedy_rounds([(j, e, square[j][e]) for j in range(n) for e in range(n)])
+
+
+def plan_compact(n: int) -> list[tuple[int, int, int, int]]:
+    """n rounds of n meetings, nobody idle (deterministic): ``plan_build``'s orthogonal array where there
+    is one; for n = 2 mod 4, judge j meets entry j + r and confederate j - r in round r (mod n)."""
+    if not 2 <= n <= MAX_N:
+        raise ValueError(f"entries must be between 2 and {MAX_N}, not {n}")
+    rows = orthogonal_array(n)
+    if rows is not None:
+        return rows
+    return [(r, j, (j + r) % n, (j - r) % n) for r in range(n) for j in range(n)]

@@ -7,6 +7,8 @@ from tournaments.loebner.services.entries import (
     contest_open,
     entry_check,
     entry_compliance_refusal,
+    entry_people_clashes,
+    people_rows,
 )
 from tournaments.loebner.services.judging import (
     contest_tie_decide,
@@ -24,7 +26,9 @@ from tournaments.loebner.services.qualifying import (
     qualifying_start,
 )
 from tournaments.loebner.services.rounds import (
+    meeting_ended,
     participants_assign,
+    round_end_if_done,
     round_finish,
     round_pause,
     round_restart,
@@ -34,3 +38,4 @@ from tournaments.loebner.services.rounds import (
     rounds_tick_running,
     schedule_create,
 )
+from tournaments.loebner.services.undo import contest_reopen, contest_unopen

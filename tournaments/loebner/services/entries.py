@@ -1,5 +1,7 @@
 """Entering a contest, the compliance of entries, and closing: who goes to qualifying, roll-over."""
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,33 +12,97 @@ from tournaments.loebner.selectors import contest_close_warning, entries_complia
 
 MAX_PEOPLE = 20
 MAX_NAME_CHARS = 100
+MAX_EMAIL_CHARS = 254
+MAX_AFFILIATION_CHARS = 200
+PERSON_FIELDS = ("name", "email", "affiliation")
 
 
-def _people_clean(people) -> list[str]:
+def _text(value, field: str, most: int) -> tuple[str, str]:
+    """(cleaned, problem): spaces collapsed; a problem for a value that is not text, too long, or with
+    control characters."""
+    if not isinstance(value, str):
+        return "", f"{field} must be text"
+    if any(ord(ch) < 32 for ch in value):
+        return "", f"{field} contains control characters"
+    cleaned = " ".join(value.split())
+    if len(cleaned) > most:
+        return "", f"{field} has {len(cleaned)} characters: at most {most}"
+    return cleaned, ""
+
+
+def _person(row) -> tuple[dict, list[tuple[str | None, str]]]:
+    """One row, cleaned, and its problems ``(field, message)``."""
+    if isinstance(row, str):
+        row = {"name": row}
+    if not isinstance(row, dict):
+        return {}, [(None, "each person is a name, or an object with a name, an email and an affiliation")]
+    problems = [(None, f"unknown field {key!r}") for key in row if key not in PERSON_FIELDS]
+    person = {}
+    for field, most in (("name", MAX_NAME_CHARS), ("email", MAX_EMAIL_CHARS), ("affiliation", MAX_AFFILIATION_CHARS)):
+        value, problem = _text(row.get(field) or "", field, most)
+        person[field] = value
+        if problem:
+            problems.append((field, problem))
+    if not person["name"] and not any(f == "name" for f, _ in problems):
+        problems.append(("name", "a name is required"))
+    if person["email"]:
+        try:
+            validate_email(person["email"])
+        except ValidationError:
+            problems.append(("email", f"{person['email']} is not an e-mail address"))
+    return person, problems
+
+
+def people_rows(people) -> tuple[list[dict], list[tuple[int | None, str | None, str]]]:
+    """An entry's people as rows ``{"name", "email", "affiliation"}`` (a bare string is a name; e-mail and
+    affiliation may be empty), spaces collapsed, and the problems as ``(row, field, message)``, row and
+    field None for the list as a whole: none or too many people, a row without a name, a value too long
+    or with control characters, an e-mail that is not one, a name or e-mail listed twice."""
     if not isinstance(people, list) or not people:
-        raise InvalidInput("people must be a non-empty list of the names of everyone affiliated with the entry.")
+        return [], [(None, None, "list everyone affiliated with the entry: at least one person")]
+    problems: list[tuple[int | None, str | None, str]] = []
     if len(people) > MAX_PEOPLE:
-        raise InvalidInput(f"people: at most {MAX_PEOPLE} names.")
-    cleaned = []
-    for i, name in enumerate(people):
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_CHARS:
-            raise InvalidInput(f"people[{i}] must be a name of 1 to {MAX_NAME_CHARS} characters.")
-        if any(ord(ch) < 32 for ch in name):
-            raise InvalidInput(f"people[{i}] contains control characters.")
-        cleaned.append(" ".join(name.split()))
-    if len({n.casefold() for n in cleaned}) != len(cleaned):
-        raise InvalidInput("people: a name is listed twice.")
-    return cleaned
+        problems.append((None, None, f"at most {MAX_PEOPLE} people"))
+    rows, seen = [], {}
+    for i, row in enumerate(people):
+        person, found = _person(row)
+        problems += [(i, field, message) for field, message in found]
+        if person:
+            for field in ("name", "email"):
+                key = (field, person[field].casefold())
+                if person[field] and key in seen:
+                    problems.append((i, field, f"{person[field]} is listed twice (person {seen[key] + 1})"))
+                seen.setdefault(key, i)
+            rows.append(person)
+    return rows, problems
 
 
-def _affiliated_elsewhere(contest: Contest, people: list[str], *, exclude_pk=None) -> list[str]:
-    """Names already affiliated with another entry of the contest ("No person may be affiliated with
-    more than one entry")."""
-    wanted = {n.casefold() for n in people}
-    taken = set()
-    for other in ContestEntry.objects.filter(contest=contest).exclude(pk=exclude_pk).only("people"):
-        taken |= {n.casefold() for n in other.people if isinstance(n, str)}
-    return sorted(n for n in people if n.casefold() in taken & wanted)
+def _people_clean(people) -> list[dict]:
+    rows, problems = people_rows(people)
+    if problems:
+        row, field, message = problems[0]
+        where = "people" if row is None else f"people[{row}]" + (f".{field}" if field else "")
+        raise InvalidInput(f"{where}: {message}.")
+    return rows
+
+
+def entry_people_clashes(*, contest_id: int, people: list[dict], exclude_pk=None) -> list[tuple[int, str, str]]:
+    """The contest's rule for its entries' people, at entry time and at the compliance check alike: a person
+    may be affiliated with one entry of the contest only. For each row of ``people`` (``people_rows``'s)
+    whose name or e-mail is already another entry's (case and spacing aside): ``(row, field, that entry)``."""
+    taken: dict[tuple[str, str], str] = {}
+    others = ContestEntry.objects.filter(contest_id=contest_id).exclude(pk=exclude_pk).select_related("entry")
+    for other in others.only("people", "entry__display_name"):
+        for person in people_rows(other.people)[0]:
+            for field in ("name", "email"):
+                if person[field]:
+                    taken.setdefault((field, person[field].casefold()), str(other.entry))
+    return [
+        (i, field, taken[(field, person[field].casefold())])
+        for i, person in enumerate(people)
+        for field in ("name", "email")
+        if person.get(field) and (field, person[field].casefold()) in taken
+    ]
 
 
 def contest_open(*, contest_id: int) -> Contest:
@@ -60,7 +126,8 @@ def contest_enter(
     guardian_permission=False,
     now=None,
 ) -> ContestEntry:
-    """An entrant enters one of their own entries; the receipt time is the server's clock. The
+    """An entrant enters one of their own entries; the receipt time is the server's clock. ``people``: a
+    name, or ``{"name", "email", "affiliation"}``, for each person (``people_rows``), stored as rows. The
     statements are stored as given: an entry without them is received but cannot be compliant."""
     now = now or timezone.now()
     for name, value in (
@@ -86,9 +153,10 @@ def contest_enter(
             raise NotAllowed("No such entry of yours.")
         if ContestEntry.objects.filter(contest=contest, entry=entry).exists():
             raise Conflict("This entry is already entered in the contest.")
-        clash = _affiliated_elsewhere(contest, people)
+        clash = entry_people_clashes(contest_id=contest.pk, people=people)
         if clash:
-            raise InvalidInput(f"Already affiliated with another entry of this contest: {', '.join(clash)}.")
+            taken = ", ".join(dict.fromkeys(people[row][field] for row, field, _ in clash))
+            raise InvalidInput(f"Already affiliated with another entry of this contest: {taken}.")
         return ContestEntry.objects.create(
             contest=contest,
             entry=entry,
@@ -107,8 +175,8 @@ def entry_compliance_refusal(item: ContestEntry) -> str:
     if not item.statements_ok:
         missing = "the rights statement" if not item.rights_statement else "a guardian's permission (under 18)"
         return f"{item.entry} cannot be compliant without {missing}."
-    people = [n for n in item.people if isinstance(n, str)] if isinstance(item.people, list) else []
-    if item.contest_id and _affiliated_elsewhere(item.contest, people, exclude_pk=item.pk):
+    people = people_rows(item.people)[0]
+    if item.contest_id and entry_people_clashes(contest_id=item.contest_id, people=people, exclude_pk=item.pk):
         return f"{item.entry}: a person is affiliated with another entry."
     return ""
 

@@ -186,7 +186,7 @@ def contest_rehearse(
             _fast_forward(round_, talk / 2)
             for meeting in meetings:
                 _talk(meeting, "right", rng, questions)
-        rounds.round_finish(round_id=round_.pk)
+        rounds.round_finish(round_id=round_.pk)  # its meetings end, and the round with them
         for meeting in meetings:
             truth = "left" if meeting.left == Meeting.Left.CONFEDERATE else "right"
             pick = truth if rng.random() < accuracy else ("right" if truth == "left" else "left")
@@ -197,7 +197,6 @@ def contest_rehearse(
                 confidence=rng.randint(50, 100),
                 reason="rehearsal bot judge",
             )
-        _fast_forward(Round.objects.get(pk=round_.pk), (fmt.review_minutes + fmt.break_minutes) * 60 + 1)
     judging.judgments_sync(contest_id=contest.pk)
     if fmt.ranking and play_rounds is None:
         for judge in contest.participants.filter(kind="judge").select_related("user"):

@@ -13,7 +13,7 @@ def add_arguments(parser) -> None:
         "--format", dest="format_name", required=True, help="a format of the rules (e.g. 2009-rules, aisb)"
     )
     parser.add_argument("--seed", type=int, required=True, help="seeds the schedule and every bot's choices")
-    parser.add_argument("--entries", type=int, default=None, help="entries, for the generic format")
+    parser.add_argument("--entries", type=int, default=None, help="entries, for the generic and compact formats")
     parser.add_argument("--questions", type=int, default=2, choices=range(1, 6), help="questions per witness (1-5)")
 
 

@@ -12,7 +12,7 @@ from tournaments.loebner.rules.schedule import Meeting, excused, labels, latin_s
 
 def add_format_arguments(parser) -> None:
     parser.add_argument("--format", required=True, choices=FORMATS, dest="format_name")
-    parser.add_argument("--entries", type=int, help="number of entries (format generic)")
+    parser.add_argument("--entries", type=int, help="number of entries (formats generic and compact)")
 
 
 def format_from(options) -> Format:

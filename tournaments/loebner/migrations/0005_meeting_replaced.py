@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("arena", "0011_message_append_engine"),
-        ("loebner", "0003_spectator_markets_tie_winner"),
+        ("loebner", "0004_rounds_end_people_rows"),
     ]
 
     operations = [
