@@ -26,6 +26,7 @@ class JudgeConsumer(BaseConsumer):
     }
 
     audience = "judge"
+    next_steps = True  # the state links the judge's next step once the interrogation is over (arena.next_steps)
 
     def authorise(self):
         self.interrogation = interrogations.interrogation_for_judge(
@@ -41,7 +42,7 @@ class JudgeConsumer(BaseConsumer):
     def state(self):
         self.interrogation.refresh_from_db()  # one read for the close-if-due check and the state
         closed = services.interrogation_close_if_due(interrogation_id=self.interrogation.pk, seen=self.interrogation)
-        return interrogations.judge_state(interrogation=self.interrogation, refresh=closed)
+        return interrogations.judge_state(interrogation=self.interrogation, refresh=closed, with_next=self.next_steps)
 
     async def _conversation(self, side):
         if side not in ("left", "right", "sole"):

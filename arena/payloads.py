@@ -1,7 +1,9 @@
 """The shapes of everything pushed to browsers, one function per audience.
 
 Judge payloads name witnesses only by side ("left"/"right"/"sole"); nothing in them says which one is
-human, nor an entry's name, nor any database id, until the verdict is in (see `judge_reveal`).
+human, nor an entry's name, nor any database id, until the verdict is in and the interrogation's format
+lets the truth be told (see `judge_reveal`, and `arena.services.verdicts.reveal_allowed`: a contest's
+judges learn it when its results are published).
 """
 
 from django.utils import timezone

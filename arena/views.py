@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 
 from arena import roles
+from arena.next_steps import judge_next_steps
 from arena.replay import transcript_replay
 from arena.selectors import interrogations
 from arena.transcript_keys import public_keys_document
@@ -17,6 +18,7 @@ from core.errors import NotAllowed
 def home(request):
     context = {"published": interrogations.published_interrogations()[:10]}
     if request.user.is_authenticated:
+        context["next_steps"] = judge_next_steps(user=request.user)  # where a judge goes next, first of all
         context["as_judge"] = interrogations.judge_interrogations(user=request.user)[:50]
         context["as_witness"] = interrogations.witness_conversations(user=request.user)[:50]
         context["is_organiser"] = roles.is_organiser(request.user) or request.user.is_staff

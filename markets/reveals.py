@@ -5,12 +5,16 @@ The arena's own verdict (three-party: which side is human; one-to-one: human or 
 confidence 0-100 = the judge's probability that the pick is right) reveals at once. A format that
 collects its verdicts elsewhere (a wager trial: `arena.services.verdicts.verdict_elsewhere`)
 registers a source that answers for its interrogations; until it does, the market stays closed and
-unsettled (never revealed before the judge has decided).
+unsettled (never revealed before the judge has decided). Nor is it revealed while the interrogation's
+format keeps the truth from its judges (`arena.services.verdicts.reveal_allowed`: a contest's meetings
+until its results are published, a wager session's interviews until its results are): a settled market's
+page is public, and its judges could read it there. The markets sweep settles it once the truth is out.
 """
 
 from dataclasses import dataclass
 
 from arena.models import Verdict
+from arena.services.verdicts import reveal_allowed
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,10 @@ def _from_verdict(verdict: Verdict, side: str) -> JudgeCall:
 
 
 def judge_call(*, interrogation_id: int, side: str) -> JudgeCall | None:
-    """The judge's decision on the market's event, or None while it is not known (not revealed)."""
+    """The judge's decision on the market's event, or None while it is not known, or not to be told yet
+    (not revealed)."""
+    if not reveal_allowed(interrogation_id):
+        return None
     verdict = Verdict.objects.filter(interrogation_id=interrogation_id).first()
     if verdict is not None:
         return _from_verdict(verdict, side)

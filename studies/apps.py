@@ -12,6 +12,16 @@ def _game_markets(interrogation_ids) -> dict:
     }
 
 
+def _player_next_steps(user):
+    """A study's games lead their players on through the study's own pages (play again): the arena's "what
+    next" lists none of them."""
+    from arena.next_steps import FormatSteps
+    from studies.models import Game
+
+    games = Game.objects.filter(interrogation__judge=user)
+    return FormatSteps(claimed=set(games.values_list("interrogation_id", flat=True)))
+
+
 class StudiesConfig(AppConfig):
     name = "studies"
     verbose_name = "Online studies"
@@ -25,3 +35,7 @@ class StudiesConfig(AppConfig):
         from markets.policies import xmarket_policy_register
 
         xmarket_policy_register(_game_markets)
+
+        from arena.next_steps import next_steps_register
+
+        next_steps_register(_player_next_steps)  # a study reveals at once: no reveal rule, only its own way on

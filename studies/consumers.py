@@ -44,6 +44,7 @@ def reveal_names(state: dict, game: Game) -> dict:
 
 
 class PlayJudgeConsumer(JudgeConsumer):
+    next_steps = False  # a study leads its players on through its own pages ("Play again")
     actions = {
         "state": "on_state",
         "message": "on_message",

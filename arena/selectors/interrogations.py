@@ -10,8 +10,9 @@ from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from arena import payloads, roles, transcript_keys
 from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
+from arena.next_steps import judge_next_step
 from arena.services.keystrokes import composing_line
-from arena.services.verdicts import verdict_elsewhere
+from arena.services.verdicts import reveal_allowed, verdict_elsewhere
 from core import hashchain
 from core.errors import NotAllowed
 
@@ -52,14 +53,21 @@ def recent_messages(*, conversation_id: int, limit: int | None = None) -> tuple[
     return rows, earlier
 
 
-def judge_state(*, interrogation: Interrogation, refresh: bool = True) -> dict:
-    """Everything the judge may see. The truth about the witnesses only once the verdict is in.
+def judge_state(*, interrogation: Interrogation, refresh: bool = True, with_next: bool = True) -> dict:
+    """Everything the judge may see. The truth about the witnesses only once the verdict is in, and only
+    when the interrogation's format tells it then (`reveal_allowed`: a contest's meeting waits for its
+    results to be published): until then "reveal" and "correct" are None and "reveal_later" is true.
+    Once the interrogation is over, "next": what the judge must do next (`arena.next_steps`), or None
+    (always None without ``with_next``: a console whose format leads its judges on by itself).
     ``refresh`` False: ``interrogation`` was read afresh by the caller."""
     if refresh:
         interrogation.refresh_from_db()
     conversations = list(interrogation.conversations.select_related("witness_entry"))
     recent = {c.side: recent_messages(conversation_id=c.pk) for c in conversations}
     verdict = Verdict.objects.filter(interrogation=interrogation).first()
+    told = verdict is not None and reveal_allowed(interrogation.pk)
+    over = interrogation.status in (Status.ENDED, Status.ABORTED)
+    after = judge_next_step(user=interrogation.judge, exclude=interrogation.pk) if over and with_next else None
     return {
         "type": "state",
         "kind": interrogation.kind,
@@ -73,8 +81,10 @@ def judge_state(*, interrogation: Interrogation, refresh: bool = True) -> dict:
         if interrogation.keystroke_mode
         else {},
         "verdict": payloads.judge_verdict(verdict),
-        "reveal": payloads.judge_reveal(conversations) if verdict else None,
-        "correct": verdict.correct if verdict else None,
+        "reveal": payloads.judge_reveal(conversations) if told else None,
+        "correct": verdict.correct if told else None,
+        "reveal_later": verdict is not None and not told,
+        "next": after.as_dict() if after else None,
         "verdict_here": verdict is not None or not verdict_elsewhere(interrogation.pk),  # a verdict is only given here
     }
 

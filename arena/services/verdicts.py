@@ -26,6 +26,26 @@ def verdict_elsewhere(interrogation_id: int) -> bool:
     return any(test(interrogation_id) for test in _VERDICT_ELSEWHERE)
 
 
+# When the truth about an interrogation's witnesses may be told: at once by default (a plain interrogation, a
+# study's game), later where a format says so (a Loebner contest's meeting: once its results are published; a
+# wager interview: once its session's results are). A format registers a test of an interrogation id; while any
+# test says no, the judge's console, its pushes and the crowd markets (markets.reveals) tell nobody which witness
+# was which, nor whether the judge was right.
+_REVEAL_RULES: list = []
+
+
+def reveal_rule_register(test) -> None:
+    """`test(interrogation_id) -> bool`: False while that interrogation's truth must stay hidden; True once it
+    may be told, and for every interrogation that is not its format's."""
+    if test not in _REVEAL_RULES:
+        _REVEAL_RULES.append(test)
+
+
+def reveal_allowed(interrogation_id: int) -> bool:
+    """Whether the truth about the interrogation's witnesses may be told now (every registered rule agrees)."""
+    return all(test(interrogation_id) for test in _REVEAL_RULES)
+
+
 def _clean_confidence(confidence) -> int:
     if isinstance(confidence, bool):
         raise InvalidInput("confidence must be a whole number from 0 to 100.")
@@ -39,7 +59,8 @@ def _clean_confidence(confidence) -> int:
 
 
 def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="") -> Verdict:
-    """The judge's decision, allowed once, after the conversations have ended; it reveals the truth."""
+    """The judge's decision, allowed once, after the conversations have ended. It reveals the truth to the
+    judge at once unless the interrogation's format reveals it later (`reveal_allowed`)."""
     from arena.services.interrogations import interrogation_close_if_due
 
     if not isinstance(reason, str):

@@ -18,8 +18,6 @@ from markets.reveals import judge_call
 from markets.selectors import _history, participant_for
 from markets.services.trading import market_maker, market_state
 
-LIVE = (Game.Status.OPEN, Game.Status.RUNNING)
-
 
 def xmarket_by_public_id(*, public_id) -> ConversationMarket:
     cm = (
@@ -85,20 +83,28 @@ def xmarket_state(*, cm: ConversationMarket, user, now=None) -> dict:
 
 def xmarkets_listed(*, limit: int = 50) -> dict:
     """Markets whose conversation runs now (newest first), those opening soon (by their conversation's
-    scheduled start; bettors may join already), and recently finished ones."""
-    from django.db.models import F
+    scheduled start; bettors may join already), and recently finished ones: settled, void, or closed with
+    their conversation and awaiting the reveal (a contest's until its results are published), those first."""
+    from django.db.models import F, Q
+
+    from arena.models import Status
 
     rows = ConversationMarket.objects.select_related("game", "game__market", "interrogation").exclude(
         game__status=Game.Status.DRAFT
     )
+    running = Q(game__status=Game.Status.RUNNING, interrogation__status=Status.RUNNING)
     return {
-        "running": list(rows.filter(game__status=Game.Status.RUNNING).order_by("-created_at")[:limit]),
+        "running": list(rows.filter(running).order_by("-created_at")[:limit]),
         "soon": list(
             rows.filter(game__status=Game.Status.OPEN).order_by(
                 F("interrogation__scheduled_at").asc(nulls_last=True), "interrogation_id"
             )[:limit]
         ),
-        "ended": list(rows.exclude(game__status__in=LIVE).order_by("-game__ended_at", "-pk")[:limit]),
+        "ended": list(
+            rows.exclude(game__status=Game.Status.OPEN)
+            .exclude(running)
+            .order_by(F("game__ended_at").desc(nulls_first=True), "-pk")[:limit]
+        ),
     }
 
 

@@ -93,8 +93,18 @@
     document.getElementById("countdown").hidden = over;
     if (ending) Arena.reveal(screen);
     if (!over) return;
-    const which = state && state.verdict_here === false ? "elsewhere" : state && state.verdict ? "recorded" : "verdict";
+    const which = state && state.verdict_here === false ? "elsewhere"
+      : state && state.verdict ? (state.reveal_later ? "later" : "recorded") : "verdict";
     screen.querySelectorAll("[data-end]").forEach((part) => { part.hidden = part.dataset.end !== which; });
+    // once nothing is left to do here: a link to what the judge must do next (their next meeting, their ranks)
+    const next = which !== "verdict" && state && state.next;
+    document.getElementById("next-step").hidden = !next;
+    if (next) {
+      const link = document.getElementById("next-link");
+      link.textContent = next.text;
+      link.href = next.url;
+      document.getElementById("next-when").textContent = next.when ? " (" + new Date(next.when).toLocaleString() + ")" : "";
+    }
   }
 
   function buildChoices(kind, sides) {

@@ -27,6 +27,10 @@ JUDGE_KEYS = {
     "reveal",
     "correct",
     "verdict_here",
+    "reveal_later",
+    "next",
+    "url",
+    "when",
     "earlier",
     "keystroke_mode",
     "composing",
@@ -121,6 +125,7 @@ async def test_every_judge_payload_before_the_reveal_is_blind(cast, task_worker)
     revealed = await judge.expect("state")
     assert revealed["reveal"][machine.side] == {"kind": "machine", "name": "Simple Bot"}
     assert revealed["reveal"][human.side]["kind"] == "human" and revealed["correct"] is True
+    assert revealed["reveal_later"] is False  # a plain interrogation tells at once
     await judge.close()
     await witness.close()
 

@@ -1,6 +1,7 @@
 """A Loebner round in real Chromium: the organiser starts it in the admin, the judge questions a bot
 entry and a confederate at once (left/right as the schedule stored), the board turns green, the organiser
-ends the talking, the judge picks the human, and the results count it."""
+ends the talking, the judge picks the human and is told it is recorded (the truth waits for the published
+results) and where to go next, and the results count it."""
 
 import pytest
 from playwright.sync_api import expect
@@ -64,7 +65,18 @@ def test_a_round_with_a_judge_a_confederate_and_a_bot_entry(browser, live_daphne
     judge.check(f"#choice-{human.side}")
     judge.locator("#confidence").fill("80")
     judge.click("#verdict-submit")
-    expect(judge.locator("#reveal")).to_be_visible()
+    # recorded, and the truth kept until the results are published; the end screen leads to round 2
+    expect(judge.locator("#reveal-later")).to_have_text(
+        "Verdict recorded. The truth is revealed when the results are published."
+    )
+    expect(judge.locator("#reveal-later")).to_be_visible()
+    expect(judge.locator("#reveal")).to_be_hidden()
+    later = contest.rounds.get(number=2).meetings.select_related("interrogation").get(judge__label="J1")
+    expect(judge.locator("#next-link")).to_have_attribute("href", f"/judge/{later.interrogation.public_id}/")
+    expect(judge.locator("#next-link")).to_have_text(f"{contest.name}, round 2: your next meeting")
+    html = judge.content()
+    for secret in (confederate_name, meeting.entry.contest_entry.entry.display_name, "You were right"):
+        assert secret not in html
     assert Verdict.objects.get(interrogation=interrogation).correct
 
     organiser.goto(f"{live_daphne}/contests/{contest.pk}/results/")

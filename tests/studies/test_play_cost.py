@@ -16,7 +16,8 @@ from .test_play import connect, two_players
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # statements each phase takes, with a little slack for the timing of pushes: a push's reaction can fall
-# in the phase before or after ("end and verdict" measures 16-18 with the same code)
+# in the phase before or after ("end and verdict" measures 20-22 with the same code: each of the two states
+# after the verdict asks the formats' reveal rules, a contest's and a wager session's, a statement each)
 BUDGET = {
     "lobby A": 7,
     "join A": 17,
@@ -25,7 +26,7 @@ BUDGET = {
     "judge console": 10,
     "witness console": 8,
     "20 messages": 20,
-    "end and verdict": 19,
+    "end and verdict": 23,
 }
 
 

@@ -27,6 +27,19 @@ def _contest_insiders(interrogation) -> set:
     return set(Participant.objects.filter(contest_id=contest_id, user__isnull=False).values_list("user_id", flat=True))
 
 
+def _meeting_reveal(interrogation_id: int) -> bool:
+    """A meeting's truth waits for its contest's published results."""
+    from tournaments.loebner.selectors import interrogation_reveal_allowed
+
+    return interrogation_reveal_allowed(interrogation_id)
+
+
+def _judge_next_steps(user):
+    from tournaments.loebner.selectors import judge_next_steps
+
+    return judge_next_steps(user)
+
+
 class LoebnerConfig(AppConfig):
     name = "tournaments.loebner"
     label = "loebner"
@@ -53,3 +66,10 @@ class LoebnerConfig(AppConfig):
 
         interrogation_ended_register(meeting_ended)  # a round ends with its last meeting
         sweep_register(rounds_tick_running)  # and the sweep finishes what a crash left undone
+
+        from arena.next_steps import next_steps_register
+        from arena.services.verdicts import reveal_rule_register
+
+        # a judge learns which witness was which, and whether they were right, when the results are published
+        reveal_rule_register(_meeting_reveal)
+        next_steps_register(_judge_next_steps)  # their next meeting, a verdict due, their ranks

@@ -12,14 +12,10 @@ from arena.results.exports import csv_text
 from arena.selectors.interrogations import transcript_export
 from core.errors import NotAllowed
 from tournaments.loebner.models import Contest
-from tournaments.loebner.selectors import contest_meetings, contest_results
+from tournaments.loebner.selectors import contest_meetings, contest_results, results_published
 
 ENTRY_FIELDS = ["rank", "label", "name", "judged_human", "n", "rate", "ci_low", "ci_high", "mean_rank", "points"]
 JUDGMENT_FIELDS = ["round", "entry", "confederate", "left", "human", "rank"]
-
-
-def results_published(*, contest: Contest) -> bool:
-    return contest.status == Contest.Status.DONE
 
 
 def downloads_allowed(*, contest: Contest, user) -> bool:

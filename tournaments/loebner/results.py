@@ -1,14 +1,16 @@
 """The Loebner contests' results source for the arena's results pages (arena.results): every judged
-meeting's verdict, as format "loebner" (the arena's built-in source leaves these interrogations out)."""
+meeting's verdict of the contests whose results are published, as format "loebner" (the arena's built-in
+source leaves every meeting's interrogations out, published or not: until a contest's results are
+published, no page tells its judges which witness was which)."""
 
 from collections.abc import Iterable
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
-from arena.models import Conversation, Verdict
+from arena.models import Conversation, Interrogation, Verdict
 from arena.results.arena_source import verdict_outcomes, verdicts_in_period
 from arena.results.sources import Outcome, ResultsQuery
-from tournaments.loebner.models import Meeting
+from tournaments.loebner.models import Contest
 
 FORMAT = "loebner"
 
@@ -18,13 +20,15 @@ class LoebnerResults:
     formats = {FORMAT: "Loebner contest rounds (paired comparisons)"}
 
     def interrogations_claimed(self):
-        return Meeting.objects.exclude(interrogation=None).values("interrogation_id")
+        """Every meeting's interrogation, and those a round's restart replaced."""
+        meetings = Q(loebner_meeting__isnull=False) | Q(loebner_meetings_replaced__isnull=False)
+        return Interrogation.objects.filter(meetings).values("pk")
 
     def outcomes(self, query: ResultsQuery) -> Iterable[Outcome]:
         if query.study is not None or query.format not in (None, FORMAT):
             return
         verdicts = (
-            Verdict.objects.filter(interrogation_id__in=self.interrogations_claimed())
+            Verdict.objects.filter(interrogation__loebner_meeting__round__contest__status=Contest.Status.DONE)
             .select_related("interrogation", "judge")
             .prefetch_related(
                 Prefetch(

@@ -5,13 +5,14 @@ import dataclasses
 import datetime as dt
 import random
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
-from arena.models import Interrogation, Message, Status
+from arena.models import Conversation, Interrogation, Message, Status
 from tournaments.loebner.models import (
     Contest,
     JudgeRank,
+    Judgment,
     Meeting,
     Participant,
     PrizeRow,
@@ -643,3 +644,211 @@ def judge_ranks(*, contest: Contest, judge: Participant) -> dict[str, int]:
     return {
         r.ranked.label: r.rank for r in JudgeRank.objects.filter(contest=contest, judge=judge).select_related("ranked")
     }
+
+
+# --- what the judges may know, and what they must do next -----------------------------------------
+
+
+def results_published(*, contest: Contest) -> bool:
+    """A contest's results are published once the organiser publishes them (status "done"): until then its
+    judges are told neither which witness was which nor whether they were right, anywhere."""
+    return contest.status == Contest.Status.DONE
+
+
+def interrogation_reveal_allowed(interrogation_id: int) -> bool:
+    """The arena's reveal rule for the contests (``arena.services.verdicts.reveal_rule_register``): a
+    meeting's truth, or that of an interrogation a round's restart replaced, waits for the contest's
+    published results. True for an interrogation that is no contest's."""
+    status = (
+        Meeting.objects.filter(Q(interrogation_id=interrogation_id) | Q(replaced=interrogation_id))
+        .values_list("round__contest__status", flat=True)
+        .first()
+    )
+    return status is None or status == Contest.Status.DONE
+
+
+def meeting_start_estimate(*, contest: Contest, number: int, fmt) -> dt.datetime | None:
+    """When round ``number`` is due to start: the contest day's start plus the rounds before it."""
+    if contest.contest_day is None:
+        return None
+    return contest.contest_day + dt.timedelta(minutes=fmt.slot_minutes * (number - 1))
+
+
+def _ranks_due(contest: Contest, judge: Participant, fmt) -> bool:
+    rankable, unjudged = judge_rankable(contest=contest, judge=judge, ranking=fmt.ranking)
+    return bool(unjudged) or set(judge_ranks(contest=contest, judge=judge)) != {p.label for p in rankable}
+
+
+def _contest_steps(judge: Participant, meetings: list[Meeting]) -> list:
+    """One contest's steps for one of its judges: the meeting on now, a verdict still due, the next meeting
+    (the lowest round not played yet), or, with none left to play, the ranks the format asks for."""
+    from django.urls import reverse
+
+    from arena.next_steps import RUNNING, SCHEDULED, TASK, VERDICT, NextStep, console_url
+
+    contest, steps, pending = judge.contest, [], False
+    fmt = contest_format(contest=contest)
+    for m in meetings:
+        interrogation, where = m.interrogation, f"{contest.name}, round {m.round.number}"
+        if interrogation is None or interrogation.status == Status.ABORTED:
+            continue
+        url, pk = console_url(interrogation), interrogation.pk
+        if interrogation.status == Status.RUNNING:
+            steps.append(NextStep(f"{where}: your meeting is on now", url, RUNNING, None, pk))
+        elif interrogation.status == Status.ENDED and not hasattr(interrogation, "verdict"):
+            steps.append(NextStep(f"{where}: give your verdict", url, VERDICT, interrogation.ended_at, pk))
+        elif interrogation.status == Status.SCHEDULED and not pending:
+            at = meeting_start_estimate(contest=contest, number=m.round.number, fmt=fmt)
+            steps.append(NextStep(f"{where}: your next meeting", url, SCHEDULED, at, pk))
+        else:
+            continue
+        pending = True
+    if not pending and fmt.ranking is not None and _ranks_due(contest, judge, fmt):
+        url = reverse("loebner:rank", args=[contest.pk])
+        steps.append(NextStep(f"{contest.name}: rank the conversations you had", url, TASK))
+    return steps
+
+
+def judge_next_steps(user):
+    """The contests' source of ``arena.next_steps``: for each contest in its finals where ``user`` judges, what
+    they must do next; it speaks for every interrogation of their meetings (those a restart replaced too)."""
+    from arena.next_steps import FormatSteps
+
+    found = FormatSteps()
+    meetings = list(
+        Meeting.objects.filter(judge__user=user, judge__kind=Participant.Kind.JUDGE)
+        .select_related("round", "judge__contest", "interrogation__verdict")
+        .order_by("judge__contest_id", "round__number")
+    )
+    found.claimed = {m.interrogation_id for m in meetings if m.interrogation_id}
+    found.claimed |= set(
+        Meeting.replaced.through.objects.filter(meeting__judge__user=user).values_list("interrogation_id", flat=True)
+    )
+    by_judge: dict[int, list[Meeting]] = {}
+    for m in meetings:
+        if m.judge.contest.status == Contest.Status.FINALS:
+            by_judge.setdefault(m.judge_id, []).append(m)
+    for rows in by_judge.values():
+        found.steps += _contest_steps(rows[0].judge, rows)
+    return found
+
+
+# --- the judge's rank sheet: the conversations as the judge saw them, never a label -------------------
+
+RANK_LINES = 3  # the first messages of each conversation the rank page shows
+RANK_LINE_CHARS = 160
+
+
+@dataclasses.dataclass
+class RankConversation:
+    side: str  # "left" | "right": as the judge's console placed it
+    lines: list  # [(who: "You" | "Witness", text)], the first RANK_LINES
+
+
+@dataclasses.dataclass
+class RankMeeting:
+    round: int
+    at: dt.datetime | None  # when the meeting started (its scheduled start before that)
+    conversations: list  # [RankConversation]: both sides where the item is the meeting's machine, else its side
+
+
+@dataclasses.dataclass
+class RankItem:
+    """One thing the judge ranks, as they saw it: ``key`` names it on the form by round and side ("r2", "r2-left"),
+    ``meetings`` (usually one) where they met it; ``whole`` the meeting's machine (either side, never told which),
+    else the witness on the side shown. ``participant`` stays on the server: the page never shows it."""
+
+    key: str
+    meetings: list
+    whole: bool
+    participant: Participant = dataclasses.field(repr=False)
+
+
+def _first_lines(conversation_ids) -> dict[int, list]:
+    rows = (
+        Message.objects.filter(conversation_id__in=list(conversation_ids), seq__lte=RANK_LINES)
+        .order_by("conversation_id", "seq")
+        .values_list("conversation_id", "sender_role", "text")
+    )
+    lines: dict[int, list] = {}
+    for conversation_id, role, text in rows:
+        text = text if len(text) <= RANK_LINE_CHARS else text[: RANK_LINE_CHARS - 1] + "…"
+        lines.setdefault(conversation_id, []).append(("You" if role == "interrogator" else "Witness", text))
+    return lines
+
+
+def _entity_side(meeting: Meeting, participant_id: int) -> str:
+    """The side the meeting's stored left/right put a participant on (the entry or the confederate)."""
+    entry_left = meeting.left == Meeting.Left.ENTRY
+    return "left" if (participant_id == meeting.entry_id) == entry_left else "right"
+
+
+def rank_sheet(*, contest: Contest, judge: Participant, ranking: str | None) -> list[RankItem]:
+    """What the judge ranks (``judge_rankable``), each shown by the meetings where they met it: the round, the
+    time, the side and the first lines of the conversation. For "mean-rank" and "points" the judge ranks the
+    machine of each meeting without learning which side it was (both conversations are shown); for "2009" the
+    witness they called non-human, for "all-entities" every witness, each by its side. The items keep the order
+    of the rounds; the form names them by round and side, mapped back to the entries here (``rank_choices``)."""
+    rankable, _ = judge_rankable(contest=contest, judge=judge, ranking=ranking)
+    wanted = {p.pk: p for p in rankable}
+    meetings = list(
+        Meeting.objects.filter(round__contest=contest, judge=judge)
+        .select_related("round", "judgment", "interrogation")
+        .order_by("round__number")
+    )
+    whole = ranking in ("mean-rank", "points")
+    met = [m.interrogation_id for m in meetings if m.interrogation_id]
+    conversations = {(c.interrogation_id, c.side): c.pk for c in Conversation.objects.filter(interrogation_id__in=met)}
+    lines = _first_lines(conversations.values())
+    items: dict[int, RankItem] = {}
+    for m in meetings:
+        if ranking == "2009":
+            if not hasattr(m, "judgment"):
+                continue
+            shown = [m.confederate_id if m.judgment.human == Judgment.Human.ENTRY else m.entry_id]
+        elif ranking == "all-entities":  # left first: an order by kind would tell which side was the entry
+            shown = sorted([m.entry_id, m.confederate_id], key=lambda pk, m=m: _entity_side(m, pk))
+        else:
+            shown = [m.entry_id]
+        interrogation = m.interrogation
+        at = (interrogation.started_at or interrogation.scheduled_at) if interrogation else None
+        for pk in shown:
+            if pk not in wanted:
+                continue
+            sides = ["left", "right"] if whole else [_entity_side(m, pk)]
+            talks = [
+                RankConversation(side, lines.get(conversations.get((m.interrogation_id, side)), [])) for side in sides
+            ]
+            seen = RankMeeting(round=m.round.number, at=at, conversations=talks)
+            if pk in items:
+                items[pk].meetings.append(seen)
+            else:
+                key = f"r{m.round.number}" if whole else f"r{m.round.number}-{sides[0]}"
+                items[pk] = RankItem(key=key, meetings=[seen], whole=whole, participant=wanted[pk])
+    return list(items.values())
+
+
+def rank_choices(*, items: list[RankItem], choices: dict) -> dict[str, int]:
+    """The judge's ranks by the rank page's keys (``{"r2": 1, "r3-left": 2}``, whole numbers 1…k, each once)
+    as the ranking service takes them, by the contest's labels. InvalidInput, in the judge's words (never a
+    label), for a missing, unknown, out-of-range or repeated rank."""
+    from core.errors import InvalidInput
+
+    by_key = {item.key: item for item in items}
+    unknown = sorted(set(choices) - set(by_key))
+    if unknown:
+        raise InvalidInput("Rank only the conversations listed on this page.")
+    ranks = {}
+    for key, item in by_key.items():
+        value = choices.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= len(items):
+            raise InvalidInput(f"Give each one a whole number from 1 to {len(items)}.")
+        ranks[item.participant.label] = value
+    if len(set(ranks.values())) != len(ranks):
+        raise InvalidInput("Give each one a different number: no two the same.")
+    return ranks
+
+
+def rank_sheet_current(*, items: list[RankItem], current: dict[str, int]) -> dict[str, int]:
+    """The judge's stored ranks (by label) by the rank page's keys."""
+    return {item.key: current[item.participant.label] for item in items if item.participant.label in current}

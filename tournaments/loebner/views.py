@@ -57,6 +57,7 @@ def results(request, contest_id):
         and contest.participants.filter(kind=Participant.Kind.JUDGE, user=request.user).exists()
     )
     organiser = roles.organises(request.user)
+    published = selectors.results_published(contest=contest)
     return render(
         request,
         "loebner/results.html",
@@ -64,7 +65,10 @@ def results(request, contest_id):
             "r": selectors.contest_results(contest=contest),
             "is_judge": is_judge,
             "organiser": organiser,
-            "published": exports.results_published(contest=contest),
+            "published": published,
+            # the scores, picks and sides, live for the organisers; for everyone else (its judges among them)
+            # once the results are published: a judge must not learn which witness was which before then
+            "scores_shown": organiser or published,
             "downloads": exports.downloads_allowed(contest=contest, user=request.user),
         },
     )
@@ -267,33 +271,38 @@ def vote(request, contest_id, order):
 @login_required
 @require_http_methods(["GET", "POST"])
 def rank(request, contest_id):
-    """A judge ranks whom the contest's format asks (entries met, or the entities called non-human)."""
+    """A judge ranks whom the contest's format asks (the machines met, or the witnesses called non-human), each
+    shown as the judge saw it: round, time, side and the conversation's first lines, never a label; the choices
+    are mapped back to the entries on the server (``selectors.rank_choices``)."""
     contest = get_object_or_404(Contest, pk=contest_id)
     me = Participant.objects.filter(contest=contest, kind=Participant.Kind.JUDGE, user=request.user).first()
     if me is None:
         raise Http404("You are not a judge of this contest.")
     services.judgments_sync(contest_id=contest.pk)
     fmt = selectors.contest_format(contest=contest)
-    rankable, unjudged = selectors.judge_rankable(contest=contest, judge=me, ranking=fmt.ranking)
+    items = selectors.rank_sheet(contest=contest, judge=me, ranking=fmt.ranking)
+    _, unjudged = selectors.judge_rankable(contest=contest, judge=me, ranking=fmt.ranking)
     if request.method == "POST":
         try:
-            ranks = {p.label: int(request.POST.get(f"rank-{p.label}", "")) for p in rankable}
+            choices = {}
+            for item in items:
+                value = request.POST.get(f"rank-{item.key}", "").strip()
+                choices[item.key] = int(value) if value.isdigit() and len(value) < 4 else value
+            ranks = selectors.rank_choices(items=items, choices=choices)
             services.ranks_submit(contest_id=contest.pk, judge=request.user, ranks=ranks)
             messages.success(request, "Your ranks are stored.")
             return redirect("loebner:rank", contest_id=contest.pk)
-        except ValueError:
-            messages.error(request, "Give each one a whole number.")
         except ArenaError as exc:
             messages.error(request, str(exc))
+    current = selectors.judge_ranks(contest=contest, judge=me)
     return render(
         request,
         "loebner/rank.html",
         {
             "contest": contest,
-            "judge": me,
-            "rankable": rankable,
+            "items": items,
             "unjudged": unjudged,
             "format": fmt,
-            "current": selectors.judge_ranks(contest=contest, judge=me),
+            "current": selectors.rank_sheet_current(items=items, current=current),
         },
     )

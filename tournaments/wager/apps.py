@@ -58,6 +58,19 @@ def _report_reader(interrogation, user) -> bool:
     return interview_transcript_readable(interrogation=interrogation, user=user)
 
 
+def _interview_reveal(interrogation_id: int) -> bool:
+    """An interview's truth waits for its session's published results."""
+    from tournaments.wager.selectors import interrogation_reveal_allowed
+
+    return interrogation_reveal_allowed(interrogation_id)
+
+
+def _judge_next_steps(user):
+    from tournaments.wager.selectors import judge_next_steps
+
+    return judge_next_steps(user)
+
+
 class WagerConfig(AppConfig):
     name = "tournaments.wager"
     label = "wager"
@@ -69,6 +82,13 @@ class WagerConfig(AppConfig):
         from arena.services.verdicts import verdict_elsewhere_register
 
         verdict_elsewhere_register(_interview_verdict_elsewhere)
+
+        from arena.next_steps import next_steps_register
+        from arena.services.verdicts import reveal_rule_register
+
+        # which candidate was the computer is told when the session's results are published (its report)
+        reveal_rule_register(_interview_reveal)
+        next_steps_register(_judge_next_steps)  # their next interview, a trial's verdicts due
 
         from arena.results import source_register
         from tournaments.wager.results import WagerResults

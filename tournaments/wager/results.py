@@ -4,7 +4,9 @@ Each judge's verdict on each candidate of a trial is one Outcome: the computer u
 name (a machine), each foil as a human witness (`human_name` of the foil's username, pooled as "human" on
 every public figure); the four verdicts one judge gave in one trial share a `decision`, so the judge is
 never shown, only the pseudonymous key.  Battles come from the ranks the judge gave in that same trial:
-the computer against each foil, the higher rank (more human) winning.  Rehearsal sessions count nowhere.
+the computer against each foil, the higher rank (more human) winning.  Rehearsal sessions count nowhere, and
+only the sessions whose results are published (every trial's verdicts in) count: until then a trial's
+figures would tell its judges which candidate was the computer.
 
 The interviews are arena one-to-one interrogations that carry no arena Verdict (the verdicts are given
 for the whole trial at once); they are claimed all the same, so they can never count as "two-party"."""
@@ -14,7 +16,8 @@ from collections.abc import Iterable
 
 from arena.results.arena_source import verdicts_in_period
 from arena.results.sources import Battle, Outcome, ResultsQuery, human_name, judge_key
-from tournaments.wager.models import Interview, TrialVerdict
+from tournaments.wager.models import Interview, Session, TrialVerdict
+from tournaments.wager.selectors import results_published
 
 FORMAT = "wager"
 COMPUTER = "computer"
@@ -30,8 +33,10 @@ class WagerResults:
     def _verdicts(self, query: ResultsQuery) -> list[TrialVerdict]:
         if query.study is not None or query.format not in (None, FORMAT):
             return []
+        judged = Session.objects.filter(rehearsal=False, trials__verdicts__isnull=False).distinct()
+        published = [session.pk for session in judged if results_published(session=session)]
         verdicts = (
-            TrialVerdict.objects.filter(trial__session__rehearsal=False)
+            TrialVerdict.objects.filter(trial__session__in=published)
             .select_related("trial__session__computer")
             .prefetch_related("trial__session__foils__user")
             .order_by("submitted_at", "pk")

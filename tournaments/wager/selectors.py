@@ -196,3 +196,59 @@ def report(*, session: Session) -> dict:
         "members": list(session.committee.members.all()),
         "keys": transcript_keys.public_keys_document()["keys"],
     }
+
+
+# --- what the judges may know, and what they must do next -----------------------------------------
+
+
+def results_published(*, session: Session, result: SessionResult | None = None) -> bool:
+    """A session's results are published once every trial's verdicts are in: its report is public then. Until
+    then its judges are told neither which candidate was the computer nor how any trial scored."""
+    return (result or session_result(session=session)).complete
+
+
+def interrogation_reveal_allowed(interrogation_id: int) -> bool:
+    """The arena's reveal rule for the sessions (``arena.services.verdicts.reveal_rule_register``): an
+    interview's truth waits for its session's published results. True for an interrogation that is no
+    interview."""
+    interview = Interview.objects.filter(interrogation_id=interrogation_id).select_related("trial__session").first()
+    return interview is None or results_published(session=interview.trial.session)
+
+
+def judge_next_steps(user):
+    """The sessions' source of ``arena.next_steps``: for each session where ``user`` judges and the results
+    are not in, their interview on now, their next interview, or a trial's verdicts they may give now; it
+    speaks for every interview of theirs."""
+    from django.urls import reverse
+
+    from arena.next_steps import RUNNING, SCHEDULED, VERDICT, FormatSteps, NextStep, console_url
+
+    found = FormatSteps()
+    interviews = list(
+        Interview.objects.filter(judge=user)
+        .select_related("trial__session", "interrogation")
+        .order_by("trial__session_id", "starts_at", "slot")
+    )
+    found.claimed = {i.interrogation_id for i in interviews}
+    sessions = {i.trial.session_id: i.trial.session for i in interviews}
+    for session in sessions.values():
+        if results_published(session=session):
+            continue
+        mine = [i for i in interviews if i.trial.session_id == session.pk]
+        upcoming = None
+        for i in mine:
+            where = f"{session.title}, trial {i.trial.number}: Candidate {i.trial.aliases.get(i.candidate, '?')}"
+            url, status = console_url(i.interrogation), i.interrogation.status
+            if status == Status.RUNNING:
+                found.steps.append(NextStep(f"{where}: on now", url, RUNNING, None, i.interrogation_id))
+            elif status == Status.SCHEDULED and upcoming is None:
+                upcoming = NextStep(f"{where}: your next interview", url, SCHEDULED, i.starts_at, i.interrogation_id)
+        if upcoming is not None:
+            found.steps.append(upcoming)
+        url = reverse("wager:session", args=[session.pk])
+        found.steps += [
+            NextStep(f"{session.title}, trial {row['trial'].number}: give your verdicts", url, VERDICT)
+            for row in judge_trials(session=session, user=user)
+            if row["can_judge"]
+        ]
+    return found

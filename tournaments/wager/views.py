@@ -40,10 +40,14 @@ def session_list(request):
 def session_detail(request, pk):
     session = _session_for(request, pk)
     manager = selectors.can_manage(request.user, session)
+    result = selectors.session_result(session=session)
     context = {
         "session": session,
         "manager": manager,
-        "result": selectors.session_result(session=session),
+        "result": result,
+        # each trial's scores, live for those who manage the session; for its judges once the session's results
+        # are published: a trial's score would tell a judge which candidate was the computer
+        "scores_shown": manager or selectors.results_published(session=session, result=result),
         "judge_trials": selectors.judge_trials(session=session, user=request.user),
     }
     if manager:

@@ -2,10 +2,13 @@
 are validated; the results page shows winner, totals, n and CIs and per-judge tables, and keeps the
 unjudged meetings blind; the organiser's board shows who is green and the breaker."""
 
+import re
+
 import pytest
 from django.utils import timezone
 
 from arena.models import EntryHealth
+from arena.services import message_post
 from core import hashchain
 from core.errors import Closed, InvalidInput, NotAllowed
 from tests.tournaments.loebner.helpers import finals_make, judge_round, rounds_play
@@ -14,6 +17,13 @@ from tournaments.loebner.models import JudgeRank, Judgment, Meeting
 
 pytest.importorskip("tournaments.loebner.rules.scoring")
 pytestmark = pytest.mark.django_db
+
+LABELS = re.compile(r"\b[EJC][0-9]+\b")  # the contest's internal labels: a judge never saw them
+
+
+def _without_token(page: str) -> str:
+    """The page without its CSRF token (random letters that may spell a label)."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
 
 
 def test_the_verdicts_side_becomes_entry_or_confederate_through_the_stored_left(cast):
@@ -43,18 +53,39 @@ def test_ranks_are_refused_with_the_place_that_is_wrong(cast):
     assert JudgeRank.objects.filter(contest=contest).count() == len(met)
 
 
-def test_the_judge_ranks_through_a_page(cast, client):
+def test_the_judge_ranks_the_machines_of_their_meetings_by_round_never_by_label(cast, client):
+    """aisb (mean-rank): one item per meeting, its two conversations shown, its machine ranked without the
+    judge learning which side it was; the choices are stored against each meeting's entry."""
     contest = finals_make(cast)
+    j1 = contest.participants.get(label="J1")
+    mine = list(
+        Meeting.objects.filter(round__contest=contest, judge=j1).select_related("round", "entry", "interrogation")
+    )
+    first = min(mine, key=lambda m: m.round.number)
+    services.round_start(round_id=first.round_id)
+    left = first.interrogation.conversations.get(side="left")
+    message_post(conversation_id=left.pk, sender_role="interrogator", text="Good morning, left witness", user=cast.jude)
     client.force_login(cast.jude)
-    page = client.get(f"/contests/{contest.pk}/rank/").content.decode()
-    assert 'name="rank-E1"' in page
-    met = [p.label for p in selectors.judge_entries(contest=contest, judge=contest.participants.get(label="J1"))]
-    client.post(f"/contests/{contest.pk}/rank/", {f"rank-{label}": i for i, label in enumerate(met, 1)})
-    assert dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank")) == {
-        label: i for i, label in enumerate(met, 1)
-    }
+    url = f"/contests/{contest.pk}/rank/"
+    page = client.get(url).content.decode()
+    assert "Good morning, left witness" in page
+    for m in mine:
+        assert f'name="rank-r{m.round.number}"' in page and f"Round {m.round.number}" in page
+    assert page.count("the machine of this meeting (left or right)") == len(mine)
+    assert not LABELS.search(_without_token(page)) and "Finalist" not in page
+    assert "rank-E" not in page
+
+    page = client.post(url, {f"rank-r{m.round.number}": 1 for m in mine}).content.decode()
+    assert "Give each one a different number" in page and not LABELS.search(_without_token(page))
+    assert not JudgeRank.objects.exists()
+    client.post(url, {f"rank-r{m.round.number}": m.round.number for m in mine})
+    stored = dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank"))
+    assert stored == {m.entry.label: m.round.number for m in mine}
+    page = client.get(url).content.decode()  # the stored ranks fill the form again
+    for m in mine:
+        assert f'name="rank-r{m.round.number}" min="1" max="{len(mine)}" value="{m.round.number}"' in page
     client.force_login(cast.connie)
-    assert client.get(f"/contests/{contest.pk}/rank/").status_code == 404
+    assert client.get(url).status_code == 404
 
 
 def test_2009_judges_rank_those_they_called_non_human_once_all_are_judged(cast, client):
@@ -70,12 +101,49 @@ def test_2009_judges_rank_those_they_called_non_human_once_all_are_judged(cast, 
     client.force_login(cast.jude)
     page = client.get(f"/contests/{contest.pk}/rank/").content.decode()
     assert f"{len(called_non_human)} = most human" in page
-    assert {label for label in called_non_human if f'name="rank-{label}"' in page} == called_non_human
-    labels = sorted(called_non_human)
+    assert not LABELS.search(_without_token(page))
+    # each item is the side the judge called the machine, by round: ranked by those, stored against whoever sat there
+    keys = {}
+    for k, m in enumerate(mine.order_by("round__number")):
+        ranked = m.confederate if k % 2 else m.entry
+        side = "left" if m.left == ("confederate" if k % 2 else "entry") else "right"
+        keys[f"r{m.round.number}-{side}"] = ranked.label
+        assert f'name="rank-r{m.round.number}-{side}"' in page
+    assert page.count("whom you called the machine") == len(keys)
     with pytest.raises(InvalidInput, match="not one you rank"):
         services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={"E9": 1})
-    services.ranks_submit(contest_id=contest.pk, judge=cast.jude, ranks={label: i for i, label in enumerate(labels, 1)})
-    assert set(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", flat=True)) == called_non_human
+    client.post(f"/contests/{contest.pk}/rank/", {f"rank-{key}": i for i, key in enumerate(sorted(keys), 1)})
+    stored = dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank"))
+    assert stored == {keys[key]: i for i, key in enumerate(sorted(keys), 1)}
+    assert set(stored) == called_non_human
+
+
+def test_all_entities_judges_rank_every_witness_by_round_and_side_left_first(cast, client):
+    """2009 as run: every witness met, each by its round and side; within a meeting the left comes first,
+    whichever of the two is the entry, and each choice is stored against whoever sat on that side."""
+    contest = finals_make(cast, fmt="2009-as-run")
+    j1 = contest.participants.get(label="J1")
+    mine = list(
+        Meeting.objects.filter(round__contest=contest, judge=j1)
+        .select_related("round", "entry", "confederate")
+        .order_by("round__number")
+    )
+    assert {m.left for m in mine} == {"entry", "confederate"}  # both placements occur
+    client.force_login(cast.jude)
+    url = f"/contests/{contest.pk}/rank/"
+    page = client.get(url).content.decode()
+    assert not LABELS.search(_without_token(page))
+    seated, order = {}, []
+    for m in mine:
+        left, right = (m.entry, m.confederate) if m.left == "entry" else (m.confederate, m.entry)
+        seated.update({f"r{m.round.number}-left": left.label, f"r{m.round.number}-right": right.label})
+        order += [f'name="rank-r{m.round.number}-left"', f'name="rank-r{m.round.number}-right"']
+    positions = [page.index(field) for field in order]
+    assert positions == sorted(positions)
+    choices = {key: i for i, key in enumerate(sorted(seated), 1)}
+    client.post(url, {f"rank-{key}": value for key, value in choices.items()})
+    stored = dict(JudgeRank.objects.filter(contest=contest).values_list("ranked__label", "rank"))
+    assert stored == {seated[key]: value for key, value in choices.items()}
 
 
 def test_results_show_winner_totals_intervals_and_keep_unjudged_meetings_blind(cast, client):
@@ -83,6 +151,7 @@ def test_results_show_winner_totals_intervals_and_keep_unjudged_meetings_blind(c
     first, second = contest.rounds.order_by("number")[:2]
     judge_round(first, lambda m: m.entry.label == "E3")
     services.round_start(round_id=second.pk)  # running: nobody has judged it
+    client.force_login(cast.olivia)  # the organiser follows the scores live (others once they are published)
     page = client.get(f"/contests/{contest.pk}/results/").content.decode()
     results = selectors.contest_results(contest=contest)
     e3 = next(row for row in results["entries"] if row["label"] == "E3")
@@ -147,16 +216,23 @@ def test_all_the_contests_transcripts_verify_offline_in_one_file(cast, client, t
     assert all(line.startswith("OK: transcript ") for line in lines)
 
 
-def test_contest_verdicts_reach_the_arena_results_as_loebner_not_three_party(cast):
+def test_contest_verdicts_reach_the_arena_results_as_loebner_not_three_party_once_published(cast):
     from arena.results import ResultsQuery
     from arena.results.sources import sources_registered
 
-    contest = finals_make(cast)
-    round_ = contest.rounds.order_by("number").first()
-    judge_round(round_, lambda m: m.entry.label == "E1")
-    outcomes = [o for source in sources_registered() for o in source.outcomes(ResultsQuery())]
+    def collected():
+        return [o for source in sources_registered() for o in source.outcomes(ResultsQuery())]
+
+    contest = finals_make(cast, fmt="2012")
+    first = contest.rounds.get(number=1)
+    judge_round(first, lambda m: m.entry.label == "E1")
+    assert collected() == []  # not yet, nor as three-party: the contest's results are not published
+    for later in contest.rounds.exclude(pk=first.pk).order_by("number"):
+        judge_round(later, lambda m: False)
+    services.contest_publish(contest_id=contest.pk)
+    outcomes = collected()
     assert {o.format for o in outcomes} == {"loebner"}
-    assert len(outcomes) == 2 * round_.meetings.count()
+    assert len(outcomes) == 2 * Meeting.objects.filter(round__contest=contest).count()
     machine = [o for o in outcomes if o.witness_is_machine and o.judged_human]
     assert [o.witness for o in machine] == ["Finalist 1"]
 
@@ -184,11 +260,13 @@ def test_the_organiser_names_the_winner_only_among_entries_the_rules_leave_tied(
     results = selectors.contest_results(contest=contest)
     assert results["winner"] is None and [t["label"] for t in results["tied"]] == ["E1", "E3"]
     page = client.get(f"/contests/{contest.pk}/results/").content.decode()
-    assert 'id="tie"' in page and 'id="tie-form"' not in page  # the public reads it; only organisers decide
+    # unpublished: the public (a judge among them) reads no score, so no tie either; only organisers decide it
+    assert 'id="tie"' not in page and 'id="tie-form"' not in page and 'id="not-published"' in page
     with pytest.raises(InvalidInput, match="E1, E3"):
         services.contest_tie_decide(contest_id=contest.pk, entry_label="E2", by=cast.olivia)
     client.force_login(cast.olivia)
-    assert 'id="tie-form"' in client.get(f"/contests/{contest.pk}/results/").content.decode()
+    page = client.get(f"/contests/{contest.pk}/results/").content.decode()
+    assert 'id="tie"' in page and 'id="tie-form"' in page
     response = client.post(f"/contests/{contest.pk}/tie/", {"winner": "E3"}, follow=True)
     page = response.content.decode()
     assert "Winner: Finalist 3" in page and "named by the organiser" in page

@@ -48,6 +48,12 @@ class Meeting(models.Model):
     interrogation = models.OneToOneField(
         "arena.Interrogation", null=True, blank=True, on_delete=models.SET_NULL, related_name="loebner_meeting"
     )
+    replaced = models.ManyToManyField(
+        "arena.Interrogation",
+        blank=True,
+        related_name="loebner_meetings_replaced",
+        help_text="The meeting's earlier interrogations, replaced by a restart of its round (kept, never published).",
+    )
 
     class Meta:
         ordering = ["round", "judge__label"]

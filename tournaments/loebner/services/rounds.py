@@ -321,6 +321,7 @@ def round_restart(*, round_id: int) -> Round:
         ):
             if meeting.interrogation_id:
                 arena.interrogation_end(interrogation_id=meeting.interrogation_id, reason="restart")
+                meeting.replaced.add(meeting.interrogation_id)  # still the contest's: its truth waits as well
             if hasattr(meeting, "judgment"):
                 meeting.judgment.delete()
             meeting.interrogation = _interrogation_for(meeting, contest, fmt)
