@@ -290,6 +290,7 @@ class ChatReply:
     error: str = ""
     attempts: int = 0
     latency_exact_ms: float = 0.0
+    cut_from: int = 0  # the reply's whole length when the engine cut it to its ``max_reply_chars``; 0 = whole
 
 
 def engine_chat(
@@ -337,7 +338,7 @@ def engine_chat(
             start = time.perf_counter()  # the call's latency, not the engine's construction
             answer = engine.chat(messages, json_mode=json_mode)
             text = clean_reply(answer.text, max_chars=max(len(answer.text), 1))
-            reply = (text, answer.raw, answer.tokens_in, answer.tokens_out)
+            reply = (text, answer.raw, answer.tokens_in, answer.tokens_out, getattr(answer, "cut_from", 0))
             outcome, error = EngineCall.Outcome.OK, ""
         except EngineError as exc:
             error, transient = str(exc), exc.transient
@@ -359,6 +360,7 @@ def engine_chat(
                 reply[3],
                 attempts=attempt + 1,
                 latency_exact_ms=exact_ms,
+                cut_from=reply[4],
             )
         countdown = retry_countdown(attempt=attempt) if transient else None
         if countdown is None:

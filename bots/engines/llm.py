@@ -93,6 +93,7 @@ class ChatResult:
     raw: dict
     tokens_in: int | None = None
     tokens_out: int | None = None
+    cut_from: int = 0  # the reply's length when it was longer than ``max_reply_chars`` and cut; 0 = not cut
 
 
 CHAT_ROLES = ("system", "user", "assistant")
@@ -258,7 +259,9 @@ class LLMEngine(Engine):
             result = backend.chat(checked, json_mode=json_mode, **kwargs)
         else:  # a backend that only completes (a test's stand-in)
             result = ChatResult(backend.complete(checked, **kwargs), {})
-        text = cap(result.text, s["max_reply_chars"])
+        full = result.text.strip()
+        text = cap(full, s["max_reply_chars"])
         if not text:
             raise remote_error("LLM server sent an empty reply", transient=False)
-        return ChatResult(text, result.raw, result.tokens_in, result.tokens_out)
+        cut_from = len(full) if len(full) > s["max_reply_chars"] else 0
+        return ChatResult(text, result.raw, result.tokens_in, result.tokens_out, cut_from)

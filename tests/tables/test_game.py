@@ -336,3 +336,30 @@ def test_a_turn_left_half_played_by_a_dead_worker_is_played_anew_once_stale(play
         Turn.objects.filter(pk=left.pk).update(started_at=timezone.now() - timedelta(seconds=STALE_TURN_S + 5))
         turn = turn_play(game_id=game.pk, number=0, chain=False)
     assert turn is not None and turn.status == Turn.Status.DONE and game.turns.count() == 1
+
+
+def test_an_over_long_vote_is_corrected_then_penalised_never_cut_and_accepted(play):
+    huge = "I vote against Gamma because " + "it sounded sleepy and slow, " * 40_000  # ~1.1 MB of free text
+    with ChatStub(scripts(Beta=[huge, huge])) as stub:
+        game = play(stub, max_turns=4)
+    assert not Vote.objects.filter(turn__game=game).exists()
+    penalty = Penalty.objects.get(turn__game=game)
+    assert penalty.agent.name == "Beta" and penalty.rule == "adherence" and "characters long" in penalty.reason
+    first, fix = vote_requests(stub, "Beta")
+    assert "adherence to the prompt" in fix["messages"][-1]["content"]
+
+
+def test_an_over_long_vote_corrected_in_time_counts_as_corrected(play):
+    too_long = json.dumps({"voteAgainst": "Gamma", "reason": "Gamma sounded sleepy. " * 40})  # 880 characters
+    with ChatStub(scripts(Beta=[too_long, vote("Gamma", "Gamma mentioned its breakfast.")])) as stub:
+        game = play(stub, max_turns=4)
+    v = Vote.objects.get(turn__game=game)
+    assert v.corrected and v.target.name == "Gamma" and not Penalty.objects.filter(turn__game=game).exists()
+
+
+def test_a_free_text_vote_over_the_reason_limit_breaks_the_rule(play):
+    long_free = "I vote against Gamma: " + "it sounded sleepy. " * 40  # 782 characters, no JSON
+    with ChatStub(scripts(Beta=[long_free, long_free])) as stub:
+        game = play(stub, max_turns=4)
+    assert Penalty.objects.get(turn__game=game).rule == "adherence"
+    assert Verdict.objects.filter(call__turn__game=game, rule="adherence").count() == 2
