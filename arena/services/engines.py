@@ -45,13 +45,15 @@ from arena.services.breaker import (
     engine_call_record,
 )
 from bots.base import Engine, EngineError, EngineSettingsError, ReplyContext, Turn
-from bots.netpolicy import OutboundPolicy, outbound_settings_check
+from bots.netpolicy import AddressNotAllowed, OutboundPolicy, allow_hint, outbound_settings_check
 from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
 from bots.typing_delay import TypingModel
 from core.dispatch import enqueue_now
 
 log = logging.getLogger(__name__)
 
+OUTBOUND_SETTING = "ARENA_OUTBOUND_ALLOW"  # the setting that allows non-public ranges (named in refusals)
+BREAKER_OPEN = "circuit breaker open"  # engine_chat's error while an entry's breaker is open
 HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
 PROBE_MESSAGE = "Hello! How are you today?"
 INTERNAL_ERROR = "engine failed (internal error)"  # what an entrant is told of an engine's bug
@@ -118,7 +120,7 @@ def engine_settings_validate(*, engine: str, settings: Mapping) -> dict:
     a URL whose host is an address :func:`outbound_policy` refuses among them)."""
     cls = engine_class(engine)
     cleaned = cls.validate_settings(settings)
-    outbound_settings_check(cls, cleaned, outbound_policy())
+    outbound_settings_check(cls, cleaned, outbound_policy(), OUTBOUND_SETTING)
     return cleaned
 
 
@@ -234,7 +236,7 @@ def engine_reply(
     """
     call = dict(subject=subject, conversation=conversation, trigger_seq=trigger_seq, attempt=attempt)
     if not breaker_allows(entry):
-        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"), **call)
+        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error=BREAKER_OPEN), **call)
         return None
     result = engine_ask(entry=entry, context=context, max_chars=max_chars)
     engine_call_log(entry, result, **call)
@@ -324,11 +326,11 @@ def engine_chat(
         if not breaker_allows(entry):
             engine_call_log(
                 entry,
-                CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"),
+                CallResult(EngineCall.Outcome.SKIPPED, error=BREAKER_OPEN),
                 subject=subject,
                 attempt=attempt,
             )
-            return ChatReply(False, error="circuit breaker open", attempts=attempt + 1)
+            return ChatReply(False, error=BREAKER_OPEN, attempts=attempt + 1)
         reply, transient = None, False
         start = time.perf_counter()
         try:
@@ -405,6 +407,35 @@ def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE, for_organiser: b
         "error": result.error if for_organiser else result.public_error,
         "healthy": health.healthy,
     }
+
+
+def entry_model_check(*, entry: Entry) -> dict:
+    """Whether ``entry``'s server is reachable and has its model, for an organiser about to use it, at
+    no completion's cost where the engine can (the llm engine: ``GET /models``, one minimal call only on a
+    server without it). Logged in the call log as a probe; the breaker is left alone. Engines without a
+    network check (the built-in ones) pass. Returns ``{"ok", "how", "error"}``: ``error`` says what
+    failed and, for an address the outbound policy refuses, how to allow it (:data:`OUTBOUND_SETTING`)."""
+    start = time.perf_counter()
+    try:
+        engine = entry_engine_build(entry=entry)
+        check = getattr(engine, "model_check", None)
+        how = check() if check else "no network check needed"
+        result = CallResult(EngineCall.Outcome.OK, detail=how[:200])
+        error = ""
+    except AddressNotAllowed as exc:
+        how, error = "", f"{exc}; {allow_hint(exc.address, OUTBOUND_SETTING)}"
+        result = CallResult(EngineCall.Outcome.ERROR, error=str(exc)[:ERROR_CHARS])
+    except EngineError as exc:
+        how, error = "", str(exc)
+        outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
+        result = CallResult(outcome, error=error[:ERROR_CHARS], transient=exc.transient)
+    except Exception as exc:  # bad stored settings or an engine's bug: refused, not raised
+        log.exception("entry %s (%s): model check raised", entry.pk, entry.engine)
+        how, error = "", f"{type(exc).__name__}: {exc}"
+        result = CallResult(EngineCall.Outcome.ERROR, error=error[:ERROR_CHARS])
+    result.latency_ms = int((time.perf_counter() - start) * 1000)
+    engine_call_log(entry, result, kind=EngineCall.Kind.PROBE, subject="model check")
+    return {"ok": result.ok, "how": how, "error": error}
 
 
 # --- the reply tasks: heavy-engine queue, retries ------------------------------------------------

@@ -97,6 +97,8 @@ class ChatResult:
 
 
 CHAT_ROLES = ("system", "user", "assistant")
+# the one message of a model check on a server without GET /models, labelled as what it is
+MODEL_CHECK_PROMPT = "Platform check before a game, not part of it: reply with OK."
 
 
 class ChatBackend(Protocol):
@@ -143,6 +145,31 @@ class OpenAIBackend:
 
     def __repr__(self) -> str:
         return f"<OpenAIBackend {self.base_url!r}>"
+
+    def model_ids(self) -> list[str] | None:
+        """The model ids the server lists at ``GET <base_url>/models`` (no completion, nothing spent);
+        None when the server has no such endpoint (HTTP 404). Raises :class:`EngineError` otherwise."""
+        openai = self._openai
+        self.check()
+        try:
+            body = self._client.get("/models", cast_to=object)
+        except EngineError:
+            raise
+        except openai.APITimeoutError:
+            raise remote_error("LLM server timed out", transient=True) from None
+        except openai.APIConnectionError:
+            raise remote_error("LLM server unreachable", transient=True) from None
+        except openai.APIStatusError as exc:
+            if exc.status_code == 404:
+                return None
+            status = exc.status_code
+            raise remote_error(f"LLM server answered HTTP {status} to GET /models", transient=False) from None
+        except (openai.OpenAIError, ValueError, TypeError) as exc:
+            raise remote_error(f"LLM client error: {type(exc).__name__}", transient=False) from None
+        data = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(data, list):
+            raise remote_error("LLM server's GET /models sent no model list", transient=False)
+        return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id") is not None]
 
     def complete(self, messages, *, model, temperature, max_tokens):
         return self.chat(messages, model=model, temperature=temperature, max_tokens=max_tokens).text
@@ -219,6 +246,27 @@ class LLMEngine(Engine):
             s = self.settings
             self._backend = OpenAIBackend(s["base_url"], s["api_key"], s["timeout_s"], self.outbound)
         return self._backend
+
+    def model_check(self) -> str:
+        """Check that the server is reachable and has the model, spending no completion where it can:
+        ``GET /models`` must list the model. Only a server without that endpoint (HTTP 404) gets one
+        minimal call instead (:data:`MODEL_CHECK_PROMPT`, one token). Returns how it was checked; raises
+        :class:`EngineError` (an :class:`~bots.netpolicy.AddressNotAllowed` for a refused address)."""
+        s = self.settings
+        backend = self.backend()
+        ids = backend.model_ids() if hasattr(backend, "model_ids") else None
+        if ids is not None:
+            if s["model"] not in ids:
+                listed = ", ".join(ids[:12]) + (", ..." if len(ids) > 12 else "") if ids else "none"
+                raise EngineError(
+                    f"model {s['model']!r} is not on the server (GET /models lists: {listed}); "
+                    "use one of its ids or pull the model first"
+                )
+            return "model listed by GET /models"
+        backend.complete(
+            [{"role": "user", "content": MODEL_CHECK_PROMPT}], model=s["model"], temperature=0.0, max_tokens=1
+        )
+        return "one minimal call (the server has no GET /models)"
 
     def messages(self, context: ReplyContext) -> list[dict[str, str]]:
         persona = {**self.settings["persona"], **context.persona}

@@ -4,7 +4,12 @@ The configuration (the command's CONFIG.json, the page's and the admin's forms):
 
     {"agents": [{"name", "base_url", "model", "api_key"?, "temperature"?}], "judge": {"base_url", "model"} | null,
      "seed": S, "end_votes": 3, "max_turns": 60,
-     "similarity_threshold": 0.75, "partial_threshold": 90, "timeout_s": 60}
+     "similarity_threshold": 0.75, "partial_threshold": 90, "timeout_s": 60, "probe": true}
+
+Before a game is created every distinct server is checked (:func:`backends_check`: reachable, the
+outbound policy allowing it, the model listed by ``GET /models``, no completion spent); a game whose
+backends fail is refused with what failed and how to fix it, and nothing is created. ``"probe": false``
+skips the check.
 
 Every field is bounded and every refusal names the field. Agents and the judge become ``arena.Entry``
 rows of the llm engine (one per server, model and temperature, shared across games, so the leaderboard
@@ -13,12 +18,13 @@ compares models), validated by the gateway (the outbound policy included)."""
 import hashlib
 import random
 import secrets
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Entry
-from arena.services.engines import engine_settings_validate
+from arena.services.engines import engine_settings_validate, entry_model_check
 from core.dispatch import enqueue_on_commit
 from core.errors import InvalidInput
 from tables.models import Agent, Game
@@ -37,6 +43,7 @@ KEYS = {
     "partial_threshold",
     "timeout_s",
     "title",
+    "probe",
 }
 AGENT_KEYS = {"name", "base_url", "model", "api_key", "temperature"}
 
@@ -106,7 +113,10 @@ def config_clean(raw) -> dict:
         "similarity_threshold": _float(raw, "similarity_threshold", 0.75, 0.01, 1.0),
         "partial_threshold": _float(raw, "partial_threshold", 90.0, 1.0, 100.0),
         "timeout_s": _float(raw, "timeout_s", 60.0, 0.05, 600.0),
+        "probe": raw.get("probe", True),
     }
+    if not isinstance(config["probe"], bool):
+        raise InvalidInput("probe: true or false is needed")
     Thresholds(config["similarity_threshold"], config["partial_threshold"]).check()
     return config
 
@@ -156,14 +166,63 @@ def public_config(config: dict) -> dict:
     }
 
 
-def game_create(*, config, user=None) -> Game:
-    """A pending game from a configuration (:func:`config_clean` is applied)."""
+def backends_check(targets: list[tuple[str, Entry]]) -> list[str]:
+    """Each distinct backend of ``targets`` (label, entry) checked once (:func:`entry_model_check`): one
+    line per failure, naming the agent (or judge), its server and model, what failed and how to fix it."""
+    failures, seen = [], set()
+    for label, entry in targets:
+        if entry.pk in seen:
+            continue
+        seen.add(entry.pk)
+        result = entry_model_check(entry=entry)
+        if not result["ok"]:
+            s = entry.settings
+            failures.append(f"{label} ({s.get('base_url')}, model {s.get('model')}): {result['error']}")
+    return failures
+
+
+class BackendsFailed(InvalidInput):
+    """The game's backends failed the check before the start: the message says which, what failed and how
+    to fix it (one line each)."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A configuration cleaned, its entries found or created and its backends checked: what
+    :func:`game_create` makes a game of."""
+
+    config: dict
+    entries: list
+    judge: Entry | None
+
+
+def game_prepare(*, config) -> Prepared:
+    """The configuration cleaned (:func:`config_clean`) with its entries; with ``probe`` (the default) its
+    backends checked, a failure refused (:class:`BackendsFailed`) before any game exists."""
     config = config_clean(config)
     entries = [
         entry_for(a, timeout_s=config["timeout_s"], where=f"agents[{i}] ({a['name']})")
         for i, a in enumerate(config["agents"])
     ]
     judge = entry_for(config["judge"], timeout_s=config["timeout_s"], where="judge") if config["judge"] else None
+    if config["probe"]:
+        targets = [(f"agent {a['name']}", e) for a, e in zip(config["agents"], entries)]
+        failures = backends_check(targets + ([("judge", judge)] if judge else []))
+        if failures:
+            raise BackendsFailed(
+                "The game was not started: "
+                + ("its backends failed the check" if len(failures) > 1 else "a backend failed the check")
+                + ".\n"
+                + "\n".join(failures)
+            )
+    return Prepared(config, entries, judge)
+
+
+def game_create(*, config=None, user=None, prepared: Prepared | None = None) -> Game:
+    """A pending game from a configuration, or from what :func:`game_prepare` made of one (the admin's form
+    prepares while it validates); refused as :func:`game_prepare` refuses."""
+    prepared = prepared or game_prepare(config=config)
+    config, entries, judge = prepared.config, prepared.entries, prepared.judge
     names = [a["name"] for a in config["agents"]]
     order = turn_order(names, config["seed"])
     with transaction.atomic():

@@ -107,6 +107,22 @@ def test_organisers_start_a_game_from_the_page_and_the_admin(cast, loopback, set
             assert bad.status_code == 200 and "agents: a list" in bad.content.decode()
 
 
+def test_a_game_whose_agents_cannot_be_reached_is_refused_on_the_page_before_it_starts(cast, db, settings):
+    settings.ARENA_OUTBOUND_ALLOW = []
+    config = {
+        "agents": [{"name": n, "base_url": "http://localhost:11434/v1", "model": "gemma2:2b"} for n in ("A", "B")]
+    }
+    response = client_for(cast.olivia).post("/tables/new/", {"config": json.dumps(config)})
+    page = response.content.decode()
+    assert response.status_code == 400 and "The game was not started" in page
+    assert "agent A (http://localhost:11434/v1, model gemma2:2b)" in page and "loopback" in page
+    assert "ARENA_OUTBOUND_ALLOW=" in page  # how to allow a local model server
+    assert not Game.objects.exists()
+    response = client_for(cast.olivia).post("/admin/tables/game/add/", {"configuration": json.dumps(config)})
+    assert response.status_code == 200 and "ARENA_OUTBOUND_ALLOW=" in response.content.decode()
+    assert not Game.objects.exists()
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_page_socket_sends_state_then_a_push_per_turn(settings):
     settings.ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32"]
