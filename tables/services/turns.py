@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from arena.services import results_version_bump
-from arena.services.engines import engine_chat
+from arena.services.engines import BREAKER_OPEN, engine_chat
 from core.db import Add, insert_statement, inserted, statements_run, update_where
 from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
@@ -295,15 +295,35 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
     )
 
 
-def _game_after(game: Game, agents: dict, tally: dict, turn: Turn) -> tuple:
-    """The game's status, outcome, end time and loser once ``turn`` is played: finished with a loser when an
-    agent has ``end_votes`` votes against it, a draw at ``max_turns``, else still running."""
+def _silent(game: Game, agents: dict, calls: list[Call]) -> list[str]:
+    """The agents that never answered in the game (no call of theirs got a reply), this turn's calls
+    included; read once, at the game's end."""
+    answered = set(
+        Call.objects.filter(turn__game=game, agent__isnull=False, ok=True).values_list("agent__name", flat=True)
+    )
+    answered |= {c.agent.name for c in calls if c.ok and c.agent is not None}
+    return [name for name in game.order if name not in answered]
+
+
+def _game_after(game: Game, agents: dict, tally: dict, turn: Turn, error, calls: list[Call]) -> tuple:
+    """The game's status, outcome, end time, loser and void reason once ``turn`` is played: void at once when
+    the turn's call was refused by an open circuit breaker (its agent's calls failed past it), and void
+    instead of any other end when an agent never answered; else finished with a loser when an agent has
+    ``end_votes`` votes against it, a draw at ``max_turns``, or still running."""
+    if error == BREAKER_OPEN:
+        reason = f"{turn.agent.name}'s calls failed past the circuit breaker (its server kept failing)"
+        return Game.Status.FINISHED, Game.Outcome.VOID, timezone.now(), None, reason
     losers = [name for name, n in tally.items() if n >= game.end_votes]
+    if losers or turn.number + 1 >= game.max_turns:
+        silent = _silent(game, agents, calls)
+        if silent:
+            reason = f"{', '.join(silent)} never answered"
+            return Game.Status.FINISHED, Game.Outcome.VOID, timezone.now(), None, reason[:300]
     if losers:
-        return Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]]
+        return Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]], ""
     if turn.number + 1 >= game.max_turns:
-        return Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now(), None
-    return Game.Status.RUNNING, Game.Outcome.NONE, None, None
+        return Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now(), None, ""
+    return Game.Status.RUNNING, Game.Outcome.NONE, None, None, ""
 
 
 def _turn_end(
@@ -320,8 +340,8 @@ def _turn_end(
     tally = table.tally()
     if moved is not None:
         tally[moved.name] += 1
-    status, outcome, ended_at, loser = _game_after(game, agents, tally, turn)
     calls = [row for row in rows if isinstance(row, Call)]
+    status, outcome, ended_at, loser, void_reason = _game_after(game, agents, tally, turn, error, calls)
     verdicts = [row for row in rows if isinstance(row, Verdict)]
     with transaction.atomic():
         # two round trips where the database takes several statements at once (core.db.statements_run):
@@ -336,6 +356,7 @@ def _turn_end(
                 outcome=outcome,
                 ended_at=ended_at,
                 loser=loser,
+                void_reason=void_reason,
             )
         ]
         if calls:
@@ -356,6 +377,8 @@ def _turn_end(
             second.append(update_where(Agent, {"id": moved.pk}, **{counter: Add()}))
             if isinstance(record, Vote):
                 results_version_bump()  # the vote counts on the results pages once this commits
+        if outcome == Game.Outcome.VOID:
+            results_version_bump()  # the game's votes leave the results pages once this commits
         claimed = None
         if claim_next and status == Game.Status.RUNNING:
             # turns_played moved from this turn, under the game's row lock: no row of the next turn exists
@@ -389,12 +412,13 @@ def _turn_end(
         moved.received_count += 1
     elif isinstance(record, Penalty):
         moved.penalties_count += 1
-    game.turns_played, game.status, game.outcome, game.ended_at, game.loser = (
+    game.turns_played, game.status, game.outcome, game.ended_at, game.loser, game.void_reason = (
         turn.number + 1,
         status,
         outcome,
         ended_at,
         loser,
+        void_reason,
     )
     table.number, table.claimed = turn.number + 1, claimed
     table.extend(_items(turn, calls, record))

@@ -363,3 +363,30 @@ def test_a_free_text_vote_over_the_reason_limit_breaks_the_rule(play):
         game = play(stub, max_turns=4)
     assert Penalty.objects.get(turn__game=game).rule == "adherence"
     assert Verdict.objects.filter(call__turn__game=game, rule="adherence").count() == 2
+
+
+def test_a_game_in_which_an_agent_never_answered_is_void_and_counts_nowhere(play):
+    from arena.results.sources import ResultsQuery
+    from tables.results import TablesResults
+    from tables.selectors import leaderboard
+
+    with ChatStub(
+        {
+            **scripts(Gamma=[vote("Alpha", "Alpha typed like a person.")], Alpha=[vote("Gamma", "Gamma yawned.")]),
+            "Beta": [(400, "", 0)],
+        }
+    ) as stub:
+        game = play(stub, max_turns=6)
+    assert game.status == Game.Status.FINISHED and game.outcome == Game.Outcome.VOID and game.loser is None
+    assert "Beta never answered" in game.void_reason
+    assert game_result(game=game)["void"] == game.void_reason and "draw" not in game_result(game=game)
+    assert leaderboard() == []
+    assert list(TablesResults().outcomes(ResultsQuery())) == []
+
+
+def test_calls_failing_past_the_breaker_end_the_game_void_at_once(play, settings):
+    settings.ARENA_BOT_BREAKER_FAILURES = 1
+    with ChatStub({**scripts(), "Beta": [(400, "", 0)]}) as stub:
+        game = play(stub, max_turns=60)
+    assert game.outcome == Game.Outcome.VOID and "circuit breaker" in game.void_reason
+    assert game.turns_played == 4  # Beta's opening failed and opened the breaker; its next turn ended the game

@@ -61,5 +61,11 @@ class Command(BaseCommand):
                 else "opening"
             )
             self.stdout.write(f"  turn {turn['number']:>3} {turn['agent']}: {what}")
-        end = f"{result['loser']} declared human" if "loser" in result else "draw (turn cap)"
+        end = (
+            f"void (counts for nothing): {result['void']}"
+            if "void" in result
+            else f"{result['loser']} declared human"
+            if "loser" in result
+            else "draw (turn cap)"
+        )
         self.stdout.write(f"{end}; votes against {result['votes_against']}; penalties {result['penalties']}")
