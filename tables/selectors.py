@@ -28,6 +28,8 @@ def _turns(game):
 
 
 def _model(entry) -> str:
+    if entry.engine == "tables_stub":
+        return "built-in stub player"
     settings = entry.settings or {}
     host = urlsplit(settings.get("base_url", "")).netloc
     return f"{settings.get('model', '?')} @ {host}" if host else str(settings.get("model", "?"))

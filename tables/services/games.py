@@ -45,7 +45,11 @@ KEYS = {
     "title",
     "probe",
 }
-AGENT_KEYS = {"name", "base_url", "model", "api_key", "temperature"}
+AGENT_KEYS = {"name", "base_url", "model", "api_key", "temperature", "engine"}
+# an agent's "engine": "llm" (the default: an OpenAI-compatible server) or "stub" (the built-in scripted
+# player, bots.engines.tables_stub: no server, no network; for trying the format)
+ENGINES = {"llm": "llm", "stub": "tables_stub"}
+STUB_NAME = "tables: built-in stub player"
 
 
 def _int(raw: dict, key: str, default, lo: int, hi: int) -> int:
@@ -68,6 +72,21 @@ def _backend(raw, where: str, *, named: bool) -> dict:
     unknown = set(raw) - AGENT_KEYS - ({"name"} if named else set())
     if unknown:
         raise InvalidInput(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))}"[:200])
+    engine = raw.get("engine", "llm")
+    if engine not in ENGINES or (engine == "stub" and not named):
+        allowed = "llm" if not named else "llm or stub"
+        raise InvalidInput(f"{where}.engine: {allowed} is needed, not {str(engine)[:40]!r}")
+    if engine == "stub":
+        extra = set(raw) - {"name", "engine"}
+        if extra:
+            raise InvalidInput(f"{where}: the stub player takes only name and engine, not {', '.join(sorted(extra))}")
+        name = raw.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidInput(f"{where}.name: text is needed")
+        name = name.strip()
+        if len(name) > NAME_CHARS or not fold(name):
+            raise InvalidInput(f"{where}.name: 1 to {NAME_CHARS} characters with a letter or digit")
+        return {"name": name, "engine": "stub"}
     out = {}
     for key in ("base_url", "model") + (("name",) if named else ()):
         value = raw.get(key)
@@ -129,7 +148,13 @@ def turn_order(names: list[str], seed: int) -> list[str]:
 
 
 def entry_for(backend: dict, *, timeout_s: float, where: str) -> Entry:
-    """The llm entry of this server, model and temperature (created once, shared by games)."""
+    """The llm entry of this server, model and temperature (created once, shared by games); the one entry
+    of the built-in stub player for ``"engine": "stub"``."""
+    if backend.get("engine") == "stub":
+        entry, _ = Entry.objects.get_or_create(
+            display_name=STUB_NAME, defaults={"engine": ENGINES["stub"], "settings": {}}
+        )
+        return entry
     settings = {
         "base_url": backend["base_url"],
         "model": backend["model"],

@@ -163,3 +163,18 @@ def test_a_local_server_refused_by_the_outbound_policy_says_how_to_allow_it(tmp_
     assert "not started" in message and "localhost" in message and "loopback" in message
     assert "ARENA_OUTBOUND_ALLOW=" in message
     assert not Game.objects.exists()
+
+
+def test_stub_players_and_a_model_server_play_together(tmp_path, loopback):
+    with ChatStub({"Alpha": ["Bytes.", vote("Beta", "Beta answered like a person.")]}) as stub:
+        config = {**stub.config(names=("Alpha",)), "max_turns": 6}
+        config["agents"] += [{"name": "Beta", "engine": "stub"}, {"name": "Gamma", "engine": "stub"}]
+        out = json.loads(run(tmp_path, config, "--json"))
+    assert all(t["status"] == "done" for t in out["turns"]) and "void" not in out
+    assert stub.model_lists == 1  # only the real server is checked
+
+
+def test_the_stub_player_takes_no_server_settings(tmp_path, db):
+    config = {"agents": [{"name": "A", "engine": "stub", "model": "m"}, {"name": "B", "engine": "stub"}]}
+    with pytest.raises(CommandError, match=r"agents\[0\]: the stub player takes only name and engine"):
+        run(tmp_path, config)
