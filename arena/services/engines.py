@@ -17,6 +17,8 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
 - :func:`engine_chat`: the same guards (breaker, call log, retries) for a caller that owns the whole
   prompt and wants the raw reply, latency and token counts (Turing the Tables);
 - :func:`entry_probe`: one logged call outside any conversation (the admin's health probe);
+- :func:`entry_model_check`: whether an entry's server is reachable and has its model, at no completion's
+  cost where the engine can (the llm engine's ``GET /models``), for an organiser about to use it;
 - :func:`outbound_policy`: the addresses engines may call (``ARENA_OUTBOUND_ALLOW``), lent to every
   engine built here and applied to URL settings when they are validated;
 - for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
