@@ -414,9 +414,10 @@ def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE, for_organiser: b
 def entry_model_check(*, entry: Entry) -> dict:
     """Whether ``entry``'s server is reachable and has its model, for an organiser about to use it, at
     no completion's cost where the engine can (the llm engine: ``GET /models``, one minimal call only on a
-    server without it). Logged in the call log as a probe; the breaker is left alone. Engines without a
-    network check (the built-in ones) pass. Returns ``{"ok", "how", "error"}``: ``error`` says what
-    failed and, for an address the outbound policy refuses, how to allow it (:data:`OUTBOUND_SETTING`)."""
+    server without it). Logged in the call log as a probe; a success closes the entry's breaker (a failure
+    leaves it be). Engines without a network check (the built-in ones) pass. Returns ``{"ok", "how",
+    "error"}``: ``error`` says what failed and, for an address the outbound policy refuses, how to allow it
+    (:data:`OUTBOUND_SETTING`)."""
     start = time.perf_counter()
     try:
         engine = entry_engine_build(entry=entry)
@@ -437,6 +438,8 @@ def entry_model_check(*, entry: Entry) -> dict:
         result = CallResult(EngineCall.Outcome.ERROR, error=error[:ERROR_CHARS])
     result.latency_ms = int((time.perf_counter() - start) * 1000)
     engine_call_log(entry, result, kind=EngineCall.Kind.PROBE, subject="model check")
+    if result.ok:  # a server found working closes a breaker a past failure left open
+        breaker_record(entry, result)
     return {"ok": result.ok, "how": how, "error": error}
 
 

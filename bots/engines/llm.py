@@ -97,6 +97,7 @@ class ChatResult:
 
 
 CHAT_ROLES = ("system", "user", "assistant")
+MODEL_CHECK_TIMEOUT_S = 15.0  # the longest a model check waits for GET /models
 # the one message of a model check on a server without GET /models, labelled as what it is
 MODEL_CHECK_PROMPT = "Platform check before a game, not part of it: reply with OK."
 
@@ -128,6 +129,7 @@ class OpenAIBackend:
         self._openai = openai
         self._completion = ChatCompletion
         self.base_url = base_url
+        self.timeout_s = timeout_s
         self.policy = policy
         self._client = openai.OpenAI(
             base_url=base_url,
@@ -152,7 +154,9 @@ class OpenAIBackend:
         openai = self._openai
         self.check()
         try:
-            body = self._client.get("/models", cast_to=object)
+            # a check, not a game's call: answered at once by a working server, so never waited on for long
+            options = {"timeout": openai.Timeout(min(self.timeout_s, MODEL_CHECK_TIMEOUT_S), connect=5.0)}
+            body = self._client.get("/models", cast_to=object, options=options)
         except EngineError:
             raise
         except openai.APITimeoutError:

@@ -178,3 +178,13 @@ def test_the_stub_player_takes_no_server_settings(tmp_path, db):
     config = {"agents": [{"name": "A", "engine": "stub", "model": "m"}, {"name": "B", "engine": "stub"}]}
     with pytest.raises(CommandError, match=r"agents\[0\]: the stub player takes only name and engine"):
         run(tmp_path, config)
+
+
+def test_a_server_that_works_again_is_not_held_back_by_an_earlier_game(tmp_path, loopback, settings):
+    settings.ARENA_BOT_BREAKER_FAILURES = 1
+    with ChatStub({"Beta": [(400, "", 0), "I am a machine again."]}) as stub:  # one failure, then it works
+        out = json.loads(run(tmp_path, {**stub.config(), "max_turns": 6}, "--json"))
+        assert "circuit breaker" in out["void"]
+        # the same server (the same entry, its breaker open): the check finds it working, and the game is played
+        out = json.loads(run(tmp_path, {**stub.config(), "max_turns": 4}, "--json"))
+    assert out["draw"] and all(t["status"] == "done" for t in out["turns"])
