@@ -432,6 +432,8 @@ def entry_model_check(*, entry: Entry) -> dict:
         how, error = "", str(exc)
         outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
         result = CallResult(outcome, error=error[:ERROR_CHARS], transient=exc.transient)
+        if exc.transient:  # nothing answered in time: say what to look at
+            error += "; is the server running, and is base_url its OpenAI-compatible root (e.g. http://host:11434/v1)?"
     except Exception as exc:  # bad stored settings or an engine's bug: refused, not raised
         log.exception("entry %s (%s): model check raised", entry.pk, entry.engine)
         how, error = "", f"{type(exc).__name__}: {exc}"

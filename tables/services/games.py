@@ -167,7 +167,7 @@ def entry_for(backend: dict, *, timeout_s: float, where: str) -> Entry:
     try:
         settings = engine_settings_validate(engine="llm", settings=settings)
     except (KeyError, ValueError) as exc:
-        raise InvalidInput(f"{where}: {exc}"[:300]) from None
+        raise InvalidInput(f"{where}: {exc}"[:700]) from None
     key = hashlib.sha256(
         f"{backend['base_url']}|{backend['api_key']}|{timeout_s}|{backend['temperature']}".encode()
     ).hexdigest()[:8]

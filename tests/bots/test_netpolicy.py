@@ -235,3 +235,10 @@ def test_settings_with_a_refused_literal_address_are_refused_naming_the_key(engi
 def test_settings_naming_a_host_pass_validation():
     cleaned = WebhookEngine.validate_settings({"url": "https://bot.example.org/hook", "secret": "0123456789abcdef"})
     outbound_settings_check(WebhookEngine, cleaned, STRICT)  # judged when called, after resolution
+
+
+def test_allow_hint_names_the_setting_with_the_address_as_its_value():
+    from bots.netpolicy import allow_hint, parse_address
+
+    assert allow_hint(parse_address("127.0.0.1"), "ARENA_OUTBOUND_ALLOW").endswith("ARENA_OUTBOUND_ALLOW=127.0.0.1/32")
+    assert allow_hint(parse_address("::1"), "X").endswith("X=::1/128")

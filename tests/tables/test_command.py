@@ -188,3 +188,9 @@ def test_a_server_that_works_again_is_not_held_back_by_an_earlier_game(tmp_path,
         # the same server (the same entry, its breaker open): the check finds it working, and the game is played
         out = json.loads(run(tmp_path, {**stub.config(), "max_turns": 4}, "--json"))
     assert out["draw"] and all(t["status"] == "done" for t in out["turns"])
+
+
+def test_a_private_address_in_the_configuration_says_how_to_allow_it(tmp_path, db):
+    config = {"agents": [{"name": n, "base_url": "http://10.0.0.5:8000/v1", "model": "m"} for n in "AB"]}
+    with pytest.raises(CommandError, match=r"10\.0\.0\.5 is private.*ARENA_OUTBOUND_ALLOW=10\.0\.0\.5/32"):
+        run(tmp_path, config)
