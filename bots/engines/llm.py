@@ -214,6 +214,19 @@ class OpenAIBackend:
         )
 
 
+def _raw_cut(raw, text: str, cut_from: int):
+    """The server's response with an over-long reply's content replaced by what was kept (a megabyte of
+    reply is not stored twice); ``content_chars`` says how long it was."""
+    choices = raw.get("choices") if isinstance(raw, dict) else None
+    if not (isinstance(choices, list) and choices and isinstance(choices[0], dict)):
+        return raw
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        return raw
+    first = {**choices[0], "message": {**message, "content": text, "content_chars": cut_from}}
+    return {**raw, "choices": [first, *choices[1:]]}
+
+
 def _count(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
@@ -316,4 +329,5 @@ class LLMEngine(Engine):
         if not text:
             raise remote_error("LLM server sent an empty reply", transient=False)
         cut_from = len(full) if len(full) > s["max_reply_chars"] else 0
-        return ChatResult(text, result.raw, result.tokens_in, result.tokens_out, cut_from)
+        raw = _raw_cut(result.raw, text, cut_from) if cut_from else result.raw
+        return ChatResult(text, raw, result.tokens_in, result.tokens_out, cut_from)

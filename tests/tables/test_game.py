@@ -347,6 +347,8 @@ def test_an_over_long_vote_is_corrected_then_penalised_never_cut_and_accepted(pl
     assert penalty.agent.name == "Beta" and penalty.rule == "adherence" and "characters long" in penalty.reason
     first, fix = vote_requests(stub, "Beta")
     assert "adherence to the prompt" in fix["messages"][-1]["content"]
+    kept = Call.objects.get(turn__game=game, role="vote")
+    assert len(json.dumps(kept.raw)) < 10_000 and kept.raw["choices"][0]["message"]["content_chars"] > 1_000_000
 
 
 def test_an_over_long_vote_corrected_in_time_counts_as_corrected(play):
@@ -382,6 +384,10 @@ def test_a_game_in_which_an_agent_never_answered_is_void_and_counts_nowhere(play
     assert game_result(game=game)["void"] == game.void_reason and "draw" not in game_result(game=game)
     assert leaderboard() == []
     assert list(TablesResults().outcomes(ResultsQuery())) == []
+    from django.test import Client
+
+    page = Client().get(f"/tables/{game.pk}/").content.decode()
+    assert "Void: Beta never answered" in page and "counts on no leaderboard" in page
 
 
 def test_calls_failing_past_the_breaker_end_the_game_void_at_once(play, settings):
