@@ -28,6 +28,7 @@ from tables import notify
 from tables.models import Agent, Call, Game, Penalty, Turn, Verdict, Vote
 from tables.rules import prompts
 from tables.rules.metrics import grounded
+from tables.rules.votes import ADHERENCE
 from tables.services import context
 from tables.services.context import Table, table_load, turn_items
 from tables.services.judging import call_build, reply_judge, rule_text
@@ -179,6 +180,7 @@ def _turn_play(
     game, agent, rows = table.game, turn.agent, []
     record = None
     if turn.phase == Turn.Phase.OPENING:
+        messages = context.opening_messages(game=game, name=agent.name, items=table.items)
         call = _call(
             game=game,
             turn=turn,
@@ -187,11 +189,15 @@ def _turn_play(
             seq=0,
             json_mode=False,
             chat=chat,
-            messages=context.opening_messages(game=game, name=agent.name, items=table.items),
+            messages=messages,
         )
         rows.append(call)
         waited += call.waited_ms
         outcome = None if call.ok else call.error
+        if call.ok and getattr(call, "cut_from", 0):
+            waited, record = _opening_correct(
+                game=game, turn=turn, agent=agent, first=call, messages=messages, rows=rows, chat=chat, waited=waited
+            )
     else:
         messages = context.vote_messages(
             game=game, name=agent.name, items=table.items, number=number, tally=table.tally()
@@ -213,6 +219,36 @@ def _turn_play(
     except TurnLost:
         return None, None
     return turn, table
+
+
+def _opening_correct(*, game, turn, agent, first, messages, rows, chat, waited):
+    """An opening over the length rule: withheld, one correction asked for; a correction over the rule too
+    (or none) costs a penalty. Returns the time waited and the penalty, or None when the correction stands."""
+    limit = agent.entry.settings.get("max_reply_chars", len(first.text))
+    first.penalised = True
+    fix = prompts.opening_correction_prompt(
+        name=agent.name, chars=first.cut_from, limit=limit, instructions=messages[-1]["content"]
+    )
+    again = _call(
+        game=game,
+        turn=turn,
+        agent=agent,
+        role=Call.Role.CORRECTION,
+        seq=1,
+        json_mode=False,
+        chat=chat,
+        messages=[*messages[:-1], {"role": "user", "content": fix}],
+    )
+    rows.append(again)
+    waited += again.waited_ms
+    if again.ok and not getattr(again, "cut_from", 0):
+        return waited, None
+    if again.ok:
+        again.penalised = True
+    reason = f"the opening statement was {first.cut_from:,} characters long, over the {limit:,} allowed" + (
+        f"; its correction was {again.cut_from:,}" if again.ok else "; the correction got no reply"
+    )
+    return waited, Penalty(turn=turn, agent=agent, rule=ADHERENCE, reason=reason)
 
 
 def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
@@ -434,5 +470,7 @@ def _items(turn: Turn, calls: list[Call], record) -> list[dict]:
         )
     if isinstance(record, Penalty):
         return turn_items(turn.number, penalised=(record.agent.name, record.rule))
-    opening = next((c for c in calls if c.role == Call.Role.OPENING and c.ok and not c.penalised), None)
+    opening = next(
+        (c for c in calls if c.role in (Call.Role.OPENING, Call.Role.CORRECTION) and c.ok and not c.penalised), None
+    )
     return turn_items(turn.number, said=(opening.agent.name, opening.text, opening.text)) if opening else []

@@ -396,3 +396,22 @@ def test_calls_failing_past_the_breaker_end_the_game_void_at_once(play, settings
         game = play(stub, max_turns=60)
     assert game.outcome == Game.Outcome.VOID and "circuit breaker" in game.void_reason
     assert game.turns_played == 4  # Beta's opening failed and opened the breaker; its next turn ended the game
+
+
+def test_an_over_long_opening_is_withheld_and_corrected_once(play):
+    huge = "I am a machine, " * 200  # 3,200 characters, over the 2,000 a reply may have
+    with ChatStub({**scripts(), "Beta": [huge, "I am a machine: terse now."]}) as stub:
+        game = play(stub, max_turns=3)
+    assert not Penalty.objects.filter(turn__game=game).exists()
+    seen = json.dumps(stub.of("Gamma")[0]["messages"])
+    assert "I am a machine: terse now." in seen and "I am a machine, I am a machine" not in seen
+    assert "characters long, over the 2,000 allowed" in stub.of("Beta")[1]["messages"][-1]["content"]
+
+
+def test_an_opening_over_long_again_costs_a_penalty(play):
+    huge = "I am a machine, " * 200
+    with ChatStub({**scripts(), "Beta": [huge, huge]}) as stub:
+        game = play(stub, max_turns=3)
+    penalty = Penalty.objects.get(turn__game=game)
+    assert penalty.agent.name == "Beta" and penalty.rule == "adherence" and penalty.turn.number == 0
+    assert "Beta was penalised (adherence)" in json.dumps(stub.of("Gamma")[0]["messages"])
