@@ -98,8 +98,13 @@ class AddressNotAllowed(EngineError):
 
 def allow_hint(address: IPAddress | None, setting: str) -> str:
     """How an organiser allows ``address``: the host's ``setting`` (a list of CIDR ranges) with this one
-    address as the example value ("ARENA_OUTBOUND_ALLOW=127.0.0.1/32")."""
-    example = f"{address}/{address.max_prefixlen}" if address is not None else "127.0.0.1/32"
+    address as the example value ("ARENA_OUTBOUND_ALLOW=10.0.5.7/32"); for a loopback address both
+    loopbacks, since a name such as ``localhost`` may resolve to either or both, and every address a name
+    resolves to must be allowed ("ARENA_OUTBOUND_ALLOW=127.0.0.1/32,::1/128")."""
+    if address is None or address.is_loopback:
+        example = "127.0.0.1/32,::1/128"
+    else:
+        example = f"{address}/{address.max_prefixlen}"
     return (
         f"to let the platform call it (a model server of your own, e.g. Ollama, vLLM or llama.cpp on this "
         f"machine or your network), allow its range in the {setting} setting, e.g. {setting}={example}"

@@ -240,5 +240,7 @@ def test_settings_naming_a_host_pass_validation():
 def test_allow_hint_names_the_setting_with_the_address_as_its_value():
     from bots.netpolicy import allow_hint, parse_address
 
-    assert allow_hint(parse_address("127.0.0.1"), "ARENA_OUTBOUND_ALLOW").endswith("ARENA_OUTBOUND_ALLOW=127.0.0.1/32")
-    assert allow_hint(parse_address("::1"), "X").endswith("X=::1/128")
+    assert allow_hint(parse_address("10.0.5.7"), "ARENA_OUTBOUND_ALLOW").endswith("ARENA_OUTBOUND_ALLOW=10.0.5.7/32")
+    assert allow_hint(parse_address("fd00::7"), "X").endswith("X=fd00::7/128")
+    # localhost may resolve to either loopback or both, and a name is allowed only when all its addresses are
+    assert allow_hint(parse_address("::1"), "X").endswith("X=127.0.0.1/32,::1/128")

@@ -139,7 +139,7 @@ def test_a_game_whose_agents_cannot_be_reached_is_refused_on_the_page_before_it_
     page = response.content.decode()
     assert response.status_code == 400 and "The game was not started" in page
     assert "agent A (http://localhost:11434/v1, model gemma2:2b)" in page and "loopback" in page
-    assert "ARENA_OUTBOUND_ALLOW=" in page  # how to allow a local model server
+    assert "ARENA_OUTBOUND_ALLOW=127.0.0.1/32,::1/128" in page  # how to allow a local model server
     assert not Game.objects.exists()
     response = client_for(cast.olivia).post("/admin/tables/game/add/", {"configuration": json.dumps(config)})
     assert response.status_code == 200 and "ARENA_OUTBOUND_ALLOW=" in response.content.decode()
