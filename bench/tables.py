@@ -75,7 +75,9 @@ def start_games(stub, count, turns, seed0):
 
     ids = []
     for i in range(count):
-        game = game_create(config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100})
+        game = game_create(
+            config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100, "probe": False}
+        )
         ids.append(game.pk)
     started = time.perf_counter()
     for pk in ids:
@@ -152,7 +154,9 @@ def in_process(stub, count, turns, seed0, profiler=None):
 
     ids, statements, cpu_s, started = [], Statements(), 0.0, time.perf_counter()
     for i in range(count):
-        game = game_create(config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100})
+        game = game_create(
+            config={**stub.config(names=NAMES), "seed": seed0 + i, "max_turns": turns, "end_votes": 100, "probe": False}
+        )
         game_start(game_id=game.pk, run=False)
         cpu = time.process_time()
         with connection.execute_wrapper(statements):

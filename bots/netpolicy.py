@@ -91,8 +91,24 @@ class AddressNotAllowed(EngineError):
     ``str()`` names the host, the address and why (for the organiser's call log); ``public`` is the
     neutral :data:`NOT_ALLOWED`."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, address: IPAddress | None = None) -> None:
         super().__init__(message, transient=False, public=NOT_ALLOWED)
+        self.address = address
+
+
+def allow_hint(address: IPAddress | None, setting: str) -> str:
+    """How an organiser allows ``address``: the host's ``setting`` (a list of CIDR ranges) with this one
+    address as the example value ("ARENA_OUTBOUND_ALLOW=10.0.5.7/32"); for a loopback address both
+    loopbacks, since a name such as ``localhost`` may resolve to either or both, and every address a name
+    resolves to must be allowed ("ARENA_OUTBOUND_ALLOW=127.0.0.1/32,::1/128")."""
+    if address is None or address.is_loopback:
+        example = "127.0.0.1/32,::1/128"
+    else:
+        example = f"{address}/{address.max_prefixlen}"
+    return (
+        f"to let the platform call it (a model server of your own, e.g. Ollama, vLLM or llama.cpp on this "
+        f"machine or your network), allow its range in the {setting} setting, e.g. {setting}={example}"
+    )
 
 
 def parse_address(text: str) -> IPAddress | None:
@@ -172,7 +188,7 @@ class OutboundPolicy:
         reason = self.reason(address)
         if reason is not None:
             named = f"{host} ({address})" if host and host != str(address) else str(address)
-            raise AddressNotAllowed(f"address not allowed: {named} is {reason}")
+            raise AddressNotAllowed(f"address not allowed: {named} is {reason}", address)
         return address
 
     def resolve(self, host: str, port: int) -> tuple[IPAddress, ...]:
@@ -226,9 +242,10 @@ class OutboundPolicy:
 STRICT = OutboundPolicy()
 
 
-def outbound_settings_check(engine: type, cleaned: dict, policy: OutboundPolicy) -> None:
+def outbound_settings_check(engine: type, cleaned: dict, policy: OutboundPolicy, setting: str = "") -> None:
     """Refuse ``cleaned`` settings of ``engine`` whose URL keys (``engine.outbound_keys``) the policy
-    refuses: :class:`EngineSettingsError` naming the key."""
+    refuses: :class:`EngineSettingsError` naming the key (and, given the host's ``setting`` that allows
+    ranges, how to allow it)."""
     for key in getattr(engine, "outbound_keys", ()):
         url = cleaned.get(key)
         if not url:
@@ -242,6 +259,7 @@ def outbound_settings_check(engine: type, cleaned: dict, policy: OutboundPolicy)
                 (
                     f"address not allowed ({reason}): the arena calls public addresses only. A host name "
                     "that resolves to such an address is refused when the entry is called"
+                    + (f"; {allow_hint(exc.address, setting)}" if setting else "")
                 ),
             ) from None
         except ValueError as exc:

@@ -20,6 +20,7 @@ BUILTIN: dict[str, str] = {
     "webhook": "bots.engines.webhook:WebhookEngine",
     "learner": "bots.engines.learner:LearnerEngine",
     "echo": "bots.engines.echo:EchoEngine",
+    "tables_stub": "bots.engines.tables_stub:TablesStubEngine",
     # pull mode and lpp are answered from outside the registry (arena.models.EXTERNAL_ENGINES)
 }
 

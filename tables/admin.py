@@ -30,10 +30,11 @@ class GameCreateForm(forms.ModelForm):
             config = json.loads(self.cleaned_data["configuration"])
         except ValueError as exc:
             raise forms.ValidationError(f"not JSON: {exc}") from None
-        try:
-            return services.config_clean(config)
+        try:  # the backends are checked here, so a refusal shows on the form
+            self.prepared = services.game_prepare(config=config)
         except ArenaError as exc:
             raise forms.ValidationError(str(exc)) from None
+        return self.prepared.config
 
 
 class AgentInline(admin.TabularInline):
@@ -92,7 +93,7 @@ class GameAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return
-        game = services.game_create(config=form.cleaned_data["configuration"], user=request.user)
+        game = services.game_create(prepared=form.prepared, user=request.user)
         obj.pk = game.pk
         obj._state.adding = False
         obj.__dict__.update({k: v for k, v in game.__dict__.items() if not k.startswith("_")})

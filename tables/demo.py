@@ -79,6 +79,7 @@ def demo_config() -> dict:
         "max_turns": 30,
         "agents": [{"name": n, "base_url": URL, "model": f"demo-{n.lower()}"} for n in ("Alpha", "Beta", "Gamma")],
         "judge": {"base_url": URL, "model": "demo-judge"},
+        "probe": False,  # the scripted stand-in plays the models: there is no server to check
     }
 
 

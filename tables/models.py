@@ -23,6 +23,7 @@ class Game(models.Model):
         NONE = "", "not decided"
         LOSER = "loser", "an agent declared human"
         DRAW = "draw", "draw (turn cap)"
+        VOID = "void", "void (an agent never answered, or its calls failed past the breaker)"
 
     title = models.CharField(max_length=200, blank=True)
     config = models.JSONField(help_text="the configuration the game was created from (no secrets)")
@@ -36,6 +37,7 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.NONE, blank=True)
     loser = models.ForeignKey("Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    void_reason = models.CharField(max_length=300, blank=True, help_text="why a void game counts for nothing")
     turns_played = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

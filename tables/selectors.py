@@ -28,6 +28,8 @@ def _turns(game):
 
 
 def _model(entry) -> str:
+    if entry.engine == "tables_stub":
+        return "built-in stub player"
     settings = entry.settings or {}
     host = urlsplit(settings.get("base_url", "")).netloc
     return f"{settings.get('model', '?')} @ {host}" if host else str(settings.get("model", "?"))
@@ -200,7 +202,10 @@ def game_state(*, game: Game, full: bool = False) -> dict:
 def game_result(*, game: Game) -> dict:
     """The command's answer: loser or draw, turns, votes against, penalties, metrics."""
     state = game_state(game=game, full=False)
-    out = {"loser": state["loser"]} if state["outcome"] == Game.Outcome.LOSER else {"draw": True}
+    if state["outcome"] == Game.Outcome.VOID:
+        out = {"void": game.void_reason or True}
+    else:
+        out = {"loser": state["loser"]} if state["outcome"] == Game.Outcome.LOSER else {"draw": True}
     out.update(
         game=game.pk,
         seed=game.seed,
@@ -260,20 +265,26 @@ def games_list(*, limit: int = 50) -> list[Game]:
 
 
 def leaderboard() -> list[dict]:
-    """Per model (entry) across finished games: games, losses (declared human), draws, votes received,
-    penalties, and the pooled obedience (valid first try)."""
+    """Per model (entry) across finished games (void ones count for nothing): games, losses (declared
+    human), draws, votes received, penalties, and the pooled obedience (valid first try)."""
     rows: dict[int, dict] = {}
-    agents = Agent.objects.filter(game__status=Game.Status.FINISHED).select_related("entry", "game")
+    counted = {"game__status": Game.Status.FINISHED}
+    void = {"game__outcome": Game.Outcome.VOID}
+    agents = Agent.objects.filter(**counted).exclude(**void).select_related("entry", "game")
     received = defaultdict(int)
-    for vote in Vote.objects.filter(turn__game__status=Game.Status.FINISHED).values_list("target_id", flat=True):
+    turn_counted = {f"turn__{k}": v for k, v in counted.items()}
+    turn_void = {f"turn__{k}": v for k, v in void.items()}
+    for vote in Vote.objects.filter(**turn_counted).exclude(**turn_void).values_list("target_id", flat=True):
         received[vote] += 1
     penalties = defaultdict(int)
-    for agent_id in Penalty.objects.filter(turn__game__status=Game.Status.FINISHED).values_list("agent_id", flat=True):
+    for agent_id in Penalty.objects.filter(**turn_counted).exclude(**turn_void).values_list("agent_id", flat=True):
         penalties[agent_id] += 1
     first = defaultdict(lambda: [0, 0])
-    for agent_id, penalised in Call.objects.filter(
-        turn__game__status=Game.Status.FINISHED, role=Call.Role.VOTE, ok=True
-    ).values_list("agent_id", "penalised"):
+    for agent_id, penalised in (
+        Call.objects.filter(**turn_counted, role=Call.Role.VOTE, ok=True)
+        .exclude(**turn_void)
+        .values_list("agent_id", "penalised")
+    ):
         first[agent_id][0] += not penalised
         first[agent_id][1] += 1
     for a in agents:

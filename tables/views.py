@@ -12,16 +12,23 @@ from core.errors import ArenaError
 from tables import charts, selectors, services
 from tables.models import Game
 
+# what the form holds at first: the built-in stub players, which need no server (a game that works as is)
 EXAMPLE = {
-    "agents": [
-        {"name": "Alpha", "base_url": "http://localhost:11434/v1", "model": "gemma2:2b"},
-        {"name": "Beta", "base_url": "http://localhost:11434/v1", "model": "phi3"},
-        {"name": "Gamma", "base_url": "http://localhost:11434/v1", "model": "qwen2:1.5b"},
-    ],
+    "title": "First game: three built-in stub players",
+    "agents": [{"name": n, "engine": "stub"} for n in ("Alpha", "Beta", "Gamma")],
     "judge": None,
     "seed": 42,
     "end_votes": 3,
-    "max_turns": 60,
+    "max_turns": 30,
+}
+# how to point agents at a model server instead (shown beside the form)
+SERVER_EXAMPLE = {
+    "agents": [
+        {"name": "Alpha", "base_url": "http://localhost:11434/v1", "model": "llama3.2:1b"},
+        {"name": "Beta", "base_url": "https://api.example.com/v1", "model": "some-model", "api_key": "sk-..."},
+        {"name": "Gamma", "engine": "stub"},
+    ],
+    "judge": None,
 }
 MAX_CONFIG_CHARS = 20_000
 
@@ -92,4 +99,5 @@ def game_new(request):
             return redirect("tables:game", game_id=game.pk)
         except ArenaError as exc:
             error = str(exc)
-    return render(request, "tables/new.html", {"config": text, "error": error}, status=400 if error else 200)
+    context = {"config": text, "error": error, "server_example": json.dumps(SERVER_EXAMPLE, indent=2)}
+    return render(request, "tables/new.html", context, status=400 if error else 200)

@@ -2,7 +2,9 @@
 
 Each model has its own script: a list of steps, played in order (the last repeats). A step is the reply
 text, or ``(status, text, delay_s)``, or a callable ``step(body) -> text`` (the request's JSON body).
-Every request is recorded (model, messages, body)."""
+Every request is recorded (model, messages, body). ``GET /v1/models`` lists the models of the scripts and
+of every :meth:`ChatStub.config` made, plus ``models`` (``models_endpoint=False``: a server without it, 404).
+"""
 
 import json
 import threading
@@ -28,13 +30,24 @@ def vote(target, reason):
 
 
 class ChatStub(LoopbackServer):
-    def __init__(self, scripts=None, default="I am a machine: I process tokens, not feelings."):
+    def __init__(
+        self, scripts=None, default="I am a machine: I process tokens, not feelings.", models=(), models_endpoint=True
+    ):
         self.scripts = {k: list(v) for k, v in (scripts or {}).items()}
         self.default = default
         self.requests, self.counts, self.probes = [], {}, 0
+        self.listed = set(self.scripts) | set(models)
+        self.model_lists = 0  # GET /v1/models answered
         self.lock = threading.Lock()
-        super().__init__(self._respond)
+        super().__init__(self._respond, self._models if models_endpoint else None)
         self.url = f"{self.root}/v1"
+
+    def _models(self, path):
+        if path.rstrip("/") != "/v1/models":
+            return 404, {"error": "not found"}, 0
+        with self.lock:
+            self.model_lists += 1
+        return 200, {"object": "list", "data": [{"id": m, "object": "model"} for m in sorted(self.listed)]}, 0
 
     def _respond(self, path, headers, raw):
         body = json.loads(raw or b"{}")
@@ -65,7 +78,8 @@ class ChatStub(LoopbackServer):
         return [r for r in self.requests if r["model"] == model]
 
     def config(self, names=("Alpha", "Beta", "Gamma"), judge=None, **extra):
-        """A game configuration whose agent named N plays model N on this stub."""
+        """A game configuration whose agent named N plays model N on this stub (each listed by its models)."""
+        self.listed |= set(names) | ({judge} if judge else set())
         return {
             "agents": [{"name": n, "base_url": self.url, "model": n} for n in names],
             "judge": {"base_url": self.url, "model": judge} if judge else None,

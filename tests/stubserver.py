@@ -10,9 +10,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class LoopbackServer:
     """``respond(path, headers, body) -> (status, payload, delay_s)``: ``headers`` a dict with lower-case
-    names, ``body`` bytes; ``payload`` bytes or anything JSON-able. Use it as a context manager."""
+    names, ``body`` bytes; ``payload`` bytes or anything JSON-able. GETs are answered by
+    ``respond_get(path)`` in the same form (404 without one). Use it as a context manager."""
 
-    def __init__(self, respond):
+    def __init__(self, respond, respond_get=None):
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             wbufsize = -1  # the whole response in one write (headers and body apart meet the 40 ms delayed ACK)
@@ -21,6 +22,13 @@ class LoopbackServer:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 status, payload, delay = respond(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                self._send(status, payload, delay)
+
+            def do_GET(self):
+                status, payload, delay = respond_get(self.path) if respond_get else (404, {"error": "not found"}, 0)
+                self._send(status, payload, delay)
+
+            def _send(self, status, payload, delay):
                 if delay:
                     time.sleep(delay)
                 data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -36,6 +44,7 @@ class LoopbackServer:
             def log_message(self, *args):
                 pass
 
+        self.gets = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.root = f"http://127.0.0.1:{self.server.server_address[1]}"

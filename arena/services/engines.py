@@ -17,6 +17,8 @@ This is the only module of the apps that imports :mod:`bots.registry`. It offers
 - :func:`engine_chat`: the same guards (breaker, call log, retries) for a caller that owns the whole
   prompt and wants the raw reply, latency and token counts (Turing the Tables);
 - :func:`entry_probe`: one logged call outside any conversation (the admin's health probe);
+- :func:`entry_model_check`: whether an entry's server is reachable and has its model, at no completion's
+  cost where the engine can (the llm engine's ``GET /models``), for an organiser about to use it;
 - :func:`outbound_policy`: the addresses engines may call (``ARENA_OUTBOUND_ALLOW``), lent to every
   engine built here and applied to URL settings when they are validated;
 - for the reply tasks: :func:`reply_queue_pick` (the heavy-engine queue) and :func:`reply_task_run` (how
@@ -45,13 +47,15 @@ from arena.services.breaker import (
     engine_call_record,
 )
 from bots.base import Engine, EngineError, EngineSettingsError, ReplyContext, Turn
-from bots.netpolicy import OutboundPolicy, outbound_settings_check
+from bots.netpolicy import AddressNotAllowed, OutboundPolicy, allow_hint, outbound_settings_check
 from bots.registry import UnknownEngine, engine_choices, engine_class, get_engine
 from bots.typing_delay import TypingModel
 from core.dispatch import enqueue_now
 
 log = logging.getLogger(__name__)
 
+OUTBOUND_SETTING = "ARENA_OUTBOUND_ALLOW"  # the setting that allows non-public ranges (named in refusals)
+BREAKER_OPEN = "circuit breaker open"  # engine_chat's error while an entry's breaker is open
 HEAVY_ENGINES = frozenset({"aiml", "learner"})  # ALICE's kernel: ~240 MB and ~4 s to load per process
 PROBE_MESSAGE = "Hello! How are you today?"
 INTERNAL_ERROR = "engine failed (internal error)"  # what an entrant is told of an engine's bug
@@ -118,7 +122,7 @@ def engine_settings_validate(*, engine: str, settings: Mapping) -> dict:
     a URL whose host is an address :func:`outbound_policy` refuses among them)."""
     cls = engine_class(engine)
     cleaned = cls.validate_settings(settings)
-    outbound_settings_check(cls, cleaned, outbound_policy())
+    outbound_settings_check(cls, cleaned, outbound_policy(), OUTBOUND_SETTING)
     return cleaned
 
 
@@ -234,7 +238,7 @@ def engine_reply(
     """
     call = dict(subject=subject, conversation=conversation, trigger_seq=trigger_seq, attempt=attempt)
     if not breaker_allows(entry):
-        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"), **call)
+        engine_call_log(entry, CallResult(EngineCall.Outcome.SKIPPED, error=BREAKER_OPEN), **call)
         return None
     result = engine_ask(entry=entry, context=context, max_chars=max_chars)
     engine_call_log(entry, result, **call)
@@ -290,6 +294,7 @@ class ChatReply:
     error: str = ""
     attempts: int = 0
     latency_exact_ms: float = 0.0
+    cut_from: int = 0  # the reply's whole length when the engine cut it to its ``max_reply_chars``; 0 = whole
 
 
 def engine_chat(
@@ -323,11 +328,11 @@ def engine_chat(
         if not breaker_allows(entry):
             engine_call_log(
                 entry,
-                CallResult(EngineCall.Outcome.SKIPPED, error="circuit breaker open"),
+                CallResult(EngineCall.Outcome.SKIPPED, error=BREAKER_OPEN),
                 subject=subject,
                 attempt=attempt,
             )
-            return ChatReply(False, error="circuit breaker open", attempts=attempt + 1)
+            return ChatReply(False, error=BREAKER_OPEN, attempts=attempt + 1)
         reply, transient = None, False
         start = time.perf_counter()
         try:
@@ -337,7 +342,7 @@ def engine_chat(
             start = time.perf_counter()  # the call's latency, not the engine's construction
             answer = engine.chat(messages, json_mode=json_mode)
             text = clean_reply(answer.text, max_chars=max(len(answer.text), 1))
-            reply = (text, answer.raw, answer.tokens_in, answer.tokens_out)
+            reply = (text, answer.raw, answer.tokens_in, answer.tokens_out, getattr(answer, "cut_from", 0))
             outcome, error = EngineCall.Outcome.OK, ""
         except EngineError as exc:
             error, transient = str(exc), exc.transient
@@ -359,6 +364,7 @@ def engine_chat(
                 reply[3],
                 attempts=attempt + 1,
                 latency_exact_ms=exact_ms,
+                cut_from=reply[4],
             )
         countdown = retry_countdown(attempt=attempt) if transient else None
         if countdown is None:
@@ -403,6 +409,40 @@ def entry_probe(*, entry_id: int, message: str = PROBE_MESSAGE, for_organiser: b
         "error": result.error if for_organiser else result.public_error,
         "healthy": health.healthy,
     }
+
+
+def entry_model_check(*, entry: Entry) -> dict:
+    """Whether ``entry``'s server is reachable and has its model, for an organiser about to use it, at
+    no completion's cost where the engine can (the llm engine: ``GET /models``, one minimal call only on a
+    server without it). Logged in the call log as a probe; a success closes the entry's breaker (a failure
+    leaves it be). Engines without a network check (the built-in ones) pass. Returns ``{"ok", "how",
+    "error"}``: ``error`` says what failed and, for an address the outbound policy refuses, how to allow it
+    (:data:`OUTBOUND_SETTING`)."""
+    start = time.perf_counter()
+    try:
+        engine = entry_engine_build(entry=entry)
+        check = getattr(engine, "model_check", None)
+        how = check() if check else "no network check needed"
+        result = CallResult(EngineCall.Outcome.OK, detail=how[:200])
+        error = ""
+    except AddressNotAllowed as exc:
+        how, error = "", f"{exc}; {allow_hint(exc.address, OUTBOUND_SETTING)}"
+        result = CallResult(EngineCall.Outcome.ERROR, error=str(exc)[:ERROR_CHARS])
+    except EngineError as exc:
+        how, error = "", str(exc)
+        outcome = EngineCall.Outcome.TIMEOUT if "timed out" in error else EngineCall.Outcome.ERROR
+        result = CallResult(outcome, error=error[:ERROR_CHARS], transient=exc.transient)
+        if exc.transient:  # nothing answered in time: say what to look at
+            error += "; is the server running, and is base_url its OpenAI-compatible root (e.g. http://host:11434/v1)?"
+    except Exception as exc:  # bad stored settings or an engine's bug: refused, not raised
+        log.exception("entry %s (%s): model check raised", entry.pk, entry.engine)
+        how, error = "", f"{type(exc).__name__}: {exc}"
+        result = CallResult(EngineCall.Outcome.ERROR, error=error[:ERROR_CHARS])
+    result.latency_ms = int((time.perf_counter() - start) * 1000)
+    engine_call_log(entry, result, kind=EngineCall.Kind.PROBE, subject="model check")
+    if result.ok:  # a server found working closes a breaker a past failure left open
+        breaker_record(entry, result)
+    return {"ok": result.ok, "how": how, "error": error}
 
 
 # --- the reply tasks: heavy-engine queue, retries ------------------------------------------------

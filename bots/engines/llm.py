@@ -93,9 +93,13 @@ class ChatResult:
     raw: dict
     tokens_in: int | None = None
     tokens_out: int | None = None
+    cut_from: int = 0  # the reply's length when it was longer than ``max_reply_chars`` and cut; 0 = not cut
 
 
 CHAT_ROLES = ("system", "user", "assistant")
+MODEL_CHECK_TIMEOUT_S = 15.0  # the longest a model check waits for GET /models
+# the one message of a model check on a server without GET /models, labelled as what it is
+MODEL_CHECK_PROMPT = "Platform check before a game, not part of it: reply with OK."
 
 
 class ChatBackend(Protocol):
@@ -125,6 +129,7 @@ class OpenAIBackend:
         self._openai = openai
         self._completion = ChatCompletion
         self.base_url = base_url
+        self.timeout_s = timeout_s
         self.policy = policy
         self._client = openai.OpenAI(
             base_url=base_url,
@@ -142,6 +147,33 @@ class OpenAIBackend:
 
     def __repr__(self) -> str:
         return f"<OpenAIBackend {self.base_url!r}>"
+
+    def model_ids(self) -> list[str] | None:
+        """The model ids the server lists at ``GET <base_url>/models`` (no completion, nothing spent);
+        None when the server has no such endpoint (HTTP 404). Raises :class:`EngineError` otherwise."""
+        openai = self._openai
+        self.check()
+        try:
+            # a check, not a game's call: answered at once by a working server, so never waited on for long
+            options = {"timeout": openai.Timeout(min(self.timeout_s, MODEL_CHECK_TIMEOUT_S), connect=5.0)}
+            body = self._client.get("/models", cast_to=object, options=options)
+        except EngineError:
+            raise
+        except openai.APITimeoutError:
+            raise remote_error("LLM server timed out", transient=True) from None
+        except openai.APIConnectionError:
+            raise remote_error("LLM server unreachable", transient=True) from None
+        except openai.APIStatusError as exc:
+            if exc.status_code == 404:
+                return None
+            status = exc.status_code
+            raise remote_error(f"LLM server answered HTTP {status} to GET /models", transient=False) from None
+        except (openai.OpenAIError, ValueError, TypeError) as exc:
+            raise remote_error(f"LLM client error: {type(exc).__name__}", transient=False) from None
+        data = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(data, list):
+            raise remote_error("LLM server's GET /models sent no model list", transient=False)
+        return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id") is not None]
 
     def complete(self, messages, *, model, temperature, max_tokens):
         return self.chat(messages, model=model, temperature=temperature, max_tokens=max_tokens).text
@@ -182,6 +214,19 @@ class OpenAIBackend:
         )
 
 
+def _raw_cut(raw, text: str, cut_from: int):
+    """The server's response with an over-long reply's content replaced by what was kept (a megabyte of
+    reply is not stored twice); ``content_chars`` says how long it was."""
+    choices = raw.get("choices") if isinstance(raw, dict) else None
+    if not (isinstance(choices, list) and choices and isinstance(choices[0], dict)):
+        return raw
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        return raw
+    first = {**choices[0], "message": {**message, "content": text, "content_chars": cut_from}}
+    return {**raw, "choices": [first, *choices[1:]]}
+
+
 def _count(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
@@ -218,6 +263,27 @@ class LLMEngine(Engine):
             s = self.settings
             self._backend = OpenAIBackend(s["base_url"], s["api_key"], s["timeout_s"], self.outbound)
         return self._backend
+
+    def model_check(self) -> str:
+        """Check that the server is reachable and has the model, spending no completion where it can:
+        ``GET /models`` must list the model. Only a server without that endpoint (HTTP 404) gets one
+        minimal call instead (:data:`MODEL_CHECK_PROMPT`, one token). Returns how it was checked; raises
+        :class:`EngineError` (an :class:`~bots.netpolicy.AddressNotAllowed` for a refused address)."""
+        s = self.settings
+        backend = self.backend()
+        ids = backend.model_ids() if hasattr(backend, "model_ids") else None
+        if ids is not None:
+            if s["model"] not in ids:
+                listed = ", ".join(ids[:12]) + (", ..." if len(ids) > 12 else "") if ids else "none"
+                raise EngineError(
+                    f"model {s['model']!r} is not on the server (GET /models lists: {listed}); "
+                    "use one of its ids or pull the model first"
+                )
+            return "model listed by GET /models"
+        backend.complete(
+            [{"role": "user", "content": MODEL_CHECK_PROMPT}], model=s["model"], temperature=0.0, max_tokens=1
+        )
+        return "one minimal call (the server has no GET /models)"
 
     def messages(self, context: ReplyContext) -> list[dict[str, str]]:
         persona = {**self.settings["persona"], **context.persona}
@@ -258,7 +324,10 @@ class LLMEngine(Engine):
             result = backend.chat(checked, json_mode=json_mode, **kwargs)
         else:  # a backend that only completes (a test's stand-in)
             result = ChatResult(backend.complete(checked, **kwargs), {})
-        text = cap(result.text, s["max_reply_chars"])
+        full = result.text.strip()
+        text = cap(full, s["max_reply_chars"])
         if not text:
             raise remote_error("LLM server sent an empty reply", transient=False)
-        return ChatResult(text, result.raw, result.tokens_in, result.tokens_out)
+        cut_from = len(full) if len(full) > s["max_reply_chars"] else 0
+        raw = _raw_cut(result.raw, text, cut_from) if cut_from else result.raw
+        return ChatResult(text, raw, result.tokens_in, result.tokens_out, cut_from)

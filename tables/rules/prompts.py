@@ -62,6 +62,16 @@ def correction_prompt(*, name: str, failed_reply: str, rule: str, reason: str, i
     )
 
 
+def opening_correction_prompt(*, name: str, chars: int, limit: int, instructions: str) -> str:
+    """One correction of an opening statement longer than the length rule allows."""
+    return (
+        f"{name}, your opening statement broke a rule of the game and will be penalised unless you correct it "
+        f"now.\nRule broken: adherence to the prompt: it was {chars:,} characters long, over the {limit:,} "
+        f"allowed.\nThe original instructions were:\n{instructions}\n"
+        "Answer again, in a few concise sentences; do not apologise."
+    )
+
+
 def state_message(*, turn: int, tally: dict[str, int]) -> str:
     counts = ", ".join(f"{name} {count}" for name, count in tally.items())
     return f"Game state: turn {turn}. Votes against so far: {counts}."

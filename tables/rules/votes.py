@@ -111,7 +111,15 @@ def vote_parse(*, text: str, voter: str, names: list[str], max_reason_chars: int
         )
     named = find_names(text, others)
     if len(named) == 1 and len(fold(text)) > len(fold(named[0])):
-        return Vote(named[0], text.strip()[:max_reason_chars], "free_text")
+        if len(text.strip()) > max_reason_chars:  # the reason's rule holds for free text too: never cut
+            return Vote(
+                named[0],
+                text.strip(),
+                "free_text",
+                ADHERENCE,
+                f"the reply (a free-text vote) is longer than {max_reason_chars} characters",
+            )
+        return Vote(named[0], text.strip(), "free_text")
     if not named and find_names(text, [voter]):
         return Vote(voter, text.strip(), "free_text", SELF_VOTE, f"{voter} voted against itself")
     if not named:

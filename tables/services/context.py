@@ -52,7 +52,7 @@ def transcript(*, game, before: int, agents: dict[str, Agent] | None = None) -> 
         Call.objects.filter(
             turn__game=game,
             turn__number__lt=min(before, len(game.order)),
-            role=Call.Role.OPENING,
+            role__in=(Call.Role.OPENING, Call.Role.CORRECTION),  # an opening, or its correction
             ok=True,
             penalised=False,
         ).values_list("turn__number", "text")

@@ -14,7 +14,7 @@ from tables.models import Call, Verdict
 from tables.rules import prompts
 from tables.rules.judge import judge_parse
 from tables.rules.similarity import Earlier, Thresholds, copies_find
-from tables.rules.votes import LLM_JUDGE, RULES, Vote, vote_parse
+from tables.rules.votes import ADHERENCE, LLM_JUDGE, RULES, Vote, vote_parse
 
 MAX_REASON_CHARS = 600
 
@@ -54,6 +54,8 @@ def call_build(*, turn, agent, role: str, seq: int, messages: list[dict], reply)
         created_at=timezone.now(),
     )
     call.waited_ms = reply.latency_exact_ms or reply.latency_ms
+    # not stored: the reply's whole length when the engine cut it (a reply over the length rule)
+    call.cut_from = getattr(reply, "cut_from", 0)
     return call
 
 
@@ -63,6 +65,17 @@ def reply_judge(
     """Judge ``call`` (an agent's vote or correction) against the earlier messages (accepted votes' reasons
     and opening statements, never the failed original); the judge's call and the verdicts go to ``rows``."""
     vote = vote_parse(text=call.text, voter=agent.name, names=names, max_reason_chars=MAX_REASON_CHARS)
+    cut_from = getattr(call, "cut_from", 0)
+    if cut_from:  # an over-long reply breaks the length rule: never read from its cut head and accepted
+        limit = agent.entry.settings.get("max_reply_chars", len(call.text))
+        vote = Vote(
+            None,
+            "",
+            vote.form,
+            ADHERENCE,
+            f"the reply is {cut_from:,} characters long, over the {limit:,} a reply may have "
+            f"(a vote's reason: at most {MAX_REASON_CHARS})",
+        )
     thresholds = Thresholds(game.similarity_threshold, game.partial_threshold)
     rule, detail, similarity, copied = vote.rule, vote.detail, None, False
     if vote.ok:

@@ -21,13 +21,14 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from arena.services import results_version_bump
-from arena.services.engines import engine_chat
+from arena.services.engines import BREAKER_OPEN, engine_chat
 from core.db import Add, insert_statement, inserted, statements_run, update_where
 from core.dispatch import enqueue_now, enqueue_on_commit
 from tables import notify
 from tables.models import Agent, Call, Game, Penalty, Turn, Verdict, Vote
 from tables.rules import prompts
 from tables.rules.metrics import grounded
+from tables.rules.votes import ADHERENCE
 from tables.services import context
 from tables.services.context import Table, table_load, turn_items
 from tables.services.judging import call_build, reply_judge, rule_text
@@ -179,6 +180,7 @@ def _turn_play(
     game, agent, rows = table.game, turn.agent, []
     record = None
     if turn.phase == Turn.Phase.OPENING:
+        messages = context.opening_messages(game=game, name=agent.name, items=table.items)
         call = _call(
             game=game,
             turn=turn,
@@ -187,11 +189,15 @@ def _turn_play(
             seq=0,
             json_mode=False,
             chat=chat,
-            messages=context.opening_messages(game=game, name=agent.name, items=table.items),
+            messages=messages,
         )
         rows.append(call)
         waited += call.waited_ms
         outcome = None if call.ok else call.error
+        if call.ok and getattr(call, "cut_from", 0):
+            waited, record = _opening_correct(
+                game=game, turn=turn, agent=agent, first=call, messages=messages, rows=rows, chat=chat, waited=waited
+            )
     else:
         messages = context.vote_messages(
             game=game, name=agent.name, items=table.items, number=number, tally=table.tally()
@@ -213,6 +219,36 @@ def _turn_play(
     except TurnLost:
         return None, None
     return turn, table
+
+
+def _opening_correct(*, game, turn, agent, first, messages, rows, chat, waited):
+    """An opening over the length rule: withheld, one correction asked for; a correction over the rule too
+    (or none) costs a penalty. Returns the time waited and the penalty, or None when the correction stands."""
+    limit = agent.entry.settings.get("max_reply_chars", len(first.text))
+    first.penalised = True
+    fix = prompts.opening_correction_prompt(
+        name=agent.name, chars=first.cut_from, limit=limit, instructions=messages[-1]["content"]
+    )
+    again = _call(
+        game=game,
+        turn=turn,
+        agent=agent,
+        role=Call.Role.CORRECTION,
+        seq=1,
+        json_mode=False,
+        chat=chat,
+        messages=[*messages[:-1], {"role": "user", "content": fix}],
+    )
+    rows.append(again)
+    waited += again.waited_ms
+    if again.ok and not getattr(again, "cut_from", 0):
+        return waited, None
+    if again.ok:
+        again.penalised = True
+    reason = f"the opening statement was {first.cut_from:,} characters long, over the {limit:,} allowed" + (
+        f"; its correction was {again.cut_from:,}" if again.ok else "; the correction got no reply"
+    )
+    return waited, Penalty(turn=turn, agent=agent, rule=ADHERENCE, reason=reason)
 
 
 def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
@@ -295,15 +331,35 @@ def _vote_turn(*, table: Table, turn, agent, messages, rows, chat, waited):
     )
 
 
-def _game_after(game: Game, agents: dict, tally: dict, turn: Turn) -> tuple:
-    """The game's status, outcome, end time and loser once ``turn`` is played: finished with a loser when an
-    agent has ``end_votes`` votes against it, a draw at ``max_turns``, else still running."""
+def _silent(game: Game, agents: dict, calls: list[Call]) -> list[str]:
+    """The agents that never answered in the game (no call of theirs got a reply), this turn's calls
+    included; read once, at the game's end."""
+    answered = set(
+        Call.objects.filter(turn__game=game, agent__isnull=False, ok=True).values_list("agent__name", flat=True)
+    )
+    answered |= {c.agent.name for c in calls if c.ok and c.agent is not None}
+    return [name for name in game.order if name not in answered]
+
+
+def _game_after(game: Game, agents: dict, tally: dict, turn: Turn, error, calls: list[Call]) -> tuple:
+    """The game's status, outcome, end time, loser and void reason once ``turn`` is played: void at once when
+    the turn's call was refused by an open circuit breaker (its agent's calls failed past it), and void
+    instead of any other end when an agent never answered; else finished with a loser when an agent has
+    ``end_votes`` votes against it, a draw at ``max_turns``, or still running."""
+    if error == BREAKER_OPEN:
+        reason = f"{turn.agent.name}'s calls failed past the circuit breaker (its server kept failing)"
+        return Game.Status.FINISHED, Game.Outcome.VOID, timezone.now(), None, reason
     losers = [name for name, n in tally.items() if n >= game.end_votes]
+    if losers or turn.number + 1 >= game.max_turns:
+        silent = _silent(game, agents, calls)
+        if silent:
+            reason = f"{', '.join(silent)} never answered"
+            return Game.Status.FINISHED, Game.Outcome.VOID, timezone.now(), None, reason[:300]
     if losers:
-        return Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]]
+        return Game.Status.FINISHED, Game.Outcome.LOSER, timezone.now(), agents[losers[0]], ""
     if turn.number + 1 >= game.max_turns:
-        return Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now(), None
-    return Game.Status.RUNNING, Game.Outcome.NONE, None, None
+        return Game.Status.FINISHED, Game.Outcome.DRAW, timezone.now(), None, ""
+    return Game.Status.RUNNING, Game.Outcome.NONE, None, None, ""
 
 
 def _turn_end(
@@ -320,8 +376,8 @@ def _turn_end(
     tally = table.tally()
     if moved is not None:
         tally[moved.name] += 1
-    status, outcome, ended_at, loser = _game_after(game, agents, tally, turn)
     calls = [row for row in rows if isinstance(row, Call)]
+    status, outcome, ended_at, loser, void_reason = _game_after(game, agents, tally, turn, error, calls)
     verdicts = [row for row in rows if isinstance(row, Verdict)]
     with transaction.atomic():
         # two round trips where the database takes several statements at once (core.db.statements_run):
@@ -336,6 +392,7 @@ def _turn_end(
                 outcome=outcome,
                 ended_at=ended_at,
                 loser=loser,
+                void_reason=void_reason,
             )
         ]
         if calls:
@@ -356,6 +413,8 @@ def _turn_end(
             second.append(update_where(Agent, {"id": moved.pk}, **{counter: Add()}))
             if isinstance(record, Vote):
                 results_version_bump()  # the vote counts on the results pages once this commits
+        if outcome == Game.Outcome.VOID:
+            results_version_bump()  # the game's votes leave the results pages once this commits
         claimed = None
         if claim_next and status == Game.Status.RUNNING:
             # turns_played moved from this turn, under the game's row lock: no row of the next turn exists
@@ -389,12 +448,13 @@ def _turn_end(
         moved.received_count += 1
     elif isinstance(record, Penalty):
         moved.penalties_count += 1
-    game.turns_played, game.status, game.outcome, game.ended_at, game.loser = (
+    game.turns_played, game.status, game.outcome, game.ended_at, game.loser, game.void_reason = (
         turn.number + 1,
         status,
         outcome,
         ended_at,
         loser,
+        void_reason,
     )
     table.number, table.claimed = turn.number + 1, claimed
     table.extend(_items(turn, calls, record))
@@ -410,5 +470,7 @@ def _items(turn: Turn, calls: list[Call], record) -> list[dict]:
         )
     if isinstance(record, Penalty):
         return turn_items(turn.number, penalised=(record.agent.name, record.rule))
-    opening = next((c for c in calls if c.role == Call.Role.OPENING and c.ok and not c.penalised), None)
+    opening = next(
+        (c for c in calls if c.role in (Call.Role.OPENING, Call.Role.CORRECTION) and c.ok and not c.penalised), None
+    )
     return turn_items(turn.number, said=(opening.agent.name, opening.text, opening.text)) if opening else []

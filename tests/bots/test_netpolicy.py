@@ -235,3 +235,12 @@ def test_settings_with_a_refused_literal_address_are_refused_naming_the_key(engi
 def test_settings_naming_a_host_pass_validation():
     cleaned = WebhookEngine.validate_settings({"url": "https://bot.example.org/hook", "secret": "0123456789abcdef"})
     outbound_settings_check(WebhookEngine, cleaned, STRICT)  # judged when called, after resolution
+
+
+def test_allow_hint_names_the_setting_with_the_address_as_its_value():
+    from bots.netpolicy import allow_hint, parse_address
+
+    assert allow_hint(parse_address("10.0.5.7"), "ARENA_OUTBOUND_ALLOW").endswith("ARENA_OUTBOUND_ALLOW=10.0.5.7/32")
+    assert allow_hint(parse_address("fd00::7"), "X").endswith("X=fd00::7/128")
+    # localhost may resolve to either loopback or both, and a name is allowed only when all its addresses are
+    assert allow_hint(parse_address("::1"), "X").endswith("X=127.0.0.1/32,::1/128")

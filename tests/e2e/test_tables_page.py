@@ -53,3 +53,24 @@ def test_an_organiser_starts_a_game_and_watches_it_live(outbound, browser, live_
     expect(page.locator(".call.opening .text").first).to_have_text("Beep: I am silicon.")  # markup stripped, never run
     assert page.locator(".tables-live b").count() == 0
     assert page.js_errors == []
+
+
+def test_a_newcomer_presses_start_on_the_form_as_it_is_and_the_game_plays_to_its_end(
+    browser, live_daphne, cast, task_worker
+):
+    page = login(browser, live_daphne, "olivia", "olivia-pw")
+    page.goto(f"{live_daphne}/tables/new/")
+    expect(page.locator("#stub-note")).to_contain_text("built-in stub players")
+    expect(page.locator("#servers")).to_contain_text("ARENA_OUTBOUND_ALLOW=127.0.0.1/32")
+    # a model server on the organisers' network, which the outbound policy does not allow
+    local = {"agents": [{"name": n, "base_url": "http://10.0.0.5:11434/v1", "model": "gemma2:2b"} for n in "AB"]}
+    prefilled = page.input_value("textarea[name=config]")
+    page.fill("textarea[name=config]", json.dumps(local))
+    page.click("#start-game")
+    expect(page.locator("#error")).to_contain_text("10.0.0.5 is private")  # refused before it starts
+    expect(page.locator("#error")).to_contain_text("ARENA_OUTBOUND_ALLOW=10.0.0.5/32")
+    page.fill("textarea[name=config]", prefilled)
+    page.click("#start-game")
+    page.wait_for_url(f"{live_daphne}/tables/*/")
+    expect(page.locator("#outcome")).to_contain_text("was declared human", timeout=30000)
+    assert page.js_errors == []

@@ -336,3 +336,82 @@ def test_a_turn_left_half_played_by_a_dead_worker_is_played_anew_once_stale(play
         Turn.objects.filter(pk=left.pk).update(started_at=timezone.now() - timedelta(seconds=STALE_TURN_S + 5))
         turn = turn_play(game_id=game.pk, number=0, chain=False)
     assert turn is not None and turn.status == Turn.Status.DONE and game.turns.count() == 1
+
+
+def test_an_over_long_vote_is_corrected_then_penalised_never_cut_and_accepted(play):
+    huge = "I vote against Gamma because " + "it sounded sleepy and slow, " * 40_000  # ~1.1 MB of free text
+    with ChatStub(scripts(Beta=[huge, huge])) as stub:
+        game = play(stub, max_turns=4)
+    assert not Vote.objects.filter(turn__game=game).exists()
+    penalty = Penalty.objects.get(turn__game=game)
+    assert penalty.agent.name == "Beta" and penalty.rule == "adherence" and "characters long" in penalty.reason
+    first, fix = vote_requests(stub, "Beta")
+    assert "adherence to the prompt" in fix["messages"][-1]["content"]
+    kept = Call.objects.get(turn__game=game, role="vote")
+    assert len(json.dumps(kept.raw)) < 10_000 and kept.raw["choices"][0]["message"]["content_chars"] > 1_000_000
+
+
+def test_an_over_long_vote_corrected_in_time_counts_as_corrected(play):
+    too_long = json.dumps({"voteAgainst": "Gamma", "reason": "Gamma sounded sleepy. " * 40})  # 880 characters
+    with ChatStub(scripts(Beta=[too_long, vote("Gamma", "Gamma mentioned its breakfast.")])) as stub:
+        game = play(stub, max_turns=4)
+    v = Vote.objects.get(turn__game=game)
+    assert v.corrected and v.target.name == "Gamma" and not Penalty.objects.filter(turn__game=game).exists()
+
+
+def test_a_free_text_vote_over_the_reason_limit_breaks_the_rule(play):
+    long_free = "I vote against Gamma: " + "it sounded sleepy. " * 40  # 782 characters, no JSON
+    with ChatStub(scripts(Beta=[long_free, long_free])) as stub:
+        game = play(stub, max_turns=4)
+    assert Penalty.objects.get(turn__game=game).rule == "adherence"
+    assert Verdict.objects.filter(call__turn__game=game, rule="adherence").count() == 2
+
+
+def test_a_game_in_which_an_agent_never_answered_is_void_and_counts_nowhere(play):
+    from arena.results.sources import ResultsQuery
+    from tables.results import TablesResults
+    from tables.selectors import leaderboard
+
+    with ChatStub(
+        {
+            **scripts(Gamma=[vote("Alpha", "Alpha typed like a person.")], Alpha=[vote("Gamma", "Gamma yawned.")]),
+            "Beta": [(400, "", 0)],
+        }
+    ) as stub:
+        game = play(stub, max_turns=6)
+    assert game.status == Game.Status.FINISHED and game.outcome == Game.Outcome.VOID and game.loser is None
+    assert "Beta never answered" in game.void_reason
+    assert game_result(game=game)["void"] == game.void_reason and "draw" not in game_result(game=game)
+    assert leaderboard() == []
+    assert list(TablesResults().outcomes(ResultsQuery())) == []
+    from django.test import Client
+
+    page = Client().get(f"/tables/{game.pk}/").content.decode()
+    assert "Void: Beta never answered" in page and "counts on no leaderboard" in page
+
+
+def test_calls_failing_past_the_breaker_end_the_game_void_at_once(play, settings):
+    settings.ARENA_BOT_BREAKER_FAILURES = 1
+    with ChatStub({**scripts(), "Beta": [(400, "", 0)]}) as stub:
+        game = play(stub, max_turns=60)
+    assert game.outcome == Game.Outcome.VOID and "circuit breaker" in game.void_reason
+    assert game.turns_played == 4  # Beta's opening failed and opened the breaker; its next turn ended the game
+
+
+def test_an_over_long_opening_is_withheld_and_corrected_once(play):
+    huge = "I am a machine, " * 200  # 3,200 characters, over the 2,000 a reply may have
+    with ChatStub({**scripts(), "Beta": [huge, "I am a machine: terse now."]}) as stub:
+        game = play(stub, max_turns=3)
+    assert not Penalty.objects.filter(turn__game=game).exists()
+    seen = json.dumps(stub.of("Gamma")[0]["messages"])
+    assert "I am a machine: terse now." in seen and "I am a machine, I am a machine" not in seen
+    assert "characters long, over the 2,000 allowed" in stub.of("Beta")[1]["messages"][-1]["content"]
+
+
+def test_an_opening_over_long_again_costs_a_penalty(play):
+    huge = "I am a machine, " * 200
+    with ChatStub({**scripts(), "Beta": [huge, huge]}) as stub:
+        game = play(stub, max_turns=3)
+    penalty = Penalty.objects.get(turn__game=game)
+    assert penalty.agent.name == "Beta" and penalty.rule == "adherence" and penalty.turn.number == 0
+    assert "Beta was penalised (adherence)" in json.dumps(stub.of("Gamma")[0]["messages"])

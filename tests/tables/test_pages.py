@@ -107,6 +107,45 @@ def test_organisers_start_a_game_from_the_page_and_the_admin(cast, loopback, set
             assert bad.status_code == 200 and "agents: a list" in bad.content.decode()
 
 
+def test_the_new_game_form_starts_a_game_that_works_as_it_is(cast, db):
+    import html
+    import re
+    from unittest import mock
+
+    from tables.models import Turn
+    from tables.selectors import leaderboard
+    from tables.services import game_play
+
+    organiser = client_for(cast.olivia)
+    page = organiser.get("/tables/new/").content.decode()
+    assert "built-in stub players" in page and "ARENA_OUTBOUND_ALLOW=127.0.0.1/32" in page
+    assert "localhost:11434" not in re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.S).group(1)
+    prefilled = html.unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.S).group(1))
+    with mock.patch("tables.services.games.enqueue_on_commit"):
+        response = organiser.post("/tables/new/", {"config": prefilled})
+    assert response.status_code == 302
+    game = game_play(game_id=Game.objects.get().pk)
+    assert game.outcome == Game.Outcome.LOSER and not game.turns.filter(status=Turn.Status.FAILED).exists()
+    assert [row["model"] for row in leaderboard()] == ["built-in stub player"]
+    assert f"{game.loser.name}</strong> was declared human" in client_for().get(f"/tables/{game.pk}/").content.decode()
+
+
+def test_a_game_whose_agents_cannot_be_reached_is_refused_on_the_page_before_it_starts(cast, db, settings):
+    settings.ARENA_OUTBOUND_ALLOW = []
+    config = {
+        "agents": [{"name": n, "base_url": "http://localhost:11434/v1", "model": "gemma2:2b"} for n in ("A", "B")]
+    }
+    response = client_for(cast.olivia).post("/tables/new/", {"config": json.dumps(config)})
+    page = response.content.decode()
+    assert response.status_code == 400 and "The game was not started" in page
+    assert "agent A (http://localhost:11434/v1, model gemma2:2b)" in page and "loopback" in page
+    assert "ARENA_OUTBOUND_ALLOW=127.0.0.1/32,::1/128" in page  # how to allow a local model server
+    assert not Game.objects.exists()
+    response = client_for(cast.olivia).post("/admin/tables/game/add/", {"configuration": json.dumps(config)})
+    assert response.status_code == 200 and "ARENA_OUTBOUND_ALLOW=" in response.content.decode()
+    assert not Game.objects.exists()
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_page_socket_sends_state_then_a_push_per_turn(settings):
     settings.ARENA_OUTBOUND_ALLOW = ["127.0.0.1/32"]

@@ -123,7 +123,7 @@ def test_a_turns_calls_are_logged_without_waiting_for_their_own_flush_and_only_t
     from arena.models import EngineCall
 
     with ChatStub(SCRIPTS) as stub:
-        game = game_create(config=stub.config(max_turns=3))
+        game = game_create(config=stub.config(max_turns=3, probe=False))
         entry = game.agents.get(name="Alpha").entry
         messages = [{"role": "user", "content": "Vote."}]
         with CaptureQueriesContext(connection) as relaxed:

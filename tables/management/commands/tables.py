@@ -1,16 +1,14 @@
-"""``python manage.py tables play CONFIG.json [--json]``: probe every backend, then play a game to its end
-in this process and print its result (``--json``: one JSON object: loser or draw, turns, votes_against,
-penalties, metrics)."""
+"""``python manage.py tables play CONFIG.json [--json]``: check every backend (no completion spent), then
+play a game to its end in this process and print its result (``--json``: one JSON object: loser or draw,
+turns, votes_against, penalties, metrics)."""
 
 import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.services.engines import entry_probe
 from core.errors import ArenaError
 from tables import selectors, services
-from tables.models import Game
 
 MAX_CONFIG_BYTES = 100_000
 
@@ -23,7 +21,9 @@ class Command(BaseCommand):
         play = sub.add_parser("play", help="play a game to its end")
         play.add_argument("config", help="CONFIG.json: agents, judge, seed, end_votes, max_turns")
         play.add_argument("--json", action="store_true", help="print the result as one JSON object")
-        play.add_argument("--no-probe", action="store_true", help="skip the backends' probe")
+        play.add_argument(
+            "--no-probe", action="store_true", help="skip the backends' check (as the configuration's probe: false)"
+        )
 
     def handle(self, *args, **options):
         path = Path(options["config"])
@@ -35,12 +35,14 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {exc.strerror or exc}") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise CommandError(f"{path}: not JSON: {exc}") from None
+        if options["no_probe"] and isinstance(config, dict):
+            config = {**config, "probe": False}
         try:
             game = services.game_create(config=config)
+        except services.BackendsFailed as exc:
+            raise CommandError(str(exc)) from None
         except ArenaError as exc:
             raise CommandError(f"bad configuration: {exc}") from None
-        if not options["no_probe"]:
-            self.probe(game)
         services.game_start(game_id=game.pk, run=False)
         game = services.game_play(game_id=game.pk)
         result = selectors.game_result(game=game)
@@ -59,23 +61,11 @@ class Command(BaseCommand):
                 else "opening"
             )
             self.stdout.write(f"  turn {turn['number']:>3} {turn['agent']}: {what}")
-        end = f"{result['loser']} declared human" if "loser" in result else "draw (turn cap)"
+        end = (
+            f"void (counts for nothing): {result['void']}"
+            if "void" in result
+            else f"{result['loser']} declared human"
+            if "loser" in result
+            else "draw (turn cap)"
+        )
         self.stdout.write(f"{end}; votes against {result['votes_against']}; penalties {result['penalties']}")
-
-    def probe(self, game: Game) -> None:
-        """One call to each distinct backend; the first that fails is named and the game is dropped."""
-        seen = set()
-        targets = [(f"agent {a.name}", a.entry) for a in game.agents.select_related("entry")]
-        if game.judge_id:
-            targets.append(("judge", game.judge))
-        for label, entry in targets:
-            if entry.pk in seen:
-                continue
-            seen.add(entry.pk)
-            result = entry_probe(entry_id=entry.pk, for_organiser=True)
-            if result["outcome"] != "ok":
-                s = entry.settings
-                game.delete()
-                raise CommandError(
-                    f"{label} ({s.get('base_url')}, model {s.get('model')}): {result['error'] or result['outcome']}"
-                )
