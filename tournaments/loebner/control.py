@@ -101,7 +101,7 @@ def _open(contest: Contest, room: Room) -> None:
     if not contest.entries.exists():
         room.missing += _missing(["no entry received yet"])
         room.undo.append(Action("back_to_draft", "Back to draft (no entry received yet)"))
-    warning = selectors.contest_close_warning(contest=contest)
+    warning = selectors.contest_close_warning(contest=contest) or selectors.contest_close_no_qualifying(contest=contest)
     if warning:
         room.notes.append(warning)
     elif room.missing:
