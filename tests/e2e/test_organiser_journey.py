@@ -2,7 +2,8 @@
 own account (a superuser, as the organisers' guide starts): the people's accounts, two built-in bots as
 entries, the contest with its judges and confederates, qualifying, the finalists, the schedule, every round
 (each judge and confederate in a browser of their own, on their own pages), every judge's ranks, the
-publication and the downloads.
+publication and the downloads; and, the same way, a wager rehearsal's trial (the committee, the session,
+its judges, foil and computer, the interviews, the verdicts, the publication and the report).
 
 What counts as an organiser's step (``Steps``): each page the organiser opens by a link or an address,
 each form submitted and each button pressed that submits (a confirmation page's Confirm included), and
@@ -90,14 +91,14 @@ def users_add(page, steps, base: str, usernames: list[str]) -> None:
         expect(page.locator(".messagelist")).to_contain_text("was added successfully")
 
 
-def entries_add(page, steps, base: str) -> None:
-    """The two built-in bots as arena entries, replying at once (no typing delay)."""
+def entries_add(page, steps, base: str, bots=BOTS) -> None:
+    """Built-in bots as arena entries, replying at once (no typing delay)."""
     open_page(page, steps, f"{base}/admin/arena/entry/add/", "open Entries › Add")
-    for k, (name, engine) in enumerate(BOTS):
+    for k, (name, engine) in enumerate(bots):
         page.fill("input[name=display_name]", name)
         page.select_option("select[name=engine]", engine)
         page.fill("textarea[name=settings]", json.dumps(FAST))
-        last = k == len(BOTS) - 1
+        last = k == len(bots) - 1
         press(page, steps, page.locator(f"input[name={'_save' if last else '_addanother'}]"), f"add {name}")
         expect(page.locator(".messagelist")).to_contain_text("was added successfully")
 
@@ -270,3 +271,140 @@ def test_an_organiser_runs_a_loebner_contest_alone(browser, live_daphne, task_wo
     print("organiser's steps:", len(steps), *steps.done, sep="\n  ")
     assert len(steps) <= ORGANISER_STEPS, steps.done
     assert all(page.js_errors == [] for page in [organiser, *judges, *confederates])
+
+
+# --- a wager session's trial ----------------------------------------------------------------------
+
+WAGER_JUDGES = ["wanda", "walt"]
+WAGER_FOILS = ["fiona"]
+MEMBERS = [("Rae", "for_pass"), ("Sol", "against_pass"), ("Tam", "third")]  # each appointed by the Foundation
+
+
+def committee_seat(page, steps) -> None:
+    """From the control room: Appoint a committee member (its add page, the committee filled in), three times."""
+    follow(page, steps, page.get_by_role("link", name="Appoint a committee member"))
+    committee = page.locator("select[name=committee]").input_value()
+    for k, (name, role) in enumerate(MEMBERS):
+        page.select_option("select[name=committee]", committee)
+        page.fill("input[name=name]", name)
+        page.select_option("select[name=role]", role)
+        page.select_option("select[name=appointed_by]", "foundation")
+        last = k == len(MEMBERS) - 1
+        press(page, steps, page.locator(f"input[name={'_save' if last else '_addanother'}]"), f"appoint {name}")
+        expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+
+
+def session_add(page, steps, base: str) -> None:
+    from django.utils import timezone
+
+    open_page(page, steps, f"{base}/admin/wager/committee/add/", "open Committees › Add")
+    page.fill("input[name=name]", "Village committee")
+    press(page, steps, page.locator("input[name=_save]"), "add the committee")
+    open_page(page, steps, f"{base}/admin/wager/session/add/", "open Sessions › Add")
+    page.select_option("select[name=committee]", label="Village committee")
+    page.fill("input[name=title]", "Village rehearsal")
+    page.fill("input[name=called_by]", "Rae")
+    page.select_option("select[name=called_by_kind]", "member")
+    page.fill("input[name=funded_by]", "Rae")
+    page.select_option("select[name=computer]", label="Simple Bot")
+    page.select_option("select[name=judges]", label=WAGER_JUDGES)
+    page.select_option("select[name=foils]", label=WAGER_FOILS)
+    page.fill("input[name=trials_planned]", "1")
+    page.fill("input[name=interview_minutes]", "2")
+    page.fill("input[name=break_minutes]", "0")
+    now = timezone.localtime()
+    page.fill("input[name=starts_at_0]", f"{now:%Y-%m-%d}")
+    page.fill("input[name=starts_at_1]", f"{now:%H:%M:%S}")
+    page.check("input[name=rehearsal]")
+    press(page, steps, page.locator("input[name=_save]"), "add the session")
+    expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+
+
+def interview_open(page, base: str, session_pk: int, slot: int) -> None:
+    """The judge's interview of that slot, from the session page; started from the console if need be."""
+    page.goto(f"{base}/wager/sessions/{session_pk}/")
+    row = page.locator("#judge-trial-1 tr", has=page.locator("td", has_text=re.compile(f"^{slot}$")))
+    row.get_by_role("link", name="open the console").click()
+    expect(page.locator("#status")).to_have_text(re.compile("running|scheduled|waiting"))
+    if page.locator("#start").is_visible():
+        page.click("#start")
+    expect(page.locator("#status")).to_have_text("running", timeout=15000)
+
+
+def interview_ask(page, text: str) -> None:
+    box = page.locator("#pane-sole input")
+    box.fill(text)
+    box.press("Enter")
+
+
+def interview_end(page) -> None:
+    """Once the candidate has answered: End now (the console offers no verdict in a wager session)."""
+    expect(page.locator("#pane-sole .msg.witness").first).to_be_visible(timeout=20000)
+    judge_end(page)
+    expect(page.locator("#status")).to_have_text(re.compile("ended"))
+
+
+def verdicts_give(page, base: str, session_pk: int) -> None:
+    page.goto(f"{base}/wager/sessions/{session_pk}/")
+    form = page.locator("#verdicts-1")
+    ranks = form.locator("input[name^=rank-]")
+    for k in range(ranks.count()):
+        letter = ranks.nth(k).get_attribute("name").removeprefix("rank-")
+        form.locator(f"input[name=verdict-{letter}][value=human]").check()
+        ranks.nth(k).fill(str(k + 1))
+    form.get_by_role("button", name="Give my verdicts").click()
+    expect(page.get_by_text("are recorded")).to_be_visible()
+
+
+def test_an_organiser_runs_a_wager_sessions_trial_alone(browser, live_daphne, task_worker, django_user_model):
+    """A rehearsal of one trial (two judges, one foil and the computer: two slots), as the Loebner contest
+    above: the same steps count, from a database holding only the organiser's account."""
+    from tournaments.wager.models import Session
+
+    base = live_daphne
+    django_user_model.objects.create_superuser("ada", "ada@example.org", "ada-pw")
+    steps = Steps()
+    organiser = login(browser, base, "ada", "ada-pw")
+
+    users_add(organiser, steps, base, [*WAGER_JUDGES, *WAGER_FOILS])
+    entries_add(organiser, steps, base, BOTS[:1])
+    session_add(organiser, steps, base)
+    session = Session.objects.get()
+    follow(organiser, steps, organiser.locator("a.control-room-link").first)
+    room = organiser.url
+    expect(organiser.locator("#control-stands")).to_contain_text("Committee")
+    committee_seat(organiser, steps)
+    open_page(organiser, steps, room, "the control room again")
+    expect(organiser.locator("#control-stands")).to_contain_text("Interviews")
+
+    judges = [login(browser, base, u, f"{u}-Secret-42") for u in WAGER_JUDGES]
+    foil = login(browser, base, WAGER_FOILS[0], f"{WAGER_FOILS[0]}-Secret-42")
+    for slot in (1, 2):
+        for page in judges:
+            interview_open(page, base, session.pk, slot)
+        console_open(foil, base, "witness")
+        for number, page in enumerate(judges, 1):
+            interview_ask(page, f"Judge {number} here: what did you have for breakfast?")
+        confederate_answer(foil, "Porridge with honey.")
+        for page in judges:
+            interview_end(page)
+    for page in judges:
+        verdicts_give(page, base, session.pk)
+
+    open_page(organiser, steps, room, "the control room again")
+    expect(organiser.locator("#control-stands")).to_contain_text("Report")
+    room_press(organiser, steps, "Publish the transcripts (anonymised)")
+    room_press(organiser, steps, "Confirm")
+    expect(organiser.locator(".messagelist")).to_contain_text("4 transcript(s) published")
+    expect(organiser.locator("#control-stands")).to_contain_text("Every step is done.")
+    follow(organiser, steps, organiser.locator("#control-links").get_by_role("link", name="Report"))
+    expect(organiser.locator("#report")).to_contain_text("Village committee")
+    expect(organiser.locator("#report")).to_contain_text("Simple Bot")
+    expect(organiser.locator("#trial-1-result td").nth(1)).to_have_text("2 of 2")  # both judges' verdicts in
+    expect(organiser.locator("#trial-1-result td").nth(2)).to_have_text("2 of 2")  # both called it human
+    expect(organiser.locator("#session-result")).to_contain_text("the computer passed the Turing Test")
+    expect(organiser.locator("#seals a.transcript-json")).to_have_count(4)
+
+    print("organiser's steps:", len(steps), *steps.done, sep="\n  ")
+    assert len(steps) <= ORGANISER_STEPS, steps.done
+    assert all(page.js_errors == [] for page in [organiser, *judges, foil])
