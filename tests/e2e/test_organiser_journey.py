@@ -230,6 +230,7 @@ def test_an_organiser_runs_a_loebner_contest_alone(browser, live_daphne, task_wo
     room_press(organiser, steps, "Close entries")
     room_press(organiser, steps, "Confirm")
     expect(organiser.locator("#control-stands")).to_contain_text("Finalists")
+    expect(organiser.locator("#control-steps li.skipped")).to_have_text(re.compile("Qualifying"))
     room_press(organiser, steps, "Build the schedule")
     expect(organiser.get_by_text("nobody sits out").first).to_be_visible()
     room_press(organiser, steps, "Confirm")

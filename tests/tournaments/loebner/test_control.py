@@ -152,7 +152,8 @@ def test_finalists_name_the_judges_and_confederates_the_format_still_needs(cast)
     contest = finals_make(cast, schedule=False)
     contest.participants.filter(label__in=["J4", "C3"]).delete()
     room = control.contest_control(contest=contest)
-    assert room.current.key == "finalists" and states(room)["qualifying"] == DONE
+    assert room.current.key == "finalists" and states(room)["closed"] == DONE
+    assert states(room)["qualifying"] == SKIPPED  # finals_make: finalists without qualifying
     assert missing(room) == ["format aisb: no judge J4 assigned", "format aisb: no confederate C3 assigned"]
     assert room.next.name == "build_schedule"
 
@@ -410,3 +411,4 @@ def test_closing_says_first_that_the_entries_go_straight_to_the_final(cast, clie
     assert "Small Prize: entries closed: finals" in closed
     room = control.contest_control(contest=Contest.objects.get(pk=contest.pk))
     assert room.next.label == "Build the schedule"
+    assert states(room)["closed"] == DONE and states(room)["qualifying"] == SKIPPED  # it went straight on
