@@ -176,18 +176,19 @@ def judge_verdict(page, side: str) -> None:
     page.check(f"#choice-{side}")
     page.locator("#confidence").fill("70")
     page.locator("#verdict-submit").click()
-    expect(page.get_by_text(re.compile("verdict is recorded|Verdict recorded", re.I)).first).to_be_visible()
+    recorded = page.get_by_text(re.compile("verdict is recorded|Verdict recorded", re.I))
+    expect(recorded.locator("visible=true").first).to_be_visible()
 
 
 def judge_rank(page, base: str, contest_pk: int) -> None:
     page.goto(f"{base}/contests/{contest_pk}/results/")
-    page.get_by_role("link", name=re.compile("Rank the entries", re.I)).click()
+    page.get_by_role("link", name=re.compile("^Rank the ", re.I)).click()
     boxes = page.locator("input[name^=rank-]")
     expect(boxes.first).to_be_visible()
     for k in range(boxes.count()):
         boxes.nth(k).fill(str(k + 1))
     page.get_by_role("button", name="Store my ranks").click()
-    expect(page.get_by_text(re.compile("stored|recorded", re.I)).first).to_be_visible()
+    expect(page.get_by_text(re.compile("stored|recorded", re.I)).locator("visible=true").first).to_be_visible()
 
 
 def confederate_answer(page, text: str) -> None:
