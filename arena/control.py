@@ -64,7 +64,7 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        return bool(self.steps) and all(s.state == DONE for s in self.steps)
+        return bool(self.steps) and all(s.state in (DONE, SKIPPED) for s in self.steps) and self.current is None
 
     def actions(self) -> list[Action]:
         """Every button of the room: what a post may ask for (anything else is refused)."""

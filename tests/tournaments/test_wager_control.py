@@ -93,3 +93,15 @@ def test_the_sessions_page_lists_the_sessions_not_started_to_organisers_only(cas
     client.force_login(cast.jude)  # a judge of it sees the session, not the organisers' list
     page = text(client.get("/wager/"))
     assert "Not yet" in page and "New session" not in page and room_url(session) not in page
+
+
+def test_a_committee_is_added_in_the_admin_then_its_members_from_the_room(cast, client):
+    """The committee's add page (its members shown below, read-only) saves the committee; the members are
+    appointed one by one."""
+    client.force_login(cast.olivia)
+    form = {"name": "Village committee", "members-TOTAL_FORMS": "0", "members-INITIAL_FORMS": "0"}
+    response = client.post("/admin/wager/committee/add/", form, follow=True)
+    assert response.status_code == 200
+    assert "was added successfully" in text(response)
+    committee = Committee.objects.get(name="Village committee")
+    assert list(committee.members.all()) == []

@@ -94,7 +94,8 @@ def irreversible_action(name: str, description: str, call, done, *, consequence:
 
 def _close_warnings(contest) -> list[tuple[str, str]]:
     warning = selectors.contest_close_warning(contest=contest)
-    return [("rollover", warning)] if warning else []
+    final = selectors.contest_close_no_qualifying(contest=contest)
+    return [("rollover", warning)] if warning else [("final", final)] if final else []
 
 
 class ComplianceForm(EntryForm):

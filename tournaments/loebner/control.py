@@ -4,9 +4,11 @@ its entries with their compliance. The admin shows it and runs its buttons (``ar
 each is the contest admin's list action of the same name, or the entries' or rounds' one, so the same
 service; the undos are ``services.contest_unopen`` and ``services.contest_reopen``."""
 
+from dataclasses import replace
+
 from django.urls import reverse
 
-from arena.control import Action, Item, Room, timeline
+from arena.control import SKIPPED, Action, Item, Room, timeline
 from tournaments.loebner import selectors
 from tournaments.loebner.models import Contest, ContestEntry, QualifyingSubject, Round
 
@@ -101,7 +103,7 @@ def _open(contest: Contest, room: Room) -> None:
     if not contest.entries.exists():
         room.missing += _missing(["no entry received yet"])
         room.undo.append(Action("back_to_draft", "Back to draft (no entry received yet)"))
-    warning = selectors.contest_close_warning(contest=contest)
+    warning = selectors.contest_close_warning(contest=contest) or selectors.contest_close_no_qualifying(contest=contest)
     if warning:
         room.notes.append(warning)
     elif room.missing:
@@ -209,6 +211,12 @@ def _ranking(contest: Contest, room: Room) -> None:
     room.next = Action("publish", "Publish the results and every transcript")
 
 
+def _past_qualifying(stage: str) -> bool:
+    """The contest reached its final (a contest that went there without qualifying shows the step skipped)."""
+    keys = [key for key, _ in STEPS]
+    return stage != "closed" and keys.index(stage) > keys.index("qualifying")
+
+
 def contest_control(*, contest: Contest) -> Room:
     """The contest's control room (``arena.control.Room``)."""
     rounds = list(contest.rounds.order_by("number"))
@@ -219,6 +227,8 @@ def contest_control(*, contest: Contest) -> Room:
         items_title="Entries and their compliance",
         items=entries_compliance(contest=contest, decide=stage in ("draft", "open")),
     )
+    if _past_qualifying(stage) and not QualifyingSubject.objects.filter(contest=contest).exists():
+        room.steps = [replace(s, state=SKIPPED) if s.key == "qualifying" else s for s in room.steps]
     if stage == "closed":
         _closed(contest, room)
     elif stage == "rounds":

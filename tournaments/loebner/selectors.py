@@ -237,6 +237,22 @@ def contest_close_warning(*, contest: Contest) -> str:
     )
 
 
+def contest_close_no_qualifying(*, contest: Contest) -> str:
+    """When closing entries now makes every compliant entry a finalist at once, the reason (or ""): no
+    question set is chosen and there are at least two, and no more than the finalist places, so qualifying
+    could not change who reaches the final."""
+    if contest.question_set_id is not None:
+        return ""
+    count = len(entries_compliant(contest=contest)[: contest.qualifying_limit])
+    if count < 2 or count > contest.finalists:
+        return ""
+    return (
+        f"No question set is chosen and the {count} compliant entries fit the {contest.finalists} finalist "
+        "places: closing makes them all finalists (E1… by receipt) and the contest moves to its final, "
+        "without qualifying."
+    )
+
+
 # --- qualifying ----------------------------------------------------------------------------------
 
 

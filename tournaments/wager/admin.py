@@ -43,6 +43,10 @@ class ServiceAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         pass
 
+    def construct_change_message(self, request, form, formsets, add=False):
+        """The inlines are shown, never saved here (``save_related``): the history speaks of the form only."""
+        return super().construct_change_message(request, form, None, add)
+
     def _changeform_view(self, request, object_id, form_url, extra_context):
         try:
             return super()._changeform_view(request, object_id, form_url, extra_context)

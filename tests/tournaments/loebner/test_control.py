@@ -153,7 +153,8 @@ def test_finalists_name_the_judges_and_confederates_the_format_still_needs(cast)
     contest = finals_make(cast, schedule=False)
     contest.participants.filter(label__in=["J4", "C3"]).delete()
     room = control.contest_control(contest=contest)
-    assert room.current.key == "finalists" and states(room)["qualifying"] == DONE
+    assert room.current.key == "finalists" and states(room)["closed"] == DONE
+    assert states(room)["qualifying"] == SKIPPED  # finals_make: finalists without qualifying
     assert missing(room) == ["format aisb: no judge J4 assigned", "format aisb: no confederate C3 assigned"]
     assert room.next.name == "build_schedule"
 
@@ -411,3 +412,22 @@ def test_a_drafts_results_page_tells_its_organiser_nothing_is_published_and_is_4
     assert client.get(f"/contests/{draft.pk}/results/").status_code == 404
     client.logout()
     assert client.get(f"/contests/{draft.pk}/results/").status_code == 404
+
+
+def test_closing_says_first_that_the_entries_go_straight_to_the_final(cast, client):
+    contest = contest_make("Small Prize", finalists=2)
+    for i in range(2):
+        entered(contest, entrant_make(f"s{i}"), f"Small {i}", minutes=i)
+    client.force_login(cast.olivia)
+    assert "closing makes them all finalists" in text(client.get(room_url(contest)))
+    asked = text(client.post(room_url(contest), {"action": "close_entries"}))
+    assert 'id="irreversible-confirm"' in asked and "without qualifying" in asked
+    closed = text(
+        client.post(
+            room_url(contest), {"action": "close_entries", "_selected_action": contest.pk, "post": "yes"}, follow=True
+        )
+    )
+    assert "Small Prize: entries closed: finals" in closed
+    room = control.contest_control(contest=Contest.objects.get(pk=contest.pk))
+    assert room.next.label == "Build the schedule"
+    assert states(room)["closed"] == DONE and states(room)["qualifying"] == SKIPPED  # it went straight on

@@ -39,7 +39,7 @@ def test_statements_decide_whether_an_entry_can_be_compliant(cast):
 
 
 def test_closing_sends_the_first_compliant_entries_by_receipt_to_qualifying(cast):
-    contest = contest_make(qualifying_limit=3)
+    contest = contest_make(qualifying_limit=3, finalists=2)
     ada = entrant_make("ada")
     late = entered(contest, ada, "Late", minutes=50)
     refused = entered(contest, ada, "Refused", minutes=1, compliant=False)
@@ -169,3 +169,29 @@ def test_people_are_rows_with_a_name_and_perhaps_an_email_and_an_affiliation(cas
             people=["Someone", {"name": "Else", "email": "x@"}],
             rights_statement=True,
         )
+
+
+def test_entries_that_fit_the_finalist_places_reach_the_final_without_qualifying(cast):
+    """No question set and no more compliant entries than finalist places: qualifying could not change who
+    reaches the final, so closing makes them finalists E1… by receipt; with a question set they qualify."""
+    contest = contest_make(finalists=2)
+    ada = entrant_make("ada")
+    second = entered(contest, ada, "Second", minutes=5)
+    first = entered(contest, ada, "First", minutes=1)
+    entered(contest, ada, "Refused", minutes=0, compliant=False)
+    assert "closing makes them all finalists" in selectors.contest_close_no_qualifying(contest=contest)
+    services.contest_close(contest_id=contest.pk)
+    contest.refresh_from_db()
+    assert contest.status == Contest.Status.FINALS
+    labels = {p.label: p.contest_entry_id for p in contest.participants.filter(kind="entry")}
+    assert labels == {"E1": first.pk, "E2": second.pk}
+    assert set(contest.entries.filter(finalist=True).values_list("pk", flat=True)) == {first.pk, second.pk}
+
+    from tournaments.loebner.models import QuestionSet
+
+    asked = contest_make("Asked Prize", finalists=2, question_set=QuestionSet.objects.create(name="own"))
+    for i in range(2):
+        entered(asked, entrant_make(f"b{i}"), f"Asked {i}", minutes=i)
+    assert selectors.contest_close_no_qualifying(contest=asked) == ""
+    services.contest_close(contest_id=asked.pk)
+    assert Contest.objects.get(pk=asked.pk).status == Contest.Status.QUALIFYING

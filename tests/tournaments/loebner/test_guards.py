@@ -193,7 +193,7 @@ def test_closing_with_no_compliant_entry_rolls_the_prize_over_only_once_confirme
 
 
 def test_closing_with_compliant_entries_asks_once_and_proceeds(cast, client):
-    contest = contest_make()
+    contest = contest_make(finalists=1)  # more entries than finalist places: qualifying
     ada = entrant_make("ada")
     for i in range(2):
         entered(contest, ada, f"Good {i}", minutes=i)

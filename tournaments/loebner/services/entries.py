@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from arena.models import Entry
 from core.errors import Closed, Conflict, InvalidInput, NotAllowed
-from tournaments.loebner.models import Contest, ContestEntry
-from tournaments.loebner.selectors import contest_close_warning, entries_compliant
+from tournaments.loebner.models import Contest, ContestEntry, Participant
+from tournaments.loebner.selectors import contest_close_no_qualifying, contest_close_warning, entries_compliant
 
 MAX_PEOPLE = 20
 MAX_NAME_CHARS = 100
@@ -199,7 +199,9 @@ def contest_close(*, contest_id: int, confirm_rollover: bool = False) -> Contest
 
     No compliant entry: the prize rolls over (into ``rolls_into`` when set), which ends the contest, so
     it is refused unless ``confirm_rollover`` says the organiser was told. A single compliant entry
-    receives the prize without a contest. Entries still unchecked when closing are not compliant."""
+    receives the prize without a contest. Entries still unchecked when closing are not compliant. With no
+    question set chosen and no more compliant entries than finalist places, qualifying could not change who
+    reaches the final: they all become finalists E1… by receipt and the contest moves to its finals."""
     if not isinstance(confirm_rollover, bool):
         raise InvalidInput("confirm_rollover must be true or false.")
     with transaction.atomic():
@@ -207,6 +209,7 @@ def contest_close(*, contest_id: int, confirm_rollover: bool = False) -> Contest
         if contest.status not in (Contest.Status.OPEN, Contest.Status.DRAFT):
             raise Closed(f"The contest is {contest.get_status_display()}: entries are closed already.")
         compliant = entries_compliant(contest=contest)
+        straight_to_final = bool(contest_close_no_qualifying(contest=contest))
         if not compliant and not confirm_rollover:
             raise Conflict(
                 f"Not closed. {contest_close_warning(contest=contest)} Mark the compliant entries first, or "
@@ -220,6 +223,13 @@ def contest_close(*, contest_id: int, confirm_rollover: bool = False) -> Contest
         elif len(chosen) == 1:
             ContestEntry.objects.filter(pk=chosen[0].pk).update(finalist=True)
             contest.status = Contest.Status.SINGLE
+        elif straight_to_final:
+            for number, item in enumerate(chosen, 1):
+                ContestEntry.objects.filter(pk=item.pk).update(finalist=True)
+                Participant.objects.create(
+                    contest=contest, label=f"E{number}", kind=Participant.Kind.ENTRY, contest_entry=item
+                )
+            contest.status = Contest.Status.FINALS
         else:
             contest.status = Contest.Status.QUALIFYING
         contest.save(update_fields=["status"])
