@@ -425,6 +425,11 @@ class SpectatorFeed(models.Model):
     interrogation = models.OneToOneField(Interrogation, on_delete=models.CASCADE, related_name="spectator_feed")
     delay_s = models.FloatField(default=60.0, help_text="Seconds spectators see the conversation behind its judge.")
     created_at = models.DateTimeField(auto_now_add=True)
+    released = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The last message pushed to the spectators, per conversation: {conversation id: seq}.",
+    )
 
     class Meta:
         constraints = [

@@ -115,6 +115,9 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", REDIS_URL)
     CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", REDIS_URL)
+    if CELERY_BROKER_URL.startswith("redis://"):
+        # kombu's Redis transport, repaired so a worker outlives a broker outage (core.broker)
+        CELERY_BROKER_TRANSPORT = "core.broker:Transport"
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
@@ -128,6 +131,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker whose broker is away keeps trying to reach it (every few seconds, without a limit) rather than
+# exit after 100 attempts; a supervisor's restart (docs/operations/deployment.md) is the second line.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {"lambdastar.tasks.*": {"queue": "lambdastar"}}
 CELERY_TASK_TIME_LIMIT = 300

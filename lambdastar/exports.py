@@ -1,14 +1,15 @@
 """CSV and JSON Lines writers over row iterators (streamed: memory flat in the number of rows)."""
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
 
+from core import csvsafe
+
 
 def csv_lines(rows: Iterable[dict], fields: list[str]) -> Iterator[str]:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+    writer = csvsafe.DictWriter(buffer, fieldnames=fields, extrasaction="ignore")
     writer.writeheader()
     for row in rows:
         writer.writerow(row)

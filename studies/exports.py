@@ -1,10 +1,10 @@
 """A study's tables as CSV or JSON Lines, with anonymised ids (a participant is P + the start of a random
 uuid, never a user id, account or session), one table per event type."""
 
-import csv
 import json
 
 from arena.models import Message
+from core import csvsafe
 from studies.models import Exclusion, Game, SurveyAnswer
 
 FORMATS = ("csv", "jsonl")
@@ -134,7 +134,7 @@ def export_write(*, study, what: str, fmt: str, out) -> int:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
         else:
             if writer is None:
-                writer = csv.DictWriter(out, fieldnames=list(row))
+                writer = csvsafe.DictWriter(out, fieldnames=list(row))
                 writer.writeheader()
             writer.writerow(row)
         count += 1

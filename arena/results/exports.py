@@ -1,29 +1,13 @@
 """The results pages' downloads: the same figures as JSON documents and CSV tables (one table per kind of
-row).  Names come from entrants and sources: a CSV cell that a spreadsheet would run as a formula is
-prefixed with an apostrophe."""
+row).  Names come from entrants and sources: the CSV tables are written by core.csvsafe, which prefixes
+with an apostrophe a cell that a spreadsheet would run as a formula."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 from arena.results.sources import ResultsQuery
+from core.csvsafe import csv_text
 
 RATE_FIELDS = ["judged_human", "n", "rate", "ci_low", "ci_high", "p_value", "level"]
-
-
-def _cell(value):
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return "" if value is None else value
-
-
-def csv_text(header: list[str], rows) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows([_cell(v) for v in row] for row in rows)
-    return out.getvalue()
 
 
 def _rate(row: dict) -> dict:

@@ -7,14 +7,21 @@ the feed's delay from the database, pushes only when they allow it, and schedule
 ran early (a clock or a broker that fires too soon never releases anything before its time). Reads
 (`arena.selectors.spectators`) filter on the same stored times, so a reconnect or a JSON read shows
 exactly what the pushes may show.
+
+A release task lost with the broker's data (Redis down and back empty) is made up by the periodic sweep
+(:func:`spectator_releases_resume`). The feed records the last message pushed in each conversation
+(`SpectatorFeed.released`), under its row lock, so each message is pushed once, in order, by whichever of
+its task and the sweep comes first.
 """
 
 import datetime as dt
 
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from arena import groups, payloads
-from arena.models import Interrogation, Message, SpectatorFeed
+from arena.models import Conversation, Interrogation, Message, SpectatorFeed, Status
 from core.dispatch import enqueue_now
 from core.errors import InvalidInput
 from core.notify import push
@@ -58,24 +65,77 @@ def release_at(message: Message, delay_s: float) -> dt.datetime:
     return message.created_at + dt.timedelta(seconds=delay_s)
 
 
+def _releasable(feed: SpectatorFeed, conversation_id: int, now, through_seq: int | None = None) -> list[Message]:
+    """With the feed's row locked: the conversation's messages after the last one pushed that are due
+    (up to ``through_seq``), in order; the feed's mark moves past them (saved by the caller)."""
+    done = feed.released.get(str(conversation_id), 0)
+    due = Message.objects.filter(
+        conversation_id=conversation_id, seq__gt=done, created_at__lte=now - dt.timedelta(seconds=feed.delay_s)
+    )
+    if through_seq is not None:
+        due = due.filter(seq__lte=through_seq)
+    messages = list(due.select_related("conversation").order_by("seq"))
+    if messages:
+        feed.released[str(conversation_id)] = messages[-1].seq
+    return messages
+
+
+def _push_released(interrogation_id: int, messages: list[Message]) -> None:
+    for message in messages:
+        push(groups.spectators_group(interrogation_id), payloads.spectator_message(message, message.conversation.side))
+
+
 def spectator_release(*, message_id: int, now=None) -> bool:
-    """Push one message to the spectators if its time has come (True), else schedule itself again."""
+    """Push one message to the spectators if its time has come and the sweep has not pushed it yet
+    (True; with any earlier message of its conversation still unpushed), else schedule itself again if
+    it ran early."""
     from arena.tasks import spectator_release as task
 
     message = Message.objects.select_related("conversation").filter(pk=message_id).first()
     if message is None:
         return False
     interrogation_id = message.conversation.interrogation_id
-    delay = SpectatorFeed.objects.filter(interrogation_id=interrogation_id).values_list("delay_s", flat=True).first()
-    if delay is None:
-        return False
-    due = release_at(message, delay)
     now = now or timezone.now()
-    if now < due:
-        enqueue_now(task, message_id, countdown=(due - now).total_seconds())
-        return False
-    push(groups.spectators_group(interrogation_id), payloads.spectator_message(message, message.conversation.side))
-    return True
+    with transaction.atomic():
+        feed = SpectatorFeed.objects.select_for_update().filter(interrogation_id=interrogation_id).first()
+        if feed is None:
+            return False
+        due = release_at(message, feed.delay_s)
+        if now < due:
+            enqueue_now(task, message_id, countdown=(due - now).total_seconds())
+            return False
+        released = _releasable(feed, message.conversation_id, now, through_seq=message.seq)
+        if released:
+            feed.save(update_fields=["released"])
+    _push_released(interrogation_id, released)
+    return any(m.pk == message.pk for m in released)
+
+
+def spectator_releases_resume(*, now=None) -> int:
+    """The sweep's step: push every due message no release task has pushed (a task lost with the
+    broker's data), once. Feeds of interrogations still running, or ended less than the longest delay
+    ago. Returns how many messages it pushed."""
+    now = now or timezone.now()
+    recent = now - dt.timedelta(seconds=MAX_DELAY_S + 60)
+    feeds = SpectatorFeed.objects.filter(
+        Q(interrogation__status=Status.RUNNING) | Q(interrogation__ended_at__gte=recent)
+    ).values_list("pk", "interrogation_id")
+    pushed = 0
+    for feed_id, interrogation_id in feeds:
+        with transaction.atomic():
+            feed = SpectatorFeed.objects.select_for_update(skip_locked=True).filter(pk=feed_id).first()
+            if feed is None:
+                continue  # a release task holds it now
+            released = []
+            for conversation_id in Conversation.objects.filter(interrogation_id=interrogation_id).values_list(
+                "pk", flat=True
+            ):
+                released += _releasable(feed, conversation_id, now)
+            if released:
+                feed.save(update_fields=["released"])
+        _push_released(interrogation_id, released)
+        pushed += len(released)
+    return pushed
 
 
 def spectator_status_push(*, interrogation: Interrogation) -> None:

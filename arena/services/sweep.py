@@ -4,6 +4,7 @@ formats built on the arena register (a Loebner round whose last meeting ended be
 
 from arena.services.interrogations import interrogations_close_due
 from arena.services.rehearsals import rehearsal_judges_resume
+from arena.services.spectators import spectator_releases_resume
 from arena.services.witnesses import bot_replies_resume
 
 _STEPS: list = []
@@ -18,11 +19,12 @@ def sweep_register(step) -> None:
 
 def interrogations_sweep() -> int:
     """The periodic sweep (start-up, Celery beat): close what is due, ask again for machine replies and
-    rehearsal judges' looks that a restart lost, then the registered steps. Returns how many
-    interrogations it closed."""
+    rehearsal judges' looks that a restart lost, push spectator releases whose task a lost broker took
+    with it, then the registered steps. Returns how many interrogations it closed."""
     closed = interrogations_close_due()
     bot_replies_resume()
     rehearsal_judges_resume()
+    spectator_releases_resume()
     for step in _STEPS:
         step()
     return closed

@@ -1,7 +1,6 @@
 """Thin views of conversation markets: the list, a spectator's page (live parts on a websocket), its
 JSON state, a trade over HTTP, the results, the exports and a bettor's record."""
 
-import csv
 import io
 import json
 
@@ -9,6 +8,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
+from core import csvsafe
 from core.errors import ArenaError, Closed, InvalidInput, NotAllowed
 from core.payloads import error
 from markets import payloads, services
@@ -99,7 +99,7 @@ def xmarket_results_json(request):
 
 def _csv(rows: list[dict], columns: tuple, filename: str) -> HttpResponse:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns)
+    writer = csvsafe.DictWriter(out, fieldnames=columns)
     writer.writeheader()
     writer.writerows(rows)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")

@@ -135,14 +135,16 @@ def test_downloads_hold_what_the_page_shows(verdicts):
     }
 
 
-def test_a_name_that_looks_like_a_formula_is_defused_in_csv(cast):
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "=1+1+cmd|' /C calc'!A0", "@SUM(1+1)"])
+def test_a_name_that_looks_like_a_formula_is_defused_in_csv(cast, name):
     from arena.models import Entry
     from tests.conftest import FAST
 
-    sneaky = Entry.objects.create(display_name='=HYPERLINK("http://x")', engine="simple", settings=dict(FAST))
+    sneaky = Entry.objects.create(display_name=name, engine="simple", settings=dict(FAST))
     decided(cast, witnesses=[cast.connie, sneaky], judged_human=cast.connie)
-    names = [r["name"] for r in rows_of(Client().get("/results/ratings.csv"))]
-    assert '\'=HYPERLINK("http://x")' in names
+    assert "'" + name in [r["name"] for r in rows_of(Client().get("/results/ratings.csv"))]
+    assert "'" + name in [r["witness"] for r in rows_of(Client().get("/results/rates.csv"))]
+    assert name in [r["name"] for r in Client().get("/results/results.json").json()["ratings"]]
 
 
 def test_entry_page_each_format_beside_the_human_baseline(verdicts):

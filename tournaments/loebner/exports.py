@@ -5,11 +5,11 @@ Who may have them: anyone once the contest's results are published (status "done
 before. People are named only by the contest's labels (judges J1…, confederates C1…, entries E1…), as
 the results page and the JComm logs name them; entries also by their names, as the results page does.
 A CSV cell that a spreadsheet would run as a formula is prefixed with an apostrophe
-(arena.results.exports.csv_text)."""
+(core.csvsafe.csv_text)."""
 
 from arena import roles
-from arena.results.exports import csv_text
 from arena.selectors.interrogations import transcript_export
+from core.csvsafe import csv_text
 from core.errors import NotAllowed
 from tournaments.loebner.models import Contest
 from tournaments.loebner.selectors import contest_meetings, contest_results, results_published

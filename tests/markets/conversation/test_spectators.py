@@ -119,3 +119,36 @@ def test_a_feed_opened_anywhere_schedules_the_very_next_message(
     with django_capture_on_commit_callbacks(execute=True):
         arena_services.message_post(conversation_id=human.pk, sender_role="interrogator", text="two", user=cast.jude)
     assert scheduled == [45]
+
+
+def test_a_release_whose_task_was_lost_is_pushed_once_by_the_sweep(cast, monkeypatch):
+    """Redis came back empty: the message's release task is gone. The sweep (every 5 s) pushes it once
+    its time has come, never before, never twice; the task, should it come after all, pushes nothing."""
+    pushed = []
+    monkeypatch.setattr(spectators, "push", lambda group, payload: pushed.append(payload["text"]))
+    monkeypatch.setattr(spectators, "enqueue_now", lambda *args, **kwargs: None)  # the broker lost it
+    market = xmarket(cast, delay_s=60)
+    first = _say(market, "First question?")
+    second = _say(market, "And the second?", side="right")
+    at = second.created_at
+    assert spectators.spectator_releases_resume(now=at + dt.timedelta(seconds=30)) == 0
+    assert pushed == []
+    assert spectators.spectator_releases_resume(now=at + dt.timedelta(seconds=61)) == 2
+    assert sorted(pushed) == ["And the second?", "First question?"]
+    assert spectators.spectator_releases_resume(now=at + dt.timedelta(seconds=70)) == 0
+    assert not spectators.spectator_release(message_id=first.pk, now=at + dt.timedelta(seconds=75))
+    assert sorted(pushed) == ["And the second?", "First question?"]
+
+
+def test_a_release_task_and_the_sweep_push_each_message_once_in_order(cast, monkeypatch):
+    pushed = []
+    monkeypatch.setattr(spectators, "push", lambda group, payload: pushed.append(payload["text"]))
+    monkeypatch.setattr(spectators, "enqueue_now", lambda *args, **kwargs: None)
+    market = xmarket(cast, delay_s=60)
+    one, two = _say(market, "one"), _say(market, "two")
+    later = two.created_at + dt.timedelta(seconds=61)
+    assert spectators.spectator_release(message_id=two.pk, now=later)  # "one" had lost its task: it goes first
+    assert pushed == ["one", "two"]
+    assert not spectators.spectator_release(message_id=one.pk, now=later)
+    assert spectators.spectator_releases_resume(now=later) == 0
+    assert pushed == ["one", "two"]
