@@ -700,3 +700,23 @@ def test_a_static_file_is_served_as_an_asynchronous_stream_under_asgi():
         STATIC_MODULE,
         STATIC_RECORD,
     )
+
+
+# --- kombu: core/broker.py ------------------------------------------------------------------------
+
+
+def test_kombu_redis_channel_still_reads_its_settings_from_the_transports_client():
+    """core/broker.py's channel lends ``_connparams`` the settings it was opened with while the transport's
+    ``client`` is collected (a broker outage): kombu must still read them there, by that method."""
+    from kombu.transport import redis as kombu_redis
+
+    where = ("kombu", "core/broker.py (Transport)", "0015-kombu-redis-channel-settings.md")
+    method = getattr(kombu_redis.Channel, "_connparams", None)
+    relied(method is not None, where[0], "Redis Channel._connparams is gone", *where[1:])
+    relied(parameters(method) == ["self", "asynchronous"], where[0], "Channel._connparams's parameters", *where[1:])
+    relied(
+        "self.connection.client" in inspect.getsource(method),
+        where[0],
+        "where _connparams reads the settings",
+        *where[1:],
+    )
