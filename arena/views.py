@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.http import content_disposition_header
 
 from arena import roles
 from arena.next_steps import judge_next_steps
@@ -82,7 +83,7 @@ def transcript_json(request, public_id):
     response = JsonResponse(
         interrogations.transcript_export(interrogation=interrogation), json_dumps_params={"indent": 2}
     )
-    response["Content-Disposition"] = f'attachment; filename="transcript-{interrogation.public_id}.json"'
+    response["Content-Disposition"] = content_disposition_header(True, f"transcript-{interrogation.public_id}.json")
     return response
 
 

@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ArenaError, NotAllowed
@@ -132,5 +133,5 @@ def episodes_jsonl(request, pk):
 
 def _download(lines, content_type, filename):
     response = StreamingHttpResponse(lines, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
 from arena.selectors.interrogations import can_monitor
@@ -160,7 +161,7 @@ def study_export(request, pk, what, fmt):
     exports.export_write(study=study, what=what, fmt=fmt, out=out)
     content_type = "text/csv" if fmt == "csv" else "application/x-ndjson"
     response = HttpResponse(out.getvalue(), content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="study-{study.pk}-{what}.{fmt}"'
+    response["Content-Disposition"] = content_disposition_header(True, f"study-{study.pk}-{what}.{fmt}")
     return response
 
 

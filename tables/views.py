@@ -6,6 +6,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseForbidden, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
 
 from arena import roles
 from core.errors import ArenaError
@@ -76,7 +77,7 @@ def game_live(request, game_id):
 def game_export(request, game_id):
     game = _game(game_id)
     response = StreamingHttpResponse(selectors.game_export_lines(game=game), content_type="application/x-ndjson")
-    response["Content-Disposition"] = f'attachment; filename="tables-game-{game.pk}.jsonl"'
+    response["Content-Disposition"] = content_disposition_header(True, f"tables-game-{game.pk}.jsonl")
     return response
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import content_disposition_header
 
 from arena import charts
 from arena.models import Entry
@@ -83,7 +84,7 @@ def _linked(data: dict) -> dict:
 
 def _csv(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
 

@@ -219,8 +219,8 @@ _TRANSCRIPT_NAMERS: list = []
 
 
 def transcript_names_register(namer) -> None:
-    """`namer(interrogation) -> dict | None`: {"judge": name, "sides": {side: witness name}} for the
-    interrogations of its format, None for the others."""
+    """`namer(interrogation, conversations) -> dict | None`: {"judge": name, "sides": {side: witness name}}
+    for the interrogations of its format, None for the others."""
     if namer not in _TRANSCRIPT_NAMERS:
         _TRANSCRIPT_NAMERS.append(namer)
 
@@ -229,7 +229,7 @@ def transcript_names(*, interrogation: Interrogation, conversations) -> dict:
     """The names a published transcript gives its judge and witnesses: the format's pseudonyms where it has
     them, else the judge's user name and each witness's (an entry's name, a confederate's user name)."""
     for namer in _TRANSCRIPT_NAMERS:
-        names = namer(interrogation)
+        names = namer(interrogation, conversations)
         if names is not None:
             return names
     return {"judge": interrogation.judge.get_username(), "sides": {c.side: c.witness_label for c in conversations}}

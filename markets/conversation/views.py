@@ -6,6 +6,7 @@ import json
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
 from core import csvsafe
@@ -103,7 +104,7 @@ def _csv(rows: list[dict], columns: tuple, filename: str) -> HttpResponse:
     writer.writeheader()
     writer.writerows(rows)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
 

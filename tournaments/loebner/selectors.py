@@ -339,7 +339,7 @@ def contest_meetings(*, contest: Contest):
     )
 
 
-def meeting_pseudonyms(interrogation: Interrogation) -> dict | None:
+def meeting_pseudonyms(interrogation: Interrogation, conversations) -> dict | None:
     """A contest meeting's people as its published transcript names them: the judge by label (J1…), the
     confederate by label (C1…), the entry by label (E1…), as the results page and the JComm logs do. None
     for an interrogation that is no meeting."""
@@ -352,7 +352,7 @@ def meeting_pseudonyms(interrogation: Interrogation) -> dict | None:
         return None
     sides = {
         conversation.side: meeting.entry.label if conversation.witness_is_machine else meeting.confederate.label
-        for conversation in interrogation.conversations.all()
+        for conversation in conversations
     }
     return {"judge": meeting.judge.label, "sides": sides}
 

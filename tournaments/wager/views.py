@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
 from arena import roles
@@ -96,5 +97,5 @@ def session_transcripts_json(request, pk):
     if not selectors.report_readable(session=session, user=request.user):
         raise Http404("The report of this wager session is not public yet.")
     response = JsonResponse(selectors.session_transcripts(session=session), json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="transcripts-wager-session-{session.pk}.json"'
+    response["Content-Disposition"] = content_disposition_header(True, f"transcripts-wager-session-{session.pk}.json")
     return response
