@@ -13,7 +13,7 @@ from arena.models import Message
 from core.consumers import BaseConsumer, db, db_message
 from core.errors import NotAllowed
 from studies import groups, selectors, services
-from studies.models import Game
+from studies.models import DEFAULT_LABEL, Game
 
 
 def _participant(scope, study_id: int):
@@ -35,10 +35,13 @@ def _game(scope):
 
 
 def reveal_names(state: dict, game: Game) -> dict:
-    """The arena's reveal in the study's words: a human player, or the AI witness's condition name."""
+    """The arena's reveal in the study's words: a human player, or the AI witness's public label (the
+    researcher's; the condition's name and its entry's stay internal)."""
     for item in (state.get("reveal") or {}).values():
         item["name"] = (
-            "a human player" if item["kind"] == "human" else (game.condition.name if game.condition_id else "an AI")
+            "a human player"
+            if item["kind"] == "human"
+            else (game.condition.public_label if game.condition_id else DEFAULT_LABEL)
         )
     return state
 
@@ -117,17 +120,17 @@ class LobbyConsumer(BaseConsumer):
         self.scope["user"] = self.participant.player
 
     def groups_to_join(self):
-        return [groups.participant_group(self.participant.pk), groups.lobby_group(self.participant.study_id)]
+        return [groups.participant_group(self.participant.pk)]
 
     def state(self, expire: bool = True):
         if expire:
-            services.lobby_expire(study_id=self.participant.study_id, wait_s=self.participant.study.human_wait_s)
+            services.lobby_expire(study_id=self.participant.study_id)
         self.participant.refresh_from_db(fields=["stage"])
         return selectors.lobby_state(participant=self.participant)
 
     async def on_join(self, frame):
         await db(services.lobby_join)(participant_id=self.participant.pk)
-        # the join itself looked at the lobby under the study's lock: no expiry sweep before this state
+        # the join itself settled what was due under the study's lock: no second sweep before this state
         await self.send_json(await db(self.state)(expire=False))
 
     async def on_leave(self, frame):

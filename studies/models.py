@@ -36,6 +36,7 @@ class Study(models.Model):
     # the lobby's counters (ticket, pair and fallback numbers index the seeded sequences)
     tickets_issued = models.PositiveIntegerField(default=0)
     pairs_formed = models.PositiveIntegerField(default=0)
+    ai_dealt = models.PositiveIntegerField(default=0, help_text="AI games dealt from the blocks (not fallbacks).")
     fallbacks = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     owner = models.ForeignKey(
@@ -61,6 +62,9 @@ class Study(models.Model):
         return design_read(self.config)
 
 
+DEFAULT_LABEL = "an AI chatbot"  # a condition's public label when the researcher set none
+
+
 class Condition(models.Model):
     """An AI witness of a study: an arena entry (engine, settings, persona) under the study's name for it."""
 
@@ -68,7 +72,12 @@ class Condition(models.Model):
     index = models.PositiveSmallIntegerField(
         help_text="Its place in the design's witnesses (the seeded sequences use it)."
     )
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=60, help_text="The study's internal name: analysis and exports.")
+    label = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text='What players are told it was after their verdict; blank: "an AI chatbot".',
+    )
     persona = models.CharField(max_length=40, blank=True, help_text="e.g. PERSONA or NO-PERSONA")
     entry = models.ForeignKey("arena.Entry", on_delete=models.PROTECT, related_name="study_conditions")
 
@@ -81,6 +90,11 @@ class Condition(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def public_label(self) -> str:
+        """The name players see in a reveal: the researcher's label, never the internal name."""
+        return self.label or DEFAULT_LABEL
 
 
 class Participant(models.Model):
@@ -101,7 +115,10 @@ class Participant(models.Model):
     account = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="study_participations"
     )
-    device = models.CharField(max_length=64, blank=True, help_text="A hash of the browser's session key.")
+    device = models.CharField(max_length=64, blank=True, help_text="A hash of the browser's device cookie.")
+    origin = models.CharField(
+        max_length=64, blank=True, db_index=True, help_text="A keyed hash of the address it joined from."
+    )
     stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.CONSENT, db_index=True)
     fixed_role = models.CharField(max_length=12, blank=True)
     simulated = models.BooleanField(default=False)
@@ -159,10 +176,17 @@ class Ticket(models.Model):
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="tickets")
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="tickets")
     number = models.PositiveIntegerField()
-    kind = models.CharField(max_length=8, help_text='"human" or "ai"')
+    kind = models.CharField(max_length=8, blank=True, help_text='"human" or "ai" once decided ("": looking)')
     condition = models.ForeignKey(Condition, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING, db_index=True)
     created_at = models.DateTimeField()
+    wait_s = models.FloatField(default=0, help_text="The wait drawn from the seed for this ticket.")
+    pair_until = models.DateTimeField(
+        null=True, blank=True, help_text="Until then the ticket may be paired with a newcomer (min_wait_s)."
+    )
+    start_at = models.DateTimeField(null=True, blank=True, help_text="When its game starts (once decided).")
+    partner = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    fallback = models.BooleanField(default=False)
     settled_at = models.DateTimeField(null=True, blank=True)
     game = models.ForeignKey("Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="tickets")
 

@@ -79,8 +79,8 @@ def _partner(game: Game) -> str:
     if game.condition_id is None:
         return "a human"
     if game.human_witness_id:
-        return f"a human and an AI ({game.condition.name})"
-    return f"an AI ({game.condition.name})"
+        return f"a human and {game.condition.public_label}"
+    return game.condition.public_label
 
 
 def _witness_judged_human(game: Game, verdict: Verdict) -> bool:
@@ -119,8 +119,6 @@ def lobby_state(*, participant: Participant) -> dict:
         "study_open": study.status == Study.Status.OPEN,
         "waiting": ticket is not None,
         "waiting_since": ticket.created_at.isoformat() if ticket else None,
-        "max_wait_s": study.human_wait_s,
-        "in_lobby": Ticket.objects.filter(study=study, state=Ticket.State.WAITING).count(),
         "game": (
             {
                 "url": f"/play/game/{game.public_id}/",

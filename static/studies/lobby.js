@@ -1,11 +1,14 @@
 /* The lobby: its state comes from the server (the database is the truth); when a game is formed for
-   this player, the page goes to it. Texts are set with textContent only. */
+   this player, the page goes to it. The page shows nothing about who else is waiting, and asks for its
+   state on one steady beat while waiting, whoever the partner will be. Texts are set with textContent
+   only. */
 "use strict";
 (function () {
   const root = document.getElementById("lobby");
   const status = document.getElementById("lobby-status");
   const play = document.getElementById("play"), leave = document.getElementById("leave");
-  let state = null, waitTimer = null;
+  const POLL_S = 5;
+  let state = null;
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
     Arena.notice(open ? "" : code === 4403 ? "Join the study first: reload the page." : "Reconnecting…");
   });
@@ -23,27 +26,26 @@
       status.textContent = "You have played all your games. Thank you!";
     } else if (state.waiting) {
       const waited = Math.max(0, Math.round((Date.now() - Date.parse(state.waiting_since)) / 1000));
-      status.textContent = "Looking for a partner… (" + waited + " s; " + state.in_lobby + " waiting)";
+      status.textContent = "Looking for a partner… (" + waited + " s)";
     } else {
-      status.textContent = state.in_lobby + " waiting in the lobby. Press Play when you are ready.";
+      status.textContent = "Press Play when you are ready.";
     }
   }
 
   function handle(p) {
     if (p.type === "state") { state = p; render(); }
     else if (p.type === "matched") { status.textContent = "Your game is ready…"; location.href = p.game.url; }
-    else if (p.type === "lobby" && state) { state.in_lobby = p.waiting; render(); }
     else if (p.type === "error") Arena.notice(p.message);
   }
 
   play.addEventListener("click", () => { Arena.notice(""); socket.send({ type: "join" }); });
   leave.addEventListener("click", () => socket.send({ type: "leave" }));
-  // while waiting: tick the clock, and ask the server again when the longest wait is over (a lost
-  // timer then costs nothing: the state request applies the fallback)
-  waitTimer = setInterval(() => {
+  // while waiting: tick the clock, and ask the server again every POLL_S seconds (a lost timer then
+  // costs a few seconds: the state request starts whatever is due)
+  setInterval(() => {
     if (!state || !state.waiting) return;
     render();
-    const waited = (Date.now() - Date.parse(state.waiting_since)) / 1000;
-    if (waited > state.max_wait_s + 1 && Math.round(waited) % 3 === 0) socket.send({ type: "state" });
+    const waited = Math.round((Date.now() - Date.parse(state.waiting_since)) / 1000);
+    if (waited > 0 && waited % POLL_S === 0) socket.send({ type: "state" });
   }, 1000);
 })();

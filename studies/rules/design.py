@@ -48,6 +48,7 @@ class Witness:
     engine: str
     settings: dict
     persona: str = ""  # the condition's label, e.g. "PERSONA" or "NO-PERSONA" ("" when none)
+    label: str = ""  # what players are told it was ("" : "an AI"); `name` stays internal
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ class Design:
     turn_taking: str = STRICT
     role_switching: bool = True
     repeat_partners: bool = False
-    human_wait_s: float = 30.0
+    human_wait_s: float = 30.0  # the longest wait for a partner (the draws' upper bound)
+    min_wait_s: float = 5.0  # the shortest wait (the draws' lower bound)
     fallback: str = FALLBACK_AI
     games_per_day: int = 40
     consent_text: str = (
@@ -164,7 +166,10 @@ def _witnesses(raw) -> tuple[Witness, ...]:
         persona = item.get("persona", item.get("condition", ""))
         if not isinstance(persona, str) or len(persona) > 40:
             raise DesignError(f"{where}.persona must be a short label such as 'PERSONA' or 'NO-PERSONA'.")
-        witnesses.append(Witness(name=name, engine=engine, settings=settings, persona=persona))
+        label = item.get("label", "")
+        if not isinstance(label, str) or len(label.strip()) > 60 or any(ord(ch) < 32 for ch in label):
+            raise DesignError(f"{where}.label must be what players are told it was, at most 60 characters.")
+        witnesses.append(Witness(name=name, engine=engine, settings=settings, persona=persona, label=label.strip()))
     return tuple(witnesses)
 
 
@@ -222,6 +227,7 @@ KNOWN_KEYS = {
     "role_switching",
     "repeat_partners",
     "human_wait_s",
+    "min_wait_s",
     "fallback",
     "games_per_day",
     "consent_text",
@@ -252,6 +258,13 @@ def design_read(config) -> Design:
     consent = _text(config, "consent_text", Design.consent_text, max_chars=20_000)
     if not consent:
         raise DesignError("consent_text must not be empty: participants read it before they agree.")
+    longest_wait = _number(config, "human_wait_s", 30, low=0, high=3600)
+    shortest_wait = _number(config, "min_wait_s", min(5.0, longest_wait), low=0, high=3600)
+    if shortest_wait > longest_wait:
+        raise DesignError(
+            f"min_wait_s ({shortest_wait:g}) must not be more than human_wait_s ({longest_wait:g}): "
+            "every wait is drawn between the two."
+        )
     return Design(
         format=_choice(config, "format", TWO_PARTY, (TWO_PARTY, THREE_PARTY)),
         minutes=_number(config, "minutes", 5, low=0.5, high=60),
@@ -264,7 +277,8 @@ def design_read(config) -> Design:
         turn_taking=_choice(config, "turn_taking", STRICT, (STRICT, FREE)),
         role_switching=_flag(config, "role_switching", True),
         repeat_partners=_flag(config, "repeat_partners", False),
-        human_wait_s=_number(config, "human_wait_s", 30, low=0, high=3600),
+        human_wait_s=longest_wait,
+        min_wait_s=shortest_wait,
         fallback=_choice(config, "fallback", FALLBACK_AI, (FALLBACK_AI, FALLBACK_CANCEL)),
         games_per_day=_number(config, "games_per_day", 40, low=1, high=10_000, integer=True),
         consent_text=consent,

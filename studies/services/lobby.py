@@ -1,12 +1,14 @@
 """The lobby: participants take tickets and are matched by the rules of `studies.rules.matching`, applied
 to the database under the study's row lock (the database is the truth: a restart loses no one; the
-channel layer only tells pages that something changed)."""
+channel layer only tells pages that something changed). A ticket is *looking* until it is paired or its
+pairing window closes, then *decided* (a partner or an AI witness, and the moment its game starts), and
+matched when that moment comes: every game starts at its drawn time, human or machine."""
 
 import datetime as dt
 from collections import Counter
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from arena.models import Status
@@ -15,7 +17,20 @@ from core.errors import Closed, NotAllowed
 from core.notify import push_many
 from studies import groups
 from studies.models import Flag, Game, Participant, Study, Ticket
-from studies.rules.matching import HUMAN, Match, Waiter, arrival_decide, fallback_decide, ticket_kind
+from studies.rules.design import FALLBACK_AI, THREE_PARTY
+from studies.rules.matching import (
+    HUMAN,
+    RECENT_GAPS,
+    Deal,
+    Waiter,
+    arrival_decide,
+    borrowed_gap,
+    condition_pick,
+    deadline_decide,
+    game_block,
+    roles_pick,
+    wait_draw,
+)
 from studies.services.games import game_create
 
 
@@ -27,6 +42,8 @@ def _identities(participant: Participant) -> frozenset:
     ids = {f"account:{participant.account_id}"} if participant.account_id else set()
     if participant.device:
         ids.add(f"device:{participant.device}")
+    if participant.origin:
+        ids.add(f"origin:{participant.origin}")
     return frozenset(ids)
 
 
@@ -94,9 +111,10 @@ def _admissible(study: Study, participant: Participant, now: dt.datetime) -> Non
 
 
 def lobby_join(*, participant_id: int, now: dt.datetime | None = None, timer: bool = True) -> Ticket | Game:
-    """Take the participant's next ticket: a game at once (an AI witness, or a partner who was waiting),
-    or a waiting ticket. Joining again while waiting or playing returns that ticket or game. A waiting
-    ticket starts the timeout task (`timer`; a simulation on its own clock calls lobby_expire itself)."""
+    """Take the participant's next ticket: a waiting ticket (paired at once with a partner who is looking,
+    or looking itself), or the game, when its drawn wait is nothing. Joining again while waiting or
+    playing returns that ticket or game. `timer`: start the tasks that decide and start the ticket's
+    game on time (a simulation on its own clock calls `lobby_expire` itself)."""
     now = now or timezone.now()
     participant = Participant.objects.select_related("study").get(pk=participant_id)
     try:
@@ -112,11 +130,17 @@ def lobby_join(*, participant_id: int, now: dt.datetime | None = None, timer: bo
         raise
 
 
-def _join(participant: Participant, now: dt.datetime, timer: bool) -> Ticket | Game:
+def _timer(study: Study, due: dt.datetime, now: dt.datetime) -> None:
     from studies.tasks import lobby_timeout
 
+    enqueue_on_commit(lobby_timeout, study.pk, countdown=max(0.0, (due - now).total_seconds()) + 0.05)
+
+
+def _join(participant: Participant, now: dt.datetime, timer: bool) -> Ticket | Game:
     with transaction.atomic():
         study = Study.objects.select_for_update().get(pk=participant.study_id)
+        design = study.design
+        _due(study, design, now, timer)
         current = game_current(participant=participant)
         if current is not None:
             return current
@@ -124,113 +148,210 @@ def _join(participant: Participant, now: dt.datetime, timer: bool) -> Ticket | G
         if waiting is not None:
             return waiting
         _admissible(study, participant, now)
-        design = study.design
         number = study.tickets_issued
-        kind = ticket_kind(design, number)
-        queue = list(Ticket.objects.filter(study=study, state=Ticket.State.WAITING).select_related("participant"))
-        people = {t.participant_id: t.participant for t in queue} | {participant.pk: participant}
-        played, interrogations = _counts(list(people))
-        newcomer = Waiter(
-            participant.pk,
-            number,
-            _seconds(now),
-            _identities(participant),
-            interrogations[participant.pk],
-            played[participant.pk],
-            participant.fixed_role or None,
+        wait = wait_draw(design, number)
+        looking = list(
+            Ticket.objects.filter(study=study, state=Ticket.State.WAITING, kind="", pair_until__gt=now)
+            .select_related("participant")
+            .order_by("created_at", "number")
         )
-        waiters = [_waiter(t, t.participant, played, interrogations) for t in queue]
-        match = arrival_decide(design, newcomer, kind, waiters, _partners(participant.pk), study.pairs_formed)
-        conditions = {c.index: c for c in study.conditions.all()}
+        people = {t.participant_id: t.participant for t in looking} | {participant.pk: participant}
+        played, interrogations = _counts(list(people))
         ticket = Ticket.objects.create(
             study=study,
             participant=participant,
             number=number,
             created_at=now,
-            kind="ai" if match is not None and match.witness is None else HUMAN,
-            condition=conditions.get(kind) if kind != HUMAN else None,
+            wait_s=wait,
+            pair_until=now + dt.timedelta(seconds=design.min_wait_s),
+        )
+        newcomer = _waiter(ticket, participant, played, interrogations)
+        waiters = {t.participant_id: t for t in looking}
+        partner = arrival_decide(
+            design,
+            newcomer,
+            [_waiter(t, t.participant, played, interrogations) for t in looking],
+            _partners(participant.pk),
+            _deal(study),
+            game_block(design),
         )
         study.tickets_issued = number + 1
-        if match is None:
-            study.save(update_fields=["tickets_issued"])
-            if timer:
-                enqueue_on_commit(lobby_timeout, study.pk, countdown=study.human_wait_s + 0.05)
-            _notify_on_commit(study, [])
-            return ticket
-        if match.witness is not None:
-            study.pairs_formed += 1
-        study.save(update_fields=["tickets_issued", "pairs_formed"])
-        tickets = [ticket] + [t for t in queue if t.participant_id in (match.interrogator, match.witness)]
-        game = _play(study, match, people, conditions, tickets, now)
-    return game
-
-
-def _play(study, match: Match, people: dict, conditions: dict, tickets, now) -> Game:
-    game = game_create(
-        study=study,
-        interrogator=people[match.interrogator],
-        witness=people.get(match.witness) if match.witness is not None else None,
-        condition=conditions.get(match.condition) if match.condition is not None else None,
-        fallback=match.fallback,
-    )
-    Ticket.objects.filter(pk__in=[t.pk for t in tickets]).update(state=Ticket.State.MATCHED, settled_at=now, game=game)
-    _notify_on_commit(study, [], matched=game)
-    return game
-
-
-def lobby_expire(*, study_id: int, now: dt.datetime | None = None, wait_s: float | None = None) -> list[Game]:
-    """Everyone who waited `human_wait_s` or longer for a human partner: the design's fallback (an AI
-    witness) or their ticket is cancelled. Called by the timeout task, by every lobby page's state
-    request and by a restarted server, so a lost timer costs at most one page refresh. ``wait_s``: the
-    study's `human_wait_s` where the caller has it (a lobby page), else read here."""
-    now = now or timezone.now()
-    if wait_s is None:
-        study = Study.objects.filter(pk=study_id).only("human_wait_s").first()
-        if study is None:
-            return []
-        wait_s = study.human_wait_s
-    cutoff = now - dt.timedelta(seconds=wait_s)
-    if not Ticket.objects.filter(study_id=study_id, state=Ticket.State.WAITING, created_at__lte=cutoff).exists():
-        return []
-    games = []
-    with transaction.atomic():
-        study = Study.objects.select_for_update().get(pk=study_id)
-        design = study.design
-        due = list(
-            Ticket.objects.filter(study=study, state=Ticket.State.WAITING, created_at__lte=cutoff)
-            .select_related("participant")
-            .order_by("created_at", "number")
-        )
-        people = {t.participant_id: t.participant for t in due}
-        played, interrogations = _counts(list(people))
-        conditions = {c.index: c for c in study.conditions.all()}
-        for ticket in due:
-            match = fallback_decide(
-                design, _waiter(ticket, ticket.participant, played, interrogations), study.fallbacks
+        start = now + dt.timedelta(seconds=wait)
+        if isinstance(partner, Waiter):
+            other = waiters[partner.participant]
+            condition = (
+                _conditions(study).get(condition_pick(design, "pair", study.pairs_formed))
+                if design.format == THREE_PARTY
+                else None
             )
-            if match is None:
-                Ticket.objects.filter(pk=ticket.pk).update(state=Ticket.State.CANCELLED, settled_at=now)
-                _notify_on_commit(study, [ticket.participant_id])
-                continue
+            for mine, theirs in ((ticket, other), (other, ticket)):
+                Ticket.objects.filter(pk=mine.pk).update(
+                    kind=HUMAN, partner=theirs, condition=condition, start_at=start
+                )
+            study.pairs_formed += 1
+        elif partner is not None:  # the block's AI games come first: decided now, started on time
+            study.ai_dealt += 1
+            start = _ai_plan(ticket, design, _conditions(study).get(partner), False, _recent_gaps(study))
+        ticket.refresh_from_db()
+        study.save(update_fields=["tickets_issued", "pairs_formed", "ai_dealt"])
+        if timer:
+            _timer(study, start if partner is not None else ticket.pair_until, now)
+        games = _due(study, design, now, timer) if start <= now else []
+    return next((g for g in games if participant.pk in (g.interrogator_id, g.human_witness_id)), ticket)
+
+
+def _deal(study: Study) -> Deal:
+    return Deal(humans=study.pairs_formed, ai=study.ai_dealt)
+
+
+def _conditions(study: Study) -> dict:
+    return {c.index: c for c in study.conditions.all()}
+
+
+def _recent_gaps(study: Study) -> list[float]:
+    """The arrival gaps of the study's recent human pairs, newest first (each pair once: its later ticket)."""
+    rows = (
+        Ticket.objects.filter(study=study, kind=HUMAN, partner__number__lt=F("number"))
+        .order_by("-number")
+        .values_list("created_at", "partner__created_at")[:RECENT_GAPS]
+    )
+    return [(later - earlier).total_seconds() for later, earlier in rows]
+
+
+def _ai_plan(ticket: Ticket, design, condition, fallback: bool, gaps) -> dt.datetime:
+    """Decide an AI game for a ticket: it starts at the ticket's drawn wait plus, for one in two, a
+    recent human pair's arrival gap. Returns that moment."""
+    start = ticket.created_at + dt.timedelta(seconds=ticket.wait_s + borrowed_gap(design, ticket.number, gaps))
+    Ticket.objects.filter(pk=ticket.pk).update(kind="ai", condition=condition, fallback=fallback, start_at=start)
+    return start
+
+
+def _due(study: Study, design, now: dt.datetime, timer: bool) -> list[Game]:
+    """Under the study's lock: decide every ticket whose pairing window has closed (an AI witness, or
+    the wait cancelled), then start every game whose moment has come."""
+    block, conditions = game_block(design), None
+    closed = list(
+        Ticket.objects.filter(study=study, state=Ticket.State.WAITING, kind="", pair_until__lte=now)
+        .select_related("participant")
+        .order_by("pair_until", "number")
+    )
+    gaps = _recent_gaps(study) if closed else []
+    for ticket in closed:
+        waiter = Waiter(ticket.participant_id, ticket.number, 0.0, fixed_role=ticket.participant.fixed_role or None)
+        decision = deadline_decide(design, waiter, _deal(study), block, study.fallbacks)
+        if decision is None:
+            Ticket.objects.filter(pk=ticket.pk).update(state=Ticket.State.CANCELLED, settled_at=now)
+            _notify_on_commit([ticket.participant_id])
+            continue
+        index, fallback = decision
+        if fallback:
             study.fallbacks += 1
-            games.append(_play(study, match, people, conditions, [ticket], now))
-        study.save(update_fields=["fallbacks"])
+        else:
+            study.ai_dealt += 1
+        conditions = conditions or _conditions(study)
+        start = ticket.created_at + dt.timedelta(seconds=ticket.wait_s + borrowed_gap(design, ticket.number, gaps))
+        Ticket.objects.filter(pk=ticket.pk).update(
+            kind="ai", condition=conditions.get(index), fallback=fallback, start_at=start
+        )
+        if timer and start > now:
+            _timer(study, start, now)
+    if closed:
+        study.save(update_fields=["fallbacks", "ai_dealt"])
+    starting = list(
+        Ticket.objects.filter(study=study, state=Ticket.State.WAITING, start_at__lte=now)
+        .select_related("participant", "condition", "partner__participant")
+        .order_by("start_at", "number")
+    )
+    if not starting:
+        return []
+    people = {t.participant_id: t.participant for t in starting}
+    people |= {t.partner.participant_id: t.partner.participant for t in starting if t.partner_id}
+    played, interrogations = _counts(list(people))
+    games, done = [], set()
+    for ticket in starting:
+        if ticket.pk in done:
+            continue
+        tickets = [ticket]
+        if ticket.partner_id is not None:
+            partner = ticket.partner
+            done.add(partner.pk)
+            tickets.append(partner)
+            first, second = sorted(tickets, key=lambda t: t.number)
+            interrogator, witness = roles_pick(
+                design,
+                _waiter(first, people[first.participant_id], played, interrogations),
+                _waiter(second, people[second.participant_id], played, interrogations),
+                second.number,
+            )
+            game = game_create(
+                study=study,
+                interrogator=people[interrogator.participant],
+                witness=people[witness.participant],
+                condition=ticket.condition,
+            )
+        else:
+            game = game_create(
+                study=study, interrogator=ticket.participant, condition=ticket.condition, fallback=ticket.fallback
+            )
+        Ticket.objects.filter(pk__in=[t.pk for t in tickets]).update(
+            state=Ticket.State.MATCHED, settled_at=now, game=game
+        )
+        _notify_on_commit([], matched=game)
+        games.append(game)
     return games
 
 
+def lobby_expire(*, study_id: int, now: dt.datetime | None = None) -> list[Game]:
+    """Decide the tickets whose pairing window has closed and start the games whose moment has come.
+    Called by the timer tasks, by every lobby page's state request and by a restarted server, so a lost
+    timer costs at most one page refresh."""
+    now = now or timezone.now()
+    due = Q(kind="", pair_until__lte=now) | Q(start_at__lte=now)
+    if not Ticket.objects.filter(due, study_id=study_id, state=Ticket.State.WAITING).exists():
+        return []
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=study_id)
+        return _due(study, study.design, now, timer=True)
+
+
 def lobby_leave(*, participant_id: int) -> bool:
-    left = Ticket.objects.filter(participant_id=participant_id, state=Ticket.State.WAITING).update(
-        state=Ticket.State.LEFT, settled_at=timezone.now()
-    )
+    """Leave the lobby. A partner already paired with the leaver keeps their moment: an AI witness
+    (the design's fallback) takes the leaver's place, or their wait is cancelled."""
+    ticket = Ticket.objects.filter(participant_id=participant_id, state=Ticket.State.WAITING).first()
+    if ticket is None:
+        return False
+    now = timezone.now()
+    with transaction.atomic():
+        study = Study.objects.select_for_update().get(pk=ticket.study_id)
+        left = Ticket.objects.filter(pk=ticket.pk, state=Ticket.State.WAITING).update(
+            state=Ticket.State.LEFT, settled_at=now
+        )
+        partner = (
+            Ticket.objects.filter(pk=ticket.partner_id, state=Ticket.State.WAITING).first()
+            if left and ticket.partner_id
+            else None
+        )
+        if partner is not None:
+            design = study.design
+            if design.fallback == FALLBACK_AI:
+                index = condition_pick(design, "fallback", study.fallbacks)
+                study.fallbacks += 1
+                study.save(update_fields=["fallbacks"])
+                Ticket.objects.filter(pk=partner.pk).update(
+                    kind="ai", partner=None, fallback=True, condition=_conditions(study).get(index)
+                )
+            else:
+                Ticket.objects.filter(pk=partner.pk).update(state=Ticket.State.CANCELLED, settled_at=now)
+                _notify_on_commit([partner.participant_id])
     return bool(left)
 
 
-def _notify_on_commit(study: Study, participant_ids, *, matched: Game | None = None) -> None:
-    """After the commit: "re-read your state" to `participant_ids`, "your game is ready" (with its page)
-    to the players of `matched`, and the lobby's new head count to everyone in it."""
+def _notify_on_commit(participant_ids, *, matched: Game | None = None) -> None:
+    """After the commit: "re-read your state" to `participant_ids`, and "your game is ready" (with its
+    page) to the players of `matched`. Nothing goes to the rest of the lobby: who else is waiting is
+    not a player's business (it would tell a human partner from a machine)."""
 
     def send():
-        waiting = Ticket.objects.filter(study=study, state=Ticket.State.WAITING).count()
         pushes = [(groups.participant_group(pid), {"type": "refresh"}) for pid in participant_ids]
         if matched is not None:
             url = f"/play/game/{matched.public_id}/"
@@ -239,7 +360,7 @@ def _notify_on_commit(study: Study, participant_ids, *, matched: Game | None = N
                 for pid, role in ((matched.interrogator_id, "interrogator"), (matched.human_witness_id, "witness"))
                 if pid is not None
             ]
-        pushes.append((groups.lobby_group(study.pk), {"type": "lobby", "waiting": waiting}))
-        push_many(pushes)
+        if pushes:
+            push_many(pushes)
 
     transaction.on_commit(send)

@@ -74,7 +74,14 @@ def study_load(*, config: dict, slug: str = "", status: str = Study.Status.DRAFT
             entry = Entry.objects.create(
                 display_name=f"{witness.name} · {study.slug}"[:100], engine=witness.engine, settings=settings
             )
-            Condition.objects.create(study=study, index=index, name=witness.name, persona=witness.persona, entry=entry)
+            Condition.objects.create(
+                study=study,
+                index=index,
+                name=witness.name,
+                label=witness.label,
+                persona=witness.persona,
+                entry=entry,
+            )
     return study
 
 

@@ -256,7 +256,9 @@ def _study_world():
     player = studies.participant_create(study=study, simulated=True)
     studies.consent_give(participant=player, agreed=True)
     studies.survey_submit(participant=player, phase="demographics", answers={})
-    return study, studies.lobby_join(participant_id=player.pk)
+    from tests.studies.helpers import game_for
+
+    return study, game_for(player)
 
 
 def _fill(value, ids):

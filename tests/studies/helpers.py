@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
 
@@ -61,3 +62,14 @@ def player_client(study) -> tuple[Client, object]:
     client.post("/play/answers/demographics/", {"age": "30", "attn": "blue"})
     pid = client.session["studies.participants"][str(study.pk)]
     return client, Participant.objects.get(pk=pid)
+
+
+def game_for(*people):
+    """The game the lobby gives `people` (joined in that order, one second apart) once every drawn wait
+    has run out: the first one's game."""
+    from studies.models import Game
+
+    for i, person in enumerate(people):
+        services.lobby_join(participant_id=person.pk, now=at(i), timer=False)
+    services.lobby_expire(study_id=people[0].study_id, now=at(100_000))
+    return Game.objects.filter(Q(interrogator=people[0]) | Q(human_witness=people[0])).latest("pk")

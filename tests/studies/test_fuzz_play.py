@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from tests.hardening.test_fuzz_frames import FUZZ, LoopThread, check_frame, frames
 
-from .helpers import player_client, study_make
+from .helpers import game_for, player_client, study_make
 from .test_play import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,8 +19,7 @@ def _world():
 
     study = study_make(human_witness_share=1.0, max_message_chars=40, human_wait_s=3600)  # no timer fires later
     (client_a, a), (client_b, b), (client_c, _) = (player_client(study) for _ in range(3))
-    services.lobby_join(participant_id=a.pk, timer=False)
-    game = services.lobby_join(participant_id=b.pk, timer=False)
+    game = game_for(a, b)
     clients = {a.pk: client_a, b.pk: client_b}
     return {
         "play-judge": (f"/ws/play/judge/{game.public_id}/", clients[game.interrogator_id]),

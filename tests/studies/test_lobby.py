@@ -1,6 +1,7 @@
 """The lobby and games on the database: matching, fallbacks, caps, restart safety, the study's rules."""
 
 import contextlib
+import datetime as dt
 from collections import Counter
 
 import pytest
@@ -20,19 +21,47 @@ def join(person, seconds=0.0):
     return services.lobby_join(participant_id=person.pk, now=at(seconds), timer=False)
 
 
-def test_an_ai_ticket_plays_at_once_and_a_human_ticket_waits_for_a_partner(db):
-    study = study_make(human_witness_share=0.5, games_per_participant=10)
+def settle(study, seconds=10_000.0):
+    """Everything due by then: windows closed, games started."""
+    return services.lobby_expire(study_id=study.pk, now=at(seconds))
+
+
+def test_every_game_starts_at_its_drawn_time_whoever_the_witness(db):
+    study = study_make(human_witness_share=0.5, games_per_participant=10, min_wait_s=5, human_wait_s=30)
     people = ready(study, 12)
     results = [join(p, i) for i, p in enumerate(people)]
+    assert all(isinstance(r, Ticket) for r in results)  # nobody plays at once, human or machine
+    settle(study)
     games = Game.objects.filter(study=study)
-    assert games.filter(condition__isnull=False).exists() and games.filter(human_witness__isnull=False).exists()
-    for game in games:
-        assert game.interrogation.status == Status.RUNNING and game.interrogation.judge == game.interrogator.player
-        assert game.interrogator_id != game.human_witness_id
-        if game.human_witness_id:  # a two-party game with a human witness: one-to-one, the partner's player
+    assert {g.condition_id is None for g in games} == {True, False}  # both kinds
+    for ticket in Ticket.objects.filter(study=study).select_related("game__interrogation"):
+        game = ticket.game
+        assert ticket.state == Ticket.State.MATCHED and game.interrogation.status == Status.RUNNING
+        assert 5 <= ticket.wait_s <= 30
+        waited = (ticket.start_at - ticket.created_at).total_seconds()
+        if game.human_witness_id:  # a pair starts when the later arrival's drawn wait is over
+            later = max(ticket, ticket.partner, key=lambda t: t.number)
+            assert ticket.start_at == later.created_at + dt.timedelta(seconds=later.wait_s)
             assert game.interrogation.conversations.get().witness_human == game.human_witness.player
-    waiting = [r for r in results if isinstance(r, Ticket)]
-    assert waiting and Ticket.objects.filter(state=Ticket.State.WAITING).count() <= 1  # two human tickets always pair
+        else:  # an AI game: its own drawn wait, plus for one in two the gap of a recent human pair
+            assert waited >= ticket.wait_s - 0.001
+        assert game.interrogator_id != game.human_witness_id
+
+
+def test_two_players_who_press_play_together_meet(db):
+    """The demo's design (half the games with a human witness): two players who press Play half a second
+    apart are paired, whatever the seed deals next; a lone third gets an AI witness."""
+    from studies.demo import CONFIG
+
+    study = study_make(**{k: CONFIG[k] for k in ("human_witness_share", "seed", "human_wait_s", "witnesses")})
+    a, b, c = ready(study, 3)
+    first, second = join(a, 0), join(b, 0.5)
+    assert isinstance(first, Ticket) and isinstance(second, Ticket)
+    [game] = settle(study, 100)
+    assert {game.interrogator_id, game.human_witness_id} == {a.pk, b.pk} and game.condition is None
+    join(c, 200)
+    [alone] = settle(study, 300)
+    assert alone.interrogator_id == c.pk and alone.condition is not None
 
 
 def test_joining_again_returns_the_same_ticket_or_game(db):
@@ -41,25 +70,29 @@ def test_joining_again_returns_the_same_ticket_or_game(db):
     ticket = join(a)
     assert isinstance(ticket, Ticket) and join(a, 1) == ticket  # a second tab takes no second ticket
     (b,) = ready(study)
-    game = join(b, 2)
-    assert isinstance(game, Game) and join(a, 3) == game and join(b, 3) == game
+    assert join(b, 2).partner_id == ticket.pk
+    [game] = settle(study, 100)
+    assert join(a, 101) == game and join(b, 101) == game
 
 
 def test_a_restart_of_the_lobby_loses_no_one(db, settings):
     """The lobby lives in the database: a fresh process (nothing in memory, a new channel layer) pairs
-    the waiting participant with the next arrival, or falls back when their wait is over."""
+    the waiting participant with the next arrival, starts its game on time, and gives a lone player
+    their AI witness when their window has closed."""
     from channels.layers import channel_layers
 
-    study = study_make(human_witness_share=1.0, human_wait_s=30)
+    study = study_make(human_witness_share=1.0, min_wait_s=5, human_wait_s=30)
     a, b, c = ready(study, 3)
     join(a, 0)
     channel_layers.backends.clear()  # "restart": no process state survives
-    game = join(b, 5)
-    assert {game.interrogator_id, game.human_witness_id} == {a.pk, b.pk}
-    join(c, 10)
+    join(b, 2)
     channel_layers.backends.clear()
-    assert services.lobby_expire(study_id=study.pk, now=at(39)) == []
-    [fallback] = services.lobby_expire(study_id=study.pk, now=at(40))
+    [game] = settle(study, 40)
+    assert {game.interrogator_id, game.human_witness_id} == {a.pk, b.pk}
+    join(c, 100)
+    assert settle(study, 104) == []
+    channel_layers.backends.clear()
+    [fallback] = settle(study, 200)
     assert fallback.interrogator_id == c.pk and fallback.fallback and fallback.condition is not None
     assert not Ticket.objects.filter(state=Ticket.State.WAITING).exists()
 
@@ -68,50 +101,70 @@ def test_no_fallback_cancels_the_wait(db):
     study = study_make(human_witness_share=1.0, fallback="cancel")
     (a,) = ready(study)
     join(a)
-    assert services.lobby_expire(study_id=study.pk, now=at(31)) == []
+    assert settle(study, 31) == []
     assert Ticket.objects.get(participant=a).state == Ticket.State.CANCELLED
+
+
+def test_a_partner_who_leaves_is_replaced_by_an_ai_witness_at_the_same_moment(db):
+    study = study_make(human_witness_share=1.0)
+    a, b = ready(study, 2)
+    join(a, 0)
+    mine = join(b, 1)
+    assert services.lobby_leave(participant_id=a.pk)
+    [game] = settle(study)
+    assert game.interrogator_id == b.pk and game.fallback and game.human_witness is None
+    assert Ticket.objects.get(pk=mine.pk).start_at == mine.start_at
 
 
 def test_the_same_person_on_two_participants_is_never_their_own_partner(db):
     study = study_make(human_witness_share=1.0)
-    a, b = ready(study, 2)
+    a, b, c, d = ready(study, 4)
     Participant.objects.filter(pk__in=[a.pk, b.pk]).update(device="same-browser")
-    a.refresh_from_db(), b.refresh_from_db()
-    join(a, 0)
-    assert isinstance(join(b, 1), Ticket)  # both wait: never paired with themself
+    Participant.objects.filter(pk__in=[c.pk, d.pk]).update(origin="same-address")
+    for person in (a, b, c, d):
+        person.refresh_from_db()
+    assert join(a, 0).partner_id is None and join(b, 1).partner_id is None  # never paired with themself
+    settle(study)
+    assert join(c, 1000).partner_id is None and join(d, 1001).partner_id is None  # nor from one address
+    assert not Game.objects.filter(human_witness__isnull=False).exists()
 
 
 def test_partners_meet_once_unless_the_study_allows_it(db):
     study = study_make(human_witness_share=1.0, games_per_participant=4)
     a, b = ready(study, 2)
     join(a, 0)
-    game = join(b, 1)
-    services.lobby_leave(participant_id=a.pk)
+    join(b, 1)
+    [game] = settle(study, 100)
     from arena import services as arena
 
     arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
     services.game_verdict(game=game, participant=game.interrogator, choice="human", confidence=80)
-    join(a, 2)
-    assert isinstance(join(b, 3), Ticket)
+    join(a, 200)
+    assert join(b, 201).partner_id is None
+
+
+def _finish(game, choice="machine"):
+    from arena import services as arena
+
+    arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
+    services.game_verdict(game=game, participant=game.interrogator, choice=choice, confidence=90)
 
 
 def test_caps_on_games_per_participant_and_per_day(db):
     study = study_make(human_witness_share=0.0, games_per_participant=2, games_per_day=1)
     (a,) = ready(study)
-    game = join(a)
-    from arena import services as arena
-
-    arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
-    services.game_verdict(game=game, participant=a, choice="machine", confidence=90)
+    join(a)
+    [game] = settle(study, 100)
+    _finish(game)
     with pytest.raises(NotAllowed, match="today"):
-        join(a, 1)
+        join(a, 101)
     assert Flag.objects.filter(kind=Flag.Kind.DAILY_CAP, participant=a).exists()
     type(study).objects.filter(pk=study.pk).update(games_per_day=10)
-    second = join(a, 2)
-    arena.interrogation_end(interrogation_id=second.interrogation_id, reason="judge")
-    services.game_verdict(game=second, participant=a, choice="machine", confidence=90)
+    join(a, 102)
+    [second] = settle(study, 200)
+    _finish(second)
     with pytest.raises(Closed, match="all 2 games"):
-        join(a, 3)
+        join(a, 203)
 
 
 @pytest.mark.slow
@@ -123,11 +176,16 @@ def test_two_hundred_arrivals_through_the_services_keep_the_share_and_never_self
     from arena import services as arena
 
     rng = random.Random(1)
-    for i in range(200):
+    clock = 0.0
+    for _ in range(200):
+        clock += rng.expovariate(1 / 2)
+        for game in settle(study, clock):
+            arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
         person = rng.choice(people)
-        result = join(person, i)
+        result = join(person, clock)
         if isinstance(result, Game):
             arena.interrogation_end(interrogation_id=result.interrogation_id, reason="judge")
+    settle(study, clock + 1000)
     games = list(Game.objects.filter(study=study))
     assert all(g.interrogator_id != g.human_witness_id for g in games)
     human = sum(g.human_witness_id is not None for g in games)
@@ -141,7 +199,9 @@ def running_game(db):
     study = study_make(human_witness_share=1.0, max_message_chars=20)
     a, b = ready(study, 2)
     join(a, 0)
-    return join(b, 1)
+    join(b, 1)
+    [game] = settle(study)
+    return game
 
 
 def test_strict_alternation_and_the_length_cap_are_enforced_on_the_server(running_game):
@@ -198,7 +258,8 @@ def test_excluded_participants_play_on_but_are_left_out_of_the_analysis(db):
     study = study_make(human_witness_share=0.0)
     (careless,) = ready(study, attention="red")
     assert careless.exclusions.filter(rule="attention_checks").exists()
-    game = join(careless)
+    join(careless)
+    [game] = settle(study)
     from arena import services as arena
 
     arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
@@ -263,3 +324,19 @@ def test_verdicts_schedule_the_outlier_test_once_and_the_study_page_writes_nothi
     assert not Flag.objects.exists()  # reading the page flags nobody
     assert tasks.study_flags_refresh(study.pk) == 1
     assert Flag.objects.get(kind=Flag.Kind.OUTLIER).participant == contrarian
+
+
+def test_the_lobby_state_tells_nothing_of_the_partner_to_come(db):
+    """While they wait, a player whose human partner is found and one whose AI witness is decided read
+    the same lobby state: no head count, no longest wait, nothing but their own waiting since."""
+    humans, machines = study_make(human_witness_share=1.0), study_make(human_witness_share=0.0)
+    a, b = ready(humans, 2)
+    (c,) = ready(machines)
+    join(a, 0)
+    assert join(b, 1).kind == "human"
+    assert join(c, 1).kind == "ai"
+    states = [selectors.lobby_state(participant=Participant.objects.get(pk=p.pk)) for p in (b, c)]
+    for state in states:
+        assert state["waiting"] and "in_lobby" not in state and "max_wait_s" not in state
+        assert state.pop("waiting_since") == at(1).isoformat()
+    assert states[0] == states[1]

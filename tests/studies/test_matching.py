@@ -1,5 +1,5 @@
 """The matcher's rules, pure and fast: 10,000 simulated arrivals keep the shares, the counterbalancing
-and the pairing rules; hypothesis varies the design."""
+and the pairing rules; hypothesis varies the design; a player's wait tells nothing of their witness."""
 
 import random
 from collections import Counter
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studies.rules.design import design_read
-from studies.rules.matching import HUMAN, Lobby, ticket_block, ticket_kind
+from studies.rules.matching import HUMAN, Lobby, block_ai_games, game_block
 
 
 def config(**overrides):
@@ -50,22 +50,18 @@ def run(design, arrivals, people, *, gap=0.05, devices=None, seed=1):
         if person is None:
             break
         identities = {f"device:{devices[person]}"} if devices else ()
-        counted = len(matches)
-        match = lobby.arrive(person, now, identities)
-        if match:
-            matches.append(match)
-        for m in matches[counted:]:
-            games[m.interrogator] += 1
+        lobby.arrive(person, now, identities)
+        for m in matches[before:]:
             if m.witness is not None:
                 games[m.witness] += 1
-    matches += lobby.expire(now + design.human_wait_s)
+    matches += lobby.expire(now + 2 * design.human_wait_s + 3600)
     return lobby, matches
 
 
 def test_ten_thousand_arrivals_keep_shares_counterbalancing_and_pairing_rules():
     design = config()
     lobby, matches = run(design, 10_000, 3000)
-    assert len(matches) > 6000
+    assert len(matches) > 5500
     assert all(m.interrogator != m.witness for m in matches)  # never their own witness
     pairs = [frozenset((m.interrogator, m.witness)) for m in matches if m.witness is not None]
     assert len(pairs) == len(set(pairs))  # never the same partner twice
@@ -75,11 +71,10 @@ def test_ten_thousand_arrivals_keep_shares_counterbalancing_and_pairing_rules():
     assert (
         len(per_condition) == 3 and max(per_condition.values()) - min(per_condition.values()) <= 0.03 * len(matches) / 3
     )
-    # the tickets themselves are balanced exactly in every block
-    block = ticket_block(design)
-    dealt = [ticket_kind(design, n, block) for n in range(len(block) * 50)]
-    for start in range(0, len(dealt), len(block)):
-        assert Counter(dealt[start : start + len(block)]) == Counter(block)
+    # every block deals each condition's AI games equally often
+    block = game_block(design)
+    for number in range(50):
+        assert Counter(block_ai_games(design, number, block)) == Counter(k for k in block if k != HUMAN)
     assert sum(m.fallback for m in matches) < 0.01 * len(matches)
 
 
@@ -103,21 +98,24 @@ def test_the_same_device_is_never_matched_with_itself():
     assert pairs and all(devices[m.interrogator] != devices[m.witness] for m in pairs)
 
 
-def test_a_lonely_interrogator_falls_back_to_an_ai_witness_after_the_wait():
-    design = config(human_witness_share=1.0, human_wait_s=30)
+def test_a_lonely_interrogator_falls_back_to_an_ai_witness_at_their_drawn_time():
+    design = config(human_witness_share=1.0, min_wait_s=5, human_wait_s=30)
     lobby = Lobby(design)
-    assert lobby.arrive(1, 0.0) is None
-    assert lobby.arrive(1, 5.0) is None  # a second tab changes nothing
-    assert lobby.expire(29.9) == []
-    [match] = lobby.expire(30.0)
+    lobby.arrive(1, 0.0)
+    lobby.arrive(1, 1.0)  # a second tab changes nothing
+    assert lobby.tickets == 1 and lobby.expire(4.9) == []
+    wait = lobby.waiting[0].wait
+    assert 5 <= wait <= 30 and lobby.expire(wait - 0.01) == []
+    [match] = lobby.expire(wait)
     assert match.interrogator == 1 and match.witness is None and match.fallback and match.condition in (0, 1, 2)
+    assert match.waits == ((1, wait),)
 
 
 def test_no_fallback_means_the_wait_is_cancelled():
     design = config(human_witness_share=1.0, fallback="cancel")
     lobby = Lobby(design)
     lobby.arrive(1, 0.0)
-    assert lobby.expire(100.0) == [] and lobby.waiting == []
+    assert lobby.expire(100.0) == [] and lobby.waiting == [] and lobby.planned == []
 
 
 def test_repeat_partners_only_where_allowed():
@@ -125,10 +123,13 @@ def test_repeat_partners_only_where_allowed():
         design = config(human_witness_share=1.0, repeat_partners=allowed)
         lobby = Lobby(design)
         lobby.arrive(1, 0.0)
-        assert lobby.arrive(2, 1.0).witness in (1, 2)
-        lobby.arrive(1, 2.0)
-        second = lobby.arrive(2, 3.0)
-        assert (second is not None) == allowed
+        lobby.arrive(2, 1.0)
+        [first] = lobby.expire(100.0)
+        assert {first.interrogator, first.witness} == {1, 2}
+        lobby.arrive(1, 200.0)
+        lobby.arrive(2, 201.0)
+        second = lobby.expire(300.0)
+        assert any(m.witness is not None for m in second) == allowed
 
 
 def test_role_switching_off_keeps_each_first_role():
@@ -171,13 +172,64 @@ def test_any_design_deals_its_shares_every_block_and_never_self_matches(share, c
         format="three-party" if three else "two-party",
         witnesses=[{"name": f"W{i}", "engine": "simple"} for i in range(conditions)],
     )
-    block = ticket_block(design)
+    block = game_block(design)
     humans = sum(kind == HUMAN for kind in block)
     if not three:
         ai = len(block) - humans
         if ai and humans:
-            assert abs((humans / 2) / (humans / 2 + ai) - share) < 0.01  # human games : AI games = s : 1-s
-    for n in range(0, 3 * len(block), len(block)):
-        assert Counter(ticket_kind(design, k, block) for k in range(n, n + len(block))) == Counter(block)
+            assert abs(humans / (humans + ai) - share) < 0.01  # human games : AI games = s : 1-s
+    for n in range(3):
+        assert Counter(block_ai_games(design, n, block)) == Counter(k for k in block if k != HUMAN)
     _, matches = run(design, 300, 60, seed=seed)
     assert all(m.interrogator != m.witness for m in matches)
+
+
+def _ks(a: list[float], b: list[float]) -> float:
+    """The two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs."""
+    a, b = sorted(a), sorted(b)
+    i = j = 0
+    gap = 0.0
+    while i < len(a) and j < len(b):
+        x = min(a[i], b[j])
+        while i < len(a) and a[i] <= x:
+            i += 1
+        while j < len(b) and b[j] <= x:
+            j += 1
+        gap = max(gap, abs(i / len(a) - j / len(b)))
+    return gap
+
+
+def test_a_players_wait_has_the_same_distribution_whether_their_witness_is_human_or_a_machine():
+    """Thousands of seeded arrivals, sparse and busy: the waits of players given a human witness (or
+    made one) and of players given an AI witness are one distribution. Tolerance: the KS statistic below
+    its 1 % critical value (1.63·√((n+m)/nm)) and below 0.04 in absolute terms."""
+    design = config(
+        human_witness_share=0.5, min_wait_s=5, human_wait_s=30, repeat_partners=True, games_per_participant=1000
+    )
+    for mean_gap in (2.0, 5.0, 15.0):
+        rng, lobby, matches, now = random.Random(11), Lobby(design), [], 0.0
+        for person in range(6000):
+            now += rng.expovariate(1 / mean_gap)
+            matches += lobby.expire(now)
+            lobby.arrive(person, now)
+        matches += lobby.expire(now + 3600)
+        human = [wait for m in matches if m.witness is not None for _, wait in m.waits]
+        machine = [wait for m in matches if m.witness is None for _, wait in m.waits]
+        n, m = len(human), len(machine)
+        assert n > 500 and m > 500, (mean_gap, n, m)
+        statistic = _ks(human, machine)
+        assert statistic < min(0.04, 1.63 * ((n + m) / (n * m)) ** 0.5), (mean_gap, statistic)
+        # and no wait is shorter than the shortest draw: nothing starts "at once"
+        assert min(human + machine) >= design.min_wait_s
+
+
+def test_two_players_who_press_play_within_the_window_meet():
+    design = config(human_witness_share=0.5, min_wait_s=5, human_wait_s=30)
+    for seed in range(40):
+        lobby = Lobby(config(human_witness_share=0.5, min_wait_s=5, human_wait_s=30, seed=seed))
+        lobby.arrive(1, 0.0)
+        lobby.expire(4.0)
+        lobby.arrive(2, 4.0)
+        [game] = lobby.expire(100.0)
+        assert {game.interrogator, game.witness} == {1, 2}, seed
+    assert design.min_wait_s == 5

@@ -11,7 +11,7 @@ from studies.models import Game, Participant
 from tests.arena.wsclient import Socket
 from tests.conftest import ORIGIN
 
-from .helpers import player_client, study_make
+from .helpers import FAST, game_for, player_client, study_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,21 +64,23 @@ def two_players(**overrides):
     return study, player_client(study), player_client(study)
 
 
-async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal(cast):
+async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal(cast, task_worker):
     study, (client_a, a), (client_b, b) = await two_players(
-        human_witness_share=1.0, max_message_chars=50, human_wait_s=3600
-    )  # no timer fires in later tests
+        human_witness_share=1.0, max_message_chars=50, min_wait_s=3, human_wait_s=3
+    )
     lobby_a, ok, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_a)
     assert ok
     state = await lobby_a.expect("state")
     assert state["game"] is None and state["left"] == 4
     await lobby_a.send({"type": "join"})
-    assert (await lobby_a.expect("state", waiting=True))["in_lobby"] == 1
+    waiting = await lobby_a.expect("state", waiting=True)
+    assert "in_lobby" not in waiting and "max_wait_s" not in waiting  # who else waits is not told
     lobby_b, ok, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_b)
     await lobby_b.expect("state")
     await lobby_b.send({"type": "join"})
-    mine = (await lobby_b.expect("state"))["game"]
-    theirs = await lobby_a.expect("matched")  # pushed: "your game is ready", with its page
+    assert (await lobby_b.expect("state", waiting=True))["game"] is None  # no game starts at once
+    mine = (await lobby_b.expect("matched"))["game"]  # pushed when the drawn wait is over
+    theirs = await lobby_a.expect("matched")  # "your game is ready", with its page
     assert mine and theirs["game"] and mine["url"] == theirs["game"]["url"]
     game = await sync_to_async(Game.objects.select_related("interrogation").get)()
     ask_client, answer_client = (client_a, client_b) if game.interrogator_id == a.pk else (client_b, client_a)
@@ -115,12 +117,17 @@ async def test_two_anonymous_players_are_matched_chat_in_turn_and_see_the_reveal
         await socket.close()
 
 
-async def test_an_ai_game_from_the_lobby_gets_the_bot_reply_and_the_reveal_names_the_condition(cast, task_worker):
-    study, (client_a, a), _ = await two_players(human_witness_share=0.0)
+async def test_an_ai_game_from_the_lobby_gets_the_bot_reply_and_the_reveal_names_its_public_label(cast, task_worker):
+    witnesses = [
+        {"name": "Simple-PERSONA", "engine": "simple", "settings": FAST, "label": "a chatbot with a persona"},
+    ]
+    study, (client_a, a), _ = await two_players(
+        human_witness_share=0.0, min_wait_s=0.5, human_wait_s=0.5, witnesses=witnesses
+    )
     lobby, _, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_a)
     await lobby.expect("state")
     await lobby.send({"type": "join"})
-    url = (await lobby.expect("state"))["game"]["url"]
+    url = (await lobby.expect("matched"))["game"]["url"]
     judge, ok, _ = await connect(url.replace("/play/game/", "/ws/play/judge/"), client_a)
     assert ok
     await judge.expect("state")
@@ -131,12 +138,13 @@ async def test_an_ai_game_from_the_lobby_gets_the_bot_reply_and_the_reveal_names
     await judge.expect("status", status="ended")
     await judge.send({"type": "verdict", "choice": "machine", "confidence": 90, "reason": "too quick"})
     revealed = await judge.expect("state", correct=True)
-    game = await sync_to_async(Game.objects.select_related("condition").get)()
-    assert revealed["reveal"]["sole"] == {"kind": "machine", "name": game.condition.name}
+    # the researcher's label, never the internal name (of the condition or of its arena entry)
+    assert revealed["reveal"]["sole"] == {"kind": "machine", "name": "a chatbot with a persona"}
+    assert not any("Simple-PERSONA" in json.dumps(p) for p in judge.received)
     for socket in (lobby, judge):
         await socket.close()
     page = await sync_to_async(lambda: client_a.get("/play/").content.decode())()
-    assert "right 1 time" in page and "an AI (" in page
+    assert "right 1 time" in page and "it was a chatbot with a persona" in page and "Simple-PERSONA" not in page
 
 
 def test_the_researcher_sees_results_and_downloads_them_anonymised(client, cast):
@@ -149,7 +157,7 @@ def test_the_researcher_sees_results_and_downloads_them_anonymised(client, cast)
     from arena import services as arena
     from studies import services
 
-    game = services.lobby_join(participant_id=participant.pk)
+    game = game_for(participant)
     arena.interrogation_end(interrogation_id=game.interrogation_id, reason="judge")
     services.game_verdict(game=game, participant=participant, choice="machine", confidence=75, reason="<b>robotic</b>")
     assert client.get(f"/studies/{study.pk}/").status_code == 302  # log in first

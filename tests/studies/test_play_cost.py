@@ -23,6 +23,7 @@ BUDGET = {
     "join A": 17,
     "lobby B": 7,
     "join B": 32,
+    "game starts": 40,
     "judge console": 10,
     "witness console": 8,
     "20 messages": 20,
@@ -30,7 +31,9 @@ BUDGET = {
 }
 
 
-async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_statements(cast, monkeypatch):
+async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_statements(
+    cast, monkeypatch, task_worker
+):
     from django.db import connection
 
     if connection.vendor != "postgresql":
@@ -44,7 +47,7 @@ async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_st
         return execute(self, sql, params, many, executor)
 
     monkeypatch.setattr(dbutils.CursorWrapper, "_execute_with_wrappers", counted)
-    study, (client_a, a), (client_b, b) = await two_players(human_witness_share=1.0, human_wait_s=3600)
+    study, (client_a, a), (client_b, b) = await two_players(human_witness_share=1.0, min_wait_s=2, human_wait_s=2)
     phase[0] = "lobby A"
     lobby_a, _, _ = await connect(f"/ws/play/{study.pk}/lobby/", client_a)
     await lobby_a.expect("state")
@@ -56,7 +59,9 @@ async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_st
     await lobby_b.expect("state")
     phase[0] = "join B"
     await lobby_b.send({"type": "join"})
-    assert (await lobby_b.expect("state"))["game"]
+    await lobby_b.expect("state", waiting=True)
+    phase[0] = "game starts"
+    await lobby_b.expect("matched")
     await lobby_a.expect("matched")
     phase[0] = "setup"
     game = await sync_to_async(Game.objects.get)()

@@ -10,7 +10,7 @@ from arena.models import Message
 from studies.models import Condition, Study
 from tests.arena.helpers import wait_for
 
-from .helpers import config, ready
+from .helpers import config, game_for, ready
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +81,7 @@ def test_a_pull_witness_answering_at_once_is_shown_no_sooner_than_its_typing_mod
         status="open",
     )
     (person,) = ready(study)
-    game = services.lobby_join(participant_id=person.pk)
+    game = game_for(person)
     conversation = game.interrogation.conversations.get()
     question = services.game_message_post(
         game=game, conversation_id=conversation.pk, sender_role="interrogator", text="hi there?", user=person.player

@@ -13,13 +13,13 @@ from studies.models import TranscriptVerdict
 from studies.services.transcripts import inverted_answer_read
 from tests.bots.test_llm import StubServer, completion
 
-from .helpers import player_client, ready, study_make
+from .helpers import game_for, player_client, ready, study_make
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_game(study, people, choice="machine"):
-    game = services.lobby_join(participant_id=people[0].pk)
+    game = game_for(people[0])
     conversation = game.interrogation.conversations.get()
     services.game_message_post(
         game=game,
