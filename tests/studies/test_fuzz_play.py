@@ -15,7 +15,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _world():
-    from studies import services
 
     study = study_make(human_witness_share=1.0, max_message_chars=40, human_wait_s=3600)  # no timer fires later
     (client_a, a), (client_b, b), (client_c, _) = (player_client(study) for _ in range(3))
