@@ -14,6 +14,10 @@ class ArenaConfig(AppConfig):
 
         source_register(ArenaResults())  # the arena's own interrogations: "three-party", "two-party"
 
+        from arena.admin_people import people_pickers_install
+
+        people_pickers_install()  # every app's admin is loaded (django.contrib.admin is ready before us)
+
         # after the arena's migrations and each format app's (whose permissions Django has just made), so
         # the organiser group holds every format's permissions however the apps are migrated
         post_migrate.connect(ensure_role_groups, dispatch_uid="arena-role-groups")

@@ -22,6 +22,13 @@ def _player_next_steps(user):
     return FormatSteps(claimed=set(games.values_list("interrogation_id", flat=True)))
 
 
+def _anonymous_players():
+    """The stand-in users of a study's players: left out of the admin's people pickers."""
+    from django.db.models import Q
+
+    return Q(study_participant__isnull=False)
+
+
 class StudiesConfig(AppConfig):
     name = "studies"
     verbose_name = "Online studies"
@@ -39,3 +46,7 @@ class StudiesConfig(AppConfig):
         from arena.next_steps import next_steps_register
 
         next_steps_register(_player_next_steps)  # a study reveals at once: no reveal rule, only its own way on
+
+        from arena.admin_people import people_hidden_register
+
+        people_hidden_register(_anonymous_players)  # players are participants, not the organisers' people

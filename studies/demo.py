@@ -1,5 +1,7 @@
-"""Demo data for studies: a study open on /play/ with built-in engine witnesses (ELIZA and a simple bot
-with a persona), and games already played by simulated participants so its results page has figures."""
+"""Demo data for studies: a study open on /play/ with built-in engine witnesses (ELIZA, and ALICE, the
+AIML engine, playing a 19-year-old from Leeds who chats in lower case and slips on the keys now and
+then), and games already played by simulated participants so its results page has figures. Players are
+told each AI witness's public label after their verdict, never its internal name."""
 
 from studies.models import Study
 
@@ -16,12 +18,23 @@ CONFIG = {
     "max_message_chars": 300,
     "turn_taking": "strict",
     "witnesses": [
-        {"name": "ELIZA", "engine": "eliza", "settings": TYPING, "persona": "NO-PERSONA"},
         {
-            "name": "Sam-PERSONA",
-            "engine": "simple",
+            "name": "ELIZA",
+            "engine": "eliza",
+            "settings": TYPING,
+            "persona": "NO-PERSONA",
+            "label": "ELIZA, a chatbot from 1966",
+        },
+        {
+            "name": "ALICE-PERSONA",
+            "engine": "aiml",
             "persona": "PERSONA",
-            "settings": {**TYPING, "persona": {"name": "Sam", "age": "19", "location": "Leeds"}},
+            "label": "ALICE, a rule-based chatbot playing a student",
+            "settings": {
+                **TYPING,
+                "style": "casual",
+                "persona": {"name": "Sam", "age": "19", "location": "Leeds", "job": "student"},
+            },
         },
     ],
     "demographics": [
@@ -36,7 +49,7 @@ CONFIG = {
     "attention_checks": [{"key": "colour", "label": "To show you are reading, type the word blue.", "answer": "blue"}],
     "exit_questions": [{"key": "strategy", "label": "What was your strategy?", "type": "text", "required": False}],
 }
-TRUTH = {"ELIZA": 0.25, "Sam-PERSONA": 0.45, "human": 0.65}
+TRUTH = {"ELIZA": 0.25, "ALICE-PERSONA": 0.45, "human": 0.65}
 
 
 def seed_demo_studies() -> tuple[Study, bool]:

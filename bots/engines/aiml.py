@@ -25,6 +25,8 @@ from collections import OrderedDict
 from collections.abc import Mapping
 
 from ..base import Engine, EngineError, ReplyContext
+from ..casual import casual_reply
+from ..http import choice_setting
 
 # Without bot predicates ALICE says "My name is Nameless." and "I am a ."; these make it a person.
 # An entry's ``persona`` (keys lower-cased) overrides any of them and may add others.
@@ -189,16 +191,26 @@ def forget(conversation_key: str) -> None:
 class AIMLEngine(Engine):
     name = "aiml"
     label = "ALICE (AIML, Free A.L.I.C.E. set)"
-    # No keys of its own: the common ``persona`` (name, age, location, ...) sets ALICE's bot predicates.
+    # The common ``persona`` (name, age, location, ...) sets ALICE's bot predicates; ``style`` "casual"
+    # writes its answers as a person chatting would (bots.casual: lower case, contractions, slips).
+    settings_spec = {
+        "style": choice_setting(
+            "plain", ("plain", "casual"), help="'plain' (ALICE as written) or 'casual' (lower case, slips)"
+        ),
+    }
 
     def kernel(self):
         return get_kernel()
 
     def reply(self, context: ReplyContext) -> str:
+        persona = {**self.settings["persona"], **context.persona}
         try:
-            text = converse(self.kernel(), context, {**self.settings["persona"], **context.persona})
+            text = converse(self.kernel(), context, persona)
         except Exception as exc:
             raise EngineError(f"AIML kernel failed: {type(exc).__name__}", transient=False) from exc
         if not isinstance(text, str) or not text.strip():
             raise EngineError("AIML produced no reply", transient=False)
+        if self.settings.get("style") == "casual":
+            seed = f"{context.conversation_key}#{len(context.interrogator_turns())}"
+            return casual_reply(context.message, text, {k.lower(): v for k, v in persona.items()}, seed)
         return text

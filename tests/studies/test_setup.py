@@ -60,8 +60,31 @@ def test_the_demo_study_is_open_with_results_and_seeding_twice_changes_nothing(c
     assert "already there" in out.getvalue() and study.status == "open" and study.games.count() >= 20
     client.force_login(cast.olivia)
     page = client.get(f"/studies/{study.pk}/").content.decode()
-    assert "ELIZA" in page and "Sam-PERSONA" in page and "human" in page
+    assert "ELIZA" in page and "ALICE-PERSONA" in page and "human" in page
     assert "I agree to take part" in client.get("/play/").content.decode()
+
+
+def test_the_demo_studys_persona_witness_converses_like_a_person_and_has_a_public_label(db):
+    """The demo's AI witness is ALICE (AIML) playing Sam: different answers to different questions, in a
+    casual hand, never the simple bot's stock line; players are told its label, not its name."""
+    from arena.services.engines import engine_standalone_reply
+    from bots.engines.simple import SIMPLE_REPLY
+    from studies.demo import CONFIG
+    from studies.services import study_load
+
+    study = study_load(config=CONFIG, slug="demo-check")
+    persona = study.conditions.get(persona="PERSONA")
+    assert persona.entry.engine == "aiml" and persona.public_label != persona.name
+    assert all(c.label for c in study.conditions.all())
+    reply = engine_standalone_reply(engine=persona.entry.engine, engine_settings=persona.entry.settings, key="demo")
+    questions = ["hi, how are you?", "How old are you?", "where do you live?", "what is your name?"]
+    history, answers = [], []
+    for question in questions:
+        answers.append(reply(history, question))
+        history += [("interrogator", question), ("witness", answers[-1])]
+    assert len(set(answers)) == len(answers) and SIMPLE_REPLY not in answers
+    assert all(a == a.lower() and not a.endswith(".") for a in answers)  # typed as a person chats
+    assert "19" in answers[1] and "leeds" in answers[2] and "sam" in answers[3]
 
 
 @pytest.mark.slow
