@@ -19,7 +19,7 @@ def test_no_admin_page_offers_an_anonymous_player_among_its_people(client):
     assert stand_in.startswith("player-")
     client.force_login(make_user("root", staff=True))
     pages = [reverse("admin:auth_user_changelist"), reverse("admin:auth_user_changelist") + "?q=player"]
-    for model, model_admin in admin.site._registry.items():
+    for model in admin.site._registry:
         meta = model._meta
         pages.append(reverse(f"admin:{meta.app_label}_{meta.model_name}_add"))
     checked = 0
