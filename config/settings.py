@@ -249,6 +249,10 @@ ARENA_BOT_BREAKER_COOLDOWN_S = env.int("ARENA_BOT_BREAKER_COOLDOWN_S", 60, minim
 ARENA_PULL_MAX_WAIT_S = env.float("ARENA_PULL_MAX_WAIT_S", 25.0, minimum=0.0, maximum=300.0)
 # studies: the outlier test re-runs this long after a verdict (once, however many verdicts come meanwhile)
 STUDIES_FLAG_DELAY_S = env.float("STUDIES_FLAG_DELAY_S", 30.0, minimum=0.0, maximum=3600.0)
+# /play/: new participants one client address, and one browser (its device cookie), may start per window
+STUDIES_PLAY_NEW_PER_ADDRESS = env.int("STUDIES_PLAY_NEW_PER_ADDRESS", 20, minimum=1, maximum=1_000_000)
+STUDIES_PLAY_NEW_PER_DEVICE = env.int("STUDIES_PLAY_NEW_PER_DEVICE", 3, minimum=1, maximum=1_000_000)
+STUDIES_PLAY_NEW_WINDOW_S = env.int("STUDIES_PLAY_NEW_WINDOW_S", 3600, minimum=1, maximum=30 * 86400)
 # crowd markets on conversations: spectators see each message this long after the judge
 MARKETS_SPECTATOR_DELAY_S = env.float("MARKETS_SPECTATOR_DELAY_S", 60.0, minimum=0.0, maximum=3600.0)
 # A Celery queue of its own for the memory-hungry engines (aiml, learner): "bots" with a worker

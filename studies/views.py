@@ -2,6 +2,8 @@
 researcher's study pages under /studies/ (analysis, live counts, downloads)."""
 
 import io
+import re
+import uuid
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -58,30 +60,55 @@ def play(request):
     )
 
 
+DEVICE_COOKIE, DEVICE_SALT = "play_device", "studies.device"
+DEVICE_KEY = re.compile(r"[0-9a-f]{32}\Z")
+
+
+def _device_key(request) -> tuple[str, bool]:
+    """(this browser's device key, whether it is new): a signed cookie that outlives the session, so a
+    new session in the same browser is the same device."""
+    key = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=DEVICE_SALT)
+    return (key, False) if DEVICE_KEY.match(key) else (uuid.uuid4().hex, True)
+
+
 @require_POST
 def play_consent(request):
     study, participant = _play_context(request)
     if study is None:
         return redirect("play")
+    device, new_device = _device_key(request)
     try:
         if request.POST.get("agree") != "yes":  # nothing is stored until they agree
             services.consent_give(participant=participant, agreed=False)
         if participant is None:
-            if not request.session.session_key:
-                request.session.save()
             participant = services.participant_create(
-                study=study, account=request.user, device=services.device_hash(request.session.session_key)
+                study=study,
+                account=request.user,
+                device=services.device_hash(device),
+                origin=services.origin_hash(request.META.get("REMOTE_ADDR", "")),
             )
         services.consent_give(participant=participant, agreed=True)
     except ArenaError as exc:
-        return render(
+        response = render(
             request,
             "studies/play_consent.html",
             {"study": study, "consent": study.design.consent_text, "error": str(exc)},
-            status=400,
+            status=429 if exc.code == services.LIMITED else 400,
         )
-    request.session[SESSION_KEY] = {**(request.session.get(SESSION_KEY) or {}), str(study.pk): participant.pk}
-    return redirect("play")
+    else:
+        request.session[SESSION_KEY] = {**(request.session.get(SESSION_KEY) or {}), str(study.pk): participant.pk}
+        response = redirect("play")
+    if new_device:
+        response.set_signed_cookie(
+            DEVICE_COOKIE,
+            device,
+            salt=DEVICE_SALT,
+            max_age=365 * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
 
 
 @require_POST

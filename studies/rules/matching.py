@@ -25,7 +25,7 @@ three-party games, which always pair two humans with the next AI condition of th
 
 Roles: of two paired participants, the one who has interrogated less (relative to their games) becomes
 the interrogator; a tie is broken by the seed. With role switching off, a participant keeps their first
-role. Nobody is paired with themself (the same participant, account, device or address), nor, unless
+role. Nobody is paired with themself (the same participant, account or device), nor, unless
 the design allows it, with a partner they have already played.
 """
 

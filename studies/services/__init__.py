@@ -4,8 +4,10 @@ from studies.services.flags import study_outliers_flag
 from studies.services.games import game_create, game_message_post, game_screen, game_verdict
 from studies.services.lobby import game_current, lobby_expire, lobby_join, lobby_leave
 from studies.services.participants import (
+    LIMITED,
     consent_give,
     device_hash,
+    origin_hash,
     participant_create,
     participant_exclude,
     survey_submit,

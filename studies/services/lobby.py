@@ -42,8 +42,6 @@ def _identities(participant: Participant) -> frozenset:
     ids = {f"account:{participant.account_id}"} if participant.account_id else set()
     if participant.device:
         ids.add(f"device:{participant.device}")
-    if participant.origin:
-        ids.add(f"origin:{participant.origin}")
     return frozenset(ids)
 
 

@@ -1,9 +1,12 @@
 """Participants: joining a study (anonymous or logged in), consent, demographics, exit questions,
 attention checks and the exclusions they lead to."""
 
+import datetime as dt
 import hashlib
+import hmac
 import uuid
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -13,16 +16,39 @@ from core.errors import Closed, InvalidInput, NotAllowed
 from studies.models import ConsentRecord, Exclusion, Participant, Study, SurveyAnswer
 
 ANSWER_MAX_CHARS = 1000
+LIMITED = "rate_limited"  # the refusal's code when too many new participants came from one address or browser
 
 
-def device_hash(session_key: str) -> str:
-    return hashlib.sha256(f"studies-device:{session_key}".encode()).hexdigest()[:32] if session_key else ""
+def device_hash(device_key: str) -> str:
+    """The stored form of a browser's device key (its device cookie, or its session key)."""
+    return hashlib.sha256(f"studies-device:{device_key}".encode()).hexdigest()[:32] if device_key else ""
 
 
-def participant_create(*, study: Study, account=None, device: str = "", simulated: bool = False) -> Participant:
+def origin_hash(address: str) -> str:
+    """The stored form of a client address: keyed with the site's secret, so the table holds no address."""
+    if not address:
+        return ""
+    return hmac.new(settings.SECRET_KEY.encode(), f"studies-origin:{address}".encode(), "sha256").hexdigest()[:32]
+
+
+def _new_participants_limit(*, device: str, origin: str) -> None:
+    """At most STUDIES_PLAY_NEW_PER_ADDRESS new participants from one address and
+    STUDIES_PLAY_NEW_PER_DEVICE from one browser in STUDIES_PLAY_NEW_WINDOW_S seconds (every study)."""
+    since = timezone.now() - dt.timedelta(seconds=settings.STUDIES_PLAY_NEW_WINDOW_S)
+    recent = Participant.objects.filter(created_at__gte=since, simulated=False)
+    if origin and recent.filter(origin=origin).count() >= settings.STUDIES_PLAY_NEW_PER_ADDRESS:
+        raise NotAllowed("Too many new players from your network just now: please try again later.", code=LIMITED)
+    if device and recent.filter(device=device).count() >= settings.STUDIES_PLAY_NEW_PER_DEVICE:
+        raise NotAllowed("This browser has started too many times just now: please try again later.", code=LIMITED)
+
+
+def participant_create(
+    *, study: Study, account=None, device: str = "", origin: str = "", simulated: bool = False
+) -> Participant:
     """A new participant of an open study (or the person's existing one, where the study allows one
     participation per person and device). Their games run under a fresh arena user of their own, with no
-    password and no role: nothing but this study's consoles ever acts for it."""
+    password and no role: nothing but this study's consoles ever acts for it. New participants are
+    limited per address (`origin`) and per browser (`device`): NotAllowed, code "rate_limited"."""
     if study.status != Study.Status.OPEN and not simulated:
         raise Closed("This study is not open.")
     account = account if account is not None and account.is_authenticated else None
@@ -32,10 +58,12 @@ def participant_create(*, study: Study, account=None, device: str = "", simulate
             return existing.filter(account=account).first()
         if device and existing.filter(device=device).exists():
             return existing.filter(device=device).first()
+    if not simulated:
+        _new_participants_limit(device=device, origin=origin)
     with transaction.atomic():
         player = get_user_model().objects.create_user(username=f"player-{uuid.uuid4().hex[:20]}")  # unusable password
         return Participant.objects.create(
-            study=study, player=player, account=account, device=device, simulated=simulated
+            study=study, player=player, account=account, device=device, origin=origin, simulated=simulated
         )
 
 
