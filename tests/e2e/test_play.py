@@ -31,26 +31,32 @@ def join(browser, base):
 def test_three_browsers_play(browser, live_daphne, task_worker):
     study = study_make(
         format="three-party",
-        human_wait_s=6,
+        min_wait_s=12,
+        human_wait_s=14,
         minutes=2,
         seed=5,
         witnesses=[
-            {"name": "Simple-PERSONA", "engine": "simple", "settings": {"think_s": 0.3, "per_char_s": 0, "jitter": 0}}
+            {
+                "name": "Simple-PERSONA",
+                "engine": "simple",
+                "label": "a scripted chatbot",
+                "settings": {"think_s": 0.3, "per_char_s": 0, "jitter": 0},
+            }
         ],
     )
     first = join(browser, live_daphne)
     expect(first.locator("#lobby-status")).to_contain_text("Looking for a partner")
     second = join(browser, live_daphne)
-    first.wait_for_url("**/play/game/**")
-    second.wait_for_url("**/play/game/**")
+    first.wait_for_url("**/play/game/**", timeout=30_000)
+    second.wait_for_url("**/play/game/**", timeout=30_000)
     assert first.url == second.url
     judge, witness = (first, second) if first.locator("#judge").count() else (second, first)
     assert witness.locator("#witness").count() == 1
 
-    # the third has nobody to pair with: after the study's wait the bot takes the human's place
+    # the third has nobody to pair with: at their drawn wait the bot takes the human's place
     third = join(browser, live_daphne)
     expect(third.locator("#lobby-status")).to_contain_text("Looking for a partner")
-    third.wait_for_url("**/play/game/**", timeout=20000)
+    third.wait_for_url("**/play/game/**", timeout=30_000)
     expect(third.locator("#pane-sole")).to_be_visible()
 
     game = Game.objects.get(study=study, human_witness__isnull=False)
@@ -85,7 +91,7 @@ def test_three_browsers_play(browser, live_daphne, task_worker):
     judge.click("#verdict-submit")
     expect(judge.locator("#reveal-result")).to_contain_text("You were right")
     expect(judge.locator(f"#reveal-{human_side}")).to_contain_text("a human player")
-    expect(judge.locator(f"#reveal-{bot_side}")).to_contain_text("Simple-PERSONA")
+    expect(judge.locator(f"#reveal-{bot_side}")).to_contain_text("a scripted chatbot")  # its public label
 
     third.fill("#pane-sole input", "are you a bot?")
     third.press("#pane-sole input", "Enter")
@@ -94,7 +100,8 @@ def test_three_browsers_play(browser, live_daphne, task_worker):
     third.click("#end")
     third.check("#choice-machine")
     third.click("#verdict-submit")
-    expect(third.locator("#reveal-sole")).to_contain_text("Simple-PERSONA")
+    expect(third.locator("#reveal-sole")).to_contain_text("a scripted chatbot")
+    assert "Simple-PERSONA" not in judge.content() + third.content()  # the internal name stays internal
 
     judge.click("#play-again")
     expect(judge.locator("#accuracy")).to_contain_text("right 1 time")
