@@ -39,7 +39,7 @@ class StudyCreateForm(forms.ModelForm):
 
 class ConditionInline(admin.TabularInline):
     model = Condition
-    fields = ["index", "name", "persona", "entry"]
+    fields = ["index", "name", "label", "persona", "entry"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -66,6 +66,7 @@ class StudyAdmin(ControlRoomAdmin, admin.ModelAdmin):
         "config_pretty",
         "tickets_issued",
         "pairs_formed",
+        "ai_dealt",
         "fallbacks",
         "results",
     ]

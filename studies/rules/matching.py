@@ -210,7 +210,7 @@ class _Plan:
     people: tuple  # one Waiter (AI game) or two (a pair)
     condition: int | None
     fallback: bool = False
-    number: int = 0  # the pair's number (role ties)
+    number: int = 0  # the later ticket's number (role ties)
 
 
 @dataclass
@@ -272,7 +272,9 @@ class Lobby:
         condition = condition_pick(self.design, "pair", self.pairs) if self.design.format == THREE_PARTY else None
         self.deal = Deal(self.deal.humans + 1, self.deal.ai)
         self.planned.append(
-            _Plan(newcomer.since + newcomer.wait, newcomer.ticket, (partner, newcomer), condition, False, self.pairs)
+            _Plan(
+                newcomer.since + newcomer.wait, newcomer.ticket, (partner, newcomer), condition, False, newcomer.ticket
+            )
         )
         self.pairs += 1
 

@@ -247,10 +247,7 @@ def _due(study: Study, design, now: dt.datetime, timer: bool) -> list[Game]:
         else:
             study.ai_dealt += 1
         conditions = conditions or _conditions(study)
-        start = ticket.created_at + dt.timedelta(seconds=ticket.wait_s + borrowed_gap(design, ticket.number, gaps))
-        Ticket.objects.filter(pk=ticket.pk).update(
-            kind="ai", condition=conditions.get(index), fallback=fallback, start_at=start
-        )
+        start = _ai_plan(ticket, design, conditions.get(index), fallback, gaps)
         if timer and start > now:
             _timer(study, start, now)
     if closed:
