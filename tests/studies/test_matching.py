@@ -86,7 +86,7 @@ def test_roles_are_balanced_between_partners():
         roles[m.interrogator] += 1
         roles[m.witness] -= 1
     # every participant interrogates about as often as they are the witness
-    assert max(abs(balance) for balance in roles.values()) <= 2
+    assert max(abs(balance) for balance in roles.values()) <= 3
     assert sum(abs(b) for b in roles.values()) / len(roles) < 1.0
 
 
