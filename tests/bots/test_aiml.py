@@ -167,3 +167,18 @@ def test_no_reply_is_an_engine_error(evil_kernel, monkeypatch):
     with pytest.raises(EngineError) as info:
         engine.reply(ReplyContext("empty", (), "nothing matches this"))
     assert not info.value.transient
+
+
+def test_the_casual_style_types_like_a_person_and_answers_the_usual_questions_from_its_persona():
+    from bots.casual import casual_reply, casual_style
+
+    persona = {"name": "Sam", "age": "19", "location": "Leeds"}
+    assert casual_reply("How old are you?", "I was activated in 1995.", persona, "k#1") in ("19", "im 19", "19 why")
+    assert "activated" not in casual_reply("When were you born?", "I was activated in 1995.", persona, "k#2")
+    styled = [casual_style("I am fine. It is raining here. Do you like rain?", f"k#{n}") for n in range(40)]
+    assert all(s == s.lower() and not s.endswith(".") and "do you like rain" not in s for s in styled)
+    slips = sum(s != "im fine. its raining here" for s in styled)
+    assert 3 <= slips <= 25  # a slip of the fingers in some replies, not all
+    assert casual_style("Hello there friend.", "k#7") == casual_style(
+        "Hello there friend.", "k#7"
+    )  # a retry reads the same
