@@ -31,6 +31,18 @@ SECRET_KEY = env.str("SECRET_KEY") or (
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
 
+# Serving over HTTPS (deploy/production.env.example sets them all). Behind a proxy that terminates TLS,
+# ARENA_BEHIND_TLS_PROXY=1 trusts its X-Forwarded-Proto header: set it only when the proxy sets (and
+# overwrites) that header on every request, or a client could claim HTTPS itself.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("ARENA_BEHIND_TLS_PROXY", False) else None
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks from the proxy or the container speak plain HTTP
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", False)
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
