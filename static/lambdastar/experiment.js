@@ -119,7 +119,7 @@
     if (views[figure.name]) return views[figure.name].data("rows", rows).runAsync();
     if (figure.name in views) return null;  // being embedded: the next refresh brings these rows
     views[figure.name] = null;
-    return vegaEmbed(el.querySelector(".ls-chart"), spec(figure), { actions: false, renderer: "svg" })
+    return vegaEmbed(el.querySelector(".ls-chart"), spec(figure), { actions: false, renderer: "svg", ast: true })
       .then((result) => { views[figure.name] = result.view; return result.view.data("rows", rows).runAsync(); });
   }
 

@@ -14,6 +14,7 @@ class Page:
     name: str
     path: str
     user: str | None = None
+    axe: bool = True  # False: a third-party page the platform serves as it comes (its markup is not ours)
 
 
 PAGES = [
@@ -37,6 +38,7 @@ PAGES = [
     Page("trade-leaderboard", "/markets/leaderboard/"),
     Page("trade-watch", "/markets/{game}/watch/"),
     Page("trade-log", "/markets/{finished_game}/log/"),
+    Page("api-docs", "/api/docs/", axe=False),  # Swagger UI: checked for fit and the policy, not axe
     # entrants
     Page("entrant", "/entrant/", "ada"),
     Page("entrant-keys", "/entrant/keys/", "ada"),
@@ -49,6 +51,7 @@ PAGES = [
     Page("confederate-console", "/witness/{conversation}/", "connie"),
     Page("wager", "/wager/", "jude"),
     Page("wager-session", "/wager/sessions/{wager_session}/", "jude"),
+    Page("wager-report", "/wager/sessions/{wager_session}/report/", "olivia"),
     Page("contest-rank", "/contests/{contest}/rank/", "jude"),
     Page("trade-bettor", "/markets/{game}/", "betty"),
     Page("trade-target", "/markets/{game}/target/", "connie"),
