@@ -16,8 +16,8 @@ SEVERE = ("serious", "critical")
 HOLD_STILL = "sessionStorage.setItem(`arena-refresh-paused:${location.pathname}`, '1')"
 # What the Content-Security-Policy blocked on the page: an inline script or handler, an eval, a resource.
 CSP_WATCH = """window.cspBlocked = [];
-document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(
-  `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.pathname}:${e.lineNumber}`));"""
+document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(`${e.effectiveDirective}
+  blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.pathname}:${e.lineNumber}`));"""
 AXE_RUN = """async () => {
   const run = axe.run(document, {resultTypes: ['violations']});
   const late = new Promise((_, fail) => setTimeout(() => fail(new Error('axe took over 30 s')), 30000));
