@@ -16,10 +16,10 @@ def texts(conversation, role):
 
 
 @pytest.mark.slow
-def test_all_seven_logs_become_ended_interrogations_with_every_keystroke_once(data_dir, capsys):
+def test_all_eight_logs_become_ended_interrogations_with_every_keystroke_once(data_dir, capsys):
     imported = sorted(str(p) for p in data_dir.glob("*.log"))
     call_command("lpp_import", *imported, verbosity=0)
-    assert len(imported) == 7 and Interrogation.objects.count() == 7
+    assert len(imported) == 8 and Interrogation.objects.count() == 8
     assert set(Interrogation.objects.values_list("status", flat=True)) == {Status.ENDED}
     for path in imported:
         [transcript] = read_log(path)
@@ -34,7 +34,7 @@ def test_all_seven_logs_become_ended_interrogations_with_every_keystroke_once(da
     counts = (Interrogation.objects.count(), Message.objects.count(), Keystroke.objects.count())
     call_command("lpp_import", *imported, verbosity=0)
     assert (Interrogation.objects.count(), Message.objects.count(), Keystroke.objects.count()) == counts
-    assert "0 transcript(s), 7 already imported" in capsys.readouterr().out
+    assert "0 transcript(s), 8 already imported" in capsys.readouterr().out
 
 
 def test_a_session_maps_onto_judge_confederate_and_program(data_dir):

@@ -13,7 +13,7 @@ def said(transcript, side, sender):
 
 def test_every_2012_log_reads_into_sensible_sessions(data_dir):
     logs = sorted(data_dir.glob("*.log"))
-    assert len(logs) == 7
+    assert len(logs) == 8
     for path in logs:
         [transcript] = read_log(path)
         assert transcript.title.startswith("Loebner Prize 2012")
