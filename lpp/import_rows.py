@@ -4,11 +4,13 @@ arena's ``message_post`` links them, and the inactive users and entries that sta
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from django.contrib.auth import get_user_model
 
-from arena.models import Conversation, Entry, Message
+from arena.models import Conversation, Entry, Interrogation, Message, Status
 from core import hashchain
+from lpp.models import ImportedTranscript
 from lpp.protocol.model import JUDGE
 
 
@@ -50,3 +52,43 @@ def entry_for(program: str) -> Entry:
         display_name=(program or "unknown program")[:100], defaults={"engine": "simple", "active": False}
     )
     return entry
+
+
+def ended_interrogation(
+    *, judge, title: str, partners: int, started, ended, file_name: str, sha256: str, index: int, problems: list[str]
+) -> Interrogation:
+    """An ended interrogation and the record of where it came from (call inside a transaction)."""
+    span = (ended - started).total_seconds() if started and ended else None
+    interrogation = Interrogation.objects.create(
+        judge=judge,
+        title=title,
+        status=Status.ENDED,
+        kind=Interrogation.Kind.THREE_PARTY if partners == 2 else Interrogation.Kind.ONE_TO_ONE,
+        time_limit_s=max(10, math.ceil(span)) if span is not None else 300,
+        scheduled_at=started,
+        started_at=started,
+        deadline=ended,
+        ended_at=ended,
+        end_reason="imported",
+    )
+    ImportedTranscript.objects.create(
+        interrogation=interrogation, file_name=file_name, sha256=sha256, index=index, problems="\n".join(problems)
+    )
+    return interrogation
+
+
+def ended_conversation(interrogation: Interrogation, *, side: str, human: bool, name: str, confederate_user=None):
+    """One ended conversation of an imported interrogation: its partner a human (``confederate_user``, else
+    ``lpp-confederate-<name>``) or a program (the entry named ``name``)."""
+    return Conversation.objects.create(
+        interrogation=interrogation,
+        interrogator=interrogation.judge,
+        witness_entry=None if human else entry_for(name),
+        witness_human=(confederate_user or user_for(f"lpp-confederate-{name or 'unknown'}")) if human else None,
+        side=side,
+        status=Status.ENDED,
+        scheduled_at=interrogation.started_at,
+        started_at=interrogation.started_at,
+        ended_at=interrogation.ended_at,
+        time_limit_s=interrogation.time_limit_s,
+    )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +22,10 @@ from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 
-from arena.models import Conversation, Interrogation, Keystroke, Message, Status
+from arena.models import Conversation, Interrogation, Keystroke, Message
 from arena.services.seals import seals_write
 from core import hashchain
-from lpp.import_rows import chained, entry_for, role_of, user_for, when
+from lpp.import_rows import chained, ended_conversation, ended_interrogation, role_of, user_for, when
 from lpp.models import ImportedTranscript
 from lpp.protocol.lines import transcript_utterances
 from lpp.protocol.logs import parse_log
@@ -165,41 +164,24 @@ def import_transcript(
     ended = when(max(times)) if times else started
     sides = transcript.sides or ([] if not transcript.left else ["left", "right"])
     with transaction.atomic():
-        judge = judge_user or user_for(f"lpp-judge-{transcript.judge or UNKNOWN_JUDGE}")
-        interrogation = Interrogation.objects.create(
-            judge=judge,
+        interrogation = ended_interrogation(
+            judge=judge_user or user_for(f"lpp-judge-{transcript.judge or UNKNOWN_JUDGE}"),
             title=_title(transcript),
-            status=Status.ENDED,
-            kind=Interrogation.Kind.THREE_PARTY if len(sides) == 2 else Interrogation.Kind.ONE_TO_ONE,
-            time_limit_s=max(10, math.ceil((ended - started).total_seconds())) if started else 300,
-            scheduled_at=started,
-            started_at=started,
-            deadline=ended,
-            ended_at=ended,
-            end_reason="imported",
-        )
-        ImportedTranscript.objects.create(
-            interrogation=interrogation,
+            partners=len(sides),
+            started=started,
+            ended=ended,
             file_name=file_name,
             sha256=sha256,
             index=index,
-            problems="\n".join(transcript.problems),
+            problems=transcript.problems,
         )
         for side in sides:
-            human = transcript.role_of(side) == "human"
-            conversation = Conversation.objects.create(
-                interrogation=interrogation,
-                interrogator=judge,
-                witness_entry=None if human else entry_for(transcript.program),
-                witness_human=(confederate_user or user_for(f"lpp-confederate-{transcript.program}"))
-                if human
-                else None,
+            conversation = ended_conversation(
+                interrogation,
                 side=side if side in ("left", "right") else "sole",
-                status=Status.ENDED,
-                scheduled_at=started,
-                started_at=started,
-                ended_at=ended,
-                time_limit_s=interrogation.time_limit_s,
+                human=transcript.role_of(side) == "human",
+                name=transcript.program,
+                confederate_user=confederate_user,
             )
             _store(conversation, transcript, side)
         seals_write(interrogation=interrogation)

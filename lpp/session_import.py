@@ -12,15 +12,13 @@ source gives one.
 from __future__ import annotations
 
 import datetime as dt
-import math
 
 from django.db import transaction
 
-from arena.models import Conversation, Interrogation, Message, Status
+from arena.models import Conversation, Interrogation, Message
 from arena.services.seals import seals_write
 from core import hashchain
-from lpp.import_rows import chained, entry_for, role_of, user_for
-from lpp.models import ImportedTranscript
+from lpp.import_rows import chained, ended_conversation, ended_interrogation, role_of, user_for
 from lpp.protocol.sessions import HUMAN, Party, Session
 
 FORMAT_TITLE = {"lpp2": "LPP2 round log", "text": "Transcript"}
@@ -52,41 +50,24 @@ def import_unit(
     span = (max(times) - min(times)) if times else 0.0
     started, ended = base, base + dt.timedelta(seconds=span)
     with transaction.atomic():
-        judge = judge_user or user_for(f"lpp-judge-{session.judge or 'unknown'}")
-        interrogation = Interrogation.objects.create(
-            judge=judge,
+        interrogation = ended_interrogation(
+            judge=judge_user or user_for(f"lpp-judge-{session.judge or 'unknown'}"),
             title=_title(session, parties),
-            status=Status.ENDED,
-            kind=Interrogation.Kind.THREE_PARTY if len(parties) == 2 else Interrogation.Kind.ONE_TO_ONE,
-            time_limit_s=max(10, math.ceil(span)),
-            scheduled_at=started,
-            started_at=started,
-            deadline=ended,
-            ended_at=ended,
-            end_reason="imported",
-        )
-        ImportedTranscript.objects.create(
-            interrogation=interrogation,
+            partners=len(parties),
+            started=started,
+            ended=ended,
             file_name=file_name,
             sha256=sha256,
             index=index,
-            problems="\n".join(session.problems),
+            problems=session.problems,
         )
         for party in parties:
-            human = party.role == HUMAN
-            conversation = Conversation.objects.create(
-                interrogation=interrogation,
-                interrogator=judge,
-                witness_entry=None if human else entry_for(party.name or "unknown program"),
-                witness_human=(confederate_user or user_for(f"lpp-confederate-{party.name or 'unknown'}"))
-                if human
-                else None,
+            conversation = ended_conversation(
+                interrogation,
                 side=party.side if len(parties) == 2 else Conversation.Side.SOLE,
-                status=Status.ENDED,
-                scheduled_at=started,
-                started_at=started,
-                ended_at=ended,
-                time_limit_s=interrogation.time_limit_s,
+                human=party.role == HUMAN,
+                name=party.name,
+                confederate_user=confederate_user,
             )
             _store(conversation, party, started, min(times) if times else None)
         seals_write(interrogation=interrogation)
