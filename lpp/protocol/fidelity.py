@@ -7,8 +7,9 @@ deleted the last one, a Return included. What a window showed at the end is the 
 log is measured against, sender by sender and side by side:
 
 - ``letters_apart``: two word characters (letters, digits, an apostrophe) next to each other in the
-  window but read into two messages; ``words_split``: those of them between which the other party began
-  no line (a sender who never typed a space or Return between two turns is not split inside a word);
+  window but read into two messages; ``words_split``: those of them inside one word (the second no
+  capital after a small letter or digit: ``HelloHow`` is two words typed without a space) between which
+  the other party began no line (a turn answered is no word);
 - ``deleted_surviving``: characters a later BackSpace deleted that a message still shows;
 - ``retyped_doubled``: those of them that the sender typed again in the same place (``day.`` / ``y. Yeah``);
 - ``lost``: characters the window showed that no message shows;
@@ -28,7 +29,7 @@ from lpp.protocol.lines import line_starts, replied, transcript_utterances
 from lpp.protocol.logs import read_log
 from lpp.protocol.model import Keystroke, Transcript, Utterance
 from lpp.protocol.stamps import sort_per_sender
-from lpp.protocol.window import Window, in_word, window
+from lpp.protocol.window import Window, in_word, inside_word, window
 
 
 @dataclass
@@ -98,7 +99,8 @@ def _sender_counts(screen: Window, lines: list[Utterance], others: list[float]) 
         if in_word(left.char) and in_word(right.char) and id(left) in line_of and id(right) in line_of:
             if line_of[id(left)] != line_of[id(right)]:
                 counts.letters_apart += 1
-                counts.words_split += not replied(others, left.time, right.time)
+                word = inside_word(left.char, right.char)
+                counts.words_split += word and not replied(others, left.time, right.time)
     for _return, position in screen.returns_deleted:  # the window's neighbours, at the end, across the join
         if 0 < position < len(screen.shown):
             left, right = screen.shown[position - 1], screen.shown[position]

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from lpp.protocol.keys import BACKSPACE, RETURN
 from lpp.protocol.model import Keystroke, Transcript, Utterance
 from lpp.protocol.stamps import sort_per_sender
-from lpp.protocol.window import in_word, window
+from lpp.protocol.window import inside_word, window
 
 
 def apply_backspace(chars: Iterable[str | None]) -> str:
@@ -155,9 +155,10 @@ def window_lines(keys: list[Keystroke], *, floor_gap: float = 2.0, **options) ->
     - a Return the window still showed ends a line; a Return a BackSpace deleted joins the lines it separated;
     - the streaming rules (change of speaker, idle) cut only between characters the window showed, and a cut
       goes away where the sender's BackSpace went back over it;
-    - a change of speaker cuts only where the other party began a line after this line's last character (a
-      line the other began earlier and finished while this sender paused is no answer to it);
-    - an idle cut never falls inside a word (between two letters, digits or apostrophes);
+    - neither rule cuts inside a word (between two letters, digits or apostrophes, the second no capital
+      after a small letter), except a change of speaker where the other party began a line after this
+      line's last character (a line the other began earlier and finished while this sender paused is no
+      answer to it);
     - every key (BackSpaces and deleted characters too) belongs to exactly one line, so no deleted character
       survives and none is typed twice."""
     segmenter = Segmenter(floor_gap=floor_gap, keep_empty=True, **options)
@@ -226,12 +227,12 @@ def _lines(keys: list[Keystroke], pieces: list[Utterance], others: list[float]) 
             cut, reason = False, ""
         else:
             reason = pieces[a].ended_by
-            if reason == "speaker":
-                cut = replied(others, left.time, right.time)
-            else:
-                cut = reason == "idle" and not (in_word(left.char) and in_word(right.char))
-        if cut:
-            starts.append(position[id(left)] + 1)
+            word = inside_word(left.char, right.char)
+            cut = not word or (reason == "speaker" and replied(others, left.time, right.time))
+        if cut:  # the next line begins after this piece's last key (what follows ``left`` in it was deleted)
+            starts.append(
+                max(position[id(k)] for k in pieces[a].keystrokes) + 1 if a is not None else position[id(left)] + 1
+            )
             why.append(reason)
     shown = {id(k) for k in screen.shown}
     bounds = [0, *starts, len(keys)]

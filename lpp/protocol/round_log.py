@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 
-from lpp.protocol.lpp2 import role_of
+from lpp.protocol.lpp2 import MAX_FIELD_CHARS, role_of
 from lpp.protocol.sessions import HUMAN, JUDGE, OTHER, PROGRAM, Line, Session, UnreadableInput
 
 _ROUND = re.compile(r"Round(\d{1,3})\b")
@@ -90,6 +90,8 @@ def _message(raw: str) -> tuple[tuple[str, str, str] | None, str]:
     values = [data.get(key) for key in ("id", "to", "content")]
     if not all(isinstance(v, str) for v in values) or not values[0] or not values[1]:
         return None, "a JSON map without the strings id, to and content"
+    if max(len(values[0]), len(values[1])) > MAX_FIELD_CHARS:
+        return None, f"an id or to longer than {MAX_FIELD_CHARS} characters"
     if not values[2].strip():
         return None, "an empty message, not imported"
     if len(values[2]) > MAX_TEXT:

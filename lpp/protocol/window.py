@@ -17,6 +17,14 @@ def in_word(char: str | None) -> bool:
     return bool(char) and len(char) == 1 and (char.isalnum() or char == "'")
 
 
+def inside_word(left: str | None, right: str | None) -> bool:
+    """Whether two characters typed one after the other are inside one word: both word characters, and
+    the second no capital after a small letter or digit (``HelloHow``: a turn typed without a space)."""
+    if not (in_word(left) and in_word(right)):
+        return False
+    return not (right.isupper() and not left.isupper())
+
+
 @dataclass
 class Window:
     """One sender's window at the end: the keys whose characters it still showed (in order), and what the

@@ -22,6 +22,14 @@ def test_a_backspace_right_after_return_joins_the_lines():
     assert texts(segment(keys)) == [("judge", "Hi"), ("judge", ", there")]
 
 
+def test_a_capital_after_a_small_letter_or_digit_starts_a_word_the_idle_rule_may_cut_before():
+    keys = typed("judge", "This is judge 2", 0.0) + typed("judge", "This is judge2", 70.0)
+    assert texts(segment(keys, idle_timeout=60.0, faithful=True)) == [
+        ("judge", "This is judge 2"),
+        ("judge", "This is judge2"),
+    ]
+
+
 def test_the_idle_rule_does_not_split_a_word_but_splits_between_words():
     keys = typed("ai", "Hel", 0.0) + typed("ai", "lo there", 10.0)
     assert texts(segment(keys, idle_timeout=5.0, faithful=True)) == [("ai", "Hello there")]
