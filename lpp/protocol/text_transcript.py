@@ -12,7 +12,7 @@ speaker, as contests printed them and as ``python -m lpp.protocol.replay`` write
   as the message's time, counted from the first;
 - ``~`` is a BackSpace (it deletes the character before it) unless ``tilde="literal"``;
 - a line without a speaker continues the message before it (a new line in the message); lines before the
-  first message are the title;
+  first message are the title; a judge's line belongs to the conversation of the partner who spoke last;
 - the replay's ``== title (judge 3, program P, round 1, left human) ==`` starts a session and
   ``-- left (human) --`` a conversation on that screen side.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from lpp.protocol.sessions import HUMAN, JUDGE, OTHER, PROGRAM, SPEAKER, Line, Session, UnreadableInput
+from lpp.protocol.sessions import HUMAN, JUDGE, OTHER, PROGRAM, SPEAKER, Line, Party, Session, UnreadableInput
 
 _JUDGE = re.compile(r"(judge|interrogator)( ?\d+)?|j\d+", re.IGNORECASE)
 _HUMAN = re.compile(r"human|confederate|person|c\d+|conf\d+", re.IGNORECASE)
@@ -79,6 +79,7 @@ class _Reader:
         self.role = ""
         self.last: tuple[list[Line], int] | None = None
         self.first: float | None = None
+        self.spoke: Party | None = None  # the partner who spoke last
 
     @property
     def session(self) -> Session:
@@ -125,7 +126,7 @@ class _Reader:
             party = self._judge_party()
             sender = JUDGE
         else:
-            party = self._partner(speaker, self.role or role)
+            party = self.spoke = self._partner(speaker, self.role or role)
             sender = OTHER
         if len(text) > MAX_TEXT:
             self.session.problems.append(f"line {number}: a message longer than {MAX_TEXT} characters, cut")
@@ -142,11 +143,10 @@ class _Reader:
         return self.session.party(name, role, self.side)
 
     def _judge_party(self):
-        """The conversation a judge's line belongs to: the section's, else the last partner's, else one
-        for the partner who has not spoken yet."""
-        on_side = [p for p in self.session.parties if p.side == self.side]
-        if on_side:
-            return on_side[-1]
+        """The conversation a judge's line belongs to: that of the partner who spoke last in this section,
+        else one for the partner who has not spoken yet."""
+        if self.spoke is not None and self.spoke.side == self.side and self.spoke in self.session.parties:
+            return self.spoke
         return self.session.party("", self.role, self.side)
 
     def _text(self, text: str) -> str:

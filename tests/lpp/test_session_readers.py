@@ -49,3 +49,10 @@ def test_a_round_log_counts_rounds_from_one_and_reports_strange_partners():
         "line 2: not a JSON map",
         "robot is neither a confederate nor an entry: recorded as a program",
     ]
+
+
+def test_without_sections_a_judges_line_goes_to_the_partner_who_spoke_last():
+    [session] = parse_text("Judge: hi both\nHuman: hi\nJudge: and you?\nEntry: hello\nJudge: why?\nHuman: no\n")
+    human, entry = session.parties
+    assert [line.text for line in human.lines] == ["hi both", "hi", "and you?", "no"]
+    assert [line.text for line in entry.lines] == ["hello", "why?"]
