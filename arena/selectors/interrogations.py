@@ -325,6 +325,13 @@ def transcript_conversations(*, reference: str) -> list[Conversation]:
     return list(found.select_related("interrogation").order_by("side"))
 
 
+def ended_conversations() -> list[Conversation]:
+    """Every conversation of an ended interrogation, by interrogation and side: what must verify after a
+    restore."""
+    ended = Conversation.objects.filter(interrogation__status=Status.ENDED).select_related("interrogation")
+    return list(ended.order_by("interrogation_id", "side"))
+
+
 def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
     """The conversation's chain recomputed from the database and checked against its signed seal, with the
     platform's public keys (the current one and the retired ones)."""
