@@ -8,6 +8,7 @@ from django.utils import timezone
 from arena import notify
 from arena.models import Conversation, EngineCall, Message, Status
 from arena.services.engines import engine_reply, reply_cap, reply_queue_pick, typing_model_load
+from bots.typing_delay import typing_gap
 from core.dispatch import enqueue_now
 from core.errors import Closed
 
@@ -116,20 +117,19 @@ def bot_reply_schedule(
     return shown
 
 
-TYPING_REPEAT_S = 4.0  # a page hides "is typing" 6 s after the last signal: a long reply's is repeated
-
-
 def bot_typing_signal(*, conversation_id: int, trigger_seq: int, remaining_s: float) -> float | None:
     """Show the machine witness typing its reply to ``trigger_seq``, unless that reply is shown already,
     the judge wrote again or the conversation is over. Returns the seconds until the signal is to be
-    repeated (the reply is still ``remaining_s`` away), or None."""
+    repeated, drawn as a person's are (``bots.typing_delay.typing_gap``: one cadence for every witness),
+    or None when the reply, ``remaining_s`` away, comes first."""
     conversation = Conversation.objects.select_related("interrogation").filter(pk=conversation_id).first()
     if conversation is None or conversation.interrogation.status != Status.RUNNING:
         return None
     if _superseded(conversation, trigger_seq):
         return None
     notify.typing(conversation, by_role="witness")
-    return TYPING_REPEAT_S if remaining_s > TYPING_REPEAT_S + 0.5 else None
+    gap = typing_gap()
+    return gap if remaining_s > gap else None
 
 
 TYPE_STEP_S = 0.25  # keystroke mode: a machine's keys are stored and pushed in batches this far apart

@@ -63,7 +63,7 @@ def test_spectators_read_the_price_and_the_judge_once_it_is_settled(client, cast
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_judges_socket_is_refused_and_a_spectators_gets_the_price(cast):
+async def test_the_judges_socket_is_refused_and_a_spectators_gets_the_price(cast, end_stray_sessions):
     market = await sync_to_async(xmarket)(cast)
     path = f"/ws/markets/conversations/{market.game.public_id}/"
     _, connected, code = await connect(path, user=cast.jude)
@@ -86,3 +86,131 @@ def test_a_study_player_reads_no_price_of_their_own_game_on_the_watch_page(clien
     client.force_login(game.interrogation.judge)
     page = client.get("/play/watch/").content.decode()
     assert "<td>50</td>" not in page and "hidden from you until the reveal" in page
+
+
+# --- typing rhythm -----------------------------------------------------------------------------------
+
+KS_TOLERANCE = 0.06  # two-sample Kolmogorov–Smirnov distance; with 1,400 gaps or more each, p < 0.01
+
+
+def _ks(a: list[float], b: list[float]) -> float:
+    """The largest distance between the two samples' empirical distribution functions."""
+    a, b = sorted(a), sorted(b)
+    i = j = 0
+    worst = 0.0
+    while i < len(a) and j < len(b):
+        x = min(a[i], b[j])
+        while i < len(a) and a[i] == x:
+            i += 1
+        while j < len(b) and b[j] == x:
+            j += 1
+        worst = max(worst, abs(i / len(a) - j / len(b)))
+    return worst
+
+
+class FakeLoop:
+    """The clock and sleep of a person's socket, run in simulated time: while the relay sleeps, their
+    console's typing frames arrive (as the witness console sends them: 1.5 s apart or more while keys go)."""
+
+    def __init__(self):
+        self.now, self.frames, self.relay, self.sent_at = 0.0, [], None, None
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        until = self.now + seconds
+        while self.frames and self.frames[0] <= until:
+            self.now = self.frames.pop(0)
+            await self.relay.seen()
+        if self.sent_at is not None and self.sent_at <= until:
+            self.relay.stop()  # the message is sent
+            self.sent_at = None
+        self.now = until
+
+
+def _human_gaps(rng, spells: int) -> list[float]:
+    """The gaps between the "is typing" signals a judge gets from people typing `spells` replies, each a
+    spell of 4–40 s at the console's throttle (1.5 s, plus 0–1.2 s to the next key), sent at its end."""
+    import asyncio
+
+    from bots.typing_delay import TypingRelay
+
+    loop = FakeLoop()
+    signals: list[float] = []
+
+    async def signal():
+        signals.append(loop.now)
+
+    async def run():
+        gaps = []
+        relay = loop.relay = TypingRelay(signal=signal, clock=loop.clock, sleep=loop.sleep, rng=rng)
+        for _ in range(spells):
+            start, end = loop.now + 10.0, loop.now + 10.0 + rng.uniform(4.0, 40.0)
+            at, loop.frames = start, []
+            while at < end:
+                loop.frames.append(at)
+                at += 1.5 + rng.uniform(0.0, 1.2)
+            loop.now, loop.sent_at = loop.frames.pop(0), end
+            del signals[:]
+            await relay.seen()
+            await relay.task
+            gaps += [b - a for a, b in zip(signals, signals[1:], strict=False)]
+        return gaps
+
+    return asyncio.run(run())
+
+
+def _machine_gaps(cast, monkeypatch, rng, spells: int) -> list[float]:
+    """The gaps between the signals a machine witness's typing tasks send, for `spells` replies each typed
+    for 4–40 s (arena.services.witnesses.bot_typing_signal, as the bot_typing task chains it)."""
+    import bots.typing_delay
+    from arena.services import witnesses
+    from tests.arena.helpers import sides, three_party
+
+    monkeypatch.setattr(bots.typing_delay, "CADENCE_RNG", rng)
+    interrogation = three_party(cast)
+    _, machine = sides(interrogation)
+    gaps = []
+    for _ in range(spells):
+        remaining = rng.uniform(4.0, 40.0)
+        while gap := witnesses.bot_typing_signal(conversation_id=machine.pk, trigger_seq=0, remaining_s=remaining):
+            gaps.append(gap)
+            remaining -= gap
+    return gaps
+
+
+def test_typing_signals_reach_the_judge_with_one_gap_distribution_for_humans_and_machines(cast, monkeypatch):
+    """Seeded: the gaps a judge measures between "is typing" signals are drawn from the same distribution
+    whether a person or a machine types (KS distance within KS_TOLERANCE, means within 0.05 s)."""
+    import random
+
+    human = _human_gaps(random.Random(1), spells=160)
+    machine = _machine_gaps(cast, monkeypatch, random.Random(2), spells=160)
+    assert len(human) > 1400 and len(machine) > 1400
+    assert _ks(human, machine) < KS_TOLERANCE, _ks(human, machine)
+    assert abs(sum(human) / len(human) - sum(machine) / len(machine)) < 0.05
+    assert len({round(g, 3) for g in machine}) > 100  # jittered, not one fixed repeat
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_persons_typing_frames_are_not_relayed_as_their_console_sends_them(cast, end_stray_sessions):
+    """Five typing frames in a row from the witness's console reach the judge as one signal (the next
+    comes a gap later), and none follows the message that ends the spell."""
+    from tests.arena.helpers import sides, three_party
+
+    interrogation = await sync_to_async(three_party)(cast)
+    human, _ = await sync_to_async(sides)(interrogation)
+    judge, _, _ = await connect(f"/ws/judge/{interrogation.public_id}/", cast.jude)
+    await judge.expect("state")
+    witness, _, _ = await connect(f"/ws/witness/{human.public_id}/", cast.connie)
+    await witness.expect("state")
+    for _ in range(5):
+        await witness.send({"type": "typing"})
+    assert (await judge.expect("typing"))["side"] == human.side
+    assert await judge.silent(timeout=1.0)  # the shortest gap is 1.6 s
+    await witness.send({"type": "message", "text": "done"})
+    await judge.expect("message", side=human.side)
+    assert await judge.silent(timeout=3.5)
+    await judge.close()
+    await witness.close()
