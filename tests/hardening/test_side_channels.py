@@ -214,3 +214,30 @@ async def test_a_persons_typing_frames_are_not_relayed_as_their_console_sends_th
     assert await judge.silent(timeout=3.5)
     await judge.close()
     await witness.close()
+
+
+def test_a_pull_programs_typing_calls_are_shown_at_the_one_cadence(cast, monkeypatch):
+    """Ten calls in a row show the judge one signal; the next is shown only once a drawn gap has passed,
+    and a platform signal (the machine's reply being typed) counts as the last one."""
+    from arena import notify
+    from arena.services import pull, witnesses
+    from tests.arena.helpers import sides, three_party
+
+    interrogation = three_party(cast)
+    _, machine = sides(interrogation)
+    shown = []
+    monkeypatch.setattr(notify, "typing", lambda conversation, by_role: shown.append(by_role))
+    clock = [1_000_000.0]
+    monkeypatch.setattr(witnesses.time, "time", lambda: clock[0])
+
+    def call():
+        return pull.pull_typing(entry=machine.witness_entry, conversation_key=machine.public_id)
+
+    assert all(call() for _ in range(10)) and len(shown) == 1
+    clock[0] += 1.5  # sooner than the shortest gap
+    assert call() and len(shown) == 1
+    clock[0] += 1.4  # past the longest
+    assert call() and len(shown) == 2
+    clock[0] += 3.0
+    witnesses.bot_typing_signal(conversation_id=machine.pk, trigger_seq=0, remaining_s=30.0)
+    assert len(shown) == 3 and call() and len(shown) == 3  # right after the platform's own signal
