@@ -492,7 +492,9 @@ def transcript_verify(data: dict, public_keys: dict[str, Ed25519PublicKey]) -> l
                 ),
             )
         )
-    if data.get("seal"):
+    if data.get("seal") and not isinstance(data["seal"], dict):
+        record = RecordReport("ALTERED", None, "the record's seal is not a seal (a JSON object)")
+    elif data.get("seal"):
         record = record_verify(
             interrogation_public_id=data["id"],
             found=record_found(data),

@@ -181,3 +181,10 @@ def test_the_verdict_is_sealed_over_the_record_sealed_at_the_end_not_the_databas
         code = exc.code
     output = capsys.readouterr()
     assert code == 1 and "count sealed 2, found 1" in output.err
+
+
+@pytest.mark.parametrize("seal", ["forged", {"interrogation": "x"}])
+def test_a_malformed_record_seal_is_reported_not_a_crash(exported, tmp_path, seal):
+    exported["seal"] = seal
+    code, output = offline(exported, tmp_path)
+    assert code in (1, 2) and "Traceback" not in output, output
