@@ -21,6 +21,7 @@ from arena.api.errors import error_json, refused
 from arena.api.throttles import AddressFirst, AddressThrottle, TokenThrottle, throttle_wait
 from arena.models import Entry, EntryHealth
 from arena.selectors import entries
+from arena.selectors.entrant_engines import entrant_engines, entrant_engines_text
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
 from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
@@ -60,8 +61,15 @@ def entry_data(entry: Entry) -> dict:
 
 class EntryInput(serializers.Serializer):
     display_name = serializers.CharField(max_length=100)
-    engine = serializers.CharField(max_length=40)
-    settings = serializers.JSONField(required=False, default=dict)
+    engine = serializers.ChoiceField(choices=())  # the engines an entrant may choose (set per instance)
+    settings = serializers.JSONField(
+        required=False, default=dict, help_text="The chosen engine's settings, a JSON object (see `engine`)."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["engine"].choices = [(offer.name, offer.label) for offer in entrant_engines()]
+        self.fields["engine"].help_text = "The engine that answers for the entry:\n\n" + entrant_engines_text()
 
 
 class EntryListCreate(APIView):
