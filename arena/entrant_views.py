@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 
 from arena.models import Entry, Message
 from arena.selectors import entries
-from arena.services.apikeys import apikey_create, apikey_revoke
 from arena.selectors.entrant_engines import entrant_engines
+from arena.services.apikeys import apikey_create, apikey_revoke
 from arena.services.entrants import entrant_signup, entrant_status
 from arena.services.entries import entry_register, settings_masked
 from arena.services.rehearsals import JUDGES, rehearsal_start
