@@ -294,9 +294,21 @@ class EntryRehearse(APIView):
                 "status": interrogation.status,
                 "deadline": interrogation.deadline,
                 "page": reverse(page, args=[interrogation.public_id], request=request),
+                "progress": reverse("api_rehearsal", args=[entry.pk, interrogation.public_id], request=request),
             },
             status=status.HTTP_201_CREATED,
         )
+
+
+class EntryRehearsal(APIView):
+    """Where one of the entry's rehearsals stands: a client rehearsing stops once it has ended."""
+
+    @extend_schema(responses={200: schema.RehearsalProgress, 404: schema.NOT_FOUND})
+    def get(self, request, entry_id, rehearsal_id):
+        progress = entries.rehearsal_progress(entry=own_entry(request, entry_id), public_id=rehearsal_id)
+        if progress is None:
+            raise Http404("No such rehearsal of this entry.")
+        return Response(progress)
 
 
 class ApiRoot(APIView):
@@ -323,6 +335,7 @@ class ApiRoot(APIView):
                     "GET entries/{id}/health/",
                     "GET entries/{id}/calls/",
                     "POST entries/{id}/rehearse/",
+                    "GET entries/{id}/rehearsals/{interrogation}/",
                     "GET entries/{id}/pending/?wait=",
                     "POST entries/{id}/replies/",
                     "POST entries/{id}/typing/",
