@@ -1,5 +1,6 @@
 """Every role's main page at a desktop (1280×800) and a phone (390×844) size, as the cast member who opens
-it: nothing wider than the screen, no serious or critical axe-core violation, and a full-page screenshot
+it: nothing wider than the screen, no serious or critical axe-core violation, nothing in the browser's console
+(no warning from a chart's spec, no script error), and a full-page screenshot
 of each in SCREENSHOTS_DIR (default test-artifacts/screenshots/) for review."""
 
 import pytest
@@ -19,6 +20,10 @@ AXE_RUN = """async () => {
   return (await Promise.race([run, late])).violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map(n => n.target.join(' ') + '  ' + n.html.slice(0, 120))}));
 }"""
+
+# every chart drawn (or fallen back): what a chart's spec makes Vega warn about is in the console by then
+CHARTS_DRAWN = """() => Promise.all([...document.querySelectorAll('figure[data-chart]')]
+  .map((f) => window.Charts && Charts.get(f.id) && Charts.get(f.id).ready))"""
 
 
 # A wide table scrolls inside itself on a phone; its data may, but a button in it must not start out of sight.
@@ -58,12 +63,20 @@ def play_to(context, step):
     return page
 
 
+def listen(page):
+    """The page's console warnings and errors (a chart's spec that Vega warns about among them)."""
+    page.said = []
+    page.on("console", lambda m: m.type in ("warning", "error") and page.said.append(f"{m.type}: {m.text[:200]}"))
+    return page
+
+
 def open_page(spec, contexts, browser, base_url, ids):
     if spec.user == "player":
         context = browser.new_context(base_url=base_url)
         context.add_init_script(HOLD_STILL)
+        context.on("page", listen)
         return play_to(context, spec.path), context
-    page = contexts(spec.user).new_page()
+    page = listen(contexts(spec.user).new_page())
     page.add_init_script(HOLD_STILL)
     response = page.goto(spec.path.format(**ids))
     assert response.status == 200, f"{page.url}: {response.status}"
@@ -101,7 +114,9 @@ def test_page_fits_and_passes_axe(spec, size, browser, contexts, sweep_site, axe
         SAVED.append(shot)
         wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         clipped = page.evaluate(CLIPPED_BUTTONS)
+        page.evaluate(CHARTS_DRAWN)
         violations = severe_violations(page, axe_script)
+        said = list(page.said)
     finally:
         (own_context or page).close()
     problems = []
@@ -111,6 +126,8 @@ def test_page_fits_and_passes_axe(spec, size, browser, contexts, sweep_site, axe
         problems.append(f"  buttons past their table's visible edge (scrolled out of sight): {clipped}")
     if violations:
         problems.append(describe(violations))
+    if said:
+        problems.append(f"  the console said ({len(said)}): " + "\n      ".join(sorted(set(said))[:8]))
     assert not problems, f"{spec.name} at {size} ({shot}):\n" + "\n".join(problems)
 
 
