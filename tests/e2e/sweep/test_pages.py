@@ -22,8 +22,8 @@ AXE_RUN = """async () => {
 }"""
 
 # every chart drawn (or fallen back): what a chart's spec makes Vega warn about is in the console by then
-CHARTS_DRAWN = """() => Promise.all([...document.querySelectorAll('figure[data-chart]')]
-  .map((f) => window.Charts && Charts.get(f.id) && Charts.get(f.id).ready))"""
+CHARTS_DRAWN = """async () => { await Promise.all([...document.querySelectorAll('figure[data-chart]')]
+  .map((f) => window.Charts && Charts.get(f.id) && Charts.get(f.id).ready)); }"""
 
 
 # A wide table scrolls inside itself on a phone; its data may, but a button in it must not start out of sight.
