@@ -41,7 +41,6 @@ PAGES = [
     Page("crowd-markets", "/markets/conversations/"),
     Page("crowd-market", "/markets/conversations/{xmarket}/"),
     Page("crowd-market-results", "/markets/conversations/results/"),
-    Page("tables-live", "/tables/{tables_game}/live/"),
     Page("play-watch", "/play/watch/"),
     # entrants
     Page("entrant", "/entrant/", "ada"),
