@@ -184,6 +184,7 @@ window.Charts = (function () {
 
   // --- statistical plots: Vega-Lite ---------------------------------------------------------------
   function plot(fig, cfg) {
+    if (!cfg.rows.length) return fallback(fig, cfg, "");   // nothing to plot yet: its (empty) table says so
     const area = fig.querySelector(".chart-area");
     const spec = Object.assign({}, cfg.spec, { data: { values: cfg.rows } });
     const chart = { csv: () => tableCsv(fig), view: null };

@@ -149,6 +149,7 @@ POST /api/v1/entries/{entry}/replies/                | 401   | 404      | 404   
 GET  /api/v1/entries/{entry}/health/                 | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
 GET  /api/v1/entries/{entry}/calls/                  | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
 POST /api/v1/entries/{entry}/rehearse/               | 401   | 404      | 404   | 404    | 404    | 404    | 409     | 404      | 404
+GET  /api/v1/entries/{entry}/rehearsals/{rehearsal}/ | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
 GET  /api/v1/learner/consent/                        | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 PUT  /api/v1/learner/consent/                        | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 DELETE /api/v1/learner/consent/                      | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200

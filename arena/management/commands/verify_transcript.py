@@ -30,9 +30,10 @@ class Command(BaseCommand):
         every = options["all"]
         if every == (transcript is not None):
             raise CommandError("Name one transcript, or give --all.")
-        conversations = (
-            interrogations.ended_conversations() if every else interrogations.transcript_conversations(reference=transcript)
-        )
+        if every:
+            conversations = interrogations.ended_conversations()
+        else:
+            conversations = interrogations.transcript_conversations(reference=transcript)
         if not conversations and not every:
             raise CommandError(f"No conversation {transcript!r}.")
         chains, records = [], []

@@ -39,6 +39,11 @@ PAGES = [
     Page("trade-watch", "/markets/{game}/watch/"),
     Page("trade-log", "/markets/{finished_game}/log/"),
     Page("api-docs", "/api/docs/", axe=False),  # Swagger UI: checked for fit and the policy, not axe
+    Page("trade-bettor-profile", "/markets/bettors/betty/"),
+    Page("crowd-markets", "/markets/conversations/"),
+    Page("crowd-market", "/markets/conversations/{xmarket}/"),
+    Page("crowd-market-results", "/markets/conversations/results/"),
+    Page("play-watch", "/play/watch/"),
     # entrants
     Page("entrant", "/entrant/", "ada"),
     Page("entrant-keys", "/entrant/keys/", "ada"),
@@ -58,10 +63,12 @@ PAGES = [
     # organisers
     Page("monitor", "/monitor/", "olivia"),
     Page("admin", "/admin/", "olivia"),
+    Page("admin-interrogations", "/admin/arena/interrogation/", "olivia"),
     Page("contest-control", "/admin/loebner/contest/{contest}/control/", "olivia"),
     Page("wager-control", "/admin/wager/session/{wager_session}/control/", "olivia"),
     Page("study-control", "/admin/studies/study/{study}/control/", "olivia"),
     Page("wager-organiser", "/wager/", "olivia"),
+    Page("wager-report", "/wager/sessions/{wager_session}/report/", "olivia"),
     Page("contests-organiser", "/contests/", "olivia"),
     Page("contest-board", "/contests/{contest}/board/", "olivia"),
     Page("contest-qualifying", "/contests/{contest}/qualifying/", "olivia"),
