@@ -42,6 +42,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", False)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", False)
+# /metrics (Prometheus' text format) answers requests bearing this token; unset: 404 (core/metrics.py)
+ARENA_METRICS_TOKEN = env.str("ARENA_METRICS_TOKEN") or ""
 
 INSTALLED_APPS = [
     "daphne",
@@ -68,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.db.ConnectionReleaseMiddleware",  # first: after the response, this request's connection goes
+    "core.metrics.RequestCountMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

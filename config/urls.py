@@ -3,6 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from core.metrics import metrics_view
+
 admin.site.site_header = "Turing Arena: organisers"
 admin.site.site_title = "Turing Arena"
 admin.site.index_title = "Contests, entries, interrogations"
@@ -30,5 +32,6 @@ urlpatterns = [
     path("api/v1/", include("arena.api.urls")),
     path("lambdastar/", include("lambdastar.urls")),
     path("api/lambdastar/", include("lambdastar.api")),
+    path("metrics", metrics_view, name="metrics"),
     path("", include("arena.urls")),
 ]

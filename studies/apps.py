@@ -27,6 +27,9 @@ class StudiesConfig(AppConfig):
     verbose_name = "Online studies"
 
     def ready(self):
+        from core.metrics import snapshot_register
+
+        snapshot_register("arena_play_lobby", "/play/ players waiting in the lobby", _lobby)
         from arena.results import source_register
         from studies.results import StudyResults
 
@@ -39,3 +42,9 @@ class StudiesConfig(AppConfig):
         from arena.next_steps import next_steps_register
 
         next_steps_register(_player_next_steps)  # a study reveals at once: no reveal rule, only its own way on
+
+
+def _lobby():
+    from studies.models import Ticket
+
+    return [({}, Ticket.objects.filter(state=Ticket.State.WAITING).count())]

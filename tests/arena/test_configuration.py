@@ -264,6 +264,7 @@ def production_environment() -> dict:
     filled = {
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ARENA_SIGNING_KEY": private_key_text(Ed25519PrivateKey.generate()),
+        "ARENA_METRICS_TOKEN": secrets.token_urlsafe(32),
     }
     environ = {}
     for line in (ROOT / "deploy" / "production.env.example").read_text().splitlines():
