@@ -10,6 +10,8 @@ import json
 import logging
 from dataclasses import dataclass, field
 
+from django.utils import timezone
+
 from core.errors import ArenaError
 from lpp.lpp2 import notices, selectors, services
 from lpp.models import Lpp2Problem
@@ -28,12 +30,26 @@ class Outcome:
     webcast: tuple | None = None  # (round number, judge name) this socket watches
     webcast_public: tuple | None = None  # (delay in seconds, {name: alias}): a webcast without credentials
     finals: dict | None = None  # every round is finished: each judge's ranking page path, sent to the judges
+    recap_at: object = None  # a confederate was sent its recap of the lines stored until this time
     refresh: bool = False  # the current round changed: hubs follow its conversations
     line: services.Line | None = None  # a line stored: the sender's hub relays it to its own sockets at once
 
 
-def lpp2_event(*, event: str, data, sid: str, base_url: str = "") -> Outcome:
-    """``base_url``: the address the socket connected to (scheme and host), for the judges' ranking links."""
+def lpp2_greeting() -> str:
+    """The ``roundInformation`` every new socket is sent (as the reference pages ask for it at load). A
+    reference page that reconnects by itself (a server restart, a network cut) registers no more; this
+    answer makes it ask for its recap, with its id and secret, which binds the socket to its name again."""
+    lpp2 = selectors.lpp2_active()
+    if lpp2 is None:
+        return wire.round_information(-1, wire.FINISHED, {})
+    number, round_ = selectors.round_current(lpp2=lpp2)
+    return wire.round_information(number, selectors.round_status(round_), selectors.partners(lpp2=lpp2, round_=round_))
+
+
+def lpp2_event(*, event: str, data, sid: str, base_url: str = "", recap_since=None) -> Outcome:
+    """``base_url``: the address the socket connected to (scheme and host), for the judges' ranking links;
+    ``recap_since(name)``: from when a confederate's recap starts on this socket (None: every line; the
+    reference confederate page adds a recap to the lines it shows, where the judge page starts afresh)."""
     if event == "message":
         accepted = _line_cached(data)
         if accepted is not None:
@@ -62,7 +78,7 @@ def lpp2_event(*, event: str, data, sid: str, base_url: str = "") -> Outcome:
     if wire.role_of(identity.name) != wire.WEBCAST:
         out.register = identity.name  # a page that reconnects without registering again is heard from here on
     try:
-        _handle(out, lpp2, identity, event, payload, sid, base_url)
+        _handle(out, lpp2, identity, event, payload, base_url, recap_since)
     except (ArenaError, wire.PayloadError) as error:
         return _refuse(out, event, identity.name, str(error), payload=payload, lpp2=lpp2)
     return out
@@ -171,7 +187,7 @@ def _finals(out: Outcome, lpp2, identity, base_url: str) -> None:
         out.replies.append(("message", notices.rank_line(judge=identity.name, url=f"{base_url}{path}")))
 
 
-def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str, base_url: str = "") -> None:
+def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, base_url: str = "", recap_since=None) -> None:
     role = wire.role_of(identity.name)
     status = payload.get("status")
     if event == "control":
@@ -187,7 +203,10 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, sid: str, b
             _finals(out, lpp2, identity, base_url)
         elif status == "recap":
             number, _ = selectors.round_current(lpp2=lpp2)
-            lines = selectors.recap(lpp2=lpp2, number=number, name=identity.name)
+            since = recap_since(identity.name) if role == "conf" and recap_since is not None else None
+            if role == "conf":
+                out.recap_at = timezone.now()
+            lines = selectors.recap(lpp2=lpp2, number=number, name=identity.name, since=since)
             if lines is not None:  # the reference does not answer before the first round
                 out.replies.append(("recap", wire.dumps(lines)))
         else:

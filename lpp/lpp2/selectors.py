@@ -118,9 +118,10 @@ def hub_targets() -> tuple[Lpp2Contest | None, dict[int, tuple[str, str, int]]]:
     return lpp2, (round_conversations(lpp2=lpp2) if lpp2 is not None else {})
 
 
-def recap(*, lpp2: Lpp2Contest, number: int, name: str, until=None) -> list[dict] | None:
+def recap(*, lpp2: Lpp2Contest, number: int, name: str, until=None, since=None) -> list[dict] | None:
     """Every message of round ``number`` sent to or by ``name``, oldest first; None before the first round.
-    ``until``: only the messages stored by then (the public webcast's delay)."""
+    ``until``: only the messages stored by then (the public webcast's delay); ``since``: only those stored
+    from then on (what a page that adds a recap to the lines it shows has not been sent)."""
     if number < 0:
         return None
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
@@ -137,6 +138,8 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str, until=None) -> list[dict
             messages = conversation.messages.order_by("seq")
             if until is not None:
                 messages = messages.filter(created_at__lte=until)
+            if since is not None:
+                messages = messages.filter(created_at__gte=since)
             for message in messages:
                 by_judge = message.sender_role == Message.Role.INTERROGATOR
                 lines.append(

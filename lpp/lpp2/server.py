@@ -21,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import datetime as dt
 import logging
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils import timezone
 
 from arena.groups import conversation_group
 from core.consumers import message_executor
@@ -38,6 +40,8 @@ HEARTBEAT_S = 30
 LANES = 4  # lanes of one socket (a judge has two partners)
 PENDING = 64  # events of one socket taken and not yet handled, before its reader waits
 WARM_FRESH_S = selectors.STATIC_TTL_S - 2  # the beat reads the seats again this often (before their TTL ends)
+RESTART_MARGIN_S = 5  # a reconnected confederate's recap starts this long before this server started
+DROPPED_KEPT = 1_000  # names whose last socket's close this hub remembers
 RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
 
@@ -51,6 +55,7 @@ class Client:
         self.name: str | None = None
         self.webcast: tuple | None = None  # (round number, judge name)
         self.webcast_public: tuple | None = None  # (delay in seconds, {name: alias}): the public webcast
+        self.recap_since = None  # a confederate's next recap starts here (None: every line of the round)
         self.lanes: dict[str, asyncio.Lock] = {"": asyncio.Lock()}
         self.pending = asyncio.Semaphore(PENDING)  # events taken but not yet handled
 
@@ -88,17 +93,46 @@ class Hub:
         self.relayed: collections.OrderedDict = collections.OrderedDict()  # (conversation id, seq) of one copy relayed
         self.lines: loop_lines.LoopLines | bool | None = None  # lines stored from the loop (False: not here)
         self.tasks: set[asyncio.Task] = set()  # events being handled (``dispatch``)
+        self.started = timezone.now()
+        self.dropped: collections.OrderedDict = collections.OrderedDict()  # name -> when its last socket here closed
 
     # --- sockets ---------------------------------------------------------------------------------
     async def connect(self, server, generation: int, sid: str, environ: dict | None = None) -> None:
         remember_server_loop()  # pushes from this process's database threads go out on this loop
-        self.clients[(generation, sid)] = Client(server, generation, sid, base_url_of(environ or {}))
+        client = Client(server, generation, sid, base_url_of(environ or {}))
+        self.clients[(generation, sid)] = client
         if self.heartbeat is None:
             self.heartbeat = asyncio.create_task(self._beat())
+        task = asyncio.get_running_loop().create_task(self._greet(client))
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    async def _greet(self, client: Client) -> None:
+        """Every new socket hears the round first (``events.lpp2_greeting``), so that a reference page
+        that reconnected by itself asks for its recap and is bound to its name again."""
+        greeting = await database_sync_to_async(events.lpp2_greeting, thread_sensitive=False)()
+        await client.emit("roundInformation", greeting)
+
+    def _recap_since(self, client: Client):
+        """From when a confederate's recap starts on ``client``: nothing sent yet to this socket of a
+        registered page, every line; a page that reconnected without registering, the lines from when
+        its name's last socket here closed (else from this server's start, less RESTART_MARGIN_S)."""
+        fallback = self.started - dt.timedelta(seconds=RESTART_MARGIN_S)
+
+        def since(name: str):
+            if client.name == name:
+                return client.recap_since
+            return self.dropped.get(name, fallback)
+
+        return since
 
     async def disconnect(self, generation: int, sid: str) -> None:
         client = self.clients.pop((generation, sid), None)
         if client is not None and client.name:
+            self.dropped[client.name] = timezone.now()
+            self.dropped.move_to_end(client.name)
+            if len(self.dropped) > DROPPED_KEPT:
+                self.dropped.popitem(last=False)
             await database_sync_to_async(services.lpp2_socket_drop)(sid=sid)
 
     async def dispatch(self, generation: int, sid: str, event: str, data) -> None:
@@ -135,11 +169,13 @@ class Hub:
         # a line on the threads of chat messages (core.consumers.db_message), behind no page's connect
         executor = message_executor() if event == "message" else None
         out = await database_sync_to_async(events.lpp2_event, thread_sensitive=False, executor=executor)(
-            event=event, data=data, sid=sid, base_url=client.base_url
+            event=event, data=data, sid=sid, base_url=client.base_url, recap_since=self._recap_since(client)
         )
         bound = out.register and (out.lpp2_id, out.register) != (client.lpp2_id, client.name)
         if bound:  # before the replies: a page that reconnected hears every line from its first event on
             await self._bind(client, out.lpp2_id, out.register)
+        if out.recap_at is not None:
+            client.recap_since = out.recap_at
         for name, payload in out.replies:
             await client.emit(name, payload)
         if out.lpp2_id is None:
@@ -423,12 +459,14 @@ def servers_build() -> tuple:
         async_mode="asgi",
         cors_allowed_origins="*",
         async_handlers=False,
+        always_connect=True,  # the socket is connected before the connect handler: its greeting comes after
         max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
     )
     legacy = socketio_v4.AsyncServer(
         async_mode="asgi",
         cors_allowed_origins="*",
         async_handlers=False,
+        always_connect=True,
         client_manager=_legacy_manager(),
         max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
     )

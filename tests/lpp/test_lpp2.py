@@ -13,7 +13,7 @@ from arena.models import Message
 from lpp.lpp2.services import lpp2_contest_setup
 from lpp.models import Lpp2Score
 from tests.lpp.lpp2_clients import Lpp2Client
-from tournaments.loebner.models import JudgeRank, Judgment, Meeting, Round
+from tournaments.loebner.models import Judgment, Meeting, Round
 
 pytestmark = pytest.mark.slow
 SECRET = "s3cret"
