@@ -22,6 +22,7 @@ import asyncio
 import collections
 import contextlib
 import datetime as dt
+import json
 import logging
 
 from channels.db import database_sync_to_async
@@ -341,8 +342,8 @@ class Hub:
         """A line to a public webcast: after the contest's spectator delay, its partners under their aliases
         (a line still waiting when the server stops is in the recap the page gets when it asks again)."""
         delay_s, aliases = client.webcast_public
-        line = wire.parse(data)
-        shown = wire.dumps({**line, "id": aliases.get(line["id"], ""), "to": aliases.get(line.get("to"), "")})
+        line = json.loads(data)  # the platform's own relayed line
+        shown = wire.dumps({**line, "id": aliases.get(line.get("id"), ""), "to": aliases.get(line.get("to"), "")})
 
         async def later():
             await asyncio.sleep(delay_s)
