@@ -16,12 +16,13 @@ from core.errors import Closed, InvalidInput, NotAllowed
 
 def clean_text(text, *, max_chars: int | None = None, what: str = "message", exact: bool = False) -> str:
     """The one rule set for text people type (messages, questions, answers). ``exact``: the text is
-    kept as typed (no spaces trimmed, no line ends rewritten), as protocols that relay lines verbatim
-    need; the other rules still apply."""
+    kept as typed, no space trimmed (as protocols that relay lines verbatim need); only a CR LF line end
+    becomes LF, as always; the other rules still apply."""
     if not isinstance(text, str):
         raise InvalidInput(f"The {what} text must be a string.")
+    text = text.replace("\r\n", "\n")
     if not exact:
-        text = text.replace("\r\n", "\n").strip()
+        text = text.strip()
     if not any(ch.isprintable() and not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text):
         raise InvalidInput(f"The {what} is empty.")  # nothing but spaces or invisible format characters
     cap = max_chars or settings.ARENA_MAX_MESSAGE_CHARS

@@ -46,6 +46,23 @@ def lpp2_greeting() -> str:
     return wire.round_information(number, selectors.round_status(round_), selectors.partners(lpp2=lpp2, round_=round_))
 
 
+def lpp2_claimant(*, event: str, data) -> tuple[int, str, bool] | None:
+    """For a socket not yet bound to a name: (contest id, name, whether it registers) when the event carries
+    a valid id and secret of a participant or the CONTROLLER, else None; the hub binds the socket before
+    the event is handled, so that no line stored meanwhile misses it."""
+    try:
+        payload = wire.parse(data)
+    except wire.PayloadError:
+        return None
+    lpp2 = selectors.lpp2_active()
+    if lpp2 is None:
+        return None
+    identity = selectors.identity_cached(lpp2=lpp2, name=payload["id"], secret=payload["secret"])
+    if identity is None or wire.role_of(identity.name) == wire.WEBCAST:
+        return None
+    return lpp2.pk, identity.name, event == "control" and payload.get("status") == "register"
+
+
 def lpp2_event(*, event: str, data, sid: str, base_url: str = "", recap_since=None) -> Outcome:
     """``base_url``: the address the socket connected to (scheme and host), for the judges' ranking links;
     ``recap_since(name)``: from when a confederate's recap starts on this socket (None: every line; the

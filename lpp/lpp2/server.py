@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import datetime as dt
 import json
 import logging
 
@@ -41,7 +40,6 @@ HEARTBEAT_S = 30
 LANES = 4  # lanes of one socket (a judge has two partners)
 PENDING = 64  # events of one socket taken and not yet handled, before its reader waits
 WARM_FRESH_S = selectors.STATIC_TTL_S - 2  # the beat reads the seats again this often (before their TTL ends)
-RESTART_MARGIN_S = 5  # a reconnected confederate's recap starts this long before this server started
 DROPPED_KEPT = 1_000  # names whose last socket's close this hub remembers
 RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
@@ -114,16 +112,19 @@ class Hub:
         greeting = await database_sync_to_async(events.lpp2_greeting, thread_sensitive=False)()
         await client.emit("roundInformation", greeting)
 
+    def _dropped_since(self, name: str):
+        """Where a reconnected page of ``name`` lost the lines: when its last socket here closed, else when
+        this server started (the lines stored before were sent to it by the server it was connected to;
+        with several servers, lines that another stored while this one was down are in a reload's recap)."""
+        return self.dropped.get(name, self.started)
+
     def _recap_since(self, client: Client):
-        """From when a confederate's recap starts on ``client``: nothing sent yet to this socket of a
-        registered page, every line; a page that reconnected without registering, the lines from when
-        its name's last socket here closed (else from this server's start, less RESTART_MARGIN_S)."""
-        fallback = self.started - dt.timedelta(seconds=RESTART_MARGIN_S)
+        """From when a confederate's recap starts on ``client``: on a registered page's socket, every line
+        at first, then the lines since its last recap; on a page that reconnected without registering,
+        the lines since it lost them (``_dropped_since``)."""
 
         def since(name: str):
-            if client.name == name:
-                return client.recap_since
-            return self.dropped.get(name, fallback)
+            return client.recap_since if client.name == name else self._dropped_since(name)
 
         return since
 
@@ -164,6 +165,15 @@ class Hub:
         client = self.clients.get((generation, sid))
         if client is None:
             return
+        if client.name is None and client.webcast is None:
+            claimant = await database_sync_to_async(events.lpp2_claimant, thread_sensitive=False)(
+                event=event, data=data
+            )
+            if claimant is not None:
+                lpp2_id, name, registers = claimant
+                # a page that reconnected by itself registers no more: its recaps start where it lost the lines
+                client.recap_since = None if registers else self._dropped_since(name)
+                await self._bind(client, lpp2_id, name)
         if event == "message" and client.name and await self._line_on_loop(client, data):
             return
         # a thread of the pool, not daphne's one shared database thread: sockets do not queue behind each other;

@@ -91,9 +91,10 @@ async def test_reference_pages_go_on_after_a_restart_without_registering_again(p
         await judge.type(side, "before the restart")
         await until(lambda: confederate.shown() == ["before the restart"])
 
+        recaps = {page: sum(1 for event, _ in page.heard if event == "recap") for page in (judge, confederate)}
         await db(server.kill)
         await db(platform.daphne, port)  # the pages reconnect by themselves, and send nothing
-        await until(lambda: judge.sio.connected and confederate.sio.connected, 60)
+        await until(lambda: all(sum(1 for e, _ in p.heard if e == "recap") > n for p, n in recaps.items()), 60)
 
         side = "L" if judge.left == confederate_name else "R"  # the judge page placed its partners anew
         await judge.type(side, "after the restart")
