@@ -29,6 +29,7 @@ class Outcome:
     register: str | None = None  # this socket is now this name (any event with a valid id and secret)
     webcast: tuple | None = None  # (round number, judge name) this socket watches
     webcast_public: tuple | None = None  # (delay in seconds, {name: alias}): a webcast without credentials
+    webcast_pending: list = field(default_factory=list)  # (seconds to wait, line): lines not yet old enough
     finals: dict | None = None  # every round is finished: each judge's ranking page path, sent to the judges
     recap_at: object = None  # a confederate was sent its recap of the lines stored until this time
     refresh: bool = False  # the current round changed: hubs follow its conversations
@@ -286,4 +287,4 @@ def _webcast(out: Outcome, lpp2, payload: dict, delay_s: float | None = None) ->
     out.replies += [("participants", wire.dumps(view["participants"])), ("recap", wire.dumps(view["recap"] or []))]
     out.webcast = (number, view["participants"]["judge"])
     if delay_s is not None:
-        out.webcast_public = (delay_s, view["aliases"])
+        out.webcast_public, out.webcast_pending = (delay_s, view["aliases"]), view["pending"]

@@ -118,12 +118,17 @@ def hub_targets() -> tuple[Lpp2Contest | None, dict[int, tuple[str, str, int]]]:
     return lpp2, (round_conversations(lpp2=lpp2) if lpp2 is not None else {})
 
 
-def recap(*, lpp2: Lpp2Contest, number: int, name: str, until=None, since=None) -> list[dict] | None:
+def recap(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> list[dict] | None:
     """Every message of round ``number`` sent to or by ``name``, oldest first; None before the first round.
-    ``until``: only the messages stored by then (the public webcast's delay); ``since``: only those stored
-    from then on (what a page that adds a recap to the lines it shows has not been sent)."""
+    ``since``: only those stored from then on (what a page that adds a recap to the lines it shows has not
+    been sent)."""
     if number < 0:
         return None
+    return [line for _, line in recap_timed(lpp2=lpp2, number=number, name=name, since=since)]
+
+
+def recap_timed(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> list[tuple]:
+    """``recap``'s lines with the time each was stored: [(created_at, line)], oldest first."""
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
     names = participant_names(lpp2)
     lines = []
@@ -136,8 +141,6 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str, until=None, since=None) 
             if name not in (judge, witness):
                 continue
             messages = conversation.messages.order_by("seq")
-            if until is not None:
-                messages = messages.filter(created_at__lte=until)
             if since is not None:
                 messages = messages.filter(created_at__gte=since)
             for message in messages:
@@ -153,14 +156,15 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str, until=None, since=None) 
                         ),
                     )
                 )
-    return [line for *_, line in sorted(lines, key=lambda t: (t[0], t[1]))]
+    return [(at, line) for at, _, line in sorted(lines, key=lambda t: (t[0], t[1]))]
 
 
 def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int, delay_s: float | None = None) -> dict | None:
     """What the webcast shows for (round, judge): ``participants`` (judge, confederate, ai) and the recap.
-    ``delay_s`` (the public webcast, no credentials): only lines at least that old, and the two partners
-    named ``partner1`` and ``partner2`` in an order drawn from the platform's key (``aliases``), so that no
-    name and no order tells the confederate from the entry."""
+    ``delay_s`` (the public webcast, no credentials): only lines at least that old in the recap, the younger
+    ones in ``pending`` as (seconds until each is that old, line), and the two partners named ``partner1``
+    and ``partner2`` in an order drawn from the platform's key (``aliases``), so that no name and no order
+    tells the confederate from the entry."""
     judge = f"judge{judge_index}"
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
     names = participant_names(lpp2)
@@ -177,12 +181,15 @@ def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int, delay_s: f
     first, second = sorted(judge_partners(meeting, names), key=lambda name: _drawn(meeting.pk, name))
     aliases = {first: "partner1", second: "partner2", judge: judge}
     until = timezone.now() - dt.timedelta(seconds=delay_s)
-    lines = [
-        {**line, "id": aliases.get(line["id"], ""), "to": aliases.get(line["to"], "")}
-        for line in recap(lpp2=lpp2, number=number, name=judge, until=until) or []
-    ]
+    lines, pending = [], []
+    for at, line in recap_timed(lpp2=lpp2, number=number, name=judge) if number >= 0 else []:
+        shown = {**line, "id": aliases.get(line["id"], ""), "to": aliases.get(line["to"], "")}
+        if at <= until:
+            lines.append(shown)
+        else:
+            pending.append(((at - until).total_seconds(), shown))
     public = {"judge": judge, "participant1": "partner1", "participant2": "partner2"}
-    return {"participants": public, "recap": lines, "aliases": aliases}
+    return {"participants": public, "recap": lines, "aliases": aliases, "pending": pending}
 
 
 def _drawn(meeting_id: int, name: str) -> str:

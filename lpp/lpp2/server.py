@@ -196,6 +196,8 @@ class Hub:
             return
         if out.webcast:
             client.lpp2_id, client.webcast, client.webcast_public = out.lpp2_id, out.webcast, out.webcast_public
+            for wait_s, line in out.webcast_pending:  # stored before the view was set, not yet old enough
+                self._send_later(client, wire.dumps(line), wait_s)
         if out.webcast or out.refresh or out.broadcasts:
             await self.follow(out.lpp2_id)
         layer = get_channel_layer()
@@ -354,12 +356,17 @@ class Hub:
         delay_s, aliases = client.webcast_public
         line = json.loads(data)  # the platform's own relayed line
         shown = wire.dumps({**line, "id": aliases.get(line.get("id"), ""), "to": aliases.get(line.get("to"), "")})
+        self._send_later(client, shown, delay_s)
+
+    def _send_later(self, client: Client, data: str, wait_s: float) -> None:
+        """A ``message`` to a public webcast's socket in ``wait_s`` seconds, if it still watches then."""
+        view = client.webcast
 
         async def later():
-            await asyncio.sleep(delay_s)
-            if self.clients.get(client.key) is client and client.webcast_public is not None:
+            await asyncio.sleep(max(wait_s, 0.0))
+            if self.clients.get(client.key) is client and client.webcast == view:
                 with contextlib.suppress(Exception):
-                    await client.emit("message", shown)
+                    await client.emit("message", data)
 
         task = asyncio.get_running_loop().create_task(later())
         self.tasks.add(task)

@@ -229,8 +229,17 @@ async def test_the_webcast_page_without_credentials_sees_only_what_spectators_ma
         await until(lambda: len(live.lines) == 2)
         assert live.lines[1]["to"] in ("partner1", "partner2") and live.lines[1]["to"] != live.lines[0]["to"]
         assert slow.lines == []
-        await slow.close()
-        await live.close()
+        # a line younger than the delay when the view is set is shown once it is that old
+        await db(lambda: Contest.objects.filter(pk=contest.contest_id).update(spectator_delay_s=4))
+        await judge.type("L", "a fresh question")
+        while not await db(lambda: Message.objects.filter(text="a fresh question").exists()):
+            await asyncio.sleep(0.05)
+        later = await WebcastPage(live_daphne).go(0, 0)
+        await until(lambda: _heard(later, "recap") == 1)
+        await until(lambda: [m["content"] for m in later.lines][-1:] == ["a fresh question"])
+        assert [m["content"] for m in later.lines] == ["first question", "second question", "a fresh question"]
+        for page in (slow, live, later):
+            await page.close()
     finally:
         await judge.close()
         await panel.close()
