@@ -328,6 +328,9 @@ def test_organiser_sets_a_secret_in_the_admin(contest, client, cast):
         cast.olivia.is_staff = cast.olivia.is_superuser = True
         cast.olivia.save()
     identity = Lpp2Identity.objects.get(lpp2=contest, name="judge2")
+    page = client.get(f"/admin/lpp/lpp2contest/{contest.pk}/change/").content.decode()
+    assert "Judges&#x27; ranking pages" in page and page.count("/contests/lpp2/rank/") == 8  # each judge's, linked
+    assert client.get("/admin/lpp/lpp2problem/").status_code == 200
     prefix = "identities"
     rows = list(Lpp2Identity.objects.filter(lpp2=contest).order_by("name"))
     form = {
