@@ -175,8 +175,9 @@ def _keep(lpp2, event: str, name: str, why: str, payload: dict, data=None) -> No
 
 def _webcast_public(out: Outcome, data) -> Outcome | None:
     """The reference webcast page's ``setView``, which carries no id or secret: the public view (lines
-    after the contest's spectator delay, the partners under names that do not tell them apart). None
-    when the payload has an id and a secret (the organiser's live view: ``_webcast``)."""
+    after the contest's spectator delay, the partners under names that do not tell them apart), where the
+    contest lets the public watch (``spectator_markets``). None when the payload has an id and a secret
+    (the organiser's live view: ``_webcast``)."""
     if isinstance(data, str) and len(data) <= wire.MAX_PAYLOAD_CHARS:
         payload = _loose(data)
     else:
@@ -187,6 +188,8 @@ def _webcast_public(out: Outcome, data) -> Outcome | None:
     if lpp2 is None:
         return _refuse(out, "webcast", "webcast", "No contest is served over LPP2 (manage.py lpp2 setup).")
     out.lpp2_id = lpp2.pk
+    if not lpp2.contest.spectator_markets:
+        return _refuse(out, "webcast", "webcast", "This contest has no public view: its spectators are off.", lpp2=lpp2)
     try:
         _webcast(out, lpp2, payload, delay_s=selectors.webcast_delay_s(lpp2))
     except wire.PayloadError as error:

@@ -238,7 +238,14 @@ async def test_the_webcast_page_without_credentials_sees_only_what_spectators_ma
         await until(lambda: _heard(later, "recap") == 1)
         await until(lambda: [m["content"] for m in later.lines][-1:] == ["a fresh question"])
         assert [m["content"] for m in later.lines] == ["first question", "second question", "a fresh question"]
-        for page in (slow, live, later):
+        # a contest whose spectators are off has no public view
+        await db(lambda: Contest.objects.filter(pk=contest.contest_id).update(spectator_markets=False))
+        closed = await WebcastPage(live_daphne).go(0, 0)
+        reason = "This contest has no public view: its spectators are off."
+        while not await db(lambda: Lpp2Problem.objects.filter(event="webcast", reason=reason).exists()):
+            await asyncio.sleep(0.05)  # the organiser sees the refusal; the page shows nothing
+        assert closed.participants is None and closed.lines == []
+        for page in (slow, live, later, closed):
             await page.close()
     finally:
         await judge.close()
