@@ -17,6 +17,7 @@ from arena.models import (
     Keystroke,
     LearnedPair,
     Message,
+    Status,
     Verdict,
 )
 from arena.services.breaker import entry_health_reset
@@ -258,7 +259,11 @@ class InterrogationAdmin(admin.ModelAdmin):
         return ["title", "judge", "time_limit_s", "keystroke_mode", "scheduled_at", *self.readonly_fields]
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else [*self.readonly_fields, "judge", "time_limit_s", "keystroke_mode"]
+        if obj is None:
+            return []
+        fixed = [*self.readonly_fields, "judge", "time_limit_s", "keystroke_mode"]
+        # an ended interrogation's title is sealed with its record (arena.services.seals)
+        return [*fixed, "title"] if obj.status in (Status.ENDED, Status.ABORTED) else fixed
 
     def get_inlines(self, request, obj):
         return [] if obj is None else self.inlines

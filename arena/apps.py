@@ -7,6 +7,9 @@ class ArenaConfig(AppConfig):
     verbose_name = "Arena: interrogations"
 
     def ready(self):
+        from arena import metrics
+
+        metrics.register()  # its gauges on /metrics
         from arena import checks  # noqa: F401  registers the system checks
         from arena.results import source_register
         from arena.results.arena_source import ArenaResults

@@ -5,11 +5,15 @@ sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`
 the connection stays open.
 """
 
+import asyncio
+from functools import cached_property
+
 from channels.db import database_sync_to_async
 
 from arena import groups, services
 from arena.models import Message
 from arena.selectors import interrogations
+from bots.typing_delay import TypingRelay
 from core.consumers import BaseConsumer, db, db_message
 from core.errors import InvalidInput, NotAllowed
 
@@ -129,11 +133,25 @@ class WitnessConsumer(BaseConsumer):
             text=frame.get("text"),
             user=self.scope["user"],
         )
+        self.typing.stop()
 
-    async def on_typing(self, frame):
+    @cached_property
+    def typing(self) -> TypingRelay:
+        """The judge sees this person typing at the one cadence of every witness, not at their console's."""
+        return TypingRelay(signal=self.typing_signal, clock=asyncio.get_running_loop().time)
+
+    async def typing_signal(self):
         await db(services.typing_signal)(
             conversation=self.conversation, sender_role=Message.Role.WITNESS, user=self.scope["user"]
         )
+
+    async def on_typing(self, frame):
+        await self.typing.seen()
+
+    async def disconnect(self, code):
+        if "typing" in self.__dict__:
+            self.typing.cancel()
+        await super().disconnect(code)
 
     async def on_keys(self, frame):
         await db(services.keystrokes_record)(

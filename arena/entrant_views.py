@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 
 from arena.models import Entry, Message
 from arena.selectors import entries
+from arena.selectors.entrant_engines import entrant_engines
 from arena.services.apikeys import apikey_create, apikey_revoke
-from arena.services.engines import engine_choices_list
 from arena.services.entrants import entrant_signup, entrant_status
 from arena.services.entries import entry_register, settings_masked
 from arena.services.rehearsals import JUDGES, rehearsal_start
@@ -61,8 +61,8 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(name, label) for name, label in engine_choices_list() if name != "lpp"]
-        self.fields["engine"].choices = choices
+        self.offers = entrant_engines()
+        self.fields["engine"].choices = [(offer.name, offer.label) for offer in self.offers]
 
     def clean_settings(self):
         text = self.cleaned_data["settings"].strip() or "{}"

@@ -196,6 +196,23 @@ class ConversationSeal(models.Model):
         return f"{self.conversation}: {self.message_count} messages, key {self.key_id}"
 
 
+class InterrogationSeal(models.Model):
+    """What closes an interrogation's whole record (core.hashchain.RecordSeal, version 2): every
+    conversation's id, side, witness kind, message count and head, the transcript's metadata and the
+    verdict, signed with the platform's Ed25519 key when the interrogation ends, and again when its verdict
+    is given (arena.services.seals). ``record``: the signed fields but the key id and the signature."""
+
+    interrogation = models.OneToOneField(Interrogation, on_delete=models.CASCADE, related_name="record_seal")
+    record = models.JSONField(help_text="The sealed conversations, metadata and verdict.")
+    key_id = models.CharField(max_length=16, help_text="First 16 hex digits of the SHA-256 of the public key.")
+    signature = models.CharField(max_length=88, help_text="Ed25519, base64.")
+    version = models.PositiveSmallIntegerField(default=2)
+    signed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"{self.interrogation}: whole record, key {self.key_id}"
+
+
 class Keystroke(models.Model):
     """One key press in a conversation (keystroke mode, the LPP bridge, imported LPP logs).
 

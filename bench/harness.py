@@ -152,14 +152,39 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
 
 
+TEMPLATE_ENV = "ARENA_BENCH_TEMPLATE"
+TEMPLATE_PREFIX = "arena_bench_template_"
+TEMPLATE_LOCK = 0x6172656E61  # the advisory lock that orders building and cloning the template
+
+
+def migrations_digest() -> str:
+    """A digest of every migration file of the project and the bench app: the template's name changes
+    whenever the schema a fresh database migrates to could."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("**/migrations/*.py")):
+        if ".venv" in path.parts or "site-packages" in path.parts:
+            continue
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 class Throwaway:
-    """The database `arena_bench_<pid>` on the server of DATABASE_URL; dropped by drop()."""
+    """The database `arena_bench_<pid>` on the server of DATABASE_URL; dropped by drop().
+
+    With ARENA_BENCH_TEMPLATE=1 (the test suite's smoke runs set it) the database is cloned from a
+    migrated template, `arena_bench_template_<digest of the migrations>`, kept on the server for the next
+    run; the first run that finds none saves its own freshly migrated database as the template (save_template)
+    and drops templates of other migrations. Without it nothing is left on the server."""
 
     def __init__(self, server_url: str):
         self.server_url = server_url
         self.name = f"arena_bench_{os.getpid()}"
         self.url = with_database(server_url, self.name)
         self.created = False
+        self.template = TEMPLATE_PREFIX + migrations_digest() if os.environ.get(TEMPLATE_ENV) == "1" else None
+        self.cloned = False
 
     def _admin(self):
         import psycopg
@@ -169,16 +194,46 @@ class Throwaway:
         except psycopg.OperationalError as exc:
             raise BenchError(f"PostgreSQL is unreachable at {self.server_url}: {str(exc).strip()}") from None
 
+    @staticmethod
+    def _exists(conn, name: str) -> bool:
+        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is not None
+
     def create(self) -> None:
         import psycopg
 
         with self._admin() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
             try:
-                conn.execute(f'CREATE DATABASE "{self.name}"')
+                if self.template:
+                    conn.execute("SELECT pg_advisory_lock(%s)", (TEMPLATE_LOCK,))
+                    self.cloned = self._exists(conn, self.template)
+                source = f' TEMPLATE "{self.template}"' if self.cloned else ""
+                conn.execute(f'CREATE DATABASE "{self.name}"{source}')
             except psycopg.Error as exc:
                 raise BenchError(f"cannot create database {self.name}: {str(exc).strip()}") from None
+            finally:
+                if self.template:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (TEMPLATE_LOCK,))
         self.created = True
+
+    def save_template(self) -> bool:
+        """After a fresh database's migrations (its connections closed): keep a copy as the template."""
+        if not self.template or self.cloned:
+            return False
+        with self._admin() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (TEMPLATE_LOCK,))
+            try:
+                if self._exists(conn, self.template):
+                    return False
+                stale = conn.execute(
+                    "SELECT datname FROM pg_database WHERE datname LIKE %s", (TEMPLATE_PREFIX + "%",)
+                ).fetchall()
+                for (name,) in stale:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                conn.execute(f'CREATE DATABASE "{self.template}" TEMPLATE "{self.name}"')
+                return True
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (TEMPLATE_LOCK,))
 
     def drop(self) -> None:
         if not self.created:
@@ -427,7 +482,14 @@ class Services:
                 self.log("note: " + self.note)
             started = time.perf_counter()
             migrate()
-            self.log(f"migrated in {time.perf_counter() - started:.1f} s")
+            cloned = f" (cloned from {self.database.template})" if self.database.cloned else ""
+            self.log(f"migrated in {time.perf_counter() - started:.1f} s{cloned}")
+            if self.database.template and not self.database.cloned:
+                from django.db import connections
+
+                connections.close_all()
+                if self.database.save_template():
+                    self.log(f"kept the migrated database as the template {self.database.template}")
         except BaseException:
             self.__exit__(*sys.exc_info())
             raise

@@ -15,12 +15,22 @@ space or punctuation; each delay is scaled by its own factor from [1 - jitter, 1
 caps only the whole-reply delay.
 
 The keys are the same in every engine's settings (validated by :meth:`bots.base.Engine.validate_settings`).
+
+The "is typing" signals a judge sees follow one cadence, whoever types (:func:`typing_gap`,
+:class:`TypingRelay`): a first signal when typing starts, then one every ``U(TYPING_GAP_S)`` seconds while it
+goes on. A machine's typing goes on until its reply is shown; a person's while their console's last typing
+frame is at most ``TYPING_FRESH_S`` old (the console sends one every 1.5 s or more while keys are pressed),
+and ends when they send their message. The signals a person's console sends are never relayed as they come:
+their rhythm is the console's throttle and the person's keys, which a machine's would not share.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from .settings_spec import Setting, number_setting
@@ -108,3 +118,68 @@ _BOUNDS = {
 TYPING_SETTINGS: dict[str, Setting] = {
     f.name: number_setting(f.default, maximum=_BOUNDS[f.name][0], help=_BOUNDS[f.name][1]) for f in fields(TypingModel)
 }
+
+
+# --- the "is typing" signals a judge sees ------------------------------------------------------------
+
+TYPING_GAP_S = (1.6, 2.8)  # seconds between two signals, drawn uniformly: the same for every witness
+TYPING_FRESH_S = 3.0  # a person counts as typing this long after their console's last typing frame
+CADENCE_RNG = random.Random()  # the draws of the gaps (a test seeds its own)
+
+log = logging.getLogger(__name__)
+
+
+def typing_gap(rng: random.Random | None = None) -> float:
+    """Seconds until the next "is typing" signal, for a person's typing and a machine's alike."""
+    return (rng or CADENCE_RNG).uniform(*TYPING_GAP_S)
+
+
+class TypingRelay:
+    """One person's "is typing" signals, re-timed to the one cadence: :meth:`seen` on each typing frame of
+    their console (the first of a spell is signalled at once), :meth:`stop` when they send their message,
+    :meth:`cancel` when they leave. ``signal``: an awaitable that shows them typing; ``clock`` and ``sleep``:
+    the event loop's (a test passes its own)."""
+
+    def __init__(
+        self,
+        *,
+        signal: Callable[[], Awaitable],
+        clock: Callable[[], float],
+        sleep: Callable[[float], Awaitable] = asyncio.sleep,
+        rng: random.Random | None = None,
+    ):
+        self.signal, self.clock, self.sleep, self.rng = signal, clock, sleep, rng
+        self.last_seen = -math.inf
+        self.task: asyncio.Future | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    async def seen(self) -> None:
+        """A typing frame: noted; signalled now when no spell runs (what the signal raises reaches the
+        caller), else only at the spell's next turn."""
+        self.last_seen = self.clock()
+        if self.running:
+            return
+        await self.signal()
+        self.task = asyncio.ensure_future(self._spell())
+
+    def stop(self) -> None:
+        """Their message is sent: no signal after it until they type again."""
+        self.last_seen = -math.inf
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _spell(self) -> None:
+        while True:
+            await self.sleep(typing_gap(self.rng))
+            if self.clock() - self.last_seen > TYPING_FRESH_S:
+                return
+            try:
+                await self.signal()
+            except Exception:  # the conversation ended or the connection went: the spell ends with it
+                log.info("a typing signal failed; the spell ends", exc_info=True)
+                return

@@ -31,6 +31,20 @@ SECRET_KEY = env.str("SECRET_KEY") or (
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", ["http://127.0.0.1:8000", "http://localhost:8000"])
 
+# Serving over HTTPS (deploy/production.env.example sets them all). Behind a proxy that terminates TLS,
+# ARENA_BEHIND_TLS_PROXY=1 trusts its X-Forwarded-Proto header: set it only when the proxy sets (and
+# overwrites) that header on every request, or a client could claim HTTPS itself.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("ARENA_BEHIND_TLS_PROXY", False) else None
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks from the proxy or the container speak plain HTTP
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", False)
+# /metrics (Prometheus' text format) answers requests bearing this token; unset: 404 (core/metrics.py)
+ARENA_METRICS_TOKEN = env.str("ARENA_METRICS_TOKEN") or ""
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -56,7 +70,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.db.ConnectionReleaseMiddleware",  # first: after the response, this request's connection goes
+    "core.metrics.RequestCountMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -64,6 +80,23 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# Content-Security-Policy on every response (django-csp): scripts only from the platform's own files (no
+# inline script, no eval: the charts run Vega's expression interpreter), no plugins, no framing. Inline
+# styles stay allowed: the chart libraries size their elements with them.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

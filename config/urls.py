@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from core.metrics import metrics_view
 
 admin.site.site_header = "Turing Arena: organisers"
 admin.site.site_title = "Turing Arena"
@@ -26,9 +28,10 @@ urlpatterns = [
     # stable URL and at its first one, and its browsable reference (Swagger UI from /static/, no CDN)
     path("api/schema/", SpectacularAPIView.as_view(patterns=ENTRANTS_API), name="api_schema_latest"),
     path("api/v1/schema/", SpectacularAPIView.as_view(patterns=ENTRANTS_API), name="api_schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api_schema_latest"), name="api_docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema_latest"), name="api_docs"),
     path("api/v1/", include("arena.api.urls")),
     path("lambdastar/", include("lambdastar.urls")),
     path("api/lambdastar/", include("lambdastar.api")),
+    path("metrics", metrics_view, name="metrics"),
     path("", include("arena.urls")),
 ]

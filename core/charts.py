@@ -76,7 +76,22 @@ def chart_series(
 
 def chart_plot(*, id: str, title: str, columns: list[Column], rows: list[dict], spec: dict) -> dict:
     """A statistical plot (Vega-Lite): `spec` without data; the rows are its data."""
-    return _chart(id=id, kind="plot", title=title, columns=columns, rows=rows, spec=spec)
+    return _chart(id=id, kind="plot", title=title, columns=columns, rows=rows, spec=_height_fixed(spec, rows))
+
+
+def _height_fixed(spec: dict, rows: list[dict]) -> dict:
+    """A spec whose height is a step per category of its y axis gets that height in pixels, counted from
+    its rows (or the y scale's domain): Vega-Lite warns about a step height beside a container's width."""
+    height = spec.get("height")
+    if not isinstance(height, dict) or "step" not in height:
+        return spec
+    encodings = [spec.get("encoding", {}), *(layer.get("encoding", {}) for layer in spec.get("layer", []))]
+    y = next((e["y"] for e in encodings if "y" in e), None)
+    if y is None:
+        return spec
+    domain = y.get("scale", {}).get("domain")
+    count = len(domain) if domain else len({row.get(y["field"]) for row in rows})
+    return {**spec, "height": max(1, count) * height["step"]}
 
 
 def chart_cell(column: dict, value) -> tuple[str, str]:

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from core import notify, ratelimit
+from core import metrics, notify, ratelimit
 from core.errors import ArenaError, NotAllowed
 from core.payloads import error
 
@@ -111,6 +111,9 @@ class BaseConsumer(AsyncWebsocketConsumer):
         for group in self.groups_to_join():
             await self.join(group)
         await self.accept()
+        self.metrics_console = type(self).__name__
+        metrics.WEBSOCKETS_OPENED.labels(console=self.metrics_console).inc()
+        metrics.WEBSOCKETS_OPEN.labels(console=self.metrics_console).inc()
         await self.on_state({})
 
     async def dispatch(self, message):
@@ -188,6 +191,7 @@ class BaseConsumer(AsyncWebsocketConsumer):
         payload = event.get(self.audience)
         if payload is not None:
             await self.send_json(payload)
+            metrics.delivery_observe(payload.get("at"))
 
     async def arena_event(self, event):
         if event["payload"].get("type") == "refresh":  # "re-read your state": each audience its own
@@ -200,6 +204,9 @@ class BaseConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code):
+        console = self.__dict__.pop("metrics_console", None)
+        if console is not None:  # accepted, and counted open
+            metrics.WEBSOCKETS_OPEN.labels(console=console).dec()
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         close = getattr(self.channel_layer, "channel_close", None)

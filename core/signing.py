@@ -12,7 +12,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from core.hashchain import Seal, key_from_text, key_id, public_key_text
+from core.hashchain import RecordSeal, Seal, key_from_text, key_id, public_key_text
 from core.keyfiles import file_once
 
 
@@ -44,7 +44,8 @@ def private_key_file(path: Path) -> Ed25519PrivateKey:
     return private_key_load(file_once(path, lambda: private_key_pem(Ed25519PrivateKey.generate())).decode())
 
 
-def seal_sign(seal: Seal, key: Ed25519PrivateKey) -> Seal:
+def seal_sign(seal: Seal | RecordSeal, key: Ed25519PrivateKey) -> Seal | RecordSeal:
+    """A conversation's seal or a whole record's, signed: its key_id filled in, then its payload signed."""
     signed = dataclasses.replace(seal, key_id=key_id(key.public_key()), signature="")
     return dataclasses.replace(signed, signature=base64.b64encode(key.sign(signed.payload())).decode())
 

@@ -5,8 +5,9 @@ and posts its replies. Standard library plus httpx.
     python examples/pull_client.py --token <key> [--base http://127.0.0.1:8000] [--entry <id>] [--rehearse]
 
 Without --entry it answers for the first pull-mode entry of the key's owner. --rehearse starts a rehearsal
-with the platform's test judge first (watch it on the page it prints). Replace `answer()` with your own
-program. The platform shows each reply after the entry's typing delay, so answering at once is fine.
+with the platform's test judge first (watch it on the page it prints), answers it, and exits with a summary
+when the rehearsal ends. Replace `answer()` with your own program. The platform shows each reply after the
+entry's typing delay, so answering at once is fine.
 """
 
 import argparse
@@ -74,8 +75,12 @@ class Platform:
             sys.exit(f"no rehearsal: {response.json().get('error')}")
         return response.json()
 
-    def pending(self, entry_id: int) -> list[dict]:
-        response = self.call("GET", f"entries/{entry_id}/pending/", params={"wait": self.poll_wait})
+    def progress(self, url: str) -> dict:
+        return self.call("GET", url).json()
+
+    def pending(self, entry_id: int, wait: float | None = None) -> list[dict]:
+        wait = self.poll_wait if wait is None else wait
+        response = self.call("GET", f"entries/{entry_id}/pending/", params={"wait": wait})
         response.raise_for_status()
         return response.json()["pending"]
 
@@ -97,19 +102,37 @@ def main(argv=None) -> int:
     platform = Platform(args.base, args.token, args.wait)
     entry = platform.pull_entry(args.entry)
     print(f"answering for entry {entry['id']} ({entry['display_name']})", flush=True)
+    rehearsal = None
     if args.rehearse:
-        print(f"rehearsal started: watch it at {platform.rehearse(entry['id'])['page']}", flush=True)
-    replies = 0
+        rehearsal = platform.rehearse(entry["id"])
+        print(f"rehearsal started: watch it at {rehearsal['page']}", flush=True)
+    replies = refused = 0
     while not args.max_replies or replies < args.max_replies:
-        for item in platform.pending(entry["id"]):
+        # while rehearsing, short polls: the client looks after each whether the rehearsal has ended
+        for item in platform.pending(entry["id"], wait=min(args.wait, 2) if rehearsal else None):
             text = answer(item["message"], item["history"])
             response = platform.reply(entry["id"], item["conversation"], text)
             if response.status_code == 202:
                 replies += 1
                 print(f"judge: {item['message']!r} -> {response.json()['text']!r}", flush=True)
             else:  # 409: answered meanwhile or the conversation is over; 400: a reply the rules refuse
+                refused += 1
                 print(f"reply refused ({response.status_code}): {response.json().get('error')}", flush=True)
+        if rehearsal:
+            progress = platform.progress(rehearsal["progress"])
+            if progress["status"] in ("ended", "aborted"):
+                print(rehearsal_summary(progress, replies, refused, rehearsal["page"]), flush=True)
+                return 0
     return 0
+
+
+def rehearsal_summary(progress: dict, replies: int, refused: int, page: str) -> str:
+    why = f" ({progress['end_reason']})" if progress.get("end_reason") else ""
+    return (
+        f"rehearsal {progress['status']}{why}: the judge asked {progress['questions']} question(s), "
+        f"the entry answered {progress['answers']}; this client sent {replies} replies, {refused} refused. "
+        f"Transcript: {page}"
+    )
 
 
 if __name__ == "__main__":

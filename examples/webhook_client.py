@@ -7,7 +7,8 @@
 
 --register creates the webhook entry pointing at this server through the API (the platform must be allowed
 to call it: ARENA_OUTBOUND_ALLOW=127.0.0.1/32 for a server on the same machine); --rehearse then starts a
-rehearsal with the platform's test judge. Replace `answer()` with your own program.
+rehearsal with the platform's test judge, and the client exits with a summary when the rehearsal ends.
+Replace `answer()` with your own program.
 """
 
 import argparse
@@ -72,7 +73,8 @@ def make_handler(secret: str, served: threading.Semaphore):
     return Handler
 
 
-def register(base: str, token: str, name: str, url: str, secret: str, settings: dict, rehearse: bool) -> None:
+def register(base: str, token: str, name: str, url: str, secret: str, settings: dict, rehearse: bool) -> dict | None:
+    """Registers the entry; with ``rehearse``, starts a rehearsal and returns it (its page, its progress URL)."""
     api = httpx.Client(base_url=base.rstrip("/") + "/api/v1/", headers={"Authorization": f"Token {token}"}, timeout=30)
     try:
         api.get("")
@@ -91,6 +93,27 @@ def register(base: str, token: str, name: str, url: str, secret: str, settings: 
         if started.status_code != 201:
             sys.exit(f"no rehearsal ({started.status_code}): {started.json().get('error')}")
         print(f"rehearsal started: watch it at {started.json()['page']}", flush=True)
+        return {**started.json(), "api": api}
+    return None
+
+
+def rehearsal_wait(rehearsal: dict, served: threading.Semaphore, max_replies: int) -> None:
+    """Until the rehearsal ends (or ``max_replies`` calls were served): then a summary."""
+    replies = 0
+    while not max_replies or replies < max_replies:
+        if served.acquire(timeout=1):
+            replies += 1
+            continue
+        progress = rehearsal["api"].get(rehearsal["progress"]).json()
+        if progress["status"] in ("ended", "aborted"):
+            why = f" ({progress['end_reason']})" if progress.get("end_reason") else ""
+            print(
+                f"rehearsal {progress['status']}{why}: the judge asked {progress['questions']} question(s), "
+                f"the entry answered {progress['answers']}; this server answered {replies} calls. "
+                f"Transcript: {rehearsal['page']}",
+                flush=True,
+            )
+            return
 
 
 def main(argv=None) -> int:
@@ -115,11 +138,17 @@ def main(argv=None) -> int:
     url = f"http://{args.host}:{server.server_address[1]}/"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"listening on {url}", flush=True)
+    rehearsal = None
     if args.register:
-        register(args.base, args.token, args.register, url, args.secret, json.loads(args.settings), args.rehearse)
+        rehearsal = register(
+            args.base, args.token, args.register, url, args.secret, json.loads(args.settings), args.rehearse
+        )
     try:
-        for _ in range(args.max_replies) if args.max_replies else iter(int, 1):
-            served.acquire()
+        if rehearsal:
+            rehearsal_wait(rehearsal, served, args.max_replies)
+        else:
+            for _ in range(args.max_replies) if args.max_replies else iter(int, 1):
+                served.acquire()
     except KeyboardInterrupt:
         pass
     server.shutdown()

@@ -65,6 +65,16 @@ class AggregateSerializer(serializers.ModelSerializer):
         fields = ["id", "run", "agent_type", "episodes", "mean", "std", "sem", "ci_low", "ci_high"]
 
 
+class EpisodeSerializer(serializers.Serializer):
+    """One episode's result, as EpisodeViewSet lists them (read-only; it describes the rows)."""
+
+    run = serializers.IntegerField(read_only=True)
+    agent_type = serializers.CharField(read_only=True)
+    episode = serializers.IntegerField(read_only=True)
+    score = serializers.FloatField(read_only=True)
+    complexity = serializers.FloatField(read_only=True, allow_null=True)
+
+
 ID_MAX = 2**63 - 1
 
 
@@ -127,6 +137,7 @@ class EpisodeViewSet(_Scoped, viewsets.GenericViewSet):
 
     pagination_class = EpisodePages
     queryset = ChunkResult.objects.all()
+    serializer_class = EpisodeSerializer
 
     def list(self, request):
         return self.get_paginated_response(self.paginate_queryset(selectors.EpisodeList(self.get_queryset())))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
-from django.db.models import F, Q, Sum
+from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 
 from core.errors import NotAllowed
@@ -57,22 +58,37 @@ def experiment_can_manage(*, experiment, user) -> bool:
     return user.is_authenticated and (user.is_staff or experiment.owner_id == user.pk)
 
 
-#: What the experiment page offers, by status (each calls the service of that name).
+#: What the experiment page offers, by status (each calls the service of that name). A queued or running
+#: experiment is offered "resume" only once it has stalled (experiment_stalled): while chunks arrive, its
+#: workers are at it.
 ACTIONS_BY_STATUS = {
     Experiment.Status.DRAFT: ("launch", "clone"),
-    Experiment.Status.QUEUED: ("cancel", "resume", "clone"),
-    Experiment.Status.RUNNING: ("cancel", "resume", "clone"),
+    Experiment.Status.QUEUED: ("cancel", "clone"),
+    Experiment.Status.RUNNING: ("cancel", "clone"),
     Experiment.Status.FAILED: ("resume", "clone"),
     Experiment.Status.FINISHED: ("clone",),
     Experiment.Status.CANCELLED: ("clone",),
 }
+STALLED_AFTER = timedelta(minutes=10)  # no chunk stored for so long: a worker died or a message was lost
+
+
+def experiment_stalled(*, experiment, now=None) -> bool:
+    """Queued or running, and nothing stored for STALLED_AFTER (since the launch, or the last chunk)."""
+    if experiment.status not in (Experiment.Status.QUEUED, Experiment.Status.RUNNING):
+        return False
+    last = ChunkResult.objects.filter(run__experiment=experiment).aggregate(last=Max("created_at"))["last"]
+    since = max(t for t in (last, experiment.started_at, experiment.queued_at, experiment.created_at) if t)
+    return (now or timezone.now()) - since > STALLED_AFTER
 
 
 def experiment_actions(*, experiment, user) -> tuple[str, ...]:
     """The actions this user may take on the experiment in its present status."""
     if not experiment_can_manage(experiment=experiment, user=user):
         return ()
-    return ACTIONS_BY_STATUS.get(experiment.status, ())
+    actions = ACTIONS_BY_STATUS.get(experiment.status, ())
+    if experiment_stalled(experiment=experiment):
+        actions = (actions[0], "resume", *actions[1:])
+    return actions
 
 
 def experiment_episodes_done(*, experiment) -> int:

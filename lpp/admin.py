@@ -1,7 +1,8 @@
 from django import forms
 from django.contrib import admin
+from django.utils.html import format_html_join
 
-from lpp.models import BridgeLink, BridgeStatus, ImportedTranscript, Lpp2Contest, Lpp2Identity, Lpp2Score
+from lpp.models import BridgeLink, BridgeStatus, ImportedTranscript, Lpp2Contest, Lpp2Identity, Lpp2Problem, Lpp2Score
 
 
 @admin.register(ImportedTranscript)
@@ -63,10 +64,35 @@ class Lpp2ContestAdmin(admin.ModelAdmin):
     list_display = ["contest", "driver", "round_number", "active"]
     list_filter = ["driver", "active"]
     raw_id_fields = ["contest"]
+    readonly_fields = ["ranking_pages"]
     inlines = [Lpp2IdentityInline]
+
+    @admin.display(description="Judges' ranking pages")
+    def ranking_pages(self, obj):
+        """Each judge's signed ranking address (sent to the judge's page after the last round): the
+        organiser opens it to give a judge's final ranks on their behalf."""
+        from lpp.lpp2.selectors import rank_paths
+
+        if obj is None or obj.pk is None:
+            return "-"
+        return format_html_join("", '<p>{}: <a href="{}">{}</a></p>', ((n, p, p) for n, p in rank_paths(obj).items()))
 
 
 @admin.register(Lpp2Score)
 class Lpp2ScoreAdmin(admin.ModelAdmin):
     list_display = ["lpp2", "round_number", "judge", "robot", "final_score", "scored_at"]
     list_filter = ["lpp2"]
+
+
+@admin.register(Lpp2Problem)
+class Lpp2ProblemAdmin(admin.ModelAdmin):
+    """The rounds' problems: every refused event with its reason, and every entry's line stored as a line
+    to its partner though addressed to someone else."""
+
+    list_display = ["round_number", "at", "kind", "event", "sender", "to", "chars", "reason"]
+    list_filter = ["lpp2", "round_number", "kind", "event"]
+    search_fields = ["sender", "to", "reason"]
+    readonly_fields = ["lpp2", "round_number", "kind", "event", "sender", "to", "chars", "reason", "at"]
+
+    def has_add_permission(self, request):
+        return False

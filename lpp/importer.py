@@ -1,38 +1,47 @@
-"""Import JComm transcript logs (lpp.protocol.logs) as ended arena interrogations.
+"""Import what Loebner contests left behind as ended arena interrogations: JComm transcript logs
+(lpp.protocol.logs), and, through lpp.session_import, the LPP2 reference server's round logs and
+published text transcripts. :func:`import_file` tells the formats apart (``lpp.protocol.sessions.detect``)
+or refuses a file with the reason.
 
-One log session becomes one Interrogation (status ended, times from the
+One JComm log session becomes one Interrogation (status ended, times from the
 keystrokes), one Conversation per screen side, its utterances as Messages
 linked by the same SHA-256 chain as live ones (core.hashchain), and every
 keystroke as an ``arena.Keystroke`` row, each conversation sealed (signed head and message count) as
-a live one is when it ends. One transaction per session; a session
-already imported (same file content, same index) is skipped.
+a live one is when it ends. A session without a keystroke (an aborted one) is reported, not imported.
+One transaction per interrogation; one already imported (same file content, same index) is skipped.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from arena.models import Conversation, Entry, Interrogation, Keystroke, Message, Status
+from arena.models import Conversation, Interrogation, Keystroke, Message
 from arena.services.seals import seals_write
 from core import hashchain
+from lpp.import_rows import chained, ended_conversation, ended_interrogation, role_of, user_for, when
 from lpp.models import ImportedTranscript
 from lpp.protocol.lines import transcript_utterances
-from lpp.protocol.logs import read_log
-from lpp.protocol.model import JUDGE, Transcript
+from lpp.protocol.logs import parse_log
+from lpp.protocol.model import Transcript
+from lpp.protocol.round_log import parse_round_log
+from lpp.protocol.sessions import UnreadableInput, detect
+from lpp.protocol.text_transcript import parse_text
+from lpp.session_import import import_unit, session_units
 
 #: The 2012 file names carry the local time of the contest (Bletchley Park).
 _FILE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})--(\d{2})-(\d{2})-(\d{2})")
 FILE_ZONE = ZoneInfo("Europe/London")
 UNKNOWN_JUDGE = "unknown"
+FORMATS = ("auto", "jcomm", "lpp2", "text")
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_NOTES = 10  # problems printed per session; all of them are stored
 
 
 class ImportFailed(Exception):
@@ -45,25 +54,42 @@ class FileResult:
     imported: list[Interrogation]
     skipped: int
     sessions: list = field(default_factory=list)  # (key "file#index", stated round, start s) for the round check
+    format: str = "jcomm"
+    notes: list[str] = field(default_factory=list)  # what the command prints: cut-off files, problems
 
 
-def when(seconds: float | None) -> dt.datetime | None:
-    return None if seconds is None else dt.datetime.fromtimestamp(seconds, tz=dt.UTC)
-
-
-def import_file(path, *, judge_user=None, confederate_user=None) -> FileResult:
-    """Import every session of one log file; raises ImportFailed if it cannot be read."""
+def import_file(
+    path, *, judge_user=None, confederate_user=None, format: str = "auto", tilde: str = "backspace"
+) -> FileResult:
+    """Import every session of one file; raises ImportFailed with the reason if it cannot be read."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ImportFailed(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
         content = path.read_bytes()
     except OSError as error:
         raise ImportFailed(f"cannot read {path}: {error.strerror or error}") from error
+    try:
+        found = detect(content)
+    except UnreadableInput as error:
+        raise ImportFailed(f"{path}: {error}") from None
+    kind = found if format == "auto" else format
+    if kind == "jcomm" and found != "jcomm":
+        raise ImportFailed(f"{path}: not a JComm log (no key line and no JComm header)")
     digest = hashlib.sha256(content).hexdigest()
-    transcripts = read_log(path)
+    text = content.decode("utf-8", errors="replace")
+    people = {"judge_user": judge_user, "confederate_user": confederate_user}
+    if kind != "jcomm":
+        return _import_sessions(path, digest, text, kind, tilde, people)
     result = FileResult(path, [], 0)
-    for index, transcript in enumerate(transcripts):
+    for index, transcript in enumerate(parse_log(text, source=str(path))):
+        key = f"{path.name}#{index}"
+        result.notes += _notes(key, transcript.problems)
+        if not transcript.keystrokes:
+            result.notes.append(f"{key}: an aborted session without a keystroke, nothing imported")
+            continue
         times = [k.time for k in transcript.keystrokes if k.time is not None]
-        result.sessions.append((f"{path.name}#{index}", transcript.round, min(times) if times else None))
+        result.sessions.append((key, transcript.round, min(times) if times else None))
         if ImportedTranscript.objects.filter(sha256=digest, index=index).exists():
             result.skipped += 1
             continue
@@ -74,13 +100,45 @@ def import_file(path, *, judge_user=None, confederate_user=None) -> FileResult:
                     file_name=path.name,
                     sha256=digest,
                     index=index,
-                    judge_user=judge_user,
-                    confederate_user=confederate_user,
+                    **people,
                 )
             )
         except IntegrityError:  # imported meanwhile by another process
             result.skipped += 1
     return result
+
+
+def _import_sessions(path: Path, digest: str, text: str, kind: str, tilde: str, people: dict) -> FileResult:
+    try:
+        sessions = parse_round_log(text, path.name) if kind == "lpp2" else parse_text(text, tilde=tilde)
+    except UnreadableInput as error:
+        raise ImportFailed(f"{path}: {error}") from None
+    result = FileResult(path, [], 0, format=kind)
+    base = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.UTC)
+    index = 0
+    for number, session in enumerate(sessions):
+        result.notes += _notes(f"{path.name}#{number}", session.problems)
+        for parties in session_units(session):
+            if ImportedTranscript.objects.filter(sha256=digest, index=index).exists():
+                result.skipped += 1
+            else:
+                try:
+                    result.imported.append(
+                        import_unit(
+                            session, parties, file_name=path.name, sha256=digest, index=index, base=base, **people
+                        )
+                    )
+                except IntegrityError:  # imported meanwhile by another process
+                    result.skipped += 1
+            index += 1
+    return result
+
+
+def _notes(key: str, problems: list[str]) -> list[str]:
+    notes = [f"{key}: {problem}" for problem in dict.fromkeys(problems)]
+    if len(notes) > MAX_NOTES:
+        notes = notes[:MAX_NOTES] + [f"{key}: {len(notes) - MAX_NOTES} more problems, stored with the import"]
+    return notes
 
 
 def rounds_check(results: list[FileResult]) -> dict[str, str]:
@@ -106,39 +164,24 @@ def import_transcript(
     ended = when(max(times)) if times else started
     sides = transcript.sides or ([] if not transcript.left else ["left", "right"])
     with transaction.atomic():
-        judge = judge_user or _user(f"lpp-judge-{transcript.judge or UNKNOWN_JUDGE}")
-        interrogation = Interrogation.objects.create(
-            judge=judge,
+        interrogation = ended_interrogation(
+            judge=judge_user or user_for(f"lpp-judge-{transcript.judge or UNKNOWN_JUDGE}"),
             title=_title(transcript),
-            status=Status.ENDED,
-            kind=Interrogation.Kind.THREE_PARTY if len(sides) == 2 else Interrogation.Kind.ONE_TO_ONE,
-            time_limit_s=max(10, math.ceil((ended - started).total_seconds())) if started else 300,
-            scheduled_at=started,
-            started_at=started,
-            deadline=ended,
-            ended_at=ended,
-            end_reason="imported",
-        )
-        ImportedTranscript.objects.create(
-            interrogation=interrogation,
+            partners=len(sides),
+            started=started,
+            ended=ended,
             file_name=file_name,
             sha256=sha256,
             index=index,
-            problems="\n".join(transcript.problems),
+            problems=transcript.problems,
         )
         for side in sides:
-            human = transcript.role_of(side) == "human"
-            conversation = Conversation.objects.create(
-                interrogation=interrogation,
-                interrogator=judge,
-                witness_entry=None if human else _entry(transcript.program),
-                witness_human=(confederate_user or _user(f"lpp-confederate-{transcript.program}")) if human else None,
+            conversation = ended_conversation(
+                interrogation,
                 side=side if side in ("left", "right") else "sole",
-                status=Status.ENDED,
-                scheduled_at=started,
-                started_at=started,
-                ended_at=ended,
-                time_limit_s=interrogation.time_limit_s,
+                human=transcript.role_of(side) == "human",
+                name=transcript.program,
+                confederate_user=confederate_user,
             )
             _store(conversation, transcript, side)
         seals_write(interrogation=interrogation)
@@ -177,26 +220,6 @@ def _store(conversation: Conversation, transcript: Transcript, side: str) -> Non
     Message.objects.bulk_create(messages, batch_size=500)
 
 
-def chained(conversation, *, seq, prev_hash, sender_role, text, created_at) -> Message:
-    """An unsaved Message linked into the chain exactly as arena's message_post links one."""
-    digest = hashchain.message_hash(
-        prev_hash=prev_hash, seq=seq, sender_role=sender_role, text=text, created_at=created_at
-    )
-    return Message(
-        conversation=conversation,
-        seq=seq,
-        sender_role=sender_role,
-        text=text,
-        created_at=created_at,
-        prev_hash=prev_hash,
-        hash=digest,
-    )
-
-
-def role_of(sender: str) -> str:
-    return Message.Role.INTERROGATOR if sender == JUDGE else Message.Role.WITNESS
-
-
 def _title(transcript: Transcript) -> str:
     details = ", ".join(
         f"{label} {value}"
@@ -204,21 +227,6 @@ def _title(transcript: Transcript) -> str:
         if value
     )
     return f"{transcript.title or 'LPP log'} ({details})"[:200] if details else (transcript.title or "LPP log")[:200]
-
-
-def _user(username: str):
-    user, created = get_user_model().objects.get_or_create(username=username[:150], defaults={"is_active": False})
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
-
-
-def _entry(program: str) -> Entry:
-    entry, _ = Entry.objects.get_or_create(
-        display_name=(program or "unknown program")[:100], defaults={"engine": "simple", "active": False}
-    )
-    return entry
 
 
 def _file_time(file_name: str) -> dt.datetime | None:

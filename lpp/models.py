@@ -148,3 +148,29 @@ class Lpp2Socket(models.Model):
     name = models.CharField(max_length=20)
     sid = models.CharField(max_length=64, unique=True)
     seen_at = models.DateTimeField(auto_now=True)
+
+
+class Lpp2Problem(models.Model):
+    """What went wrong with one LPP2 event, for the organiser: a refusal (with its reason, also sent to
+    the sender), or an entry's line addressed to someone else and stored as a line to its partner."""
+
+    class Kind(models.TextChoices):
+        REFUSED = "refused", "refused"
+        READDRESSED = "readdressed", "readdressed to the partner"
+
+    lpp2 = models.ForeignKey(Lpp2Contest, on_delete=models.CASCADE, related_name="problems")
+    round_number = models.SmallIntegerField(help_text="0-based, as the reference counts; -1 before the first round.")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    event = models.CharField(max_length=20, help_text="The socket.io event: message, control, score, …")
+    sender = models.CharField(max_length=40, blank=True, help_text="The id the client gave (cut to 40 characters).")
+    to = models.CharField(max_length=40, blank=True, help_text="The partner the client named (cut to 40 characters).")
+    chars = models.PositiveIntegerField(null=True, blank=True, help_text="The length of the line's content.")
+    reason = models.CharField(max_length=300)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["lpp2", "round_number", "at", "pk"]
+        indexes = [models.Index(fields=["lpp2", "round_number"], name="lpp2_problem_round")]
+
+    def __str__(self):
+        return f"round {self.round_number} {self.kind} {self.event} from {self.sender}: {self.reason}"

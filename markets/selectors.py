@@ -13,7 +13,7 @@ from core.errors import NotAllowed
 from markets import payloads
 from markets.charts import OPENING_PRICE
 from markets.makers import quotes
-from markets.models import Account, Game, LedgerEntry, LedgerTxn, Participant, Question, Trade
+from markets.models import Account, ConversationMarket, Game, LedgerEntry, LedgerTxn, Participant, Question, Trade
 from markets.services.ledger import trade_legs
 from markets.services.trading import market_maker, market_state
 from markets.visibility import answer_visible
@@ -241,7 +241,10 @@ def leaderboard() -> dict:
     for row in rows.values():
         row["brier"] = round(row["brier"] / row["games"], 4)
     ranked = sorted(rows.values(), key=lambda r: (-r["profit"], r["brier"]))
-    return {"bettors": ranked, "games": len(games)}
+    crowd = set(
+        ConversationMarket.objects.filter(game_id__in=games).values_list("game_id", flat=True)
+    )  # crowd markets on conversations: the rest are Turing Trade games
+    return {"bettors": ranked, "games": len(games), "crowd_games": len(crowd), "trade_games": len(games) - len(crowd)}
 
 
 def market_forecasts(*, replicates: int = 2000, seed: int = 0) -> dict:

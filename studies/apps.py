@@ -34,6 +34,9 @@ class StudiesConfig(AppConfig):
     verbose_name = "Online studies"
 
     def ready(self):
+        from core.metrics import snapshot_register
+
+        snapshot_register("arena_play_lobby", "/play/ players waiting in the lobby", _lobby)
         from arena.results import source_register
         from studies.results import StudyResults
 
@@ -50,3 +53,9 @@ class StudiesConfig(AppConfig):
         from arena.admin_people import people_hidden_register
 
         people_hidden_register(_anonymous_players)  # players are participants, not the organisers' people
+
+
+def _lobby():
+    from studies.models import Ticket
+
+    return [({}, Ticket.objects.filter(state=Ticket.State.WAITING).count())]

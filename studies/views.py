@@ -249,6 +249,6 @@ def play_watch(request):
     )
     ids = [g.interrogation_id for g in games]
     market_services.xmarkets_ensure(interrogation_ids=ids)
-    markets = conversation_selectors.xmarket_links(interrogation_ids=ids)
+    markets = conversation_selectors.xmarket_links(interrogation_ids=ids, user=request.user)
     rows = [(g, markets[g.interrogation_id]) for g in games if g.interrogation_id in markets]
     return render(request, "studies/play_watch.html", {"rows": rows, "studies": studies})

@@ -142,6 +142,18 @@ class RehearsalOut(serializers.Serializer):
     status = serializers.CharField()
     deadline = serializers.DateTimeField(allow_null=True)
     page = serializers.URLField(help_text="Where to watch it (bot judge) or to judge it (self).")
+    progress = serializers.URLField(help_text="Where it stands (GET): status, questions and answers so far.")
+
+
+class RehearsalProgress(serializers.Serializer):
+    interrogation = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=["scheduled", "running", "ended", "aborted"])
+    end_reason = serializers.CharField(
+        allow_blank=True, help_text='Why it ended ("rehearsal done": the test judge asked everything).'
+    )
+    deadline = serializers.DateTimeField(allow_null=True)
+    questions = serializers.IntegerField(help_text="The judge's messages so far.")
+    answers = serializers.IntegerField(help_text="The entry's answers so far.")
 
 
 class RootOut(serializers.Serializer):

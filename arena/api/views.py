@@ -21,6 +21,7 @@ from arena.api.errors import error_json, refused
 from arena.api.throttles import AddressFirst, AddressThrottle, TokenThrottle, throttle_wait
 from arena.models import Entry, EntryHealth
 from arena.selectors import entries
+from arena.selectors.entrant_engines import entrant_engines, entrant_engines_text
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
 from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
@@ -60,8 +61,15 @@ def entry_data(entry: Entry) -> dict:
 
 class EntryInput(serializers.Serializer):
     display_name = serializers.CharField(max_length=100)
-    engine = serializers.CharField(max_length=40)
-    settings = serializers.JSONField(required=False, default=dict)
+    engine = serializers.ChoiceField(choices=())  # the engines an entrant may choose (set per instance)
+    settings = serializers.JSONField(
+        required=False, default=dict, help_text="The chosen engine's settings, a JSON object (see `engine`)."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["engine"].choices = [(offer.name, offer.label) for offer in entrant_engines()]
+        self.fields["engine"].help_text = "The engine that answers for the entry:\n\n" + entrant_engines_text()
 
 
 class EntryListCreate(APIView):
@@ -286,9 +294,21 @@ class EntryRehearse(APIView):
                 "status": interrogation.status,
                 "deadline": interrogation.deadline,
                 "page": reverse(page, args=[interrogation.public_id], request=request),
+                "progress": reverse("api_rehearsal", args=[entry.pk, interrogation.public_id], request=request),
             },
             status=status.HTTP_201_CREATED,
         )
+
+
+class EntryRehearsal(APIView):
+    """Where one of the entry's rehearsals stands: a client rehearsing stops once it has ended."""
+
+    @extend_schema(responses={200: schema.RehearsalProgress, 404: schema.NOT_FOUND})
+    def get(self, request, entry_id, rehearsal_id):
+        progress = entries.rehearsal_progress(entry=own_entry(request, entry_id), public_id=rehearsal_id)
+        if progress is None:
+            raise Http404("No such rehearsal of this entry.")
+        return Response(progress)
 
 
 class ApiRoot(APIView):
@@ -315,6 +335,7 @@ class ApiRoot(APIView):
                     "GET entries/{id}/health/",
                     "GET entries/{id}/calls/",
                     "POST entries/{id}/rehearse/",
+                    "GET entries/{id}/rehearsals/{interrogation}/",
                     "GET entries/{id}/pending/?wait=",
                     "POST entries/{id}/replies/",
                     "POST entries/{id}/typing/",

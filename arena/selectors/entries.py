@@ -12,7 +12,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from arena import roles
-from arena.models import EngineCall, Entry, EntryHealth, Interrogation
+from arena.models import EngineCall, Entry, EntryHealth, Interrogation, Message
 
 WINDOW = timedelta(days=1)
 RECENT_ERRORS = 5
@@ -111,6 +111,27 @@ def entry_rehearsals(*, entry: Entry):
         .select_related("judge")
         .order_by("-created_at")
     )
+
+
+def rehearsal_progress(*, entry: Entry, public_id) -> dict | None:
+    """Where one of the entry's rehearsals stands: its status (and why it ended), the judge's questions
+    and the entry's answers so far; None when the entry has no such rehearsal."""
+    interrogation = entry_rehearsals(entry=entry).filter(public_id=public_id).first()
+    if interrogation is None:
+        return None
+    said = dict(
+        Message.objects.filter(conversation__interrogation=interrogation)
+        .values_list("sender_role")
+        .annotate(n=Count("pk"))
+    )
+    return {
+        "interrogation": interrogation.public_id,
+        "status": interrogation.status,
+        "end_reason": interrogation.end_reason,
+        "deadline": interrogation.deadline,
+        "questions": said.get(Message.Role.INTERROGATOR, 0),
+        "answers": said.get(Message.Role.WITNESS, 0),
+    }
 
 
 def rehearsal_for_viewer(*, public_id, user) -> Interrogation | None:

@@ -11,6 +11,7 @@ from django.db.models import Case, F, IntegerField, Q, Value, When
 from arena import payloads, roles, transcript_keys
 from arena.models import Conversation, ConversationSeal, Interrogation, Message, Status, Verdict
 from arena.next_steps import judge_next_step
+from arena.services import seals
 from arena.services.keystrokes import composing_line
 from arena.services.verdicts import reveal_allowed, verdict_elsewhere
 from core import hashchain
@@ -245,6 +246,7 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
         if interrogation.published_with_names
         else None
     )
+    record = seals.record_seal(interrogation=interrogation)
     conversations = []
     for c in rows:
         seal = conversation_seal(conversation=c, interrogation=interrogation)
@@ -252,7 +254,7 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
             {
                 "id": str(c.public_id),
                 "side": c.side,
-                "witness_kind": "machine" if c.witness_is_machine else "human",
+                "witness_kind": seals.witness_kind(c),
                 "witness": names["sides"].get(c.side) if names else None,
                 "engine": c.witness_entry.engine if (names and c.witness_is_machine) else None,
                 "messages": [
@@ -278,16 +280,11 @@ def transcript_export(*, interrogation: Interrogation) -> dict:
         "ended_at": payloads.iso(interrogation.ended_at),
         "end_reason": interrogation.end_reason,
         "time_limit_s": interrogation.time_limit_s,
-        "verdict": None
-        if verdict is None
-        else {
-            "choice": verdict.choice,
-            "confidence": verdict.confidence,
-            "reason": verdict.reason,
-            "correct": verdict.correct,
-            "time_to_decision_s": verdict.time_to_decision_s,
-        },
+        "verdict": seals.verdict_fields(verdict),
         "conversations": conversations,
+        "seal": record.as_dict()
+        if record
+        else None,  # the whole record's (version 2; None: sealed before records were)
         # convenience copies: trust the keys published at /transcripts/keys.json, not these
         "signing_keys": transcript_keys.public_keys_document()["keys"],
         "verify": transcript_keys.VERIFY_HOW,
@@ -325,6 +322,13 @@ def transcript_conversations(*, reference: str) -> list[Conversation]:
     return list(found.select_related("interrogation").order_by("side"))
 
 
+def ended_conversations() -> list[Conversation]:
+    """Every conversation of an ended interrogation, by interrogation and side: what must verify after a
+    restore."""
+    ended = Conversation.objects.filter(interrogation__status=Status.ENDED).select_related("interrogation")
+    return list(ended.order_by("interrogation_id", "side"))
+
+
 def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
     """The conversation's chain recomputed from the database and checked against its signed seal, with the
     platform's public keys (the current one and the retired ones)."""
@@ -347,6 +351,24 @@ def conversation_verify(*, conversation: Conversation) -> hashchain.SealReport:
             f"where its transcript ends (its seal was removed, or it ended before transcripts were sealed)"
         )
     return dataclasses.replace(report, problem=problem)
+
+
+def record_verify(*, interrogation: Interrogation) -> hashchain.RecordReport | None:
+    """The interrogation's whole record as the database holds it (every conversation's side, witness kind,
+    count and head, the metadata, the verdict) checked against its signed record seal. None for an
+    interrogation sealed before records were (its conversations' seals are of version 1) or not ended."""
+    seal = seals.record_seal(interrogation=interrogation)
+    if seal is None:
+        conversation_seals = [
+            conversation_seal(conversation=c, interrogation=interrogation) for c in interrogation.conversations.all()
+        ]
+        return hashchain.record_missing(conversation_seals)
+    return hashchain.record_verify(
+        interrogation_public_id=interrogation.public_id,
+        found=seals.record_fields(interrogation),
+        seal=seal,
+        public_keys=transcript_keys.public_keys(),
+    )
 
 
 def can_monitor(user) -> bool:

@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.models import EngineCall, Entry, EntryHealth
+from core import metrics
 from core.db import Statement, batched, insert_if_updated, statements_run, update_where
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ def engine_call_log(
         entry, result, kind=kind, subject=subject, conversation=conversation, trigger_seq=trigger_seq, attempt=attempt
     )
     row.save(force_insert=True)
+    metrics.ENGINE_CALLS.labels(engine=entry.engine, outcome=result.outcome).inc()
     return row
 
 
@@ -122,6 +124,7 @@ def engine_call_record(entry: Entry, result: CallResult, *, subject: str, attemp
             )
         )
         if statements_run(statements)[-1][0]:
+            metrics.ENGINE_CALLS.labels(engine=entry.engine, outcome=result.outcome).inc()
             return
     with transaction.atomic():
         if relaxed:

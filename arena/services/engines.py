@@ -117,6 +117,11 @@ def engine_choices_list() -> list[tuple[str, str]]:
     return engine_choices()
 
 
+def engine_settings_help(*, engine: str) -> list[tuple[str, str]]:
+    """``(key, help)`` of a registry engine's own settings (the common persona and typing keys left out)."""
+    return [(key, spec.help) for key, spec in engine_class(engine).settings_spec.items()]
+
+
 def engine_settings_validate(*, engine: str, settings: Mapping) -> dict:
     """Cleaned settings (defaults filled in); raises KeyError (unknown engine) or ValueError (bad settings,
     a URL whose host is an address :func:`outbound_policy` refuses among them)."""

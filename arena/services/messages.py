@@ -14,11 +14,15 @@ from core.dispatch import enqueue_now
 from core.errors import Closed, InvalidInput, NotAllowed
 
 
-def clean_text(text, *, max_chars: int | None = None, what: str = "message") -> str:
-    """The one rule set for text people type (messages, questions, answers)."""
+def clean_text(text, *, max_chars: int | None = None, what: str = "message", exact: bool = False) -> str:
+    """The one rule set for text people type (messages, questions, answers). ``exact``: the text is
+    kept as typed, no space trimmed (as protocols that relay lines verbatim need); only a CR LF line end
+    becomes LF, as always; the other rules still apply."""
     if not isinstance(text, str):
         raise InvalidInput(f"The {what} text must be a string.")
-    text = text.replace("\r\n", "\n").strip()
+    text = text.replace("\r\n", "\n")
+    if not exact:
+        text = text.strip()
     if not any(ch.isprintable() and not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text):
         raise InvalidInput(f"The {what} is empty.")  # nothing but spaces or invisible format characters
     cap = max_chars or settings.ARENA_MAX_MESSAGE_CHARS
@@ -31,7 +35,9 @@ def clean_text(text, *, max_chars: int | None = None, what: str = "message") -> 
     return text
 
 
-def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> Message:
+def message_post(
+    *, conversation_id: int, sender_role: str, text, user=None, exact: bool = False, max_chars: int | None = None
+) -> Message:
     """Validate and store one message, linked into the hash chain, then notify on commit.
 
     The hot path of every chat message: under the conversation's row lock, check the sender, that
@@ -39,9 +45,9 @@ def message_post(*, conversation_id: int, sender_role: str, text, user=None) -> 
     rule, length cap: a study's rules), then number, chain and insert the message (`appends`). On
     PostgreSQL that is one statement, so one round trip (`appends_pg`), inside a caller's transaction
     or not; elsewhere Django's atomic block around three. Portable: PostgreSQL locks the row, SQLite
-    the whole database.
+    the whole database. ``exact`` and ``max_chars``: as ``clean_text`` takes them (a protocol's lines).
     """
-    text = clean_text(text)
+    text = clean_text(text, exact=exact, max_chars=max_chars)
     append = appends_pg.message_append if appends_pg.usable() else appends.message_append
     found = append(
         conversation_id=conversation_id,

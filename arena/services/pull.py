@@ -173,13 +173,16 @@ def pull_reply(*, entry: Entry, conversation_key, text) -> HeldReply | None:
 
 
 def pull_typing(*, entry: Entry, conversation_key) -> bool:
-    """Push "the witness is typing" to the judge; False when the conversation is not the entry's."""
+    """Push "the witness is typing" to the judge, at the one cadence of every witness's typing (a call
+    that comes sooner is taken and not shown); False when the conversation is not the entry's."""
     from arena import notify
+    from arena.services.witnesses import typing_cadence_take
 
     conversation = Conversation.objects.filter(
         public_id=conversation_key, witness_entry=entry, interrogation__status=Status.RUNNING
     ).first()
     if conversation is None:
         return False
-    notify.typing(conversation, by_role=Message.Role.WITNESS)
+    if typing_cadence_take(conversation_id=conversation.pk):
+        notify.typing(conversation, by_role=Message.Role.WITNESS)
     return True

@@ -6,6 +6,7 @@ from arena import notify
 from arena.models import Interrogation, Status, Verdict
 from arena.services.messages import clean_text
 from arena.services.results import results_version_bump
+from arena.services.seals import record_seal_verdict
 from core.errors import Closed, InvalidInput, NotAllowed
 
 REASON_MAX_CHARS = 4000
@@ -107,6 +108,7 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
             time_to_decision_s=(now - interrogation.ended_at).total_seconds(),
             correct=correct,
         )
+        record_seal_verdict(interrogation=interrogation, verdict=verdict)
         transaction.on_commit(lambda: notify.verdict_given(verdict, conversations))
         results_version_bump()
     return verdict

@@ -1,13 +1,16 @@
 """Machine witnesses: ask the entry's engine for a reply, then deliver it after a typing delay."""
 
 import logging
+import time
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from arena import notify
 from arena.models import Conversation, EngineCall, Message, Status
 from arena.services.engines import engine_reply, reply_cap, reply_queue_pick, typing_model_load
+from bots.typing_delay import TYPING_GAP_S, typing_gap
 from core.dispatch import enqueue_now
 from core.errors import Closed
 
@@ -116,20 +119,42 @@ def bot_reply_schedule(
     return shown
 
 
-TYPING_REPEAT_S = 4.0  # a page hides "is typing" 6 s after the last signal: a long reply's is repeated
+def _typing_next_key(conversation_id: int) -> str:
+    return f"arena:typing-next:{conversation_id}"
+
+
+def typing_cadence_take(*, conversation_id: int) -> bool:
+    """Whether a machine's own "is typing" call (a pull entry's) may be shown now: only once the gap the
+    one cadence drew after the conversation's last signal has passed (``bots.typing_delay.typing_gap``);
+    then the next gap is drawn. A program calling at its own rhythm is seen at the platform's."""
+    key, now = _typing_next_key(conversation_id), time.time()
+    try:
+        due = cache.get(key)
+        if due is not None and now < due:
+            return False
+        cache.set(key, now + typing_gap(), timeout=TYPING_GAP_S[1] + 1)
+    except Exception:  # the cache is down: the call is shown, as the consoles' typing is
+        log.warning("typing cadence of conversation %s: the cache failed", conversation_id, exc_info=True)
+    return True
 
 
 def bot_typing_signal(*, conversation_id: int, trigger_seq: int, remaining_s: float) -> float | None:
     """Show the machine witness typing its reply to ``trigger_seq``, unless that reply is shown already,
     the judge wrote again or the conversation is over. Returns the seconds until the signal is to be
-    repeated (the reply is still ``remaining_s`` away), or None."""
+    repeated, drawn as a person's are (``bots.typing_delay.typing_gap``: one cadence for every witness),
+    or None when the reply, ``remaining_s`` away, comes first."""
     conversation = Conversation.objects.select_related("interrogation").filter(pk=conversation_id).first()
     if conversation is None or conversation.interrogation.status != Status.RUNNING:
         return None
     if _superseded(conversation, trigger_seq):
         return None
     notify.typing(conversation, by_role="witness")
-    return TYPING_REPEAT_S if remaining_s > TYPING_REPEAT_S + 0.5 else None
+    gap = typing_gap()
+    try:  # a pull entry's own typing call is not shown before this gap has passed
+        cache.set(_typing_next_key(conversation.pk), time.time() + gap, timeout=TYPING_GAP_S[1] + 1)
+    except Exception:
+        log.warning("typing cadence of conversation %s: the cache failed", conversation.pk, exc_info=True)
+    return gap if remaining_s > gap else None
 
 
 TYPE_STEP_S = 0.25  # keystroke mode: a machine's keys are stored and pushed in batches this far apart

@@ -29,7 +29,7 @@ from arena.services import appends_pg
 from arena.services.messages import clean_text, message_stored_actions
 from core.errors import ArenaError
 from lpp.lpp2 import selectors
-from lpp.lpp2.services import Line, line_of
+from lpp.lpp2.services import LINE_MAX_CHARS, Line, line_of
 
 log = logging.getLogger("lpp.lpp2")
 CONNECTIONS = 4  # at most this many lines of one process in flight on the database at once
@@ -70,7 +70,7 @@ class LoopLines:
             return None
         lpp2_id, identity, to, number, conversation_id, role, user, content = target
         try:
-            text = clean_text(content)
+            text = clean_text(content, exact=True, max_chars=LINE_MAX_CHARS)
         except ArenaError:
             return None
         args = [conversation_id, role, user.pk if user is not None else None, text, timezone.now(), user is not None]

@@ -11,11 +11,12 @@ from cachetools import TTLCache, cached
 from django.utils import timezone
 
 from arena.models import Conversation, Message, Status
-from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Score, Lpp2Socket
+from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Problem, Lpp2Score, Lpp2Socket
 from lpp.protocol import lpp2 as wire
 from tournaments.loebner.models import Meeting, Participant, Round
 
 PRESENCE_S = 90  # a socket row not refreshed for this long belongs to a process that died
+PANEL_PROBLEMS = 40  # the current round's latest problems shown on the control panel (the admin lists all)
 
 
 def lpp2_active() -> Lpp2Contest | None:
@@ -59,7 +60,8 @@ def meetings(round_: Round | None):
 
 
 def judge_partners(meeting: Meeting, names: dict[int, str]) -> list[str]:
-    """The judge's two partners, left first: the server decides left/right (the meeting's stored side)."""
+    """The judge's two partners in the order the schedule drew (its planned left first); a page of its own
+    may place them as it likes (``Meeting.Left.UNKNOWN`` once such a judge scores)."""
     entry, confederate = names[meeting.entry_id], names[meeting.confederate_id]
     return [entry, confederate] if meeting.left == Meeting.Left.ENTRY else [confederate, entry]
 
@@ -116,10 +118,17 @@ def hub_targets() -> tuple[Lpp2Contest | None, dict[int, tuple[str, str, int]]]:
     return lpp2, (round_conversations(lpp2=lpp2) if lpp2 is not None else {})
 
 
-def recap(*, lpp2: Lpp2Contest, number: int, name: str) -> list[dict] | None:
-    """Every message of round ``number`` sent to or by ``name``, oldest first; None before the first round."""
+def recap(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> list[dict] | None:
+    """Every message of round ``number`` sent to or by ``name``, oldest first; None before the first round.
+    ``since``: only those stored from then on (what a page that adds a recap to the lines it shows has not
+    been sent)."""
     if number < 0:
         return None
+    return [line for _, line in recap_timed(lpp2=lpp2, number=number, name=name, since=since)]
+
+
+def recap_timed(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> list[tuple]:
+    """``recap``'s lines with the time each was stored: [(created_at, line)], oldest first."""
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
     names = participant_names(lpp2)
     lines = []
@@ -131,7 +140,10 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str) -> list[dict] | None:
             witness = names[meeting.entry_id if conversation.witness_entry_id else meeting.confederate_id]
             if name not in (judge, witness):
                 continue
-            for message in conversation.messages.order_by("seq"):
+            messages = conversation.messages.order_by("seq")
+            if since is not None:
+                messages = messages.filter(created_at__gte=since)
+            for message in messages:
                 by_judge = message.sender_role == Message.Role.INTERROGATOR
                 lines.append(
                     (
@@ -144,11 +156,15 @@ def recap(*, lpp2: Lpp2Contest, number: int, name: str) -> list[dict] | None:
                         ),
                     )
                 )
-    return [line for *_, line in sorted(lines, key=lambda t: (t[0], t[1]))]
+    return [(at, line) for at, _, line in sorted(lines, key=lambda t: (t[0], t[1]))]
 
 
-def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int) -> dict | None:
-    """What the webcast shows for (round, judge): ``participants`` (judge, confederate, ai) and the recap."""
+def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int, delay_s: float | None = None) -> dict | None:
+    """What the webcast shows for (round, judge): ``participants`` (judge, confederate, ai) and the recap.
+    ``delay_s`` (the public webcast, no credentials): only lines at least that old in the recap, the younger
+    ones in ``pending`` as (seconds until each is that old, line), and the two partners named ``partner1``
+    and ``partner2`` in an order drawn from the platform's key (``aliases``), so that no name and no order
+    tells the confederate from the entry."""
     judge = f"judge{judge_index}"
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
     names = participant_names(lpp2)
@@ -160,7 +176,88 @@ def webcast_view(*, lpp2: Lpp2Contest, number: int, judge_index: int) -> dict | 
         "participant1": names[meeting.confederate_id],
         "participant2": names[meeting.entry_id],
     }
-    return {"participants": participants, "recap": recap(lpp2=lpp2, number=number, name=judge)}
+    if delay_s is None:
+        return {"participants": participants, "recap": recap(lpp2=lpp2, number=number, name=judge), "aliases": None}
+    first, second = sorted(judge_partners(meeting, names), key=lambda name: _drawn(meeting.pk, name))
+    aliases = {first: "partner1", second: "partner2", judge: judge}
+    until = timezone.now() - dt.timedelta(seconds=delay_s)
+    lines, pending = [], []
+    for at, line in recap_timed(lpp2=lpp2, number=number, name=judge) if number >= 0 else []:
+        shown = {**line, "id": aliases.get(line["id"], ""), "to": aliases.get(line["to"], "")}
+        if at <= until:
+            lines.append(shown)
+        else:
+            pending.append(((at - until).total_seconds(), shown))
+    public = {"judge": judge, "participant1": "partner1", "participant2": "partner2"}
+    return {"participants": public, "recap": lines, "aliases": aliases, "pending": pending}
+
+
+def _drawn(meeting_id: int, name: str) -> str:
+    import hashlib
+
+    from django.conf import settings
+
+    return hashlib.sha256(f"{settings.SECRET_KEY}:{meeting_id}:{name}".encode()).hexdigest()
+
+
+def webcast_delay_s(lpp2: Lpp2Contest) -> float:
+    """The contest's spectator delay (its own, else the platform's default for spectators)."""
+    from django.conf import settings
+
+    own = lpp2.contest.spectator_delay_s
+    return float(settings.MARKETS_SPECTATOR_DELAY_S if own is None else own)
+
+
+def contest_over(lpp2: Lpp2Contest) -> bool:
+    """Whether every round of the contest is finished (final ranks are then given)."""
+    rounds = lpp2.contest.rounds
+    return rounds.exists() and not rounds.exclude(status=Round.Status.ENDED).exists()
+
+
+def rank_paths(lpp2: Lpp2Contest) -> dict[str, str]:
+    """Each judge's ranking page (its path, signed for that judge: ``notices.rank_token``)."""
+    from django.urls import reverse
+
+    from lpp.lpp2.notices import rank_token
+
+    judges = Lpp2Identity.objects.filter(lpp2=lpp2, participant__kind=Participant.Kind.JUDGE)
+    return {
+        i.name: reverse("lpp:lpp2_rank", args=[rank_token(lpp2_id=lpp2.pk, name=i.name, secret_hash=i.secret_hash)])
+        for i in judges.order_by("name")
+    }
+
+
+def rank_identity(token: str) -> Lpp2Identity | None:
+    """The judge a ranking address is for, while that judge's secret is the one it was made with."""
+    from lpp.lpp2.notices import rank_token_read
+
+    value = rank_token_read(token)
+    if value is None:
+        return None
+    identity = (
+        Lpp2Identity.objects.filter(lpp2_id=value["l"], name=value["n"], participant__kind=Participant.Kind.JUDGE)
+        .select_related("lpp2__contest", "participant__user")
+        .first()
+    )
+    return identity if identity is not None and identity.secret_hash[:16] == value["h"] else None
+
+
+def problems_shown(*, lpp2: Lpp2Contest, number: int) -> dict[str, bool]:
+    """The control panel's fourth row: the round's latest problems, each a cell (a key, shown in red as
+    the panel shows a client not connected; HTML-escaped, as the panel writes keys into its page)."""
+    from django.utils.html import escape
+
+    rows = list(Lpp2Problem.objects.filter(lpp2=lpp2, round_number=number).order_by("-at", "-pk")[:PANEL_PROBLEMS])
+    total = Lpp2Problem.objects.filter(lpp2=lpp2, round_number=number).count() if len(rows) == PANEL_PROBLEMS else 0
+    cells = {}
+    for row in reversed(rows):
+        to = f" to {row.to}" if row.to else ""
+        size = f" ({row.chars:,} characters)" if row.chars is not None else ""
+        text = f"#{row.pk} {row.at:%H:%M:%S} {row.kind}: {row.event} from {row.sender}{to}{size}: {row.reason}"
+        cells[escape(text)] = False
+    if total > PANEL_PROBLEMS:
+        cells[escape(f"{total - PANEL_PROBLEMS} earlier problems of this round: see the admin's LPP2 problems")] = False
+    return cells
 
 
 def status_update(*, lpp2: Lpp2Contest) -> dict:
@@ -181,6 +278,7 @@ def status_update(*, lpp2: Lpp2Contest) -> dict:
         if 0 <= row.round_number < rounds:
             scores[row.round_number][row.judge] = row.robot
     scored = sorted(scores[number]) if 0 <= number < rounds else []
+    connected.append(problems_shown(lpp2=lpp2, number=number))
     return {
         "roundNumber": number,
         "roundStatus": round_status(round_),
@@ -346,7 +444,8 @@ def identity_cached(*, lpp2: Lpp2Contest, name: str, secret: str) -> Lpp2Identit
 
 def schedule_changes(*, lpp2_ids, told: dict) -> dict:
     """For the schedule-driven contests among ``lpp2_ids``: lpp2 id -> ((round, status) now, the control
-    messages a panel would have broadcast since ``told[id]``). The first look tells nothing."""
+    messages a panel would have broadcast since ``told[id]``, the judges' ranking paths when the last
+    round has just finished, else None). The first look tells nothing."""
     changes = {}
     for lpp2 in Lpp2Contest.objects.filter(pk__in=lpp2_ids, driver=Lpp2Contest.Driver.SCHEDULE).select_related(
         "contest"
@@ -354,7 +453,7 @@ def schedule_changes(*, lpp2_ids, told: dict) -> dict:
         number, round_ = round_current(lpp2=lpp2)
         state = (number, round_status(round_) if number >= 0 else wire.FINISHED)
         before = told.get(lpp2.pk)
-        messages = []
+        messages, finals = [], None
         if before is not None and state != before:
             if state[0] != before[0]:
                 messages.append(wire.new_round(partners(lpp2=lpp2, round_=round_)))
@@ -362,5 +461,6 @@ def schedule_changes(*, lpp2_ids, told: dict) -> dict:
                 messages.append(wire.control("startRound"))
             if state[1] == wire.FINISHED and state[0] == before[0] and before[1] == wire.RUNNING:
                 messages.append(wire.control("endRound"))
-        changes[lpp2.pk] = (state, messages)
+                finals = rank_paths(lpp2) if contest_over(lpp2) else None
+        changes[lpp2.pk] = (state, messages, finals)
     return changes

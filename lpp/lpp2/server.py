@@ -21,16 +21,18 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import logging
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils import timezone
 
 from arena.groups import conversation_group
 from core.consumers import message_executor
 from core.notify import remember_server_loop
 from lpp.groups import lpp2_group
-from lpp.lpp2 import events, loop_lines, selectors, services
+from lpp.lpp2 import events, loop_lines, notices, selectors, services
 from lpp.protocol import lpp2 as wire
 
 log = logging.getLogger("lpp.lpp2")
@@ -38,18 +40,21 @@ HEARTBEAT_S = 30
 LANES = 4  # lanes of one socket (a judge has two partners)
 PENDING = 64  # events of one socket taken and not yet handled, before its reader waits
 WARM_FRESH_S = selectors.STATIC_TTL_S - 2  # the beat reads the seats again this often (before their TTL ends)
+DROPPED_KEPT = 1_000  # names whose last socket's close this hub remembers
 RELAYED_KEPT = 10_000  # lines whose first copy a hub relayed, kept until their second copy arrives
 
 
 class Client:
     """One socket of either generation."""
 
-    def __init__(self, server, generation: int, sid: str):
-        self.server, self.generation, self.sid = server, generation, sid
+    def __init__(self, server, generation: int, sid: str, base_url: str = ""):
+        self.server, self.generation, self.sid, self.base_url = server, generation, sid, base_url
         self.key = (generation, sid)
         self.lpp2_id: int | None = None
         self.name: str | None = None
         self.webcast: tuple | None = None  # (round number, judge name)
+        self.webcast_public: tuple | None = None  # (delay in seconds, {name: alias}): the public webcast
+        self.recap_since = None  # a confederate's next recap starts here (None: every line of the round)
         self.lanes: dict[str, asyncio.Lock] = {"": asyncio.Lock()}
         self.pending = asyncio.Semaphore(PENDING)  # events taken but not yet handled
 
@@ -87,17 +92,49 @@ class Hub:
         self.relayed: collections.OrderedDict = collections.OrderedDict()  # (conversation id, seq) of one copy relayed
         self.lines: loop_lines.LoopLines | bool | None = None  # lines stored from the loop (False: not here)
         self.tasks: set[asyncio.Task] = set()  # events being handled (``dispatch``)
+        self.started = timezone.now()
+        self.dropped: collections.OrderedDict = collections.OrderedDict()  # name -> when its last socket here closed
 
     # --- sockets ---------------------------------------------------------------------------------
-    async def connect(self, server, generation: int, sid: str) -> None:
+    async def connect(self, server, generation: int, sid: str, environ: dict | None = None) -> None:
         remember_server_loop()  # pushes from this process's database threads go out on this loop
-        self.clients[(generation, sid)] = Client(server, generation, sid)
+        client = Client(server, generation, sid, base_url_of(environ or {}))
+        self.clients[(generation, sid)] = client
         if self.heartbeat is None:
             self.heartbeat = asyncio.create_task(self._beat())
+        task = asyncio.get_running_loop().create_task(self._greet(client))
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    async def _greet(self, client: Client) -> None:
+        """Every new socket hears the round first (``events.lpp2_greeting``), so that a reference page
+        that reconnected by itself asks for its recap and is bound to its name again."""
+        greeting = await database_sync_to_async(events.lpp2_greeting, thread_sensitive=False)()
+        await client.emit("roundInformation", greeting)
+
+    def _dropped_since(self, name: str):
+        """Where a reconnected page of ``name`` lost the lines: when its last socket here closed, else when
+        this server started (the lines stored before were sent to it by the server it was connected to;
+        with several servers, lines that another stored while this one was down are in a reload's recap)."""
+        return self.dropped.get(name, self.started)
+
+    def _recap_since(self, client: Client):
+        """From when a confederate's recap starts on ``client``: on a registered page's socket, every line
+        at first, then the lines since its last recap; on a page that reconnected without registering,
+        the lines since it lost them (``_dropped_since``)."""
+
+        def since(name: str):
+            return client.recap_since if client.name == name else self._dropped_since(name)
+
+        return since
 
     async def disconnect(self, generation: int, sid: str) -> None:
         client = self.clients.pop((generation, sid), None)
         if client is not None and client.name:
+            self.dropped[client.name] = timezone.now()
+            self.dropped.move_to_end(client.name)
+            if len(self.dropped) > DROPPED_KEPT:
+                self.dropped.popitem(last=False)
             await database_sync_to_async(services.lpp2_socket_drop)(sid=sid)
 
     async def dispatch(self, generation: int, sid: str, event: str, data) -> None:
@@ -128,14 +165,28 @@ class Hub:
         client = self.clients.get((generation, sid))
         if client is None:
             return
-        if event == "message" and await self._line_on_loop(client, data):
+        if client.name is None and client.webcast is None:
+            claimant = await database_sync_to_async(events.lpp2_claimant, thread_sensitive=False)(
+                event=event, data=data
+            )
+            if claimant is not None:
+                lpp2_id, name, registers = claimant
+                # a page that reconnected by itself registers no more: its recaps start where it lost the lines
+                client.recap_since = None if registers else self._dropped_since(name)
+                await self._bind(client, lpp2_id, name)
+        if event == "message" and client.name and await self._line_on_loop(client, data):
             return
         # a thread of the pool, not daphne's one shared database thread: sockets do not queue behind each other;
         # a line on the threads of chat messages (core.consumers.db_message), behind no page's connect
         executor = message_executor() if event == "message" else None
         out = await database_sync_to_async(events.lpp2_event, thread_sensitive=False, executor=executor)(
-            event=event, data=data, sid=sid
+            event=event, data=data, sid=sid, base_url=client.base_url, recap_since=self._recap_since(client)
         )
+        bound = out.register and (out.lpp2_id, out.register) != (client.lpp2_id, client.name)
+        if bound:  # before the replies: a page that reconnected hears every line from its first event on
+            await self._bind(client, out.lpp2_id, out.register)
+        if out.recap_at is not None:
+            client.recap_since = out.recap_at
         for name, payload in out.replies:
             await client.emit(name, payload)
         if out.lpp2_id is None:
@@ -143,15 +194,29 @@ class Hub:
         if out.line is not None:
             await self._relay_own(out.lpp2_id, out.line)
             return
-        if out.register:
-            client.lpp2_id, client.name = out.lpp2_id, out.register
         if out.webcast:
-            client.lpp2_id, client.webcast = out.lpp2_id, out.webcast
-        if out.register or out.webcast or out.refresh or out.broadcasts:
+            client.lpp2_id, client.webcast, client.webcast_public = out.lpp2_id, out.webcast, out.webcast_public
+            for wait_s, line in out.webcast_pending:  # stored before the view was set, not yet old enough
+                self._send_later(client, wire.dumps(line), wait_s)
+        if out.webcast or out.refresh or out.broadcasts:
             await self.follow(out.lpp2_id)
         layer = get_channel_layer()
         for name, payload in out.broadcasts:
             await layer.group_send(lpp2_group(out.lpp2_id), {"type": "lpp2.broadcast", "event": name, "data": payload})
+        if out.finals is not None:
+            await layer.group_send(
+                lpp2_group(out.lpp2_id),
+                {"type": "lpp2.broadcast", "event": "finalScore", "data": "{}", "finals": out.finals},
+            )
+
+    async def _bind(self, client: Client, lpp2_id: int, name: str) -> None:
+        """The socket is ``name``'s from now on (its register, or any event with a valid id and secret: a
+        page reconnected after a restart of the server does not register again)."""
+        client.lpp2_id, client.name = lpp2_id, name
+        await database_sync_to_async(services.lpp2_socket_bind, thread_sensitive=False)(
+            lpp2_id=lpp2_id, name=name, sid=client.sid
+        )
+        await self.follow(lpp2_id)
 
     async def _line_on_loop(self, client: Client, data) -> bool:
         """Whether the line was decided on this loop (``loop_lines``): stored and relayed, or answered
@@ -229,10 +294,17 @@ class Hub:
             if message.get("type") != "lpp2.broadcast":
                 continue
             await self.follow(lpp2_id)  # before the clients hear of a new round, so none of its lines is missed
+            finals = message.get("finals")
             for client in list(self.clients.values()):
-                if client.lpp2_id == lpp2_id and client.name:
-                    with contextlib.suppress(Exception):
-                        await client.emit(message["event"], message["data"])
+                if client.lpp2_id != lpp2_id or not client.name:
+                    continue
+                if finals is not None and client.name not in finals:
+                    continue  # the final ranks are the judges'
+                with contextlib.suppress(Exception):
+                    await client.emit(message["event"], message["data"])
+                    if finals is not None:
+                        url = f"{client.base_url}{finals[client.name]}"
+                        await client.emit("message", notices.rank_line(judge=client.name, url=url))
 
     async def _listen(self, lpp2, conversation_id: int, channel: str) -> None:
         layer = get_channel_layer()
@@ -269,11 +341,36 @@ class Hub:
         for client in list(self.clients.values()):
             if client.lpp2_id != lpp2_id:
                 continue
+            if client.webcast_public is not None and client.webcast == (number, judge):
+                self._relay_later(client, data)
+                continue
             if client.name == to or client.webcast == (number, judge):
                 try:
                     await client.emit("message", data)
                 except Exception:  # a socket closing meanwhile: the line is stored, recap has it
                     log.warning("LPP2 message to %s not sent on socket %s", to, client.sid, exc_info=True)
+
+    def _relay_later(self, client: Client, data: str) -> None:
+        """A line to a public webcast: after the contest's spectator delay, its partners under their aliases
+        (a line still waiting when the server stops is in the recap the page gets when it asks again)."""
+        delay_s, aliases = client.webcast_public
+        line = json.loads(data)  # the platform's own relayed line
+        shown = wire.dumps({**line, "id": aliases.get(line.get("id"), ""), "to": aliases.get(line.get("to"), "")})
+        self._send_later(client, shown, delay_s)
+
+    def _send_later(self, client: Client, data: str, wait_s: float) -> None:
+        """A ``message`` to a public webcast's socket in ``wait_s`` seconds, if it still watches then."""
+        view = client.webcast
+
+        async def later():
+            await asyncio.sleep(max(wait_s, 0.0))
+            if self.clients.get(client.key) is client and client.webcast == view:
+                with contextlib.suppress(Exception):
+                    await client.emit("message", data)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _beat(self) -> None:
         """Every second, while a client is registered: re-read the lines' cached round, and their seats
@@ -300,7 +397,7 @@ class Hub:
         if not ids:
             return
         changes = await database_sync_to_async(selectors.schedule_changes)(lpp2_ids=ids, told=dict(self.schedule_state))
-        for lpp2_id, (state, messages) in changes.items():
+        for lpp2_id, (state, messages, finals) in changes.items():
             self.schedule_state[lpp2_id] = state
             if messages:
                 await self.follow(lpp2_id)
@@ -309,14 +406,19 @@ class Hub:
                     if client.lpp2_id == lpp2_id and client.name:
                         with contextlib.suppress(Exception):
                             await client.emit("control", message)
+            if finals is not None:
+                await get_channel_layer().group_send(
+                    lpp2_group(lpp2_id),
+                    {"type": "lpp2.broadcast", "event": "finalScore", "data": "{}", "finals": finals},
+                )
 
 
 hub = Hub()
 
 
 def _register(server, generation: int) -> None:
-    async def connect(sid, *args):
-        await hub.connect(server, generation, sid)
+    async def connect(sid, environ=None, *args):
+        await hub.connect(server, generation, sid, environ)
 
     async def disconnect(sid, *args):
         await hub.disconnect(generation, sid)
@@ -329,6 +431,19 @@ def _register(server, generation: int) -> None:
             await hub.dispatch(generation, sid, _name, data)
 
         server.on(name, handler)
+
+
+def base_url_of(environ: dict) -> str:
+    """The scheme and host a socket connected to (its judges' ranking links point there); "" if unreadable."""
+    host = str(environ.get("HTTP_HOST", ""))[:200]
+    if not host or not all(c.isalnum() or c in ".-:[]" for c in host):
+        return ""
+    scheme = (
+        "https"
+        if environ.get("wsgi.url_scheme") == "https" or environ.get("HTTP_X_FORWARDED_PROTO") == "https"
+        else "http"
+    )
+    return f"{scheme}://{host}"
 
 
 def _legacy_manager():
@@ -362,12 +477,14 @@ def servers_build() -> tuple:
         async_mode="asgi",
         cors_allowed_origins="*",
         async_handlers=False,
+        always_connect=True,  # the socket is connected before the connect handler: its greeting comes after
         max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
     )
     legacy = socketio_v4.AsyncServer(
         async_mode="asgi",
         cors_allowed_origins="*",
         async_handlers=False,
+        always_connect=True,
         client_manager=_legacy_manager(),
         max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
     )

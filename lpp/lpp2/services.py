@@ -19,13 +19,15 @@ from arena.services import message_post
 from arena.setup import ensure_role_groups
 from core.errors import Closed, InvalidInput, NotAllowed
 from lpp.lpp2 import selectors
-from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Score, Lpp2Socket
+from lpp.models import Lpp2Contest, Lpp2Identity, Lpp2Problem, Lpp2Score, Lpp2Socket
 from lpp.protocol import lpp2 as wire
 from tournaments.loebner.models import Contest, ContestEntry, JudgeRank, Judgment, Meeting, Participant, Round
 from tournaments.loebner.services import participants_assign, round_finish, round_start, schedule_create
 
 log = logging.getLogger("lpp.lpp2")
 PANEL_ROUND_MINUTES = 240  # the panel ends its rounds (endRound); the arena's deadline only backs it up
+LINE_MAX_CHARS = 16_000  # a line's content; the reference had no cap (socket.io's buffer), the payload has 20,000
+PROBLEMS_KEPT = 2_000  # problems stored per round (a client refused in a loop stores no more; the log has them)
 
 
 def _user(username: str, role: str):
@@ -195,7 +197,12 @@ def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content,
     """One line from an LPP2 client into its meeting's conversation with ``to`` in round ``number`` (the
     current one when not given): the stored line, and what its sender's process relays at once. The hot
     path: the seats come from ``selectors.contest_static``, the round from ``selectors.line_target_cached``;
-    arena's ``message_post`` checks that the conversation runs, in one statement on PostgreSQL."""
+    arena's ``message_post`` checks that the conversation runs, in one statement on PostgreSQL.
+
+    The text is stored and relayed exactly as typed (spaces kept), up to LINE_MAX_CHARS characters. An
+    entry has one partner a round: its line addressed to anyone else goes to that partner, and the name
+    the client gave is kept as a problem of the round (``readdressed``); judges and confederates must
+    name their partner."""
     if identity.participant_id is None:
         raise NotAllowed(f"{identity.name} does not chat.")
     if not isinstance(to, str) or not to:
@@ -209,16 +216,37 @@ def lpp2_message_send(*, lpp2: Lpp2Contest, identity: Lpp2Identity, to, content,
     )
     if seat is None:
         raise NotAllowed(f"{identity.name} has no partner in round {number}.")
+    named = to
+    if partner is None and wire.role_of(identity.name) == "ai" and len(seat["partners"]) == 1:
+        to, partner = next(iter(seat["partners"].items()))
     if partner is None:
         raise NotAllowed(f"{to[:40]} is not your partner in round {number}.")
     conversation_id, role, user = partner
     try:
-        message = message_post(conversation_id=conversation_id, sender_role=role, text=content, user=user)
+        message = message_post(
+            conversation_id=conversation_id,
+            sender_role=role,
+            text=content,
+            user=user,
+            exact=True,
+            max_chars=LINE_MAX_CHARS,
+        )
     except Closed:
         status = selectors.round_status(selectors.round_current(lpp2=lpp2)[1])
         if status != wire.RUNNING:
             raise Closed(f"Round {number} is {status}, not Running.") from None
         raise
+    if named != to:
+        lpp2_problem_record(
+            lpp2_id=lpp2.pk,
+            round_number=number,
+            kind=Lpp2Problem.Kind.READDRESSED,
+            event="message",
+            sender=identity.name,
+            to=named,
+            chars=len(message.text),
+            reason=f"addressed to {named[:40]}, not its partner: stored and relayed as a line to {to}",
+        )
     return line_of(sender=identity.name, to=to, role=role, number=number, message=message)
 
 
@@ -241,6 +269,8 @@ def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lp
         raise InvalidInput(f"robot must be one of your partners in round {number}: {entry} or {confederate}.")
     human = Meeting.Left.CONFEDERATE if robot == entry else Meeting.Left.ENTRY
     with transaction.atomic():
+        # the judge's page placed its two partners itself: the side the schedule planned was never on its screen
+        Meeting.objects.filter(pk=meeting.pk).update(left=Meeting.Left.UNKNOWN)
         score, _ = Lpp2Score.objects.update_or_create(
             lpp2=lpp2, round_number=number, judge=identity.name, defaults={"robot": robot}
         )
@@ -250,10 +280,14 @@ def lpp2_score_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, robot) -> Lp
 
 def lpp2_final_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, data: dict) -> list[Lpp2Score]:
     """The judge page's ``finalScore``: a humanness score (rounds … 1, no ties) for each round's robot
-    pick; stored beside the picks and as the judge's ranks (1 = most human) of those picked."""
+    pick; stored beside the picks and as the judge's ranks (1 = most human) of those picked. Taken once
+    every round is finished."""
     if identity.participant_id is None or identity.participant.kind != Participant.Kind.JUDGE:
         raise NotAllowed("Only a judge gives final scores.")
     rounds = lpp2.contest.rounds.count()
+    unfinished = lpp2.contest.rounds.exclude(status=Round.Status.ENDED).count()
+    if unfinished:
+        raise Closed(f"Final scores are given once every round is finished: {unfinished} of {rounds} rounds are not.")
     try:
         values = wire.final_scores(data, rounds)
     except wire.PayloadError as error:
@@ -280,9 +314,36 @@ def lpp2_final_record(*, lpp2: Lpp2Contest, identity: Lpp2Identity, data: dict) 
     return rows
 
 
+def lpp2_problem_record(
+    *,
+    lpp2_id: int,
+    round_number: int,
+    kind: str,
+    event: str,
+    sender: str,
+    reason: str,
+    to="",
+    chars: int | None = None,
+) -> Lpp2Problem | None:
+    """Keep one problem of the round for the organiser (the control panel and the admin list them); at
+    most PROBLEMS_KEPT a round (None beyond: the log still has each)."""
+    if Lpp2Problem.objects.filter(lpp2_id=lpp2_id, round_number=round_number).count() >= PROBLEMS_KEPT:
+        return None
+    return Lpp2Problem.objects.create(
+        lpp2_id=lpp2_id,
+        round_number=round_number,
+        kind=kind,
+        event=event[:20],
+        sender=str(sender)[:40],
+        to=to[:40] if isinstance(to, str) else "",
+        chars=chars,
+        reason=reason[:300],
+    )
+
+
 # --- presence -------------------------------------------------------------------------------------
-def lpp2_socket_bind(*, lpp2: Lpp2Contest, name: str, sid: str) -> None:
-    Lpp2Socket.objects.update_or_create(sid=sid, defaults={"lpp2": lpp2, "name": name})
+def lpp2_socket_bind(*, lpp2_id: int, name: str, sid: str) -> None:
+    Lpp2Socket.objects.update_or_create(sid=sid, defaults={"lpp2_id": lpp2_id, "name": name})
 
 
 def lpp2_socket_drop(*, sid: str) -> None:

@@ -5,20 +5,20 @@ paused for at least ``floor_gap`` seconds (both sides may type at once, so a
 mere interleaving of keys is no change of speaker); or after ``idle_timeout``
 seconds without a key from that sender (a 2012 program never sent ``Return``).
 
-Read as JComm showed it on screen (``faithful=True``, what the importer uses; the live bridge cannot wait
-for a sender's next key and keeps the streaming rules): a line the reader closed stays open to that
-sender's next key. A BackSpace typed after the speaker-change or idle rule closed a line deletes from
-that line (the screen showed one line), so no deleted text survives in a message; a BackSpace right after
-``Return`` deletes the Return and joins the lines, as the screen did; and the idle rule does not split a
-word: a line idle after a letter or digit goes on when the sender's next key is one too."""
+These streaming rules are what the live bridge uses: it cannot wait for a sender's next key. A log is read
+as JComm showed it on screen (``faithful=True``, what the importer and the replay use; :func:`window_lines`):
+every sender had a window of their own, so a line ends only where the window showed a Return or where the
+floor changed hands between words, and nothing a BackSpace deleted survives."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping
 
 from lpp.protocol.keys import BACKSPACE, RETURN
 from lpp.protocol.model import Keystroke, Transcript, Utterance
 from lpp.protocol.stamps import sort_per_sender
+from lpp.protocol.window import inside_word, window
 
 
 def apply_backspace(chars: Iterable[str | None]) -> str:
@@ -35,10 +35,6 @@ def apply_backspace(chars: Iterable[str | None]) -> str:
     return "".join(c for c in line if c != RETURN)
 
 
-def _wordy(char: str | None) -> bool:
-    return bool(char) and len(char) == 1 and char.isalnum()
-
-
 class Segmenter:
     """Turns a keystroke stream (in order) into utterances, sender by sender.
 
@@ -51,23 +47,16 @@ class Segmenter:
         idle_timeout: float | None = 8.0,
         idle_timeouts: Mapping[str, float | None] | None = None,
         floor_gap: float = 2.0,
-        faithful: bool = False,
+        keep_empty: bool = False,
     ) -> None:
         self.idle_timeout = idle_timeout
         self.idle_timeouts = dict(idle_timeouts or {})
         self.floor_gap = floor_gap
-        self.faithful = faithful
+        self.keep_empty = keep_empty
         self._open: dict[str, list[Keystroke]] = {}
-        self._held: dict[str, tuple[list[Keystroke], str]] = {}  # faithful: closed lines a BackSpace may reopen
 
     def feed(self, key: Keystroke) -> list[Utterance]:
-        closed = self.expire(key.time, keep=key) if key.time is not None else []
-        if self.faithful and key.sender in self._held and not self._open.get(key.sender):
-            keys, why = self._held.pop(key.sender)
-            if key.char == BACKSPACE:  # deletes from the line on screen: the closed line goes on
-                self._open[key.sender] = [*keys, key]
-                return closed
-            closed += self._emit(key.sender, keys, why)
+        closed = self.expire(key.time) if key.time is not None else []
         line = self._open.setdefault(key.sender, [])
         starts_line = not line and key.char not in (RETURN, BACKSPACE, None)
         line.append(key)
@@ -79,18 +68,14 @@ class Segmenter:
                     closed += self._close(sender, "speaker")
         return closed
 
-    def expire(self, now: float | None, keep: Keystroke | None = None) -> list[Utterance]:
-        """Lines idle at ``now``. Faithful: a line idle after a letter or digit waits for its sender's next
-        key (``keep``, the key being fed) and goes on if that key is a letter or digit too."""
+    def expire(self, now: float | None) -> list[Utterance]:
+        """Lines idle at ``now``."""
         if now is None:
             return []
         closed = []
         for sender, line in list(self._open.items()):
             timeout = self.idle_timeouts.get(sender, self.idle_timeout)
             if line and timeout is not None and _paused(line, now, timeout, strict=True):
-                if self.faithful and _wordy(self.pending(sender)[-1:]):
-                    if keep is None or keep.sender != sender or _wordy(keep.char):
-                        continue
                 closed += self._close(sender, "idle")
         return closed
 
@@ -98,9 +83,6 @@ class Segmenter:
         closed = []
         for sender in list(self._open):
             closed += self._close(sender, "end")
-        for sender, (keys, why) in list(self._held.items()):
-            closed += self._emit(sender, keys, why)
-        self._held.clear()
         return closed
 
     def pending(self, sender: str) -> str:
@@ -108,15 +90,11 @@ class Segmenter:
         return apply_backspace(k.char for k in self._open.get(sender, []))
 
     def _close(self, sender: str, why: str) -> list[Utterance]:
-        keys = self._open.pop(sender, [])
-        if self.faithful and keys and why != "end":
-            self._held[sender] = (keys, why)
-            return []
-        return self._emit(sender, keys, why)
+        return self._emit(sender, self._open.pop(sender, []), why)
 
     def _emit(self, sender: str, keys: list[Keystroke], why: str) -> list[Utterance]:
         text = apply_backspace(k.char for k in keys).strip()
-        if not text:
+        if not text and not (self.keep_empty and keys):
             return []
         return [
             Utterance(
@@ -138,8 +116,11 @@ def _paused(line: list[Keystroke], now: float | None, gap: float, strict: bool =
     return now - last > gap if strict else now - last >= gap
 
 
-def segment(keystrokes: Iterable[Keystroke], **options) -> list[Utterance]:
-    """All utterances of an ordered keystroke stream, ordered by end time."""
+def segment(keystrokes: Iterable[Keystroke], faithful: bool = False, **options) -> list[Utterance]:
+    """All utterances of an ordered keystroke stream, ordered by end time; ``faithful``: as the senders'
+    windows showed them (:func:`window_lines`)."""
+    if faithful:
+        return window_lines(list(keystrokes), **options)
     segmenter = Segmenter(**options)
     result: list[Utterance] = []
     for key in keystrokes:
@@ -165,3 +146,111 @@ def transcript_utterances(
         timeouts = {k.sender: long_idle if k.sender in with_return else idle_timeout for k in keys}
         result += segment(keys, idle_timeouts=timeouts, faithful=faithful)
     return sorted(result, key=lambda u: u.ended or 0.0)
+
+
+def window_lines(keys: list[Keystroke], *, floor_gap: float = 2.0, **options) -> list[Utterance]:
+    """The lines of an ordered keystroke stream (one screen side) as the senders' windows showed them,
+    ordered by end time. ``options`` are :class:`Segmenter`'s idle timeouts.
+
+    - a Return the window still showed ends a line; a Return a BackSpace deleted joins the lines it separated;
+    - the streaming rules (change of speaker, idle) cut only between characters the window showed, and a cut
+      goes away where the sender's BackSpace went back over it;
+    - neither rule cuts inside a word (between two letters, digits or apostrophes, the second no capital
+      after a small letter), except a change of speaker where the other party began a line after this
+      line's last character (a line the other began earlier and finished while this sender paused is no
+      answer to it);
+    - every key (BackSpaces and deleted characters too) belongs to exactly one line, so no deleted character
+      survives and none is typed twice."""
+    segmenter = Segmenter(floor_gap=floor_gap, keep_empty=True, **options)
+    pieces = [u for key in keys for u in segmenter.feed(key)] + segmenter.flush()
+    senders = list(dict.fromkeys(k.sender for k in keys))
+    starts = {
+        s: line_starts([k for k in keys if k.sender == s], segmenter.idle_timeouts.get(s, segmenter.idle_timeout))
+        for s in senders
+    }
+    result: list[Utterance] = []
+    for sender in senders:
+        own = [k for k in keys if k.sender == sender]
+        others = sorted(t for s in senders if s != sender for t in starts[s])
+        result += _lines(own, [p for p in pieces if p.sender == sender], others)
+    return sorted(result, key=lambda u: u.ended or 0.0)
+
+
+def line_starts(keys: list[Keystroke], idle: float | None) -> list[float]:
+    """When one sender began lines: the first character they typed, the first after their Return or after
+    a silence longer than ``idle``."""
+    times, fresh, last = [], True, None
+    for key in keys:
+        if idle is not None and last is not None and key.time is not None and key.time - last > idle:
+            fresh = True
+        last = key.time if key.time is not None else last
+        if key.char == RETURN:
+            fresh = True
+        elif key.char and key.char != BACKSPACE and fresh:
+            if key.time is not None:
+                times.append(key.time)
+            fresh = False
+    return times
+
+
+def replied(others: list[float], after: float | None, before: float | None) -> bool:
+    """Whether the other party began a line between two keys of this sender."""
+    if after is None or before is None:
+        return True
+    i = bisect.bisect_right(others, after)
+    return i < len(others) and others[i] < before
+
+
+def _lines(keys: list[Keystroke], pieces: list[Utterance], others: list[float]) -> list[Utterance]:
+    """One sender's lines: the streaming pieces re-cut where the window showed them."""
+    position = {id(k): i for i, k in enumerate(keys)}
+    pieces.sort(key=lambda p: min(position[id(k)] for k in p.keystrokes))
+    piece_of = {id(k): n for n, p in enumerate(pieces) for k in p.keystrokes}
+    screen = window(keys)
+    if not screen.shown:
+        return []
+    # a cut between pieces i and i + 1 goes away where a BackSpace of a later piece deleted a key of piece i
+    reopened: set[int] = set()
+    for dropped in screen.deleted:
+        first, last = piece_of.get(id(dropped)), piece_of.get(id(screen.deleter[id(dropped)]))
+        if first is not None and last is not None:
+            reopened.update(range(first, last))
+    starts: list[int] = []  # index in ``keys`` where each line after the first begins
+    why: list[str] = []  # what ended each line
+    for left, right in zip(screen.shown, [*screen.shown[1:], None]):
+        a, b = piece_of.get(id(left)), piece_of.get(id(right)) if right else None
+        if left.char == RETURN:
+            cut, reason = True, "Return"
+        elif right is None:
+            cut, reason = False, ""
+        elif a is None or b is None or a == b or any(n in reopened for n in range(a, b)):
+            cut, reason = False, ""
+        else:
+            reason = pieces[a].ended_by
+            word = inside_word(left.char, right.char)
+            cut = not word or (reason == "speaker" and replied(others, left.time, right.time))
+        if cut:  # the next line begins after this piece's last key (what follows ``left`` in it was deleted)
+            starts.append(
+                max(position[id(k)] for k in pieces[a].keystrokes) + 1 if a is not None else position[id(left)] + 1
+            )
+            why.append(reason)
+    shown = {id(k) for k in screen.shown}
+    bounds = [0, *starts, len(keys)]
+    ends = [*why, "end"]
+    lines = []
+    for n, (begin, end) in enumerate(zip(bounds, bounds[1:])):
+        own = keys[begin:end]
+        text = "".join(k.char for k in own if id(k) in shown and k.char != RETURN)
+        if own and text.strip():
+            lines.append(
+                Utterance(
+                    sender=own[0].sender,
+                    text=text.strip(),
+                    started=own[0].time,
+                    ended=own[-1].time,
+                    side=own[0].side,
+                    ended_by=ends[n],
+                    keystrokes=tuple(own),
+                )
+            )
+    return lines

@@ -6,7 +6,8 @@ formats and a writer of the 2012 format.
 
 Quirks handled: CRLF or LF, a byte order mark, bytes that are not UTF-8, blank
 judge/round in the header, a header glued to a cut last line (a new session
-starts there), an empty file, a truncated line, stamps out of order between
+starts there), a file cut off inside its last line (reported), an empty file,
+a truncated line, stamps out of order between
 senders or unpadded, a literal one-character key name, lenient names, unknown
 names (kept with ``char=None`` and reported in ``Transcript.problems``).
 Nothing here raises on bad input (tests/lpp/test_log_quirks.py).
@@ -48,13 +49,18 @@ def read_log(path: str | Path) -> list[Transcript]:
 def parse_log(text: str, source: str = "") -> list[Transcript]:
     reader = _Reader(source)
     text = text.removeprefix("\ufeff")  # a byte order mark, as Windows editors write
-    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+    lines = text.replace("\r\n", "\n").split("\n")
+    for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r")
         cut = line.find(TITLE_MARK)
         if cut > 0:  # a cut last line with the next file's header glued on
             reader.problem(number, f"truncated line {line[:cut]!r}")
             line = line[cut:]
+        session, known = reader.current, len(reader.current.problems)
         reader.line(number, line)
+        if number == len(lines) and line.strip():  # JComm ended every line: this file was cut off
+            del session.problems[known:]
+            reader.problem(number, f"the file is cut off inside its last line {line[:60]!r}")
     return reader.done()
 
 

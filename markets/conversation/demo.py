@@ -6,24 +6,37 @@ from django.db import transaction
 
 from arena import services as arena_services
 from arena.models import Entry, Interrogation, Status
+from arena.services.engines import engine_ask, reply_context_build
 from markets.conversation.services import xmarket_open, xmarket_sync, xmarket_trade
 from markets.demo import DEMO_BETTORS
 
 ENDED_TITLE = "Crowd market demo: an ended conversation"
 LIVE_TITLE = "Crowd market demo: a live conversation"
-SCRIPT = [
-    ("interrogator", "Hi! What did you have for breakfast?"),
-    ("witness", "Toast and far too much coffee. You?"),
-    ("interrogator", "What is 3 times 17?"),
-    ("witness", "51, I think, why?"),
-]
+# the judge's questions, and the human witness's answers; the machine witness answers with its own engine
+QUESTIONS = ("Hi! What did you have for breakfast?", "What is 3 times 17?")
+HUMAN_ANSWERS = ("Toast and far too much coffee. You?", "51, I think, why?")
+
+
+def _machine_answer(conversation, history, question) -> str:
+    """The machine witness's own reply, through the engine gateway (the demo's engines are local)."""
+    context = reply_context_build(key=str(conversation.public_id), history=history, message=question)
+    result = engine_ask(entry=conversation.witness_entry, context=context)
+    return result.text if result.ok and result.text else "Sorry, could you say that again?"
 
 
 def _talk(interrogation, judge, human) -> None:
-    for conversation in interrogation.conversations.all():
-        for role, text in SCRIPT:
-            user = judge if role == "interrogator" else (human if conversation.witness_human_id else None)
-            arena_services.message_post(conversation_id=conversation.pk, sender_role=role, text=text, user=user)
+    for conversation in interrogation.conversations.select_related("witness_entry"):
+        history = []
+        for question, human_answer in zip(QUESTIONS, HUMAN_ANSWERS):
+            arena_services.message_post(
+                conversation_id=conversation.pk, sender_role="interrogator", text=question, user=judge
+            )
+            if conversation.witness_human_id:
+                answer, user = human_answer, human
+            else:
+                answer, user = _machine_answer(conversation, history, question), None
+            arena_services.message_post(conversation_id=conversation.pk, sender_role="witness", text=answer, user=user)
+            history += [("interrogator", question), ("witness", answer)]
 
 
 def _trades(market, bettors, plan) -> None:

@@ -28,7 +28,7 @@ def _cm(public_id):
 
 
 def xmarket_list(request):
-    return render(request, "markets/conversation/list.html", selectors.xmarkets_listed())
+    return render(request, "markets/conversation/list.html", selectors.xmarkets_listed(user=request.user))
 
 
 def xmarket_watch(request, public_id):
@@ -37,7 +37,10 @@ def xmarket_watch(request, public_id):
         state = selectors.xmarket_state(cm=cm, user=request.user)
     except NotAllowed as exc:
         return render(
-            request, "markets/conversation/list.html", {**selectors.xmarkets_listed(), "error": str(exc)}, status=403
+            request,
+            "markets/conversation/list.html",
+            {**selectors.xmarkets_listed(user=request.user), "error": str(exc)},
+            status=403,
         )
     chart = price_chart(opened=state["market"]["opened"], history=state["market"]["history"])
     return render(request, "markets/conversation/watch.html", {"cm": cm, "state": state, "price_chart": chart})

@@ -37,6 +37,7 @@ The rules both paths follow (this is the one statement of them; change both path
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from core import metrics
 from core.errors import InvalidInput
 from markets import notify
 from markets.makers import BUY, COMPUTER, HUMAN, SELL, MarketState, OutOfBounds, maker_for, quotes
@@ -90,6 +91,7 @@ def trade_place(*, game_id: int, user, action, security, key, lock: bool = True,
         placed = _trade_place_python(game_id, user, action, security, key, lock)
     trade, market_quotes = placed
     if market_quotes is not None:  # a new trade, not a repeated click
+        metrics.TRADES.inc()
         transaction.on_commit(lambda: notify.traded(trade, market_quotes))
     return trade
 

@@ -18,7 +18,7 @@
     node.id = "pane-" + side;
     node.querySelector(".pane-title").textContent = label[side];
     const form = node.querySelector("form"), input = form.querySelector("input");
-    input.setAttribute("aria-label", "Your question to the " + label[side].toLowerCase());
+    input.setAttribute("aria-label", "Your question to " + { left: "the left witness", right: "the right witness", sole: "the witness" }[side]);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       if (keystrokeMode) return;
@@ -49,6 +49,7 @@
     if (seen[m.side].has(m.seq)) return;
     seen[m.side].add(m.seq);
     Arena.line(p.log, m.from === "you" ? "You" : label[m.side], m.text, m.from, m.seq, m.at);
+    Arena.settle();   // a turn was taken: a refusal about whose turn it was no longer holds
     if (m.from !== "witness") return;
     p.typing.hidden = true;
     if (live) { Arena.console.incoming(label[m.side], m.text); tabs.unread(m.side); }
@@ -63,6 +64,7 @@
 
   function applyClock(clock) {
     const running = clock.status === "running";
+    if (!running) Arena.settle();   // nothing more is sent here: no refusal still holds
     // every side held: the round is paused (its far-off hold deadline is no countdown to show)
     const held = clock.held || [];
     const paused = running && held.length > 0 && state && held.length === state.sides.length;
@@ -177,7 +179,7 @@
       }
       case "error":   // a refused frame stores nothing: what was typed may be sent again
         Object.keys(pending).forEach((side) => delete pending[side]);
-        Arena.notice(p.message);
+        Arena.refusal(p.message);
         break;
     }
   }
@@ -187,11 +189,12 @@
     if (confirm("End the conversations now and give your verdict?")) socket.send({ type: "end" });
   });
   const range = document.getElementById("confidence");
+  document.getElementById("choices").addEventListener("change", () => Arena.settle());
   range.addEventListener("input", () => { document.getElementById("confidence-out").textContent = range.value; });
   document.getElementById("verdict").addEventListener("submit", (e) => {
     e.preventDefault();
     const chosen = document.querySelector("input[name=choice]:checked");
-    if (!chosen) { Arena.notice("Choose an answer first."); return; }
+    if (!chosen) { Arena.refusal("Choose an answer first."); return; }
     Arena.notice("");
     socket.send({ type: "verdict", choice: chosen.value, confidence: Number(range.value), reason: document.getElementById("reason").value });
   });

@@ -108,10 +108,17 @@ window.Arena = (function () {
     element.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
   }
 
+  // The page's one notice line. A refusal (the server's answer to a refused frame) holds only while it
+  // is true: the console calls settle() when what was refused has changed (a new message, a trade, the
+  // end), and the refusal goes; other notices (reconnecting, "not delivered") stay until replaced.
+  let refusalShown = false;
   function notice(text) {
     const el = document.getElementById("notice");
+    refusalShown = false;
     if (el) el.textContent = text || "";
   }
+  function refusal(text) { notice(text); refusalShown = true; }
+  function settle() { if (refusalShown) notice(""); }
 
   function statusText(clock) {
     if (clock.status === "ended") return clock.end_reason === "time" ? "time is up" : "ended";
@@ -123,7 +130,7 @@ window.Arena = (function () {
     return function (...args) { const now = Date.now(); if (now - last > ms) { last = now; fn(...args); } };
   }
 
-  return { connect, Countdown, stamp, line, earlier, reveal, notice, statusText, throttle };
+  return { connect, Countdown, stamp, line, earlier, reveal, notice, refusal, settle, statusText, throttle };
 })();
 
 /* Keystroke mode (LPP-style): every key goes to the server as it is typed; the other side's line being

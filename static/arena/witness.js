@@ -22,6 +22,7 @@
     if (seen.has(m.seq)) return;
     seen.add(m.seq);
     Arena.line(log, m.from === "you" ? "You" : "Judge", m.text, m.from === "you" ? "you" : "judge", m.seq, m.at);
+    Arena.settle();   // a turn was taken: a refusal about whose turn it was no longer holds
     if (m.from !== "judge") return;
     typing.hidden = true;
     if (live) Arena.console.incoming("The judge", m.text);
@@ -33,6 +34,7 @@
       : waiting ? "waiting: the judge is not talking to you yet" : Arena.statusText(c);
     el.className = "status " + (waiting ? "scheduled" : c.status);
     input.disabled = c.status !== "running" || waiting;
+    if (c.status !== "running") Arena.settle();   // nothing more is sent here: no refusal still holds
     countdown.set(c);
     // the end screen: the thanks and what happens next instead of a dead input
     const over = c.status === "ended", screen = document.getElementById("ended"), ending = over && loaded && screen.hidden;
@@ -59,7 +61,7 @@
     else if (p.type === "typing") {
       typing.hidden = false; clearTimeout(typingTimer);
       typingTimer = setTimeout(() => { typing.hidden = true; }, 6000);
-    } else if (p.type === "error") { pending = null; Arena.notice(p.message); }   // refused: nothing stored
+    } else if (p.type === "error") { pending = null; Arena.refusal(p.message); }   // refused: nothing stored
   }
   document.getElementById("send").addEventListener("submit", (e) => {
     e.preventDefault();

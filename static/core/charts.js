@@ -184,10 +184,11 @@ window.Charts = (function () {
 
   // --- statistical plots: Vega-Lite ---------------------------------------------------------------
   function plot(fig, cfg) {
+    if (!cfg.rows.length) return fallback(fig, cfg, "");   // nothing to plot yet: its (empty) table says so
     const area = fig.querySelector(".chart-area");
     const spec = Object.assign({}, cfg.spec, { data: { values: cfg.rows } });
     const chart = { csv: () => tableCsv(fig), view: null };
-    chart.ready = vegaEmbed(area, spec, { actions: false, renderer: "svg" }).then((result) => {
+    chart.ready = vegaEmbed(area, spec, { actions: false, renderer: "svg", ast: true }).then((result) => {
       chart.view = result.view;
       fig.dataset.drawn = "";
       return result.view;

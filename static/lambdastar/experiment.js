@@ -119,7 +119,7 @@
     if (views[figure.name]) return views[figure.name].data("rows", rows).runAsync();
     if (figure.name in views) return null;  // being embedded: the next refresh brings these rows
     views[figure.name] = null;
-    return vegaEmbed(el.querySelector(".ls-chart"), spec(figure), { actions: false, renderer: "svg" })
+    return vegaEmbed(el.querySelector(".ls-chart"), spec(figure), { actions: false, renderer: "svg", ast: true })
       .then((result) => { views[figure.name] = result.view; return result.view.data("rows", rows).runAsync(); });
   }
 
@@ -151,7 +151,14 @@
     inFlight = true;
     fetch(plots.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error("results: HTTP " + r.status))))
-      .then((data) => { table(data.table); return Promise.all(data.figures.map(draw)); })
+      .then((data) => {
+        table(data.table);
+        // a plot appears with its first point: until a chunk is stored the progress above says how far it is
+        const drawable = data.figures.filter((f) => f.rows.some((r) => r.mean !== null));
+        if (!drawable.length) text("plots-note", "The plots appear when the first chunk is stored: see the progress above.");
+        else if (section.dataset.status !== "finished") text("plots-note", "Results so far, from the chunks stored: they fill in as chunks finish.");
+        return Promise.all(drawable.map(draw));
+      })
       .catch((e) => console.warn(e))
       .finally(() => { inFlight = false; if (again) { again = false; refresh(); } });
   }

@@ -15,8 +15,9 @@
   setInterval(() => socket.send({ type: "state" }), 20000);   // status changes (start, end, reveal)
 
   function handle(p) {
+    if (p.type === "error") return Arena.refusal(p.message);
+    if (["state", "me", "status"].includes(p.type)) Arena.settle();   // what a refusal refused has changed
     if (p.type === "state") return render(p);
-    if (p.type === "error") return Arena.notice(p.message);
     if (p.type === "message") { remember(p); return renderTranscript(); }
     if (p.type === "status") { state.transcript.status = p.status; return; }
     if (p.type === "me") { state.me = p.me; return renderMarket(); }

@@ -12,9 +12,11 @@
   });
 
   function handle(p) {
+    if (p.type === "error") return Arena.refusal(p.message);
+    // a refusal holds until what it refused changes: a new state, question, answer or position
+    if (["state", "question", "queued", "answer", "me"].includes(p.type)) Arena.settle();
     if (p.type === "state") return render(p);
     if (!state) return;
-    if (p.type === "error") return Arena.notice(p.message);
     if (p.type === "question") {
       state.current = p.question;
       if (state.queue) state.queue = state.queue.filter((q) => q.id !== p.question.id);

@@ -33,9 +33,9 @@
   }
 
   function handle(p) {
-    if (p.type === "state") { state = p; render(); }
+    if (p.type === "state") { Arena.settle(); state = p; render(); }
     else if (p.type === "matched") { status.textContent = "Your game is ready…"; location.href = p.game.url; }
-    else if (p.type === "error") Arena.notice(p.message);
+    else if (p.type === "error") Arena.refusal(p.message);
   }
 
   play.addEventListener("click", () => { Arena.notice(""); socket.send({ type: "join" }); });

@@ -2,6 +2,7 @@
 
 import os
 import runpy
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,8 @@ def manage(*args, **environ):
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ARENA_SIGNING_KEY"}
+        if k
+        not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ARENA_SIGNING_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
     }
     clean.update(
         environ,
@@ -32,7 +34,17 @@ def manage(*args, **environ):
 
 
 # every typed variable config/settings.py reads, with its minimum
-BOOLEANS = ["DEBUG", "CELERY_TASK_ALWAYS_EAGER", "SERVE_STATIC"]
+BOOLEANS = [
+    "DEBUG",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "SERVE_STATIC",
+    "ARENA_BEHIND_TLS_PROXY",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+]
 INTEGERS = {
     "ARENA_MAX_MESSAGE_CHARS": 1,
     "ARENA_DEFAULT_TIME_LIMIT_S": 10,
@@ -43,6 +55,7 @@ INTEGERS = {
     "LAMBDASTAR_QUOTA_EPISODES": 1,
     "ARENA_STATE_MESSAGES": 1,
     "ARENA_REPLAY_MAX_KEYS": 0,
+    "SECURE_HSTS_SECONDS": 0,
 }
 FLOATS = {"ARENA_BOT_RETRY_BASE_S": 0.0, "ARENA_PULL_MAX_WAIT_S": 0.0}
 LISTS = ["ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"]
@@ -240,3 +253,38 @@ def test_demo_history_is_judged_published_sealed_and_rated(db, client):
         assert machine.messages.filter(sender_role="witness").count() == 2
     page = client.get("/results/").content.decode()
     assert "ELIZA" in page and "Simple Bot" in page and "6 battles" in page
+
+
+def production_environment() -> dict:
+    """deploy/production.env.example, its placeholders filled as an operator would fill them."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from core.signing import private_key_text
+
+    filled = {
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "ARENA_SIGNING_KEY": private_key_text(Ed25519PrivateKey.generate()),
+        "ARENA_METRICS_TOKEN": secrets.token_urlsafe(32),
+    }
+    environ = {}
+    for line in (ROOT / "deploy" / "production.env.example").read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            environ[name] = filled.get(name, value.replace("<database password>", "secret"))
+    assert not [name for name, value in environ.items() if "<" in value], environ
+    return environ
+
+
+@pytest.mark.slow
+def test_the_production_environment_passes_the_deployment_checks_with_no_warning():
+    environ = production_environment()
+    assert {"SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"} <= set(environ)
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **environ)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+    # without the HTTPS settings, the same checks name each one
+    bare = {k: v for k, v in environ.items() if not k.startswith(("SECURE_", "SESSION_", "CSRF_COOKIE"))}
+    warned = manage("check", "--deploy", "--fail-level", "WARNING", **bare)
+    assert warned.returncode != 0
+    for check in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert check in warned.stderr

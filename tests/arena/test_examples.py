@@ -83,10 +83,8 @@ def test_the_webhook_client_registers_rehearses_and_answers_the_test_judge(
         "--rehearse",
         "--settings",
         '{"think_s": 0, "per_char_s": 0, "jitter": 0}',
-        "--max-replies",
-        "4",
     )
-    output = finish(client, timeout=60)
+    output = finish(client, timeout=60)  # no --max-replies: it stops when the rehearsal ends
     entry = Entry.objects.get(display_name="Ada's webhook bot")
     assert entry.owner == ada and entry.engine == "webhook" and entry.settings["url"].startswith("http://127.0.0.1:")
     rehearsal = Interrogation.objects.get(rehearsal=True)
@@ -94,3 +92,16 @@ def test_the_webhook_client_registers_rehearses_and_answers_the_test_judge(
     wait_for(lambda: Interrogation.objects.get(pk=rehearsal.pk).status == Status.ENDED, timeout=20)
     answers = list(Message.objects.filter(conversation__interrogation=rehearsal, sender_role="witness"))
     assert len(answers) == 4 and answers[0].text.startswith("Hmm, hello! who am i talking to today")
+    assert "rehearsal ended (rehearsal done): the judge asked 4 question(s), the entry answered 4" in output
+
+
+def test_the_pull_client_rehearses_to_the_end_and_sums_it_up(cast, fast_rehearsals, live_daphne, task_worker):
+    ada = make_user("ada", roles.ENTRANT)
+    Entry.objects.create(owner=ada, display_name="Ada's pull bot", engine="pull", settings=dict(FAST))
+    key = apikey_create(user=ada, name="example").key
+    client = run_example("pull_client.py", "--base", live_daphne, "--token", key, "--wait", "5", "--rehearse")
+    output = finish(client, timeout=60)  # no --max-replies: it stops when the rehearsal ends
+    rehearsal = Interrogation.objects.get(rehearsal=True)
+    assert rehearsal.status == Status.ENDED and rehearsal.end_reason == "rehearsal done"
+    assert "rehearsal ended (rehearsal done): the judge asked 4 question(s), the entry answered 4" in output
+    assert "this client sent 4 replies, 0 refused" in output and str(rehearsal.public_id) in output

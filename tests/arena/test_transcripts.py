@@ -56,6 +56,22 @@ def test_verify_unknown_conversation_is_a_clear_error(db):
         call_command("verify_transcript", "not-a-uuid")
 
 
+def test_verify_all_names_each_conversation_that_fails_and_counts_the_rest(cast, capsys):
+    from django.core.management.base import CommandError
+
+    _, human, machine = finished_chat(cast)
+    Message.objects.filter(conversation=human, seq=2).update(text="forged")
+    with pytest.raises(SystemExit):
+        call_command("verify_transcript", "--all")
+    out, err = capsys.readouterr()
+    assert "1 of 2 ended conversations verify." in out
+    assert f"conversation {human.pk}" in err and f"conversation {machine.pk}" not in err
+    with pytest.raises(CommandError, match="Name one transcript, or give --all"):
+        call_command("verify_transcript")
+    with pytest.raises(CommandError, match="Name one transcript, or give --all"):
+        call_command("verify_transcript", str(human.pk), "--all")
+
+
 def test_unpublished_transcripts_are_not_public(cast, client):
     interrogation, _, _ = finished_chat(cast)
     assert client.get(f"/transcripts/{interrogation.public_id}/").status_code == 404

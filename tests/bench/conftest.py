@@ -22,7 +22,13 @@ services_only = [
 def run_benchmark(module: str, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     """`python -m bench.<module> ARGS` from the repository's root, as the README runs it. The timeout is a
     hang guard, not a speed check: setting up (a database, its migrations, daphne, workers) on a loaded
-    2-core machine took over 60 s."""
+    2-core machine took over 60 s. The runs clone their database from a migrated template kept on the
+    server (ARENA_BENCH_TEMPLATE, bench/harness.py): migrating afresh cost each of them 7-20 s."""
     return subprocess.run(
-        [sys.executable, "-m", f"bench.{module}", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", f"bench.{module}", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "ARENA_BENCH_TEMPLATE": "1"},
     )

@@ -61,3 +61,54 @@ def test_without_uplot_the_series_is_its_open_table_with_a_csv_download(browser)
     page.evaluate("() => Charts.get('curve').append({episode: 6, score: 0.61, note: 'late'})")  # a live page goes on
     assert page.locator("#curve tbody tr").count() == 6
     assert page.js_errors == []
+
+
+VEGA = [ROOT / "static" / "vendor" / "vega" / name for name in ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")]
+
+
+def plots():
+    from core.charts import chart_plot, spec_bars, spec_heatmap, spec_intervals
+
+    rate = [
+        Column("name", "Name", "text"),
+        Column("rate", "Rate", "percent"),
+        Column("lo", "Low"),
+        Column("hi", "High"),
+    ]
+    rows = [{"name": "A", "rate": 0.4, "lo": 0.2, "hi": 0.6}, {"name": "B", "rate": 0.6, "lo": 0.5, "hi": 0.7}]
+    cells = [{"r": "A", "c": "B", "v": 0.3, "n": 3}, {"r": "B", "c": "A", "v": 0.7, "n": 3}]
+    interval = spec_intervals(category="name", estimate="rate", low="lo", high="hi", title="Rate", reference=0.5)
+    return [
+        chart_plot(id="rates", title="Rates", columns=rate, rows=rows, spec=interval),
+        chart_plot(id="none-yet", title="Rates", columns=rate, rows=[], spec=interval),
+        chart_plot(
+            id="wins",
+            title="Wins",
+            columns=[Column(k, k, "text") for k in "rcvn"],
+            rows=cells,
+            spec=spec_heatmap(row="r", column="c", value="v", count="n", title="Wins", order=["A", "B"]),
+        ),
+        chart_plot(
+            id="votes",
+            title="Votes",
+            columns=[Column("agent", "Agent", "text"), Column("votes", "Votes")],
+            rows=[{"agent": "a", "votes": 2}],
+            spec=spec_bars(category="agent", value="votes", title="Votes", limit=3),
+        ),
+    ]
+
+
+def test_every_kind_of_plot_draws_without_a_warning_and_an_empty_one_is_its_table(browser):
+    html = Template("{% load charts %}<main style='width:600px'>{% for c in cs %}{% chart c %}{% endfor %}</main>")
+    page = browser.new_page()
+    said = []
+    page.on("console", lambda m: m.type in ("warning", "error") and said.append(m.text))
+    page.set_content(f"<!doctype html><html><body>{html.render(Context({'cs': plots()}))}</body></html>")
+    for script in [*VEGA, CHARTS]:
+        page.add_script_tag(path=str(script))
+    page.evaluate("async () => { for (const id of ['rates', 'wins', 'votes']) await Charts.get(id).ready; }")
+    for drawn in ("rates", "wins", "votes"):
+        assert page.locator(f"#{drawn} svg").count() >= 1
+    assert page.locator("#none-yet[data-fallback] details[open]").count() == 1  # no empty axes
+    assert said == []
+    page.close()

@@ -62,3 +62,46 @@ async def test_a_daphne_restart_mid_round_loses_no_line_and_no_score(platform):
     finally:
         for client in (judge, ai, controller):
             await client.close()
+
+
+async def test_reference_pages_go_on_after_a_restart_without_registering_again(platform):
+    """The reference pages' socket.io reconnects by itself after a restart of the server and never registers
+    again: the platform's first word to every socket (the round) makes each page ask for its recap, with its
+    id and secret, and from then on the page hears its partner's lines live; the confederate page, which adds
+    a recap to what it shows, shows no line twice."""
+    from tests.lpp.lpp2_pages import ConfederatePage, ControlPanel, JudgePage, until
+
+    db = asyncio.to_thread
+    await db(lpp2_contest_setup, name="LPP2 stock restart", secret=SECRET)
+    port = free_port()
+    server = await db(platform.daphne, port)
+    url = f"http://127.0.0.1:{port}"
+    panel = await ControlPanel(url, SECRET).load()
+    await panel.press("newRound")
+    await panel.press("startRound")
+    while (await panel.poll())["roundStatus"] != "Running":
+        await asyncio.sleep(0.05)
+    judge = await JudgePage(url, "judge0", SECRET, reconnection=True).load()
+    await until(lambda: judge.left is not None)
+    confederate_name = next(p for p in (judge.left, judge.right) if p.startswith("conf"))
+    side = "L" if judge.left == confederate_name else "R"
+    confederate = await ConfederatePage(url, confederate_name, SECRET, reconnection=True).load()
+    await until(lambda: confederate.partner == "judge0")
+    try:
+        await judge.type(side, "before the restart")
+        await until(lambda: confederate.shown() == ["before the restart"])
+
+        recaps = {page: sum(1 for event, _ in page.heard if event == "recap") for page in (judge, confederate)}
+        await db(server.kill)
+        await db(platform.daphne, port)  # the pages reconnect by themselves, and send nothing
+        await until(lambda: all(sum(1 for e, _ in p.heard if e == "recap") > n for p, n in recaps.items()), 60)
+
+        side = "L" if judge.left == confederate_name else "R"  # the judge page placed its partners anew
+        await judge.type(side, "after the restart")
+        await until(lambda: confederate.shown() == ["before the restart", "after the restart"])
+        await confederate.type("I heard you.")
+        await until(lambda: judge.shown(side) == ["I heard you."])
+        assert judge.shown(side, "you") == ["before the restart", "after the restart"]
+    finally:
+        for page in (judge, confederate, panel):
+            await page.close()

@@ -94,8 +94,8 @@ GET  /markets/conversations/results/                 | 200   | 200      | 200   
 GET  /markets/conversations/results.json             | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/conversations/results.csv              | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 GET  /markets/conversations/trades.csv               | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
-GET  /markets/conversations/{xmarket}/               | 200   | 200      | 200   | 200    | 403    | 200    | 403     | 200      | 200
-GET  /markets/conversations/{xmarket}/state.json     | 200   | 200      | 200   | 200    | 403    | 200    | 403     | 200      | 200
+GET  /markets/conversations/{xmarket}/               | 200   | 200      | 403   | 200    | 403    | 200    | 403     | 200      | 200
+GET  /markets/conversations/{xmarket}/state.json     | 200   | 200      | 403   | 200    | 403    | 200    | 403     | 200      | 200
 GET  /markets/conversations/{xmarket}/trade/         | 405   | 405      | 405   | 405    | 405    | 405    | 405     | 405      | 405
 POST /markets/conversations/{xmarket}/trade/         | 403   | 200      | 403   | 200    | 403    | 200    | 403     | 200      | 403
 GET  /markets/bettors/betty/                         | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
@@ -149,6 +149,7 @@ POST /api/v1/entries/{entry}/replies/                | 401   | 404      | 404   
 GET  /api/v1/entries/{entry}/health/                 | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
 GET  /api/v1/entries/{entry}/calls/                  | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
 POST /api/v1/entries/{entry}/rehearse/               | 401   | 404      | 404   | 404    | 404    | 404    | 409     | 404      | 404
+GET  /api/v1/entries/{entry}/rehearsals/{rehearsal}/ | 401   | 404      | 404   | 404    | 404    | 404    | 200     | 404      | 404
 GET  /api/v1/learner/consent/                        | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 PUT  /api/v1/learner/consent/                        | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 DELETE /api/v1/learner/consent/                      | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
@@ -184,7 +185,7 @@ WS   /ws/monitor/                                    | 4403  | 4403     | 4403  
 WS   /ws/markets/{game}/bettor/                      | 4403  | 4403     | 4403  | 4403   | 4403   | ws     | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/target/                      | 4403  | 4403     | 4403  | 4403   | ws     | 4403   | 4403    | 4403     | 4403
 WS   /ws/markets/{game}/watch/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
-WS   /ws/markets/conversations/{xmarket}/            | ws    | ws       | ws    | ws     | 4403   | ws     | 4403    | ws       | ws
+WS   /ws/markets/conversations/{xmarket}/            | ws    | ws       | 4403  | ws     | 4403   | ws     | 4403    | ws       | ws
 WS   /ws/tables/{tables_game}/                       | ws    | ws       | ws    | ws     | ws     | ws     | ws      | ws       | ws
 WS   /ws/play/{study}/lobby/                         | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403
 WS   /ws/play/judge/{study_game}/                    | 4403  | 4403     | 4403  | 4403   | 4403   | 4403   | 4403    | 4403     | 4403

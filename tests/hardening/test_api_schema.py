@@ -83,6 +83,7 @@ OPERATIONS = [
     ("GET", "/api/v1/entries/{entry_id}/health/"),
     ("GET", "/api/v1/entries/{entry_id}/calls/"),
     ("POST", "/api/v1/entries/{entry_id}/rehearse/"),
+    ("GET", "/api/v1/entries/{entry_id}/rehearsals/{rehearsal_id}/"),
     ("GET", "/api/v1/learner/consent/"),
     ("PUT", "/api/v1/learner/consent/"),
     ("DELETE", "/api/v1/learner/consent/"),

@@ -1,5 +1,5 @@
 """Property-based tests of the LPP codec (lpp.protocol, no Django): key names, directory names, stamps,
-and the log reader, on arbitrary input."""
+the log reader, and the readers of round logs and text transcripts, on arbitrary input."""
 
 import string
 
@@ -10,7 +10,10 @@ from lpp.protocol.keys import LENIENT_NAMES, SPECIAL_NAMES, char_for, name_for, 
 from lpp.protocol.lines import transcript_utterances
 from lpp.protocol.logs import parse_log, read_log
 from lpp.protocol.model import JUDGE, OTHER, Keystroke
+from lpp.protocol.round_log import parse_round_log
+from lpp.protocol.sessions import UnreadableInput, detect
 from lpp.protocol.stamps import StampWriter, format_stamp, sort_per_sender, stamp_time, stamp_value
+from lpp.protocol.text_transcript import parse_text
 from lpp.protocol.transport import EXTENSIONS, parse_name
 
 QUICK = settings(max_examples=300, deadline=None, database=None)
@@ -170,3 +173,43 @@ def test_read_log_never_raises_on_any_bytes(tmp_path, data):
         assert all(isinstance(p, str) for p in transcript.problems)
         transcript_utterances(transcript)  # what the importer and replay do next
     assert parse_log(data.decode("utf-8", errors="replace")) is not None
+
+
+whole_lines = st.lists(
+    st.one_of(
+        any_text,
+        st.sampled_from(
+            [
+                '{"content":"hi","to":"conf0","id":"judge0","secret":""}',
+                '{"id":"ai1","content":"yo","to":"judge1"}',
+                '{"id":"judge0","to":"judge1","content":"x"}',
+                '{"id":["judge0"],"to":{},"content":3}',
+                "[1, 2]",
+                "Judge: hello~~~~~~~~",
+                "[10:02:33] Entry: hi",
+                "== t (judge 1, x, round) ==",
+                "-- left (human) --",
+                "-- link --",
+                "Rose:",
+                "continued line",
+                "%PDF-1.4",
+            ]
+        ),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.one_of(st.binary(max_size=2000), whole_lines.map(lambda ls: "\n".join(ls).encode("utf-8", "surrogatepass"))))
+def test_the_whole_line_readers_only_ever_refuse_with_a_reason(data):
+    """Any bytes: each reader returns sessions with at least one message, or refuses with UnreadableInput."""
+    text = data.decode("utf-8", errors="replace")
+    for read in (lambda: detect(data), lambda: parse_round_log(text, "Round0"), lambda: parse_text(text)):
+        try:
+            result = read()
+        except UnreadableInput as error:
+            assert str(error)
+            continue
+        if isinstance(result, list):
+            assert result and all(any(p.lines for p in s.parties) for s in result)

@@ -145,3 +145,25 @@ def test_the_owner_launches_a_draft_from_its_page_on_a_phone(browser, live_daphn
     expect(page.locator("#plot-types .ls-chart svg")).to_be_visible()
     check_layout(page)
     assert page.js_errors == []
+
+
+def test_a_running_experiment_before_its_first_chunk_shows_progress_not_empty_plots(browser, live_daphne):
+    from lambdastar.models import Experiment
+
+    owner = make_user("rita")
+    experiment = services.experiment_create(owner=owner, name="just started", configuration=tiny(), seed=2)
+    services.experiment_launch(experiment_id=experiment.pk, enqueue=False)
+    Experiment.objects.filter(pk=experiment.pk).update(status=Experiment.Status.RUNNING)
+    page = login(browser, live_daphne, "rita", "rita-pw")
+    said = []
+    page.on("console", lambda m: m.type in ("warning", "error") and said.append(m.text))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_daphne}/lambdastar/experiments/{experiment.pk}/")
+    expect(page.locator("#status")).to_have_text("running")
+    expect(page.locator("#plots-note")).to_contain_text("appear when the first chunk is stored")
+    expect(page.locator("#bar")).to_be_visible()
+    expect(page.locator("#total")).to_have_text("56")
+    assert page.locator(".ls-figure").count() == 0  # no empty plot
+    expect(page.locator("#action-cancel")).to_be_visible()
+    expect(page.locator("#action-resume")).to_have_count(0)  # its workers are at it
+    assert said == [] and page.js_errors == []

@@ -115,6 +115,10 @@ def test_an_organiser_cancels_and_resumes_from_the_page(world):
     running = experiments["running"]
     client = _client(users["olivia"])
     page = client.get(f"/lambdastar/experiments/{running.pk}/").content.decode()
+    assert "action-cancel" in page and "action-resume" not in page  # while it runs, its workers are at it
+    long_ago = timezone.now() - selectors.STALLED_AFTER - timedelta(minutes=1)
+    Experiment.objects.filter(pk=running.pk).update(created_at=long_ago, queued_at=long_ago, started_at=long_ago)
+    page = client.get(f"/lambdastar/experiments/{running.pk}/").content.decode()  # stalled: nothing stored since
     assert "action-cancel" in page and "action-resume" in page and "action-launch" not in page
     assert client.post(f"/lambdastar/experiments/{running.pk}/cancel/").status_code == 302
     running.refresh_from_db()

@@ -30,6 +30,7 @@ class Lpp2Client:
 
     async def connect(self, *, register: bool = True) -> "Lpp2Client":
         await self.sio.connect(self.url, transports=self.transports)
+        self.greeting = await self.next("roundInformation")  # every new socket hears the round first
         if register:
             await self.send("control", {"status": "register"})
             await self.send("control", {"status": "roundInformation"})  # answered once registered

@@ -1,7 +1,8 @@
 """The log reader as JComm showed the lines on screen (docs/reference/protocols.md), on synthetic keys and on the
-shared 2012 logs: a BackSpace after the reader closed a line deletes from that line, a BackSpace right
-after Return joins the lines, the idle rule does not split words."""
+shared 2012 logs: a BackSpace after the reader closed a line deletes from that line, a BackSpace through a
+Return joins the lines, neither a change of speaker nor the idle rule splits a word."""
 
+from lpp.protocol.fidelity import measure
 from lpp.protocol.keys import BACKSPACE, RETURN
 from lpp.protocol.lines import segment, transcript_utterances
 from lpp.protocol.logs import read_log
@@ -21,12 +22,55 @@ def test_a_backspace_right_after_return_joins_the_lines():
     assert texts(segment(keys)) == [("judge", "Hi"), ("judge", ", there")]
 
 
+def test_a_capital_after_a_small_letter_or_digit_starts_a_word_the_idle_rule_may_cut_before():
+    keys = typed("judge", "This is judge 2", 0.0) + typed("judge", "This is judge2", 70.0)
+    assert texts(segment(keys, idle_timeout=60.0, faithful=True)) == [
+        ("judge", "This is judge 2"),
+        ("judge", "This is judge2"),
+    ]
+
+
 def test_the_idle_rule_does_not_split_a_word_but_splits_between_words():
     keys = typed("ai", "Hel", 0.0) + typed("ai", "lo there", 10.0)
     assert texts(segment(keys, idle_timeout=5.0, faithful=True)) == [("ai", "Hello there")]
     assert texts(segment(keys, idle_timeout=5.0)) == [("ai", "Hel"), ("ai", "lo there")]
     spaced = typed("ai", "Hi ", 0.0) + typed("ai", "there", 10.0)
     assert texts(segment(spaced, idle_timeout=5.0, faithful=True)) == [("ai", "Hi"), ("ai", "there")]
+
+
+def test_a_change_of_speaker_does_not_split_a_word_the_other_party_did_not_answer():
+    # the judge is in the middle of a line; the confederate starts "Yeah", deletes "eah", waits for the
+    # judge's Return (a line begun before "Y"), and types the word again
+    judge = typed("judge", "This is hard for a computer", 0.0, step=0.5) + typed("judge", "|", 20.0)
+    other = typed("other", "Yeah<<<", 10.0) + typed("other", "eah it must be|", 30.0)
+    keys = sorted(judge + other, key=lambda k: k.time)
+    assert texts(segment(keys, faithful=True)) == [
+        ("judge", "This is hard for a computer"),
+        ("other", "Yeah it must be"),
+    ]
+
+
+def test_a_change_of_speaker_still_ends_a_turn_typed_without_return():
+    # a judge who never presses Return: "Hello", the confederate answers a whole line, "How are you?"
+    keys = typed("judge", "Hello", 0.0) + typed("other", "Hi there|", 5.0) + typed("judge", "How are you?", 10.0)
+    assert texts(segment(keys, faithful=True)) == [("judge", "Hello"), ("other", "Hi there"), ("judge", "How are you?")]
+
+
+def test_backspaces_through_a_return_after_a_new_key_join_the_lines_without_doubling():
+    # "day." Return, the judge speaks, then "z" and five BackSpaces (z, Return, ".", "y") and the retyping
+    keys = typed("other", "day.|", 0.0) + typed("judge", "Hot?|", 3.0) + typed("other", "z<<<<y. Yeah|", 10.0)
+    assert texts(segment(keys, faithful=True)) == [("judge", "Hot?"), ("other", "day. Yeah")]
+
+
+def test_a_real_log_with_backspaces_through_returns_reads_as_its_windows_showed(data_dir):
+    [transcript] = read_log(data_dir / "logfile.m_embar_chip_vivant.2012-05-15--13-23-04.log")
+    counts = measure(transcript, transcript_utterances)
+    assert (counts.words_split, counts.deleted_surviving, counts.retyped_doubled, counts.lost) == (0, 0, 0, 0)
+    assert counts.returns_deleted == counts.lines_joined == 2
+    said = [u.text for u in transcript_utterances(transcript, "right") if u.sender == "other"]
+    assert any("outside during the day. Yeah in Pune" in line for line in said)
+    [linguo] = read_log(data_dir / "logfile.m_allan_linguo.2012-05-15--15-03-16.log")
+    assert any(u.text.startswith("Yeah it must be.") for u in transcript_utterances(linguo, "right"))
 
 
 def _screen(keys) -> str:

@@ -16,13 +16,17 @@ def texts(conversation, role):
 
 
 @pytest.mark.slow
-def test_all_seven_logs_become_ended_interrogations_with_every_keystroke_once(data_dir, capsys):
+def test_all_eight_logs_become_ended_interrogations_with_every_keystroke_once(data_dir, capsys):
     imported = sorted(str(p) for p in data_dir.glob("*.log"))
     call_command("lpp_import", *imported, verbosity=0)
-    assert len(imported) == 7 and Interrogation.objects.count() == 7
+    # the aborted b-wilcox-angela session has no keystroke: it is reported, not imported
+    assert len(imported) == 8 and Interrogation.objects.count() == 7
     assert set(Interrogation.objects.values_list("status", flat=True)) == {Status.ENDED}
     for path in imported:
         [transcript] = read_log(path)
+        if not transcript.keystrokes:
+            assert not ImportedTranscript.objects.filter(file_name=path.rsplit("/", 1)[1]).exists()
+            continue
         source = ImportedTranscript.objects.get(file_name=path.rsplit("/", 1)[1])
         stored = Keystroke.objects.filter(conversation__interrogation=source.interrogation)
         assert stored.count() == len(transcript.keystrokes)
@@ -77,18 +81,16 @@ def test_imported_transcripts_are_sealed_so_a_cut_end_shows(data_dir, capsys):
     assert f"seal: {count} messages, found {count - 1}" in capsys.readouterr().err
 
 
-def test_the_empty_aborted_session_and_a_chosen_judge(data_dir, cast):
+def test_the_aborted_session_is_said_and_not_imported_and_a_chosen_judge(data_dir, cast, capsys):
+    aborted = "logfile.b-wilcox-angela.2012-05-15--13-07-55.log"
     call_command(
-        "lpp_import",
-        str(data_dir / "logfile.b-wilcox-angela.2012-05-15--13-07-55.log"),
-        "--judge-user",
-        "jude",
-        verbosity=0,
+        "lpp_import", str(data_dir / aborted), str(data_dir / LINGUO.format("13-47-26")), "--judge-user", "jude"
     )
     interrogation = Interrogation.objects.get()
     assert interrogation.judge == cast.jude
-    assert interrogation.started_at.isoformat() == "2012-05-15T12:07:55+00:00"
-    assert interrogation.conversations.count() == 2 and not Message.objects.exists()
+    out = capsys.readouterr().out
+    assert out.startswith("Imported 1 transcript(s), 0 already imported.\n")
+    assert f"{aborted}#0: an aborted session without a keystroke, nothing imported" in out
 
 
 def test_unreadable_files_and_unknown_users_are_clear_errors(tmp_path, data_dir):
@@ -98,9 +100,19 @@ def test_unreadable_files_and_unknown_users_are_clear_errors(tmp_path, data_dir)
         call_command("lpp_import", str(data_dir / LINGUO.format("13-47-26")), "--judge-user", "nobody")
 
 
-def test_an_empty_log_file_imports_nothing_and_says_so(tmp_path, capsys):
+def test_an_empty_log_file_is_refused_with_its_reason(tmp_path, capsys):
     empty = tmp_path / "logfile.x.2012-05-15--09-00-00.log"
     empty.write_bytes(b"")
-    call_command("lpp_import", str(empty))
+    with pytest.raises(CommandError, match="logfile.x.2012-05-15--09-00-00.log: the file is empty"):
+        call_command("lpp_import", str(empty))
     assert Interrogation.objects.count() == 0
-    assert "0 transcript(s)" in capsys.readouterr().out
+    assert "Imported 0 transcript(s), 0 already imported." in capsys.readouterr().out
+
+
+def test_cut_off_files_are_printed_by_the_command(data_dir, capsys):
+    call_command("lpp_import", str(data_dir / LINGUO.format("15-03-16")), verbosity=0)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Imported 1 transcript(s), 0 already imported."
+    assert out[1] == (
+        f"{LINGUO.format('15-03-16')}#0: line 3753: the file is cut off inside its last line 'J2 013370929970798'"
+    )

@@ -13,7 +13,7 @@ from arena.models import Message
 from lpp.lpp2.services import lpp2_contest_setup
 from lpp.models import Lpp2Score
 from tests.lpp.lpp2_clients import Lpp2Client
-from tournaments.loebner.models import JudgeRank, Judgment, Meeting, Round
+from tournaments.loebner.models import Judgment, Meeting, Round
 
 pytestmark = pytest.mark.slow
 SECRET = "s3cret"
@@ -45,6 +45,8 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         assert await judge.none("recap")
         await judge.send("message", {"to": "ai0", "content": "hello?"})
         assert "No round" in json.loads(await judge.next("TargetError"))["status"]
+        shown = json.loads(await judge.next("message"))  # the reference pages show no TargetError: a line they show
+        assert shown["id"] == "ai0" and shown["content"].startswith("[platform] Your line (6 characters) was not")
         # a wrong secret: AuthError, a plain string; a payload that is not JSON: TargetError naming why
         await judge.send("control", {"status": "roundInformation"}, secret="wrong")
         assert await judge.next("AuthError") == "Invalid secret"
@@ -67,6 +69,7 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         assert (info["roundNumber"], info["status"], info["partners"]) == (0, "Not Started", partners)
         await judge.send("message", {"to": seats["ai"], "content": "too early"})
         assert "Not Started" in json.loads(await judge.next("TargetError"))["status"]
+        assert "Not Started" in json.loads(await judge.next("message"))["content"]
 
         ai = await Lpp2Client(live_daphne, seats["ai"], SECRET).connect()
         conf = await Lpp2Client(live_daphne, seats["conf"], SECRET).connect()
@@ -93,10 +96,13 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         # refusals name why: not a partner, empty content, a confederate writing to another judge
         await judge.send("message", {"to": "ai3" if seats["ai"] != "ai3" else "ai2", "content": "psst"})
         assert "is not your partner in round 0" in json.loads(await judge.next("TargetError"))["status"]
+        assert "is not your partner in round 0" in json.loads(await judge.next("message"))["content"]
         await judge.send("message", {"to": seats["ai"], "content": "   "})
         assert "empty" in json.loads(await judge.next("TargetError"))["status"]
+        assert "empty" in json.loads(await judge.next("message"))["content"]
         await conf.send("message", {"to": "judge1", "content": "hi"})
         assert "not your partner" in json.loads(await conf.next("TargetError"))["status"]
+        assert "not your partner" in json.loads(await conf.next("message"))["content"]
 
         stored = await db(
             lambda: list(
@@ -155,29 +161,15 @@ async def test_every_event_and_refusal_eio4(contest, live_daphne):
         assert await judge.next("control") == '{"status":"endRound"}'
         await judge.send("message", {"to": seats["ai"], "content": "one more"})
         assert "Finished" in json.loads(await judge.next("TargetError"))["status"]
+        assert "Finished" in json.loads(await judge.next("message"))["content"]
         await judge.send("control", {"status": "roundInformation"})
         assert json.loads(await judge.next("roundInformation"))["status"] == "Finished"
         assert await db(lambda: Round.objects.get(contest=contest.contest, number=1).status) == Round.Status.ENDED
 
-        # finalScore (the reference ignores it): stored, and the judge's ranks of its robot picks
-        await judge.send("finalScore", {"finalScores": ["4", "4", "1", "2"]})
-        assert "no ties" in json.loads(await judge.next("TargetError"))["status"]
+        # finalScore before every round is finished: refused with the reason, nothing stored
         await judge.send("finalScore", {"finalScores": ["3", "4", "1", "2"]})
-        await asyncio.sleep(0.5)
-        finals = await db(
-            lambda: dict(
-                Lpp2Score.objects.filter(lpp2=contest, judge="judge0").values_list("round_number", "final_score")
-            )
-        )
-        assert finals == {0: 3, 1: 4, 2: 1, 3: 2}
-        ranks = await db(
-            lambda: list(
-                JudgeRank.objects.filter(contest=contest.contest, judge__label="J1").values_list(
-                    "ranked__label", "rank"
-                )
-            )
-        )
-        assert ranks == [(seats["meeting"].entry.label, 2)]
+        assert "3 of 4 rounds are not" in json.loads(await judge.next("TargetError"))["status"]
+        assert not await db(lambda: Lpp2Score.objects.filter(lpp2=contest, final_score__isnull=False).exists())
         for client in (ai, conf):
             await client.close()
     finally:
@@ -336,6 +328,9 @@ def test_organiser_sets_a_secret_in_the_admin(contest, client, cast):
         cast.olivia.is_staff = cast.olivia.is_superuser = True
         cast.olivia.save()
     identity = Lpp2Identity.objects.get(lpp2=contest, name="judge2")
+    page = client.get(f"/admin/lpp/lpp2contest/{contest.pk}/change/").content.decode()
+    assert "Judges&#x27; ranking pages" in page and page.count("/contests/lpp2/rank/") == 8  # each judge's, linked
+    assert client.get("/admin/lpp/lpp2problem/").status_code == 200
     prefix = "identities"
     rows = list(Lpp2Identity.objects.filter(lpp2=contest).order_by("name"))
     form = {

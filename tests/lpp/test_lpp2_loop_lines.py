@@ -58,10 +58,10 @@ def test_a_cached_line_is_stored_from_the_loop_and_relayed_as_the_thread_path_wo
     assert texts(meeting) == []
     selectors.hot_path_warm()
     (first, second) = asyncio.run(post_all(data("judge0", ai, " Hello <b>machine</b>?\r\n"), data(ai, "judge0", "Hi.")))
-    assert texts(meeting) == [("interrogator", "Hello <b>machine</b>?"), ("witness", "Hi.")]
+    assert texts(meeting) == [("interrogator", " Hello <b>machine</b>?\n"), ("witness", "Hi.")]  # as typed
     lpp2_id, line = first
     assert lpp2_id == lpp2.pk and (line.to, line.judge, line.number, line.seq) == (ai, "judge0", 0, 1)
-    assert json.loads(line.data) == {"id": "judge0", "secret": "", "content": "Hello <b>machine</b>?", "to": ai}
+    assert json.loads(line.data) == {"id": "judge0", "secret": "", "content": " Hello <b>machine</b>?\n", "to": ai}
     assert (second[1].to, second[1].judge, second[1].seq) == ("judge0", "judge0", 2)
     stored = Message.objects.get(conversation_id=line.conversation_id, seq=1)
     assert stored.created_at.utcoffset().total_seconds() == 0 and stored.hash  # chained, in UTC like Django's

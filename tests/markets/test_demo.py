@@ -30,3 +30,20 @@ def test_the_demo_shows_a_settled_and_a_live_conversation_market_with_trades(db)
     assert sorted(markets) == ["running", "settled"]
     for cm in markets.values():
         assert cm.game.trades.exists() and ledger_audit(game=cm.game) == []
+
+
+def test_the_demo_crowd_markets_machine_and_human_answer_in_their_own_words(db):
+    from arena.models import Message
+    from markets.models import ConversationMarket
+
+    call_command("seed_demo", stdout=StringIO())
+    call_command("seed_demo_markets", stdout=StringIO())
+    for cm in ConversationMarket.objects.select_related("interrogation"):
+        answers = {
+            "human" if c.witness_human_id else "machine": [
+                m.text for m in Message.objects.filter(conversation=c, sender_role="witness").order_by("seq")
+            ]
+            for c in cm.interrogation.conversations.all()
+        }
+        assert answers["human"] and answers["machine"]
+        assert not set(answers["human"]) & set(answers["machine"]), answers

@@ -121,15 +121,16 @@ def test_a_reader_verifies_every_transcript_and_the_bundle_as_the_report_says(
     (tmp_path / "transcripts.json").write_bytes(response.content)
     code, output = run_command(bundle, tmp_path, monkeypatch, capsys)
     assert code == 0, output
-    assert output.count("OK: transcript ") == 24 and "ALTERED" not in output
+    assert len(re.findall(r"OK: transcript \S+ sole conversation: ", output)) == 24 and "ALTERED" not in output
+    assert len(re.findall(r"OK: transcript \S+ whole record: ", output)) == 24
 
     # the verifier alone, as the report says: Python and the cryptography package, no platform
     result = offline_verify(tmp_path, "transcripts.json", "--key", "keys.json")
-    assert result.returncode == 0 and result.stdout.count("OK: ") == 24, result.stdout + result.stderr
+    assert result.returncode == 0 and result.stdout.count("OK: ") == 2 * 24, result.stdout + result.stderr
 
     (tmp_path / "transcripts.json").write_bytes(response.content.replace(b"hi, judge", b"hi, judgE", 1))
     code, output = run_command(bundle, tmp_path, monkeypatch, capsys)
-    assert code == 1 and output.count("ALTERED: transcript ") == 1 and output.count("OK: transcript ") == 23
+    assert code == 1 and output.count("ALTERED: transcript ") == 1 and output.count(" conversation: ") == 24
 
 
 def test_the_links_answer_for_whoever_may_read_the_report(judged, cast, client):

@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from arena import services as arena
 from arena.models import Interrogation, Status, Verdict
@@ -331,6 +332,13 @@ def test_the_demo_seed_is_idempotent(transactional_db, task_worker, cast):
     assert statuses == {Status.RUNNING, Status.SCHEDULED}
     assert all(i.interrogation.conversations.get().seal for i in first.interviews.select_related("interrogation"))
     assert ("wager-judge1", "wager-judge1-demo", "wager judge") in logins
+    # the calendar agrees with each interview's status: ended ones lie in the past, scheduled ones ahead
+    now = timezone.now()
+    for interview in Interview.objects.filter(trial__session=session).select_related("interrogation"):
+        ends = interview.starts_at + dt.timedelta(seconds=interview.interrogation.time_limit_s)
+        status = interview.interrogation.status
+        assert (status != Status.ENDED or ends <= now) and (status != Status.SCHEDULED or interview.starts_at > now)
+        assert status != Status.RUNNING or interview.starts_at <= now < ends
 
 
 def test_the_committee_works_in_the_admin(cast, client):

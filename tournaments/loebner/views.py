@@ -279,6 +279,12 @@ def rank(request, contest_id):
     me = Participant.objects.filter(contest=contest, kind=Participant.Kind.JUDGE, user=request.user).first()
     if me is None:
         raise Http404("You are not a judge of this contest.")
+    return rank_page(request, contest, me)
+
+
+def rank_page(request, contest, me):
+    """The ranking page of judge ``me`` (a participant), at the request's own address (also served to
+    judges who played over LPP2, at their signed address: ``lpp.views.lpp2_rank``)."""
     services.judgments_sync(contest_id=contest.pk)
     fmt = selectors.contest_format(contest=contest)
     items = selectors.rank_sheet(contest=contest, judge=me, ranking=fmt.ranking)
@@ -290,9 +296,9 @@ def rank(request, contest_id):
                 value = request.POST.get(f"rank-{item.key}", "").strip()
                 choices[item.key] = int(value) if value.isdigit() and len(value) < 4 else value
             ranks = selectors.rank_choices(items=items, choices=choices)
-            services.ranks_submit(contest_id=contest.pk, judge=request.user, ranks=ranks)
+            services.ranks_submit(contest_id=contest.pk, judge=me.user, ranks=ranks)
             messages.success(request, "Your ranks are stored.")
-            return redirect("loebner:rank", contest_id=contest.pk)
+            return redirect(request.path)
         except ArenaError as exc:
             messages.error(request, str(exc))
     current = selectors.judge_ranks(contest=contest, judge=me)

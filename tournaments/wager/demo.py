@@ -10,16 +10,19 @@ from django.utils import timezone
 from arena import roles
 from arena.models import Entry
 from arena.setup import ensure_role_groups
+from tournaments.wager import rules
 from tournaments.wager.models import Committee, CommitteeMember, Session
 from tournaments.wager.services.governance import amendment_record, committee_member_appoint
 from tournaments.wager.services.rehearsal import FAST, foil_bots, interview_bots_run, trial_bots_judge
-from tournaments.wager.services.sessions import session_create
+from tournaments.wager.services.sessions import session_create, trial_span_of
 
 TITLE = "Demo Turing Test Session"
 COMMITTEE = "Demo Turing Test Committee"
 JUDGES = ["wager-judge1", "wager-judge2", "wager-judge3"]
 FOILS = ["wager-foil1", "wager-foil2", "wager-foil3"]
 SEED = "demo"
+
+MINUTES = 120  # each interview's length
 
 
 def _person(username: str, role: str):
@@ -68,12 +71,15 @@ def demo_wager_seed(*, reply_timeout_s: float = 5.0) -> tuple[Session, list[tupl
         computer=computer,
         judges=judges,
         foils=foils,
-        starts_at=timezone.now(),
+        # trial 1 (played below) lies wholly in the past and trial 2 begins now, so the calendar's times
+        # agree with what each interview shows: ended, running, scheduled
+        starts_at=timezone.now()
+        - trial_span_of(plan=rules.slot_plan(judges=len(judges), candidates=len(foils) + 1, hours=2)),
         called_by="Rae (committee member)",
         called_by_kind=Session.CalledBy.MEMBER,
         funded_by="Rae (raised the funds)",
         trials=3,
-        interview_minutes=120,
+        interview_minutes=MINUTES,
         seed=SEED,
     )
     amendment_record(

@@ -4,13 +4,14 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from lpp.importer import ImportFailed, import_file, rounds_check
+from lpp.importer import FORMATS, ImportFailed, import_file, rounds_check
 
 
 class Command(BaseCommand):
     help = (
-        "Import JComm transcript logs (Loebner Prize 2009/2012 formats) as ended interrogations, "
-        "keeping every keystroke. Re-importing a file changes nothing."
+        "Import what Loebner contests left behind as ended interrogations: JComm transcript logs (Loebner "
+        "Prize 2009/2012 formats, keeping every keystroke), the LPP2 reference server's round logs and text "
+        "transcripts of 'Speaker: text' lines. Re-importing a file changes nothing."
     )
 
     def add_arguments(self, parser):
@@ -25,6 +26,19 @@ class Command(BaseCommand):
             metavar="NAME",
             help="existing user to record as the human witness (default: lpp-confederate-<program>)",
         )
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            default="auto",
+            help="jcomm (JComm log), lpp2 (the reference server's Round<n> file), text (a transcript of "
+            "'Speaker: text' lines); auto (default) tells them apart",
+        )
+        parser.add_argument(
+            "--tilde",
+            choices=("backspace", "literal"),
+            default="backspace",
+            help="in a text transcript, ~ is a BackSpace (default) or a literal character",
+        )
 
     def handle(self, *args, logfiles, judge_user=None, confederate_user=None, verbosity=1, **options):
         judge, confederate = self._user(judge_user), self._user(confederate_user)
@@ -33,7 +47,13 @@ class Command(BaseCommand):
         bar = tqdm(logfiles, unit="file", disable=verbosity < 1 or len(logfiles) < 2, file=sys.stderr)
         for path in bar:
             try:
-                result = import_file(path, judge_user=judge, confederate_user=confederate)
+                result = import_file(
+                    path,
+                    judge_user=judge,
+                    confederate_user=confederate,
+                    format=options.get("format", "auto"),
+                    tilde=options.get("tilde", "backspace"),
+                )
             except ImportFailed as error:
                 failures.append(str(error))
                 continue
@@ -46,6 +66,9 @@ class Command(BaseCommand):
         self.stdout.write(f"Imported {imported} transcript(s), {skipped} already imported.")
         for key, why in sorted(rounds_check(results).items()):
             self.stdout.write(f"{key}: {why}")
+        for result in results:
+            for note in result.notes:
+                self.stdout.write(note)
         if failures:
             raise CommandError("; ".join(failures))
 

@@ -17,7 +17,8 @@ SAVED: list[Path] = []
 
 @pytest.fixture(scope="module")
 def axe_script():
-    return AXE  # kept in the repository (core/vendor.py)
+    assert AXE.is_file()  # kept in the repository (core/vendor.py)
+    return "/static/vendor/axe-core/axe.min.js"
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,7 @@ def sweep_site(django_db_setup, django_db_blocker, end_stray_sessions):
     with django_db_blocker.unblock(), _test_database():
         try:
             users, _, ids = build_world(cast_make())
+            _qualifying_answers(ids["contest"])
             ids["study"] = str(
                 study_make(  # the newest open study: the one /play/ serves, matched with a bot at once
                     human_witness_share=0.0, exit_questions=[{"key": "fun", "label": "Was it fun?"}]
@@ -47,6 +49,18 @@ def sweep_site(django_db_setup, django_db_blocker, end_stray_sessions):
         finally:
             _drop_other_sessions(other_processes_only=True)  # the server's; this process's threads go on
             call_command("flush", interactive=False, verbosity=0)
+
+
+def _qualifying_answers(contest_id):
+    """A human control's answers on the contest's qualifying page: a score to choose for each."""
+    from tournaments.loebner import services
+    from tournaments.loebner.models import Contest, Question, QuestionSet
+
+    question_set = QuestionSet.objects.create(name="Sweep questions")
+    for order, text in enumerate(("What is your name?", "What did you eat today?"), 1):
+        Question.objects.create(question_set=question_set, order=order, text=text, category="memory")
+    Contest.objects.filter(pk=contest_id).update(question_set=question_set)
+    services.control_answers_record(contest_id=contest_id, name="Control 1", answers={1: "Sam", 2: "Toast"})
 
 
 @contextmanager

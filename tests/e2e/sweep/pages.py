@@ -14,6 +14,7 @@ class Page:
     name: str
     path: str
     user: str | None = None
+    axe: bool = True  # False: a third-party page the platform serves as it comes (its markup is not ours)
 
 
 PAGES = [
@@ -37,6 +38,12 @@ PAGES = [
     Page("trade-leaderboard", "/markets/leaderboard/"),
     Page("trade-watch", "/markets/{game}/watch/"),
     Page("trade-log", "/markets/{finished_game}/log/"),
+    Page("api-docs", "/api/docs/", axe=False),  # Swagger UI: checked for fit and the policy, not axe
+    Page("trade-bettor-profile", "/markets/bettors/betty/"),
+    Page("crowd-markets", "/markets/conversations/"),
+    Page("crowd-market", "/markets/conversations/{xmarket}/"),
+    Page("crowd-market-results", "/markets/conversations/results/"),
+    Page("play-watch", "/play/watch/"),
     # entrants
     Page("entrant", "/entrant/", "ada"),
     Page("entrant-keys", "/entrant/keys/", "ada"),
@@ -49,16 +56,19 @@ PAGES = [
     Page("confederate-console", "/witness/{conversation}/", "connie"),
     Page("wager", "/wager/", "jude"),
     Page("wager-session", "/wager/sessions/{wager_session}/", "jude"),
+    Page("wager-report", "/wager/sessions/{wager_session}/report/", "olivia"),
     Page("contest-rank", "/contests/{contest}/rank/", "jude"),
     Page("trade-bettor", "/markets/{game}/", "betty"),
     Page("trade-target", "/markets/{game}/target/", "connie"),
     # organisers
     Page("monitor", "/monitor/", "olivia"),
     Page("admin", "/admin/", "olivia"),
+    Page("admin-interrogations", "/admin/arena/interrogation/", "olivia"),
     Page("contest-control", "/admin/loebner/contest/{contest}/control/", "olivia"),
     Page("wager-control", "/admin/wager/session/{wager_session}/control/", "olivia"),
     Page("study-control", "/admin/studies/study/{study}/control/", "olivia"),
     Page("wager-organiser", "/wager/", "olivia"),
+    Page("wager-report", "/wager/sessions/{wager_session}/report/", "olivia"),
     Page("contests-organiser", "/contests/", "olivia"),
     Page("contest-board", "/contests/{contest}/board/", "olivia"),
     Page("contest-qualifying", "/contests/{contest}/qualifying/", "olivia"),

@@ -1,6 +1,7 @@
 """Every role's main page at a desktop (1280×800) and a phone (390×844) size, as the cast member who opens
-it: nothing wider than the screen, no serious or critical axe-core violation, and a full-page screenshot
-of each in SCREENSHOTS_DIR (default test-artifacts/screenshots/) for review."""
+it: nothing wider than the screen, nothing the Content-Security-Policy blocks, no serious or critical
+axe-core violation, nothing in the browser's console (no warning from a chart's spec, no script error),
+and a full-page screenshot of each in SCREENSHOTS_DIR (default test-artifacts/screenshots/) for review."""
 
 import pytest
 from playwright.sync_api import expect
@@ -13,12 +14,20 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SEVERE = ("serious", "critical")
 # Pages that reload themselves (static/arena/autorefresh.js) hold still while they are examined.
 HOLD_STILL = "sessionStorage.setItem(`arena-refresh-paused:${location.pathname}`, '1')"
+# What the Content-Security-Policy blocked on the page: an inline script or handler, an eval, a resource.
+CSP_WATCH = """window.cspBlocked = [];
+document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(`${e.effectiveDirective}
+  blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.pathname}:${e.lineNumber}`));"""
 AXE_RUN = """async () => {
   const run = axe.run(document, {resultTypes: ['violations']});
   const late = new Promise((_, fail) => setTimeout(() => fail(new Error('axe took over 30 s')), 30000));
   return (await Promise.race([run, late])).violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map(n => n.target.join(' ') + '  ' + n.html.slice(0, 120))}));
 }"""
+
+# every chart drawn (or fallen back): what a chart's spec makes Vega warn about is in the console by then
+CHARTS_DRAWN = """async () => { await Promise.all([...document.querySelectorAll('figure[data-chart]')]
+  .map((f) => window.Charts && Charts.get(f.id) && Charts.get(f.id).ready)); }"""
 
 
 # A wide table scrolls inside itself on a phone; its data may, but a button in it must not start out of sight.
@@ -58,13 +67,23 @@ def play_to(context, step):
     return page
 
 
+def listen(page):
+    """The page's console warnings and errors (a chart's spec that Vega warns about among them)."""
+    page.said = []
+    page.on("console", lambda m: m.type in ("warning", "error") and page.said.append(f"{m.type}: {m.text[:200]}"))
+    return page
+
+
 def open_page(spec, contexts, browser, base_url, ids):
     if spec.user == "player":
         context = browser.new_context(base_url=base_url)
         context.add_init_script(HOLD_STILL)
+        context.add_init_script(CSP_WATCH)
+        context.on("page", listen)
         return play_to(context, spec.path), context
-    page = contexts(spec.user).new_page()
+    page = listen(contexts(spec.user).new_page())
     page.add_init_script(HOLD_STILL)
+    page.add_init_script(CSP_WATCH)
     response = page.goto(spec.path.format(**ids))
     assert response.status == 200, f"{page.url}: {response.status}"
     return page, None
@@ -77,7 +96,7 @@ def settle(page):
 
 
 def severe_violations(page, axe_script):
-    page.add_script_tag(path=str(axe_script))
+    page.add_script_tag(url=axe_script)  # from the platform's own /static/: the policy allows no inline script
     return [v for v in page.evaluate(AXE_RUN) if v["impact"] in SEVERE]
 
 
@@ -101,7 +120,10 @@ def test_page_fits_and_passes_axe(spec, size, browser, contexts, sweep_site, axe
         SAVED.append(shot)
         wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         clipped = page.evaluate(CLIPPED_BUTTONS)
-        violations = severe_violations(page, axe_script)
+        blocked = page.evaluate("window.cspBlocked")
+        page.evaluate(CHARTS_DRAWN)
+        violations = severe_violations(page, axe_script) if spec.axe else []
+        said = list(page.said)
     finally:
         (own_context or page).close()
     problems = []
@@ -109,8 +131,12 @@ def test_page_fits_and_passes_axe(spec, size, browser, contexts, sweep_site, axe
         problems.append(f"  the page is {wide} px wide on a {screen} px screen")
     if clipped:
         problems.append(f"  buttons past their table's visible edge (scrolled out of sight): {clipped}")
+    if blocked:
+        problems.append(f"  the Content-Security-Policy blocked: {blocked}")
     if violations:
         problems.append(describe(violations))
+    if said:
+        problems.append(f"  the console said ({len(said)}): " + "\n      ".join(sorted(set(said))[:8]))
     assert not problems, f"{spec.name} at {size} ({shot}):\n" + "\n".join(problems)
 
 

@@ -124,14 +124,17 @@ def test_turing_trade_pages_do_not_reach_a_conversation_market(cast):
         selectors.game_by_public_id(public_id=market.game.public_id)
 
 
-def test_a_witness_cannot_watch_the_other_side_while_the_conversation_runs(client, cast):
+def test_the_conversations_people_cannot_watch_its_market_until_the_truth_is_out(client, cast):
     market = xmarket(cast)
     url = f"/markets/conversations/{market.game.public_id}/state.json"
-    client.force_login(cast.connie)
-    refused = client.get(url)
-    assert refused.status_code == 403 and "once it has ended" in refused.json()["message"]
-    client.force_login(cast.jude)  # the judge sees both sides anyway
-    assert client.get(url).status_code == 200
+    for who in (cast.connie, cast.jude):  # a witness, and the judge: the price would tell them
+        client.force_login(who)
+        refused = client.get(url)
+        assert refused.status_code == 403 and "once its truth is revealed" in refused.json()["message"]
     arena_services.interrogation_end(interrogation_id=market.interrogation_id, reason="judge")
     client.force_login(cast.connie)
+    assert client.get(url).status_code == 403  # over, and the verdict not in yet
+    arena_services.verdict_submit(
+        interrogation_id=market.interrogation_id, judge=cast.jude, choice="left", confidence=70
+    )
     assert client.get(url).status_code == 200

@@ -212,7 +212,8 @@ def test_all_the_contests_transcripts_verify_offline_in_one_file(cast, client, t
     monkeypatch.chdir(tmp_path)
     assert hashchain.main(["verify", "transcripts.json", "--key", "keys.json"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 * Meeting.objects.filter(round__contest=contest).count()  # both conversations of each
+    # both conversations of each meeting, and its whole record
+    assert len(lines) == 3 * Meeting.objects.filter(round__contest=contest).count()
     assert all(line.startswith("OK: transcript ") for line in lines)
 
 

@@ -39,6 +39,7 @@ class Meeting(models.Model):
     class Left(models.TextChoices):
         ENTRY = "entry", "entry"
         CONFEDERATE = "confederate", "confederate"
+        UNKNOWN = "unknown", "unknown (the judge's own page placed the partners)"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="meetings")
     judge = models.ForeignKey("loebner.Participant", on_delete=models.PROTECT, related_name="+")

@@ -118,7 +118,7 @@ def session_create(
         plan = rules.slot_plan(
             judges=len(judges), candidates=len(foils) + 1, hours=interview_minutes / 60, break_h=break_minutes / 60
         )
-        trial_span = dt.timedelta(hours=max(s.end_h for s in plan) + break_minutes / 60)
+        trial_span = trial_span_of(plan=plan, break_minutes=break_minutes)
         witness = {"computer": computer, **{f.label: f.user for f in seated_foils}}
         judge_by_label = {j.label: j.user for j in seated_judges}
         for number in range(1, trials + 1):
@@ -180,6 +180,11 @@ def _plan_of(trial: Trial) -> list[rules.Slot]:
         start = (interview.starts_at - trial.session.starts_at) / hour
         out.append(rules.Slot(interview.slot, labels[interview.judge_id], interview.candidate, start, start + length))
     return out
+
+
+def trial_span_of(*, plan, break_minutes: int = 0) -> dt.timedelta:
+    """How long one trial lasts on the slot plan: from its first slot's start to the next trial's."""
+    return dt.timedelta(hours=max(s.end_h for s in plan) + break_minutes / 60)
 
 
 def interview_move(*, interview_id: int, starts_at: dt.datetime, by=None) -> Interview:
