@@ -3,6 +3,7 @@ does not move): the studies benchmark's games per core are mostly these statemen
 of every thread is counted, phase by phase, against a budget that the code meets, so that a query added
 per page or per message shows here."""
 
+import asyncio
 import collections
 
 import pytest
@@ -61,7 +62,10 @@ async def test_a_two_party_game_from_the_lobby_to_the_reveal_stays_within_its_st
     await lobby_b.send({"type": "join"})
     await lobby_b.expect("state", waiting=True)
     phase[0] = "game starts"
+    await asyncio.sleep(2.1)  # the drawn wait (2 s); then the page's next state request starts the game
+    await lobby_b.send({"type": "state"})
     await lobby_b.expect("matched")
+    await lobby_b.expect("state")  # the answer to that request, read after the game was made
     await lobby_a.expect("matched")
     phase[0] = "setup"
     game = await sync_to_async(Game.objects.get)()
