@@ -151,9 +151,23 @@ ARENA_EMBEDDED_BEAT = env.bool("ARENA_EMBEDDED_BEAT", True)
 ARENA_GC_FREEZE = env.bool("ARENA_GC_FREEZE", True)
 
 # --- auth, i18n, static -----------------------------------------------------------------------
+# Sign-up's password rules: not like the username, at least 10 characters, not one of Django's list of
+# 20,000 common passwords, not all digits, at least 5 different characters other than spaces.
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "arena.password_rules.CharacterVarietyValidator"},
 ]
+# Log-ins and sign-ups (arena.services.logins): failed log-ins per client address and per username in a
+# window of ARENA_LOGIN_LOCKOUT_S seconds from the first failure, past which that address, or that
+# username, may not log in until the window ends; sign-up attempts per address per ARENA_SIGNUP_WINDOW_S.
+ARENA_LOGIN_FAILURES_PER_ADDRESS = env.int("ARENA_LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1, maximum=100_000)
+ARENA_LOGIN_FAILURES_PER_ACCOUNT = env.int("ARENA_LOGIN_FAILURES_PER_ACCOUNT", 8, minimum=1, maximum=100_000)
+ARENA_LOGIN_LOCKOUT_S = env.int("ARENA_LOGIN_LOCKOUT_S", 900, minimum=1, maximum=86_400)
+ARENA_SIGNUP_PER_ADDRESS = env.int("ARENA_SIGNUP_PER_ADDRESS", 5, minimum=1, maximum=100_000)
+ARENA_SIGNUP_WINDOW_S = env.int("ARENA_SIGNUP_WINDOW_S", 3600, minimum=1, maximum=86_400)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

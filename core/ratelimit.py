@@ -10,13 +10,22 @@ relayed to the other side but cost little). Each has
   ``ARENA_RATE_<CATEGORY>_PER_USER`` frames in each window of ``ARENA_RATE_WINDOW_S`` seconds, kept in
   Django's cache (Redis in services mode, this process's memory in the embedded default).
 
+An anonymous socket (a spectator) has no user: its budget per window is shared by every socket of its
+client address instead (:func:`rate_address_atake`).
+
 A refused frame is answered with one ``rate_limited`` error frame by :class:`core.consumers.BaseConsumer`;
 nothing of it is stored or relayed.
+
+:func:`window_hit` is the one atomic counter of the HTTP side's limits (the APIs' throttles, log-ins and
+sign-ups): a window of ``window_s`` seconds begins with a key's first hit, and every hit is counted in
+one Redis transaction (INCR, EXPIRE NX, PTTL), so any number of processes and threads count exactly.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -29,6 +38,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
+log = logging.getLogger(__name__)
 MESSAGE, TYPING = "message", "typing"
 CATEGORIES = (MESSAGE, TYPING)
 CACHE_ALIAS = "default"
@@ -124,8 +134,79 @@ async def rate_user_atake(*, category: str, user_id: int) -> bool:
     return count <= limits.per_user
 
 
-def _key(category: str, user_id: int, window: int) -> str:
+async def rate_address_atake(*, category: str, address: str) -> bool:
+    """:func:`rate_user_atake` for a client address: the budget of every anonymous socket from it."""
+    return await rate_user_atake(category=category, user_id=f"addr:{address}")
+
+
+def _key(category: str, user_id: int | str, window: int) -> str:
     return f"arena:rate:{category}:{user_id}:{window}"
+
+
+@dataclass(frozen=True)
+class Hit:
+    count: int  # hits of the key in its current window, this one included
+    reset_s: float  # seconds until the window ends
+
+
+_local_lock = threading.Lock()
+
+
+def window_hit(*, key: str, window_s: int) -> Hit:
+    """Count one hit of ``key``: a window of ``window_s`` seconds begins with its first hit.
+
+    In Redis one transaction (MULTI: INCR, EXPIRE NX, PTTL; EXEC), so concurrent hits from any number of
+    processes are each counted once, and a key never outlives its window. In local memory (the embedded
+    default: one process) under a lock. A Redis that fails counts nothing (``count`` 0): a limit lets
+    the request through rather than refuse everyone."""
+    cache = caches[CACHE_ALIAS]
+    if isinstance(cache, RedisCache):
+        full = cache.make_and_validate_key(key)
+        try:
+            with cache._cache.get_client(full, write=True).pipeline(transaction=True) as pipe:
+                pipe.incr(full)
+                pipe.expire(full, window_s, nx=True)
+                pipe.pttl(full)
+                count, _, pttl = pipe.execute()
+        except RedisError:
+            log.exception("rate limit %s: Redis failed; the request is let through", key)
+            return Hit(0, 0.0)
+        return Hit(int(count), max(pttl, 0) / 1000 if pttl > 0 else float(window_s))
+    with _local_lock:
+        now = time.monotonic()
+        count, ends = cache.get(key) or (0, now + window_s)
+        if ends <= now:
+            count, ends = 0, now + window_s
+        cache.set(key, (count + 1, ends), timeout=max(1, int(ends - now) + 1))
+    return Hit(count + 1, ends - now)
+
+
+def window_read(*, key: str) -> Hit:
+    """The hits of ``key``'s current window (not counting one); ``count`` 0 when it has none."""
+    cache = caches[CACHE_ALIAS]
+    if isinstance(cache, RedisCache):
+        full = cache.make_and_validate_key(key)
+        try:
+            with cache._cache.get_client(full).pipeline(transaction=False) as pipe:
+                pipe.get(full)
+                pipe.pttl(full)
+                count, pttl = pipe.execute()
+        except RedisError:
+            log.exception("rate limit %s: Redis failed; read as no hits", key)
+            return Hit(0, 0.0)
+        return Hit(int(count or 0), max(pttl, 0) / 1000)
+    with _local_lock:
+        now = time.monotonic()
+        count, ends = cache.get(key) or (0, now)
+    return Hit(count, ends - now) if ends > now else Hit(0, 0.0)
+
+
+def window_clear(*, key: str) -> None:
+    """Forget ``key``'s hits (a log-in that succeeded clears its account's failures)."""
+    try:
+        caches[CACHE_ALIAS].delete(key)
+    except RedisError:
+        log.exception("rate limit %s: Redis failed; not cleared", key)
 
 
 _clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its redis.asyncio client
