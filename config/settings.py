@@ -244,7 +244,9 @@ ARENA_REHEARSAL_TIME_LIMIT_S = env.int("ARENA_REHEARSAL_TIME_LIMIT_S", 180, mini
 ARENA_REHEARSAL_PAUSE_S = env.float("ARENA_REHEARSAL_PAUSE_S", 2.0, minimum=0.0, maximum=60.0)
 
 # --- the platform's own knobs -----------------------------------------------------------------
-ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
+# At most 20,000: the longest websocket frame the consoles read (core.consumers.max_frame_chars) stays
+# below daphne's 1 MiB, so a frame too long gets its error frame rather than a closed socket.
+ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1, maximum=20_000)
 # Threads per daphne process for chat messages' appends alone (core.consumers.db_message): a message never
 # waits behind pages' connects, state reads or lobby joins in the shared pool.
 ARENA_MESSAGE_THREADS = env.int("ARENA_MESSAGE_THREADS", 4, minimum=1, maximum=64)
@@ -304,6 +306,11 @@ ARENA_RATE_MESSAGE_PER_USER = env.int("ARENA_RATE_MESSAGE_PER_USER", 120, minimu
 ARENA_RATE_TYPING_BURST = env.int("ARENA_RATE_TYPING_BURST", 100, minimum=1, maximum=10_000)
 ARENA_RATE_TYPING_PER_S = env.float("ARENA_RATE_TYPING_PER_S", 30.0, minimum=0.01, maximum=1000.0)
 ARENA_RATE_TYPING_PER_USER = env.int("ARENA_RATE_TYPING_PER_USER", 3000, minimum=1, maximum=1_000_000)
+# Anonymous sockets (spectators; a study's players without an account) have no user: all those of one
+# client address share _PER_ADDRESS frames per window (a connect counts as a message frame). A lab
+# whose participants play from one address raises these.
+ARENA_RATE_MESSAGE_PER_ADDRESS = env.int("ARENA_RATE_MESSAGE_PER_ADDRESS", 600, minimum=1, maximum=1_000_000)
+ARENA_RATE_TYPING_PER_ADDRESS = env.int("ARENA_RATE_TYPING_PER_ADDRESS", 30_000, minimum=1, maximum=1_000_000)
 # The cache holds the per-user counters: Redis (shared by every process) in services mode, this
 # process's memory in the embedded default (one process).
 if REDIS_URL:

@@ -8,10 +8,10 @@ relayed to the other side but cost little). Each has
   refilled at ``ARENA_RATE_<CATEGORY>_PER_S`` a second; in memory, the consumer's own;
 - a counter per user shared by all their sockets in every process (:func:`rate_user_take`):
   ``ARENA_RATE_<CATEGORY>_PER_USER`` frames in each window of ``ARENA_RATE_WINDOW_S`` seconds, kept in
-  Django's cache (Redis in services mode, this process's memory in the embedded default).
-
-An anonymous socket (a spectator) has no user: its budget per window is shared by every socket of its
-client address instead (:func:`rate_address_atake`).
+  Django's cache (Redis in services mode, this process's memory in the embedded default); an anonymous
+  socket (a spectator, a study's player without an account) has no user: every anonymous socket of one
+  client address shares ``ARENA_RATE_<CATEGORY>_PER_ADDRESS`` instead (:func:`rate_address_atake`), and
+  its connect (which reads the state) counts as one message frame.
 
 A refused frame is answered with one ``rate_limited`` error frame by :class:`core.consumers.BaseConsumer`;
 nothing of it is stored or relayed.
@@ -49,6 +49,7 @@ class Limits:
     burst: int  # frames a socket may send at once
     per_s: float  # the socket's bucket refills this many a second
     per_user: int  # frames one user may send per window, all sockets together
+    per_address: int  # frames the anonymous sockets of one client address may send per window, together
     window_s: int
 
 
@@ -59,6 +60,7 @@ def limits_for(category: str) -> Limits:
         burst=getattr(settings, f"{prefix}_BURST"),
         per_s=getattr(settings, f"{prefix}_PER_S"),
         per_user=getattr(settings, f"{prefix}_PER_USER"),
+        per_address=getattr(settings, f"{prefix}_PER_ADDRESS"),
         window_s=settings.ARENA_RATE_WINDOW_S,
     )
 
@@ -91,7 +93,7 @@ def socket_buckets() -> dict[str, TokenBucket]:
     return {c: TokenBucket(capacity=limits_for(c).burst, per_s=limits_for(c).per_s) for c in CATEGORIES}
 
 
-def rate_user_take(*, category: str, user_id: int, now: float | None = None) -> bool:
+def rate_user_take(*, category: str, user_id: int | str, now: float | None = None, limit: int | None = None) -> bool:
     """Count one frame of ``category`` against the user's budget of the current window; False when the
     budget is spent (the frame is refused, and still counted: a flood does not refill it).
 
@@ -99,13 +101,14 @@ def rate_user_take(*, category: str, user_id: int, now: float | None = None) -> 
     atomically (Redis INCR; a lock in local memory), or created with the window's lifetime by its first
     frame. (A fixed window lets up to twice the budget through around a window's edge.)"""
     limits = limits_for(category)
+    limit = limits.per_user if limit is None else limit
     now = time.time() if now is None else now
     window = int(now // limits.window_s)
     key = _key(category, user_id, window)
     cache = caches[CACHE_ALIAS]
     for _ in range(3):  # the window's first frame creates its key; another process may be doing the same
         try:
-            return cache.incr(key) <= limits.per_user
+            return cache.incr(key) <= limit
         except ValueError:  # no such key yet (or it has just expired)
             pass
         if cache.add(key, 1, timeout=limits.window_s + 1):
@@ -113,16 +116,19 @@ def rate_user_take(*, category: str, user_id: int, now: float | None = None) -> 
     return True  # the cache keeps losing the key: let the frame through rather than refuse everyone
 
 
-async def rate_user_atake(*, category: str, user_id: int) -> bool:
+async def rate_user_atake(*, category: str, user_id: int | str, limit: int | None = None) -> bool:
     """:func:`rate_user_take` from the event loop: at once with the in-memory cache; with Redis, one
     pipelined round trip (INCR, and EXPIRE NX for the window's first frame) on this loop's own client,
     with no hop to a thread; a Redis that fails lets the frame through (the socket's bucket still holds)."""
     cache = caches[CACHE_ALIAS]
     if isinstance(cache, LocMemCache):
-        return rate_user_take(category=category, user_id=user_id)
+        return rate_user_take(category=category, user_id=user_id, limit=limit)
     if not isinstance(cache, RedisCache):
-        return await sync_to_async(rate_user_take, thread_sensitive=False)(category=category, user_id=user_id)
+        return await sync_to_async(rate_user_take, thread_sensitive=False)(
+            category=category, user_id=user_id, limit=limit
+        )
     limits = limits_for(category)
+    limit = limits.per_user if limit is None else limit
     key = cache.make_and_validate_key(_key(category, user_id, int(time.time() // limits.window_s)))
     try:
         async with _loop_client(cache).pipeline(transaction=False) as pipe:
@@ -131,12 +137,14 @@ async def rate_user_atake(*, category: str, user_id: int) -> bool:
             count, _ = await pipe.execute()
     except RedisError:
         return True
-    return count <= limits.per_user
+    return count <= limit
 
 
 async def rate_address_atake(*, category: str, address: str) -> bool:
-    """:func:`rate_user_atake` for a client address: the budget of every anonymous socket from it."""
-    return await rate_user_atake(category=category, user_id=f"addr:{address}")
+    """:func:`rate_user_atake` for a client address: ``ARENA_RATE_<CATEGORY>_PER_ADDRESS``, the budget of
+    every anonymous socket from it together."""
+    limit = limits_for(category).per_address
+    return await rate_user_atake(category=category, user_id=f"address:{address[:64]}", limit=limit)
 
 
 def _key(category: str, user_id: int | str, window: int) -> str:

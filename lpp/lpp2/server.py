@@ -30,7 +30,7 @@ from arena.groups import conversation_group
 from core.consumers import message_executor
 from core.notify import remember_server_loop
 from lpp.groups import lpp2_group
-from lpp.lpp2 import events, loop_lines, selectors, services
+from lpp.lpp2 import events, guard, loop_lines, selectors, services
 from lpp.protocol import lpp2 as wire
 
 log = logging.getLogger("lpp.lpp2")
@@ -107,6 +107,10 @@ class Hub:
         client = self.clients.get((generation, sid))
         if client is None:
             return
+        refusal = guard.event_refusal(client, event, data)
+        if refusal is not None:
+            log.warning("LPP2 %s from %s refused: %s", event, client.name or sid, refusal)
+            return await client.emit("TargetError", wire.target_error(refusal))
         await client.pending.acquire()
         task = asyncio.get_running_loop().create_task(self._in_lane(client, event, data))
         self.tasks.add(task)
@@ -362,14 +366,14 @@ def servers_build() -> tuple:
         async_mode="asgi",
         cors_allowed_origins="*",
         async_handlers=False,
-        max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
+        max_http_buffer_size=guard.MAX_PACKET_BYTES,
     )
     legacy = socketio_v4.AsyncServer(
         async_mode="asgi",
         cors_allowed_origins="*",
         async_handlers=False,
         client_manager=_legacy_manager(),
-        max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
+        max_http_buffer_size=guard.MAX_PACKET_BYTES,
     )
     _register(modern, 5)
     _register(legacy, 4)
