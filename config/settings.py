@@ -12,6 +12,7 @@ from pathlib import Path
 
 from config.env import env
 from core.keyfiles import secret_key_file
+from core.redis_options import cache_options, layer_host
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env.str("ARENA_DATA_DIR", str(BASE_DIR / "var")))
@@ -108,9 +109,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "core.channel_layer.RedisChannelLayer",  # channels_redis's, fewer round trips
-            # No socket timeout: redis-py's default (5 s) equals the layer's blocking wait, and an idle
-            # websocket's consumer would die with TimeoutError (django/channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # no socket timeout; a command that met a connection Redis closed is retried (core.redis_options)
+            "CONFIG": {"hosts": [layer_host(REDIS_URL)]},
         }
     }
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", REDIS_URL)
@@ -319,6 +319,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "arena",
+            "OPTIONS": cache_options(),  # a connection Redis closed is replaced, not failed (core.redis_options)
         }
     }
 else:

@@ -11,6 +11,7 @@ admin.site.index_title = "Contests, entries, interrogations"
 admin.site.login_form = LimitedAdminAuthenticationForm  # failed log-ins lock out (arena.services.logins)
 
 handler404 = "arena.api.errors.not_found"  # under /api/, the APIs' one error body
+handler500 = "arena.api.errors.server_error"  # likewise
 
 ENTRANTS_API = [path("api/v1/", include("arena.api.urls"))]
 

@@ -19,11 +19,11 @@ from rest_framework.views import APIView as DRFAPIView
 from arena.api import schema
 from arena.api.errors import error_json, refused
 from arena.api.throttles import AddressFirst, AddressThrottle, TokenThrottle, throttle_wait
-from arena.models import Entry, EntryHealth
+from arena.models import ApiKey, Entry, EntryHealth
 from arena.selectors import entries
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
-from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
+from arena.services.pull import KeyRevoked, pull_pending_wait, pull_reply, pull_typing
 from arena.services.rehearsals import JUDGES, rehearsal_start
 from core.db import connection_release
 from core.errors import ArenaError, InvalidInput
@@ -103,9 +103,18 @@ class _Refused(Exception):
         self.response = response
 
 
-def _own_entry_authenticated(request, entry_id: int) -> Entry:
-    """The API's own throttles and authentication (DRF's classes: a token, or a session) and the caller's
-    entry; raises _Refused with the answer. Its connection is closed after (a long poll keeps none)."""
+def _unauthenticated(exc) -> JsonResponse:
+    """401 as DRF answers it: the one body, with the first authentication class's challenge."""
+    challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(None)
+    detail = getattr(exc, "detail", str(exc))
+    codes = exc.get_codes() if hasattr(exc, "get_codes") else "authentication_failed"
+    return error_json(401, str(detail), codes, **{"WWW-Authenticate": challenge})
+
+
+def _own_entry_authenticated(request, entry_id: int) -> tuple[Entry, int | None]:
+    """The API's own throttles and authentication (DRF's classes: a token, or a session), the caller's
+    entry and the id of the API key it came with (None: a DRF token or a session); raises _Refused with
+    the answer. Its connection is closed after (a long poll keeps none)."""
     try:
         api_request = Request(request, authenticators=[auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
         wait = throttle_wait(AddressThrottle, api_request)
@@ -114,11 +123,7 @@ def _own_entry_authenticated(request, entry_id: int) -> Entry:
                 if not api_request.user.is_authenticated:
                     raise exceptions.NotAuthenticated()
             except (exceptions.NotAuthenticated, exceptions.AuthenticationFailed) as exc:
-                # as DRF answers: 401 with the first authentication class's challenge
-                challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(request)
-                raise _Refused(
-                    error_json(401, str(exc.detail), exc.get_codes(), **{"WWW-Authenticate": challenge})
-                ) from exc
+                raise _Refused(_unauthenticated(exc)) from exc
             wait = throttle_wait(TokenThrottle, api_request)
         if wait is not None:
             raise _Refused(
@@ -130,7 +135,8 @@ def _own_entry_authenticated(request, entry_id: int) -> Entry:
                 )
             )
         try:
-            return own_entry(api_request, entry_id)
+            key_id = api_request.auth.pk if isinstance(api_request.auth, ApiKey) else None
+            return own_entry(api_request, entry_id), key_id
         except Http404 as exc:
             raise _Refused(error_json(404, str(exc), "not_found")) from None
     finally:
@@ -145,18 +151,19 @@ async def pending_long_poll(request, entry_id):
     if request.method != "GET":
         return error_json(405, f'Method "{request.method}" not allowed.', "method_not_allowed", Allow="GET")
     try:
-        entry = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
+        entry, key_id = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
     except _Refused as refusal:
         return refusal.response
     try:
         wait = number_param(
             request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S, cap=True
         )
-        return JsonResponse(
-            {"pending": await pull_pending_wait(entry=entry, wait_s=wait)}, json_dumps_params={"separators": (",", ":")}
-        )
+        pending = await pull_pending_wait(entry=entry, wait_s=wait, key_id=key_id)
+        return JsonResponse({"pending": pending}, json_dumps_params={"separators": (",", ":")})
     except InvalidInput as exc:
         return error_json(400, str(exc), exc.code)
+    except KeyRevoked as exc:  # revoked while it waited: as any request with a revoked key is answered
+        return _unauthenticated(exceptions.AuthenticationFailed(str(exc)))
 
 
 class ReplyInput(serializers.Serializer):

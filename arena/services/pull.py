@@ -24,9 +24,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena.models import Conversation, EngineCall, Entry, Message, Status
+from arena.models import ApiKey, Conversation, EngineCall, Entry, Message, Status
 from core.db import connection_release
-from core.errors import Closed, Conflict, InvalidInput
+from core.errors import Closed, Conflict, InvalidInput, NotAllowed
+
+
+class KeyRevoked(NotAllowed):
+    """The API key a long poll was authenticated with has been revoked (or its user deactivated)."""
 
 
 def _answered(conversation_ids) -> set[tuple[int, int]]:
@@ -67,22 +71,32 @@ def pull_pending(*, entry: Entry) -> list[dict]:
     return pending
 
 
-def _pending_released(*, entry: Entry) -> list[dict]:
+def _pending_released(*, entry: Entry, key_id: int | None = None) -> list[dict]:
     """:func:`pull_pending`, then this thread's connection is closed, so that a waiting poll holds none
-    (a persistent connection would stay open for CONN_MAX_AGE); kept inside a transaction (a test's)."""
+    (a persistent connection would stay open for CONN_MAX_AGE); kept inside a transaction (a test's).
+    Raises KeyRevoked when the poll's API key (``key_id``) is no longer active."""
     try:
+        if (
+            key_id is not None
+            and not ApiKey.objects.filter(pk=key_id, revoked_at__isnull=True, user__is_active=True).exists()
+        ):
+            raise KeyRevoked("This API key has been revoked.", code="key_revoked")
         return pull_pending(entry=entry)
     finally:
         connection_release()
 
 
-async def pull_pending_wait(*, entry: Entry, wait_s: float, step_s: float | None = None) -> list[dict]:
+async def pull_pending_wait(
+    *, entry: Entry, wait_s: float, step_s: float | None = None, key_id: int | None = None
+) -> list[dict]:
     """:func:`pull_pending`, checked every ``step_s`` (ARENA_PULL_POLL_S) for up to ``wait_s`` seconds,
     which must be finite, from 0 to ARENA_PULL_MAX_WAIT_S (InvalidInput otherwise: NaN fails every
     comparison and would never end the wait).
 
     Each check runs on a worker thread (not the shared sync thread) and closes its connection; the wait
-    between checks is an ``asyncio.sleep``, cancelled with the request when its client disconnects."""
+    between checks is an ``asyncio.sleep``, cancelled with the request when its client disconnects. Each
+    check first makes sure the poll's API key (``key_id``) is still active: a key revoked meanwhile ends
+    its open polls (KeyRevoked) at their next check, and they receive nothing more."""
     if not 0 <= wait_s <= settings.ARENA_PULL_MAX_WAIT_S:
         raise InvalidInput(f"wait must be a number of seconds from 0 to {settings.ARENA_PULL_MAX_WAIT_S:g}.")
     step_s = step_s or settings.ARENA_PULL_POLL_S
@@ -90,7 +104,7 @@ async def pull_pending_wait(*, entry: Entry, wait_s: float, step_s: float | None
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait_s
     while True:
-        pending = await check(entry=entry)
+        pending = await check(entry=entry, key_id=key_id)
         left = deadline - loop.time()
         if pending or left <= 0:
             return pending
