@@ -5,6 +5,8 @@ The long poll is an async Django view (:func:`pending_long_poll`), authenticated
 views are. Every 4xx has one body (arena.api.errors); every view is throttled (arena.api.throttles).
 """
 
+import asyncio
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, JsonResponse
@@ -150,6 +152,7 @@ async def pending_long_poll(request, entry_id):
     one request of the throttles however long it waits."""
     if request.method != "GET":
         return error_json(405, f'Method "{request.method}" not allowed.', "method_not_allowed", Allow="GET")
+    arrived = asyncio.get_running_loop().time()  # the wait counts from here, authentication included
     try:
         entry, key_id = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
     except _Refused as refusal:
@@ -158,7 +161,7 @@ async def pending_long_poll(request, entry_id):
         wait = number_param(
             request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S, cap=True
         )
-        pending = await pull_pending_wait(entry=entry, wait_s=wait, key_id=key_id)
+        pending = await pull_pending_wait(entry=entry, wait_s=wait, key_id=key_id, since=arrived)
         return JsonResponse({"pending": pending}, json_dumps_params={"separators": (",", ":")})
     except InvalidInput as exc:
         return error_json(400, str(exc), exc.code)
