@@ -4,9 +4,9 @@ A waiting poll registers its entry (and its API key) with this event loop's :cla
 sleeps. Every ``ARENA_PULL_POLL_S`` the watch asks the database once, in one thread, which of the waiting
 entries have a judge message to answer and which of the waiting keys are still active, and wakes those
 polls (the poll then reads its pending messages itself). However many polls wait, that is one query a
-step: with a query and a fresh connection per poll and step, 200 polls of ``wait=10`` queued behind each
-other on the worker threads and answered after 18 s (bench/long_polls.py); a poll that nothing wakes
-ends at its deadline.
+step, not one (and a fresh connection) per poll and step, which would queue hundreds of polls behind each
+other on the worker threads, past their deadlines (bench/long_polls.py measures it). A poll that nothing
+wakes ends at its deadline.
 """
 
 import asyncio
