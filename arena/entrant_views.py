@@ -45,11 +45,10 @@ class SignupForm(UserCreationForm):
 def signup(request):
     if request.user.is_authenticated:
         return redirect("entrant_home")
-    form = SignupForm(request.POST or None)
     refusal = signup_refusal(address=client_address(request)) if request.method == "POST" else None
-    if refusal is not None:
-        form.add_error(None, refusal)
-    elif request.method == "POST" and form.is_valid():
+    # a refused attempt is not read at all: past the limit, nothing (a taken username) is told
+    form = SignupForm(request.POST if request.method == "POST" and refusal is None else None)
+    if request.method == "POST" and refusal is None and form.is_valid():
         user, _ = entrant_signup(
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],
@@ -57,7 +56,11 @@ def signup(request):
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("entrant_home")
-    return render(request, "arena/entrant/signup.html", {"form": form, "approval": settings.ARENA_ENTRANT_APPROVAL})
+    return render(
+        request,
+        "arena/entrant/signup.html",
+        {"form": form, "refusal": refusal, "approval": settings.ARENA_ENTRANT_APPROVAL},
+    )
 
 
 class EntryForm(forms.Form):

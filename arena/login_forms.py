@@ -21,7 +21,8 @@ class LimitedLoginMixin:
             if getattr(exc, "code", None) == "invalid_login":
                 login_failed(address=address, username=username)
             raise
-        login_succeeded(username=username)
+        if self.get_user() is not None:
+            login_succeeded(username=username)
         return cleaned
 
 
