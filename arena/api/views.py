@@ -25,7 +25,7 @@ from arena.models import ApiKey, Entry, EntryHealth
 from arena.selectors import entries
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
-from arena.services.pull import KeyRevoked, pull_pending_wait, pull_reply, pull_typing
+from arena.services.pull import KeyRevoked, pull_pending, pull_pending_wait, pull_reply, pull_typing
 from arena.services.rehearsals import JUDGES, rehearsal_start
 from core.db import connection_release
 from core.errors import ArenaError, InvalidInput
@@ -113,10 +113,11 @@ def _unauthenticated(exc) -> JsonResponse:
     return error_json(401, str(detail), codes, **{"WWW-Authenticate": challenge})
 
 
-def _own_entry_authenticated(request, entry_id: int) -> tuple[Entry, int | None]:
+def _own_entry_authenticated(request, entry_id: int) -> tuple[Entry, int | None, list[dict]]:
     """The API's own throttles and authentication (DRF's classes: a token, or a session), the caller's
-    entry and the id of the API key it came with (None: a DRF token or a session); raises _Refused with
-    the answer. Its connection is closed after (a long poll keeps none)."""
+    entry, the id of the API key it came with (None: a DRF token or a session) and what the entry has
+    pending now (the poll's first check, on the same connection); raises _Refused with the answer. Its
+    connection is closed after (a long poll keeps none)."""
     try:
         api_request = Request(request, authenticators=[auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
         wait = throttle_wait(AddressThrottle, api_request)
@@ -138,7 +139,8 @@ def _own_entry_authenticated(request, entry_id: int) -> tuple[Entry, int | None]
             )
         try:
             key_id = api_request.auth.pk if isinstance(api_request.auth, ApiKey) else None
-            return own_entry(api_request, entry_id), key_id
+            entry = own_entry(api_request, entry_id)
+            return entry, key_id, pull_pending(entry=entry)
         except Http404 as exc:
             raise _Refused(error_json(404, str(exc), "not_found")) from None
     finally:
@@ -154,14 +156,14 @@ async def pending_long_poll(request, entry_id):
         return error_json(405, f'Method "{request.method}" not allowed.', "method_not_allowed", Allow="GET")
     arrived = asyncio.get_running_loop().time()  # the wait counts from here, authentication included
     try:
-        entry, key_id = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
+        entry, key_id, first = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
     except _Refused as refusal:
         return refusal.response
     try:
         wait = number_param(
             request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S, cap=True
         )
-        pending = await pull_pending_wait(entry=entry, wait_s=wait, key_id=key_id, since=arrived)
+        pending = await pull_pending_wait(entry=entry, wait_s=wait, key_id=key_id, since=arrived, first=first)
         return JsonResponse({"pending": pending}, json_dumps_params={"separators": (",", ":")})
     except InvalidInput as exc:
         return error_json(400, str(exc), exc.code)

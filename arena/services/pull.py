@@ -89,7 +89,12 @@ def _pending_released(*, entry: Entry, key_id: int | None = None) -> list[dict]:
 
 
 async def pull_pending_wait(
-    *, entry: Entry, wait_s: float, key_id: int | None = None, since: float | None = None
+    *,
+    entry: Entry,
+    wait_s: float,
+    key_id: int | None = None,
+    since: float | None = None,
+    first: list[dict] | None = None,
 ) -> list[dict]:
     """:func:`pull_pending`, for up to ``wait_s`` seconds, which must be finite, from 0 to
     ARENA_PULL_MAX_WAIT_S (InvalidInput otherwise: NaN fails every comparison and would never end the wait).
@@ -102,13 +107,14 @@ async def pull_pending_wait(
     first makes sure the poll's API key (``key_id``) is still active, and the watch wakes a poll whose key
     is revoked: a key revoked meanwhile ends its open polls (KeyRevoked), which receive nothing more.
     The wait counts from ``since`` (the event loop's time when the request arrived; now by default), so
-    the time its authentication took under load is part of it, not added to it."""
+    the time its authentication took under load is part of it, not added to it. ``first``: the first
+    check's result, when the caller read it already (with the authentication, on one connection)."""
     if not 0 <= wait_s <= settings.ARENA_PULL_MAX_WAIT_S:
         raise InvalidInput(f"wait must be a number of seconds from 0 to {settings.ARENA_PULL_MAX_WAIT_S:g}.")
     check = sync_to_async(_pending_released, thread_sensitive=False)
     loop = asyncio.get_running_loop()
     deadline = (loop.time() if since is None else since) + wait_s
-    pending = await check(entry=entry, key_id=key_id)
+    pending = await check(entry=entry, key_id=key_id) if first is None else first
     while not pending:
         left = deadline - loop.time()
         if left <= 0 or not await pending_watch().until_due(entry_id=entry.pk, key_id=key_id, timeout=left):
