@@ -26,6 +26,7 @@ from arena.selectors import entries
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
 from arena.services.pull import KeyRevoked, pull_pending, pull_pending_wait, pull_reply, pull_typing
+from arena.services.pull_watch import poll_executor
 from arena.services.rehearsals import JUDGES, rehearsal_start
 from core.db import connection_release
 from core.errors import ArenaError, InvalidInput
@@ -156,7 +157,9 @@ async def pending_long_poll(request, entry_id):
         return error_json(405, f'Method "{request.method}" not allowed.', "method_not_allowed", Allow="GET")
     arrived = asyncio.get_running_loop().time()  # the wait counts from here, authentication included
     try:
-        entry, key_id, first = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
+        entry, key_id, first = await sync_to_async(
+            _own_entry_authenticated, thread_sensitive=False, executor=poll_executor()
+        )(request, entry_id)
     except _Refused as refusal:
         return refusal.response
     try:

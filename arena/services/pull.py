@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import ApiKey, Conversation, EngineCall, Entry, Message, Status
-from arena.services.pull_watch import pending_watch
+from arena.services.pull_watch import pending_watch, poll_executor
 from core.db import connection_release
 from core.errors import Closed, Conflict, InvalidInput, NotAllowed
 
@@ -111,7 +111,7 @@ async def pull_pending_wait(
     check's result, when the caller read it already (with the authentication, on one connection)."""
     if not 0 <= wait_s <= settings.ARENA_PULL_MAX_WAIT_S:
         raise InvalidInput(f"wait must be a number of seconds from 0 to {settings.ARENA_PULL_MAX_WAIT_S:g}.")
-    check = sync_to_async(_pending_released, thread_sensitive=False)
+    check = sync_to_async(_pending_released, thread_sensitive=False, executor=poll_executor())
     loop = asyncio.get_running_loop()
     deadline = (loop.time() if since is None else since) + wait_s
     pending = await check(entry=entry, key_id=key_id) if first is None else first

@@ -11,7 +11,10 @@ wakes ends at its deadline.
 
 import asyncio
 import logging
+import os
+import threading
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
@@ -89,7 +92,7 @@ class PendingWatch:
             self.waiters.discard(waiter)
 
     async def _run(self) -> None:
-        check = sync_to_async(entries_due, thread_sensitive=False)
+        check = sync_to_async(entries_due, thread_sensitive=False, executor=poll_executor())
         while self.waiters:
             await asyncio.sleep(settings.ARENA_PULL_POLL_S)
             waiters = list(self.waiters)
@@ -104,6 +107,22 @@ class PendingWatch:
             for waiter in waiters:
                 if waiter.entry_id in due or (waiter.key_id is not None and waiter.key_id not in active):
                     waiter.woken.set()
+
+
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+POLL_THREADS = 32
+
+
+def poll_executor() -> ThreadPoolExecutor:
+    """This process's threads for long polls' database visits (authentication, reads): waiting on
+    PostgreSQL's connection set-up, hundreds of polls arriving together are read in parallel rather than
+    queued on the event loop's few default threads (os.cpu_count() + 4)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():
+            _pool = (os.getpid(), ThreadPoolExecutor(max_workers=POLL_THREADS, thread_name_prefix="long-polls"))
+        return _pool[1]
 
 
 _watches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its PendingWatch
