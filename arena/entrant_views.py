@@ -17,8 +17,9 @@ from arena.models import Entry, Message
 from arena.selectors import entries
 from arena.selectors.entrant_engines import entrant_engines
 from arena.services.apikeys import apikey_create, apikey_revoke
-from arena.services.entrants import entrant_signup, entrant_status
+from arena.services.entrants import USERNAME_UNAVAILABLE, entrant_signup, entrant_status, username_available
 from arena.services.entries import entry_register, settings_masked
+from arena.services.logins import client_address, signup_refusal
 from arena.services.rehearsals import JUDGES, rehearsal_start
 from core.errors import ArenaError
 
@@ -33,12 +34,21 @@ class SignupForm(UserCreationForm):
         help_text="Optional: what you will bring (for the organisers).",
     )
 
+    def clean_username(self):
+        """A taken username gets the words a reserved one gets (arena.services.entrants)."""
+        username = self.cleaned_data.get("username")
+        if username and not username_available(username=username):
+            raise forms.ValidationError(USERNAME_UNAVAILABLE, code="unavailable")
+        return username
+
 
 def signup(request):
     if request.user.is_authenticated:
         return redirect("entrant_home")
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    refusal = signup_refusal(address=client_address(request)) if request.method == "POST" else None
+    # a refused attempt is not read at all: past the limit, nothing (a taken username) is told
+    form = SignupForm(request.POST if request.method == "POST" and refusal is None else None)
+    if request.method == "POST" and refusal is None and form.is_valid():
         user, _ = entrant_signup(
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],
@@ -46,7 +56,11 @@ def signup(request):
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("entrant_home")
-    return render(request, "arena/entrant/signup.html", {"form": form, "approval": settings.ARENA_ENTRANT_APPROVAL})
+    return render(
+        request,
+        "arena/entrant/signup.html",
+        {"form": form, "refusal": refusal, "approval": settings.ARENA_ENTRANT_APPROVAL},
+    )
 
 
 class EntryForm(forms.Form):

@@ -20,6 +20,10 @@ address itself, so a name cannot be re-resolved to another address between the c
 connection (DNS rebinding); TLS keeps the original name for SNI and certificate checks, and the HTTP
 Host header is the URL's.
 
+A name that does not resolve is told to anyone but an organiser in the words a refused address gets
+(:data:`NOT_ALLOWED`), and is not retried either (unless the resolver says to try again later): an entrant
+cannot tell an internal name from an unknown one (a DNS probe) by the answer or by the call log.
+
 An engine built without a policy uses :data:`STRICT` (no range allowed). Pure Python, no Django: the
 arena's engine gateway builds the policy from its settings and hands it to the engines it builds.
 """
@@ -39,7 +43,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], Sequence[str]]
 
 # What anyone but an organiser is told when a call fails: never what answered or how.
-NOT_ALLOWED = "address not allowed"
+NOT_ALLOWED = "address not allowed or not found"
 NO_VALID_REPLY = "no valid reply (timeout, connection or protocol error)"
 
 
@@ -193,15 +197,17 @@ class OutboundPolicy:
 
     def resolve(self, host: str, port: int) -> tuple[IPAddress, ...]:
         """The addresses ``host`` resolves to, each vetted; raises :class:`AddressNotAllowed` when any is
-        refused, a transient :class:`EngineError` when the name does not resolve."""
+        refused, an :class:`EngineError` told as a refusal (:data:`NOT_ALLOWED`) when the name does not
+        resolve (transient only when the resolver says to try again)."""
         literal = parse_address(host)
         if literal is not None:
             return (self.check_address(literal, host),)
         try:
             found = self.resolver(host, port)
         except (OSError, UnicodeError) as exc:
+            again = isinstance(exc, socket.gaierror) and exc.errno == socket.EAI_AGAIN
             raise EngineError(
-                f"cannot resolve {host!r}: {type(exc).__name__}", transient=True, public=NO_VALID_REPLY
+                f"cannot resolve {host!r}: {type(exc).__name__}", transient=again, public=NOT_ALLOWED
             ) from None
         addresses: list[IPAddress] = []
         for text in found:
@@ -211,7 +217,7 @@ class OutboundPolicy:
             if address not in addresses:
                 addresses.append(self.check_address(address, host))
         if not addresses:
-            raise EngineError(f"cannot resolve {host!r}: no address", transient=True, public=NO_VALID_REPLY)
+            raise EngineError(f"cannot resolve {host!r}: no address", transient=False, public=NOT_ALLOWED)
         return tuple(addresses)
 
     def connect(

@@ -159,9 +159,11 @@ def database(url: str, var: str = "DATABASE_URL") -> dict:
         "PORT": str(config["PORT"]),
         "OPTIONS": config.get("OPTIONS", {}),
         "CONN_MAX_AGE": config.get("CONN_MAX_AGE", 60),
-        # A health check costs a SELECT 1 before every ORM call a consumer makes; a dead connection
-        # fails one query instead and is then replaced.
-        "CONN_HEALTH_CHECKS": config.get("CONN_HEALTH_CHECKS", False),
+        # A persistent connection is checked (SELECT 1) before its first query in each request or consumer
+        # database call: one that PostgreSQL closed (a restart) is replaced rather than failing the page
+        # or the socket that meets it, for a round trip a call (CONN_HEALTH_CHECKS=False in the URL's
+        # query string turns it off).
+        "CONN_HEALTH_CHECKS": config.get("CONN_HEALTH_CHECKS", True),
         # An explicit test name: channels' forked live server otherwise computes test_test_<db>.
         "TEST": {"NAME": f"test_{config['NAME']}"},
     }

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from config.env import env
 from core.keyfiles import secret_key_file
+from core.redis_options import cache_options, layer_host
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env.str("ARENA_DATA_DIR", str(BASE_DIR / "var")))
@@ -141,9 +142,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "core.channel_layer.RedisChannelLayer",  # channels_redis's, fewer round trips
-            # No socket timeout: redis-py's default (5 s) equals the layer's blocking wait, and an idle
-            # websocket's consumer would die with TimeoutError (django/channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # no socket timeout; a command that met a connection Redis closed is retried (core.redis_options)
+            "CONFIG": {"hosts": [layer_host(REDIS_URL)]},
         }
     }
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", REDIS_URL)
@@ -184,9 +184,23 @@ ARENA_EMBEDDED_BEAT = env.bool("ARENA_EMBEDDED_BEAT", True)
 ARENA_GC_FREEZE = env.bool("ARENA_GC_FREEZE", True)
 
 # --- auth, i18n, static -----------------------------------------------------------------------
+# Sign-up's password rules: not like the username, at least 10 characters, not one of Django's list of
+# 20,000 common passwords, not all digits, at least 5 different characters other than spaces.
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "arena.password_rules.CharacterVarietyValidator"},
 ]
+# Log-ins and sign-ups (arena.services.logins): failed log-ins per client address and per username in a
+# window of ARENA_LOGIN_LOCKOUT_S seconds from the first failure, past which that address, or that
+# username, may not log in until the window ends; sign-up attempts per address per ARENA_SIGNUP_WINDOW_S.
+ARENA_LOGIN_FAILURES_PER_ADDRESS = env.int("ARENA_LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1, maximum=100_000)
+ARENA_LOGIN_FAILURES_PER_ACCOUNT = env.int("ARENA_LOGIN_FAILURES_PER_ACCOUNT", 8, minimum=1, maximum=100_000)
+ARENA_LOGIN_LOCKOUT_S = env.int("ARENA_LOGIN_LOCKOUT_S", 900, minimum=1, maximum=86_400)
+ARENA_SIGNUP_PER_ADDRESS = env.int("ARENA_SIGNUP_PER_ADDRESS", 5, minimum=1, maximum=100_000)
+ARENA_SIGNUP_WINDOW_S = env.int("ARENA_SIGNUP_WINDOW_S", 3600, minimum=1, maximum=86_400)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -263,7 +277,9 @@ ARENA_REHEARSAL_TIME_LIMIT_S = env.int("ARENA_REHEARSAL_TIME_LIMIT_S", 180, mini
 ARENA_REHEARSAL_PAUSE_S = env.float("ARENA_REHEARSAL_PAUSE_S", 2.0, minimum=0.0, maximum=60.0)
 
 # --- the platform's own knobs -----------------------------------------------------------------
-ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1)
+# At most 20,000: the longest websocket frame the consoles read (core.consumers.max_frame_chars) stays
+# below daphne's 1 MiB, so a frame too long gets its error frame rather than a closed socket.
+ARENA_MAX_MESSAGE_CHARS = env.int("ARENA_MAX_MESSAGE_CHARS", 1000, minimum=1, maximum=20_000)
 # Threads per daphne process for chat messages' appends alone (core.consumers.db_message): a message never
 # waits behind pages' connects, state reads or lobby joins in the shared pool.
 ARENA_MESSAGE_THREADS = env.int("ARENA_MESSAGE_THREADS", 4, minimum=1, maximum=64)
@@ -327,6 +343,11 @@ ARENA_RATE_MESSAGE_PER_USER = env.int("ARENA_RATE_MESSAGE_PER_USER", 120, minimu
 ARENA_RATE_TYPING_BURST = env.int("ARENA_RATE_TYPING_BURST", 100, minimum=1, maximum=10_000)
 ARENA_RATE_TYPING_PER_S = env.float("ARENA_RATE_TYPING_PER_S", 30.0, minimum=0.01, maximum=1000.0)
 ARENA_RATE_TYPING_PER_USER = env.int("ARENA_RATE_TYPING_PER_USER", 3000, minimum=1, maximum=1_000_000)
+# Anonymous sockets (spectators; a study's players without an account) have no user: all those of one
+# client address share _PER_ADDRESS frames per window (a connect counts as a message frame). A lab
+# whose participants play from one address raises these.
+ARENA_RATE_MESSAGE_PER_ADDRESS = env.int("ARENA_RATE_MESSAGE_PER_ADDRESS", 600, minimum=1, maximum=1_000_000)
+ARENA_RATE_TYPING_PER_ADDRESS = env.int("ARENA_RATE_TYPING_PER_ADDRESS", 30_000, minimum=1, maximum=1_000_000)
 # The cache holds the per-user counters: Redis (shared by every process) in services mode, this
 # process's memory in the embedded default (one process).
 if REDIS_URL:
@@ -335,6 +356,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "arena",
+            "OPTIONS": cache_options(),  # a connection Redis closed is replaced, not failed (core.redis_options)
         }
     }
 else:

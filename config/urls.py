@@ -3,19 +3,22 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from arena.login_forms import LimitedAdminAuthenticationForm, LimitedAuthenticationForm
 from core.metrics import metrics_view
 
 admin.site.site_header = "Turing Arena: organisers"
 admin.site.site_title = "Turing Arena"
 admin.site.index_title = "Contests, entries, interrogations"
+admin.site.login_form = LimitedAdminAuthenticationForm  # failed log-ins lock out (arena.services.logins)
 
 handler404 = "arena.api.errors.not_found"  # under /api/, the APIs' one error body
+handler500 = "arena.api.errors.server_error"  # likewise
 
 ENTRANTS_API = [path("api/v1/", include("arena.api.urls"))]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LimitedAuthenticationForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("markets/", include("markets.urls")),
     path("contests/", include("tournaments.loebner.urls")),

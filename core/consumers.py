@@ -4,7 +4,14 @@ from the database, answer every bad frame with one error frame, forward pushes.
 Every inbound frame is JSON `{"type": ..., ...}`. Anything malformed, unknown, oversize, late or not the
 sender's to do is answered with `{"type": "error", "code": ..., "message": ...}`; nothing is stored and
 the connection stays open. So is a frame past the rate limits (:mod:`core.ratelimit`: per socket and per
-user, by frame category), with the code ``rate_limited``.
+user, or per address for anonymous sockets, by frame category), with the code ``rate_limited``.
+
+A frame longer than :func:`max_frame_chars` is answered ``too_long``. That limit fits the longest text
+any frame carries (a verdict's reason: 4 × ``ARENA_MAX_MESSAGE_CHARS`` characters) written with JSON's
+``\\u`` escapes, which take up to 12 characters for one character of the text (a surrogate pair's two
+escapes); texts are measured in characters of the decoded text by the services. It stays below the
+server's own limit on a websocket message (daphne's 1 MiB, which closes the socket), so every frame
+under that one gets its answer.
 """
 
 import json
@@ -24,6 +31,8 @@ from core.errors import ArenaError, NotAllowed
 from core.payloads import error
 
 FORBIDDEN = 4403
+TOO_MANY = 4429  # an anonymous connect past its address's budget
+ESCAPED_CHARS = 12  # "\ud83d\ude00": one character of text, twelve of JSON
 log = logging.getLogger(__name__)
 
 
@@ -53,6 +62,11 @@ def parse_frame(text_data: str) -> dict:
         except UnicodeEncodeError:
             raise BadFrame("The text contains an invalid character (a lone surrogate).") from None
     return frame
+
+
+def max_frame_chars() -> int:
+    """The longest frame a consumer reads (see the module's note)."""
+    return settings.ARENA_MAX_MESSAGE_CHARS * 4 * ESCAPED_CHARS + 1024
 
 
 def db(func):
@@ -104,6 +118,8 @@ class BaseConsumer(AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def connect(self):
+        if self._anonymous() and not await self._address_allows(ratelimit.MESSAGE):
+            return await self.close(code=TOO_MANY)  # a connect reads the whole state: it is a message frame
         try:
             await db(self.authorise)()
         except NotAllowed:
@@ -134,7 +150,7 @@ class BaseConsumer(AsyncWebsocketConsumer):
 
     @property
     def max_frame_chars(self) -> int:
-        return settings.ARENA_MAX_MESSAGE_CHARS * 4 + 1024
+        return max_frame_chars()
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None:
@@ -171,13 +187,25 @@ class BaseConsumer(AsyncWebsocketConsumer):
             buckets = self.rate_buckets = ratelimit.socket_buckets()
         if not buckets[category].take():
             return False
-        user_id = getattr(self.scope.get("user"), "pk", None)
-        if user_id is None:
-            return True  # anonymous (a spectator): its socket's bucket is its limit
+        if self._anonymous():
+            return await self._address_allows(category)
+        user_id = self.scope["user"].pk
         try:
             return await ratelimit.rate_user_atake(category=category, user_id=user_id)
         except Exception:  # the cache is down: the socket's own limit still holds
             log.exception("rate limit of user %s: the cache failed", user_id)
+            return True
+
+    def _anonymous(self) -> bool:
+        return getattr(self.scope.get("user"), "pk", None) is None
+
+    async def _address_allows(self, category: str) -> bool:
+        """The budget every anonymous socket of this client address shares (a spectator, a player)."""
+        address = (self.scope.get("client") or ["unknown"])[0] or "unknown"
+        try:
+            return await ratelimit.rate_address_atake(category=category, address=str(address))
+        except Exception:  # the cache is down: the socket's own limit still holds
+            log.exception("rate limit of address %s: the cache failed", address)
             return True
 
     async def send_json(self, payload: dict):

@@ -3,7 +3,10 @@
 - database: a ``SELECT 1`` on the default connection;
 - channel layer: a round trip to the layer's Redis (the in-memory layer of the embedded default is
   part of the process: always up);
-- broker: a connection to Celery's broker (tasks run in-process in the embedded default: up).
+- broker: a connection to Celery's broker (tasks run in-process in the embedded default: up);
+- cache: a write and a read through the cache's own connection pool, the one every request's rate
+  limits use (Redis in services mode; this process's memory in the embedded default), so a pool whose
+  connections Redis closed answers here as it would answer a request.
 
 A load balancer reads the status code (503 when any is down); a person reads the JSON.
 """
@@ -51,7 +54,18 @@ def _broker() -> str:
     return str(conn.transport_cls)
 
 
-CHECKS = {"database": _database, "channel_layer": _channel_layer, "broker": _broker}
+def _cache() -> str:
+    from django.core.cache import caches
+
+    cache = caches["default"]
+    token = time.time_ns()
+    cache.set("healthz", token, timeout=10)
+    if cache.get("healthz") != token and type(cache).__name__ == "RedisCache":
+        raise RuntimeError("the cache did not keep what was written")
+    return type(cache).__name__
+
+
+CHECKS = {"database": _database, "channel_layer": _channel_layer, "broker": _broker, "cache": _cache}
 _pool = ThreadPoolExecutor(max_workers=len(CHECKS), thread_name_prefix="healthz")
 
 

@@ -5,7 +5,8 @@
 ``not_found``, ``throttled``, ``conflict``, ``not_pending``, ``already_answered``, ``bad_parameter``, …),
 ``fields`` (validation errors only) each bad field's messages. For clients written against DRF's default
 bodies (deprecated): ``detail`` repeats ``error``, and a validation error's fields also stand at the top.
-401 answers carry ``WWW-Authenticate: Token``, 429 answers ``Retry-After`` (seconds).
+401 answers carry ``WWW-Authenticate: Token``, 429 answers ``Retry-After`` (seconds). A failure of the
+server answers 500 with the same body (code ``server_error``), never an HTML page.
 """
 
 from django.core.exceptions import PermissionDenied
@@ -62,6 +63,16 @@ def error_json(status: int, message: str, code: str, **headers) -> JsonResponse:
     return JsonResponse(
         error_body(message, code), status=status, headers=headers, json_dumps_params={"separators": (",", ":")}
     )
+
+
+def server_error(request):
+    """The project's 500 page (handler500): under /api/ the one error body (code ``server_error``; a
+    database or Redis that is down answers so too), else the friendly page."""
+    if request.path.startswith("/api/"):
+        return error_json(500, "The server could not handle this request; try again shortly.", "server_error")
+    from django.views.defaults import server_error as page
+
+    return page(request)
 
 
 def not_found(request, exception):

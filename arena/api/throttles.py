@@ -3,9 +3,11 @@
 ``AddressThrottle`` counts every request of an address, authenticated or not (the entrants' API checks it
 before authentication, so guessing tokens is throttled too); ``TokenThrottle`` every request of one API key
 (or DRF token, or session user). Limits come from settings (``ARENA_API_RATE_PER_ADDRESS``,
-``ARENA_API_RATE_PER_TOKEN`` in ``ARENA_API_RATE_WINDOW_S`` seconds), read at each request, and the counts
-live in Django's cache (Redis in services mode, so every process shares them). A long poll is one request.
-A refused request answers 429 with ``Retry-After``.
+``ARENA_API_RATE_PER_TOKEN`` in ``ARENA_API_RATE_WINDOW_S`` seconds), read at each request. Each request is
+counted by :func:`core.ratelimit.window_hit`, one atomic transaction in Redis in services mode (every
+process shares the counts, and parallel requests are each counted once: DRF's own cache throttle reads a
+list and writes it back, so parallel requests overwrite each other's counts); a window begins with a
+client's first request. A long poll is one request. A refused request answers 429 with ``Retry-After``.
 """
 
 from django.conf import settings
@@ -13,9 +15,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle
 
 from arena.models import ApiKey
+from core.ratelimit import window_hit
 
 
 class _ConfiguredRate(SimpleRateThrottle):
+    cache_format = "api-rate:%(scope)s:%(ident)s"  # a counter (window_hit), not DRF's list of times
     limit_setting = ""
 
     def get_rate(self):
@@ -23,6 +27,17 @@ class _ConfiguredRate(SimpleRateThrottle):
 
     def parse_rate(self, rate):
         return getattr(settings, self.limit_setting), settings.ARENA_API_RATE_WINDOW_S
+
+    def allow_request(self, request, view):
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        self.num_requests, self.duration = self.parse_rate(None)
+        self.hit = window_hit(key=key, window_s=self.duration)
+        return self.hit.count <= self.num_requests
+
+    def wait(self):
+        return self.hit.reset_s
 
 
 class AddressThrottle(_ConfiguredRate):

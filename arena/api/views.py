@@ -5,6 +5,8 @@ The long poll is an async Django view (:func:`pending_long_poll`), authenticated
 views are. Every 4xx has one body (arena.api.errors); every view is throttled (arena.api.throttles).
 """
 
+import asyncio
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, JsonResponse
@@ -19,12 +21,13 @@ from rest_framework.views import APIView as DRFAPIView
 from arena.api import schema
 from arena.api.errors import error_json, refused
 from arena.api.throttles import AddressFirst, AddressThrottle, TokenThrottle, throttle_wait
-from arena.models import Entry, EntryHealth
+from arena.models import ApiKey, Entry, EntryHealth
 from arena.selectors import entries
 from arena.selectors.entrant_engines import entrant_engines, entrant_engines_text
 from arena.services.engines import PROBE_MESSAGE, entry_probe
 from arena.services.entries import entry_register, settings_masked
-from arena.services.pull import pull_pending_wait, pull_reply, pull_typing
+from arena.services.pull import KeyRevoked, pull_pending, pull_pending_wait, pull_reply, pull_typing
+from arena.services.pull_watch import poll_executor
 from arena.services.rehearsals import JUDGES, rehearsal_start
 from core.db import connection_release
 from core.errors import ArenaError, InvalidInput
@@ -111,9 +114,19 @@ class _Refused(Exception):
         self.response = response
 
 
-def _own_entry_authenticated(request, entry_id: int) -> Entry:
-    """The API's own throttles and authentication (DRF's classes: a token, or a session) and the caller's
-    entry; raises _Refused with the answer. Its connection is closed after (a long poll keeps none)."""
+def _unauthenticated(exc) -> JsonResponse:
+    """401 as DRF answers it: the one body, with the first authentication class's challenge."""
+    challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(None)
+    detail = getattr(exc, "detail", str(exc))
+    codes = exc.get_codes() if hasattr(exc, "get_codes") else "authentication_failed"
+    return error_json(401, str(detail), codes, **{"WWW-Authenticate": challenge})
+
+
+def _own_entry_authenticated(request, entry_id: int) -> tuple[Entry, int | None, list[dict]]:
+    """The API's own throttles and authentication (DRF's classes: a token, or a session), the caller's
+    entry, the id of the API key it came with (None: a DRF token or a session) and what the entry has
+    pending now (the poll's first check, on the same connection); raises _Refused with the answer. Its
+    connection is closed after (a long poll keeps none)."""
     try:
         api_request = Request(request, authenticators=[auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
         wait = throttle_wait(AddressThrottle, api_request)
@@ -122,11 +135,7 @@ def _own_entry_authenticated(request, entry_id: int) -> Entry:
                 if not api_request.user.is_authenticated:
                     raise exceptions.NotAuthenticated()
             except (exceptions.NotAuthenticated, exceptions.AuthenticationFailed) as exc:
-                # as DRF answers: 401 with the first authentication class's challenge
-                challenge = api_settings.DEFAULT_AUTHENTICATION_CLASSES[0]().authenticate_header(request)
-                raise _Refused(
-                    error_json(401, str(exc.detail), exc.get_codes(), **{"WWW-Authenticate": challenge})
-                ) from exc
+                raise _Refused(_unauthenticated(exc)) from exc
             wait = throttle_wait(TokenThrottle, api_request)
         if wait is not None:
             raise _Refused(
@@ -138,7 +147,9 @@ def _own_entry_authenticated(request, entry_id: int) -> Entry:
                 )
             )
         try:
-            return own_entry(api_request, entry_id)
+            key_id = api_request.auth.pk if isinstance(api_request.auth, ApiKey) else None
+            entry = own_entry(api_request, entry_id)
+            return entry, key_id, pull_pending(entry=entry)
         except Http404 as exc:
             raise _Refused(error_json(404, str(exc), "not_found")) from None
     finally:
@@ -152,19 +163,23 @@ async def pending_long_poll(request, entry_id):
     one request of the throttles however long it waits."""
     if request.method != "GET":
         return error_json(405, f'Method "{request.method}" not allowed.', "method_not_allowed", Allow="GET")
+    arrived = asyncio.get_running_loop().time()  # the wait counts from here, authentication included
     try:
-        entry = await sync_to_async(_own_entry_authenticated, thread_sensitive=False)(request, entry_id)
+        entry, key_id, first = await sync_to_async(
+            _own_entry_authenticated, thread_sensitive=False, executor=poll_executor()
+        )(request, entry_id)
     except _Refused as refusal:
         return refusal.response
     try:
         wait = number_param(
             request.GET, "wait", default=0.0, minimum=0.0, maximum=settings.ARENA_PULL_MAX_WAIT_S, cap=True
         )
-        return JsonResponse(
-            {"pending": await pull_pending_wait(entry=entry, wait_s=wait)}, json_dumps_params={"separators": (",", ":")}
-        )
+        pending = await pull_pending_wait(entry=entry, wait_s=wait, key_id=key_id, since=arrived, first=first)
+        return JsonResponse({"pending": pending}, json_dumps_params={"separators": (",", ":")})
     except InvalidInput as exc:
         return error_json(400, str(exc), exc.code)
+    except KeyRevoked as exc:  # revoked while it waited: as any request with a revoked key is answered
+        return _unauthenticated(exceptions.AuthenticationFailed(str(exc)))
 
 
 class ReplyInput(serializers.Serializer):

@@ -10,6 +10,22 @@ from django.utils import timezone
 from arena import roles
 from arena.models import EntrantApplication
 
+# Names no one may sign up with; a taken name is refused in the same words, so that sign-up's answer
+# does not single out the names of existing accounts (and sign-ups per address are limited:
+# arena.services.logins).
+RESERVED_USERNAMES = frozenset(
+    "admin administrator root staff support system arena organiser organizer moderator judge entrant "
+    "confederate spectator anonymous webmaster security".split()
+)
+USERNAME_UNAVAILABLE = "This username is not available: choose another."
+
+
+def username_available(*, username: str) -> bool:
+    """Whether a new account may take ``username``: not reserved, and no account has it in any case."""
+    if username.casefold() in RESERVED_USERNAMES:
+        return False
+    return not get_user_model().objects.filter(username__iexact=username).exists()
+
 
 def entrant_signup(*, username: str, password: str, about: str = "") -> tuple[object, EntrantApplication]:
     """A new user and their application; approved at once unless approval is required. The caller has

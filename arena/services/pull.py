@@ -10,8 +10,9 @@ through the built-in engines' delayed delivery (:func:`arena.services.witnesses.
 no sooner than the entry's typing model allows, counted from the judge's message, so that a program
 answering in a millisecond looks to the judge like any other witness.
 
-The long poll (:func:`pull_pending_wait`) is a coroutine: between its checks it holds no thread and no
-database connection, and it ends with its request when the client goes away.
+The long poll (:func:`pull_pending_wait`) is a coroutine: while it waits it holds no thread and no
+database connection (one query a step checks every waiting poll of the process:
+:mod:`arena.services.pull_watch`), and it ends with its request when the client goes away.
 """
 
 import asyncio
@@ -24,9 +25,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena.models import Conversation, EngineCall, Entry, Message, Status
+from arena.models import ApiKey, Conversation, EngineCall, Entry, Message, Status
+from arena.services.pull_watch import pending_watch, poll_executor
 from core.db import connection_release
-from core.errors import Closed, Conflict, InvalidInput
+from core.errors import Closed, Conflict, InvalidInput, NotAllowed
+
+
+class KeyRevoked(NotAllowed):
+    """The API key a long poll was authenticated with has been revoked (or its user deactivated)."""
 
 
 def _answered(conversation_ids) -> set[tuple[int, int]]:
@@ -67,34 +73,54 @@ def pull_pending(*, entry: Entry) -> list[dict]:
     return pending
 
 
-def _pending_released(*, entry: Entry) -> list[dict]:
+def _pending_released(*, entry: Entry, key_id: int | None = None) -> list[dict]:
     """:func:`pull_pending`, then this thread's connection is closed, so that a waiting poll holds none
-    (a persistent connection would stay open for CONN_MAX_AGE); kept inside a transaction (a test's)."""
+    (a persistent connection would stay open for CONN_MAX_AGE); kept inside a transaction (a test's).
+    Raises KeyRevoked when the poll's API key (``key_id``) is no longer active."""
     try:
+        if (
+            key_id is not None
+            and not ApiKey.objects.filter(pk=key_id, revoked_at__isnull=True, user__is_active=True).exists()
+        ):
+            raise KeyRevoked("This API key has been revoked.", code="key_revoked")
         return pull_pending(entry=entry)
     finally:
         connection_release()
 
 
-async def pull_pending_wait(*, entry: Entry, wait_s: float, step_s: float | None = None) -> list[dict]:
-    """:func:`pull_pending`, checked every ``step_s`` (ARENA_PULL_POLL_S) for up to ``wait_s`` seconds,
-    which must be finite, from 0 to ARENA_PULL_MAX_WAIT_S (InvalidInput otherwise: NaN fails every
-    comparison and would never end the wait).
+async def pull_pending_wait(
+    *,
+    entry: Entry,
+    wait_s: float,
+    key_id: int | None = None,
+    since: float | None = None,
+    first: list[dict] | None = None,
+) -> list[dict]:
+    """:func:`pull_pending`, for up to ``wait_s`` seconds, which must be finite, from 0 to
+    ARENA_PULL_MAX_WAIT_S (InvalidInput otherwise: NaN fails every comparison and would never end the wait).
 
-    Each check runs on a worker thread (not the shared sync thread) and closes its connection; the wait
-    between checks is an ``asyncio.sleep``, cancelled with the request when its client disconnects."""
+    Checked once at once; then the poll waits on this process's watch (:mod:`arena.services.pull_watch`),
+    which checks every waiting poll's entry in one query every ARENA_PULL_POLL_S and wakes this one when
+    its entry has a message to answer; it then reads its pending messages again. Each read runs on a
+    worker thread (not the shared sync thread) and closes its connection; in between the poll holds no
+    thread or connection, and it is cancelled with the request when its client disconnects. Each read
+    first makes sure the poll's API key (``key_id``) is still active, and the watch wakes a poll whose key
+    is revoked: a key revoked meanwhile ends its open polls (KeyRevoked), which receive nothing more.
+    The wait counts from ``since`` (the event loop's time when the request arrived; now by default), so
+    the time its authentication took under load is part of it, not added to it. ``first``: the first
+    check's result, when the caller read it already (with the authentication, on one connection)."""
     if not 0 <= wait_s <= settings.ARENA_PULL_MAX_WAIT_S:
         raise InvalidInput(f"wait must be a number of seconds from 0 to {settings.ARENA_PULL_MAX_WAIT_S:g}.")
-    step_s = step_s or settings.ARENA_PULL_POLL_S
-    check = sync_to_async(_pending_released, thread_sensitive=False)
+    check = sync_to_async(_pending_released, thread_sensitive=False, executor=poll_executor())
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait_s
-    while True:
-        pending = await check(entry=entry)
+    deadline = (loop.time() if since is None else since) + wait_s
+    pending = await check(entry=entry, key_id=key_id) if first is None else first
+    while not pending:
         left = deadline - loop.time()
-        if pending or left <= 0:
-            return pending
-        await asyncio.sleep(min(step_s, left))
+        if left <= 0 or not await pending_watch().until_due(entry_id=entry.pk, key_id=key_id, timeout=left):
+            return []
+        pending = await check(entry=entry, key_id=key_id)
+    return pending
 
 
 @dataclass(frozen=True)

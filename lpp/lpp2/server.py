@@ -32,7 +32,7 @@ from arena.groups import conversation_group
 from core.consumers import message_executor
 from core.notify import remember_server_loop
 from lpp.groups import lpp2_group
-from lpp.lpp2 import events, loop_lines, notices, selectors, services
+from lpp.lpp2 import events, guard, loop_lines, notices, selectors, services
 from lpp.protocol import lpp2 as wire
 
 log = logging.getLogger("lpp.lpp2")
@@ -143,6 +143,13 @@ class Hub:
         waits here, so its reader stops reading (a flood queues nothing without bound)."""
         client = self.clients.get((generation, sid))
         if client is None:
+            return
+        refusal = guard.event_refusal(client, event, data)
+        if refusal is not None:  # logged, not kept as a round's problem: a flood must not write rows
+            log.warning("LPP2 %s from %s refused: %s", event, client.name or sid, refusal)
+            await client.emit("TargetError", wire.target_error(refusal))
+            if event == "message" and client.name and notices.shows_notices(client.name):
+                await client.emit("message", notices.refused_line(sender=client.name, to=_addressee(data), why=refusal))
             return
         await client.pending.acquire()
         task = asyncio.get_running_loop().create_task(self._in_lane(client, event, data))
@@ -464,6 +471,16 @@ def _legacy_manager():
     return Manager()
 
 
+def _addressee(data) -> str | None:
+    """Whom a refused line was for, where its payload is small enough to read (its notice goes to that pane)."""
+    if isinstance(data, str) and len(data) <= wire.MAX_PAYLOAD_CHARS:
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return None
+    return data.get("to") if isinstance(data, dict) else None
+
+
 def servers_build() -> tuple:
     """(Engine.IO 4 server, Engine.IO 3 server), handlers registered. Any origin may connect, as with
     the reference server (``io.set('origins','*:*')``): its pages are opened from files. A socket's
@@ -478,7 +495,7 @@ def servers_build() -> tuple:
         cors_allowed_origins="*",
         async_handlers=False,
         always_connect=True,  # the socket is connected before the connect handler: its greeting comes after
-        max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
+        max_http_buffer_size=guard.MAX_PACKET_BYTES,
     )
     legacy = socketio_v4.AsyncServer(
         async_mode="asgi",
@@ -486,7 +503,7 @@ def servers_build() -> tuple:
         async_handlers=False,
         always_connect=True,
         client_manager=_legacy_manager(),
-        max_http_buffer_size=wire.MAX_PAYLOAD_CHARS * 4,
+        max_http_buffer_size=guard.MAX_PACKET_BYTES,
     )
     _register(modern, 5)
     _register(legacy, 4)

@@ -126,7 +126,7 @@ def test_database_urls():
         "PORT": "6543",
         "OPTIONS": {"sslmode": "require"},
         "CONN_MAX_AGE": 60,
-        "CONN_HEALTH_CHECKS": False,
+        "CONN_HEALTH_CHECKS": True,
         "TEST": {"NAME": "test_arena"},
     }
     assert database("postgres://root@127.0.0.1:5432/test") == {
@@ -138,7 +138,7 @@ def test_database_urls():
         "PORT": "5432",
         "OPTIONS": {},
         "CONN_MAX_AGE": 60,
-        "CONN_HEALTH_CHECKS": False,
+        "CONN_HEALTH_CHECKS": True,
         "TEST": {"NAME": "test_test"},
     }
     for url, path in [

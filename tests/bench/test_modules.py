@@ -23,6 +23,7 @@ BENCHMARKS = [
     "studies",
     "loebner_qualifying",
     "model_loading",
+    "long_polls",
 ]
 
 

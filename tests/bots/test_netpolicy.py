@@ -10,7 +10,6 @@ from bots.base import EngineError, EngineSettingsError
 from bots.engines.llm import LLMEngine
 from bots.engines.webhook import WebhookEngine
 from bots.netpolicy import (
-    NO_VALID_REPLY,
     NOT_ALLOWED,
     STRICT,
     AddressNotAllowed,
@@ -174,10 +173,10 @@ def test_a_name_is_judged_on_every_address_it_resolves_to():
         with pytest.raises(AddressNotAllowed) as refused:
             policy.resolve(name, 443)
         assert name in str(refused.value) and shown in str(refused.value)
-    for name in ("empty.example", "unknown.example"):  # DNS trouble: transient, neutral for the entrant
+    for name in ("empty.example", "unknown.example"):  # no such name: told and treated as a refused address
         with pytest.raises(EngineError) as failed:
             policy.resolve(name, 443)
-        assert failed.value.transient and failed.value.public == NO_VALID_REPLY
+        assert not failed.value.transient and failed.value.public == NOT_ALLOWED
     assert ("mixed.example", 443) in resolver.calls
     OutboundPolicy(resolver=resolver).resolve("8.8.8.8", 53)  # a literal is not looked up
     assert ("8.8.8.8", 53) not in resolver.calls

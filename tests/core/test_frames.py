@@ -36,7 +36,7 @@ async def still_open(socket):
         ('{"type": "verdict", "choice": "left", "confidence": 1e309}', "bad_frame"),
         ('{"type": "verdict", "choice": "left", "confidence": NaN}', "bad_frame"),
         ('{"type": "verdict", "choice": "left", "confidence": -Infinity}', "bad_frame"),
-        ("[" * 3000 + "]" * 3000, "too_long"),
+        ("[" * 30000 + "]" * 30000, "too_long"),
         ("[" * 1500 + "]" * 1500, "bad_json"),
     ],
 )

@@ -17,7 +17,7 @@ def test_all_up_in_the_mode_of_this_run(client, settings):
     response = client.get("/healthz")
     body = response.json()
     assert response.status_code == 200 and body["ok"] is True
-    assert set(body["checks"]) == {"database", "channel_layer", "broker"}
+    assert set(body["checks"]) == {"database", "channel_layer", "broker", "cache"}
     assert body["checks"]["database"]["backend"] == settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1].replace(
         "sqlite3", "sqlite"
     )
