@@ -63,7 +63,8 @@ def record_fields(interrogation: Interrogation, conversations=None) -> dict:
     }
 
 
-def _record_store(interrogation: Interrogation, *, conversations: list, metadata: dict, verdict: dict | None):
+def _record_signed(interrogation: Interrogation, *, conversations: list, metadata: dict, verdict: dict | None) -> dict:
+    """The record signed: an InterrogationSeal's fields but the interrogation."""
     seal = signing.seal_sign(
         hashchain.record_unsigned(
             interrogation_public_id=interrogation.public_id,
@@ -74,10 +75,7 @@ def _record_store(interrogation: Interrogation, *, conversations: list, metadata
         signing_key(),
     )
     record = {"conversations": seal.conversations, "metadata": seal.metadata, "verdict": seal.verdict}
-    InterrogationSeal.objects.update_or_create(
-        interrogation=interrogation,
-        defaults={"record": record, "key_id": seal.key_id, "signature": seal.signature, "version": seal.version},
-    )
+    return {"record": record, "key_id": seal.key_id, "signature": seal.signature, "version": seal.version}
 
 
 def seals_write(
@@ -115,23 +113,36 @@ def seals_write(
             )
         )
     written = ConversationSeal.objects.bulk_create(seals)
-    _record_store(interrogation, **record_fields(interrogation, rows))
+    # a record that has just ended has no verdict (one is given to an ended interrogation: record_seal_verdict)
+    signed = _record_signed(
+        interrogation,
+        conversations=record_conversations(rows),
+        metadata=hashchain.record_metadata(vars(interrogation)),
+        verdict=None,
+    )
+    InterrogationSeal.objects.create(interrogation=interrogation, **signed)
     return written
 
 
 def record_seal_verdict(*, interrogation: Interrogation, verdict: Verdict) -> None:
-    """Sign the record again with its verdict, in the transaction that stores the verdict. The
-    conversations and metadata are the sealed ones, never read again: an edit made since the end stays
-    visible. A record sealed before records were (none here) stays so."""
-    row = InterrogationSeal.objects.select_for_update().filter(interrogation=interrogation).first()
-    if row is None:
+    """Sign the record again with its verdict, in the transaction that stores the verdict, with the
+    interrogation's row locked (every seal of it is written under that lock). The conversations and
+    metadata are the sealed ones, never read again: an edit made since the end stays visible. A record
+    sealed before records were (none here) stays so. The seal row is the one read with the locked
+    interrogation (``select_related("record_seal")``) when it was, else read here."""
+    try:
+        row = interrogation.record_seal
+    except InterrogationSeal.DoesNotExist:
         return
-    _record_store(
+    signed = _record_signed(
         interrogation,
         conversations=row.record["conversations"],
         metadata=row.record["metadata"],
         verdict=verdict_fields(verdict),
     )
+    for name, value in signed.items():
+        setattr(row, name, value)
+    row.save(update_fields=[*signed, "signed_at"])
 
 
 def record_seal(*, interrogation: Interrogation) -> hashchain.RecordSeal | None:

@@ -75,7 +75,10 @@ def verdict_submit(*, interrogation_id: int, judge, choice, confidence, reason="
     if verdict_elsewhere(interrogation_id):
         raise NotAllowed("This interview's verdict is given on its contest's page, not here.")
     with transaction.atomic():
-        interrogation = Interrogation.objects.select_for_update().get(pk=interrogation_id)
+        # its record seal read with it (signed again below), the interrogation's row alone locked
+        interrogation = (
+            Interrogation.objects.select_for_update(of=("self",)).select_related("record_seal").get(pk=interrogation_id)
+        )
         if judge is None or judge.pk != interrogation.judge_id:
             raise NotAllowed("Only this interrogation's judge can give its verdict.")
         three_party = interrogation.kind == Interrogation.Kind.THREE_PARTY

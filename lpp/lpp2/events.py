@@ -66,8 +66,8 @@ def lpp2_claimant(*, event: str, data) -> tuple[int, str, bool] | None:
 
 def lpp2_event(*, event: str, data, sid: str, base_url: str = "", recap_since=None) -> Outcome:
     """``base_url``: the address the socket connected to (scheme and host), for the judges' ranking links;
-    ``recap_since(name)``: from when a confederate's recap starts on this socket (None: every line; the
-    reference confederate page adds a recap to the lines it shows, where the judge page starts afresh)."""
+    ``recap_since(name)``: (from, until) the lines a confederate's recap on this socket holds (None: no bound;
+    the reference confederate page adds a recap to the lines it shows, where the judge page starts afresh)."""
     if event == "message":
         accepted = _line_cached(data)
         if accepted is not None:
@@ -224,10 +224,10 @@ def _handle(out: Outcome, lpp2, identity, event: str, payload: dict, base_url: s
             _finals(out, lpp2, identity, base_url)
         elif status == "recap":
             number, _ = selectors.round_current(lpp2=lpp2)
-            since = recap_since(identity.name) if role == "conf" and recap_since is not None else None
+            since, until = recap_since(identity.name) if role == "conf" and recap_since is not None else (None, None)
             if role == "conf":
                 out.recap_at = timezone.now()
-            lines = selectors.recap(lpp2=lpp2, number=number, name=identity.name, since=since)
+            lines = selectors.recap(lpp2=lpp2, number=number, name=identity.name, since=since, until=until)
             if lines is not None:  # the reference does not answer before the first round
                 out.replies.append(("recap", wire.dumps(lines)))
         else:

@@ -118,16 +118,16 @@ def hub_targets() -> tuple[Lpp2Contest | None, dict[int, tuple[str, str, int]]]:
     return lpp2, (round_conversations(lpp2=lpp2) if lpp2 is not None else {})
 
 
-def recap(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> list[dict] | None:
+def recap(*, lpp2: Lpp2Contest, number: int, name: str, since=None, until=None) -> list[dict] | None:
     """Every message of round ``number`` sent to or by ``name``, oldest first; None before the first round.
-    ``since``: only those stored from then on (what a page that adds a recap to the lines it shows has not
-    been sent)."""
+    ``since`` and ``until``: only those stored from ``since`` on and before ``until`` (what a page that adds
+    a recap to the lines it shows has not been sent)."""
     if number < 0:
         return None
-    return [line for _, line in recap_timed(lpp2=lpp2, number=number, name=name, since=since)]
+    return [line for _, line in recap_timed(lpp2=lpp2, number=number, name=name, since=since, until=until)]
 
 
-def recap_timed(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> list[tuple]:
+def recap_timed(*, lpp2: Lpp2Contest, number: int, name: str, since=None, until=None) -> list[tuple]:
     """``recap``'s lines with the time each was stored: [(created_at, line)], oldest first."""
     round_ = lpp2.contest.rounds.filter(number=number + 1).first()
     names = participant_names(lpp2)
@@ -143,6 +143,8 @@ def recap_timed(*, lpp2: Lpp2Contest, number: int, name: str, since=None) -> lis
             messages = conversation.messages.order_by("seq")
             if since is not None:
                 messages = messages.filter(created_at__gte=since)
+            if until is not None:
+                messages = messages.filter(created_at__lt=until)
             for message in messages:
                 by_judge = message.sender_role == Message.Role.INTERROGATOR
                 lines.append(

@@ -55,6 +55,7 @@ class Client:
         self.webcast: tuple | None = None  # (round number, judge name)
         self.webcast_public: tuple | None = None  # (delay in seconds, {name: alias}): the public webcast
         self.recap_since = None  # a confederate's next recap starts here (None: every line of the round)
+        self.bound_at = None  # when the socket was bound to its name: it hears every line stored since live
         self.lanes: dict[str, asyncio.Lock] = {"": asyncio.Lock()}
         self.pending = asyncio.Semaphore(PENDING)  # events taken but not yet handled
 
@@ -119,12 +120,16 @@ class Hub:
         return self.dropped.get(name, self.started)
 
     def _recap_since(self, client: Client):
-        """From when a confederate's recap starts on ``client``: on a registered page's socket, every line
-        at first, then the lines since its last recap; on a page that reconnected without registering,
-        the lines since it lost them (``_dropped_since``)."""
+        """The lines a confederate's recap on ``client`` holds, as (from, until): from, on a registered
+        page's socket, every line at first, then the lines since its last recap; on a page that
+        reconnected without registering, the lines since it lost them (``_dropped_since``); until the
+        socket was bound to the name, as it hears every later line live (the page adds the recap to what
+        it shows: no line twice)."""
 
         def since(name: str):
-            return client.recap_since if client.name == name else self._dropped_since(name)
+            if client.name != name:
+                return self._dropped_since(name), None
+            return client.recap_since, client.bound_at
 
         return since
 
@@ -219,7 +224,7 @@ class Hub:
     async def _bind(self, client: Client, lpp2_id: int, name: str) -> None:
         """The socket is ``name``'s from now on (its register, or any event with a valid id and secret: a
         page reconnected after a restart of the server does not register again)."""
-        client.lpp2_id, client.name = lpp2_id, name
+        client.lpp2_id, client.name, client.bound_at = lpp2_id, name, timezone.now()
         await database_sync_to_async(services.lpp2_socket_bind, thread_sensitive=False)(
             lpp2_id=lpp2_id, name=name, sid=client.sid
         )

@@ -17,8 +17,10 @@ from .test_play import connect, two_players
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # statements each phase takes, with a little slack for the timing of pushes: a push's reaction can fall
-# in the phase before or after ("end and verdict" measures 20-22 with the same code: each of the two states
-# after the verdict asks the formats' reveal rules, a contest's and a wager session's, a statement each)
+# in the phase before or after ("end and verdict" measures 21-22 with the same code: each of the two states
+# after the verdict asks the formats' reveal rules, a contest's and a wager session's, a statement each;
+# its seals are the conversations' and the whole record's inserts at the end, and the record's update with
+# the verdict, its row read with the interrogation the verdict locks)
 BUDGET = {
     "lobby A": 7,
     "join A": 17,
