@@ -887,6 +887,12 @@ def run(args) -> dict:
     log(f"communications directories in {directory} ({filesystem(directory)})")
     if args.trace:  # read by bench/asgi.py in the daphne child
         os.environ[tracing.TRACE_ENV] = str(args.trace.resolve())
+    if args.lpp2_lines:
+        # each LPP2 socket sends a line every 20-50 ms, past the people's line rate (ARENA_RATE_MESSAGE_*),
+        # which would refuse most of them: the run measures the path of a line, not that limit
+        os.environ["ARENA_RATE_MESSAGE_BURST"] = "10000"
+        os.environ["ARENA_RATE_MESSAGE_PER_S"] = "1000"
+        log("LPP2: the per-socket line rate limit is lifted for this run (ARENA_RATE_MESSAGE_BURST, _PER_S)")
     try:
         with harness.Services("lpp_latency", port=args.port, as_configured=args.as_configured) as services:
             poll_s = args.poll_s if args.poll_s is not None else default_poll_s()

@@ -154,8 +154,8 @@ class OpenAIBackend:
         openai = self._openai
         self.check()
         try:
-            # a check, not a game's call: answered at once by a working server, so never waited on for long
-            options = {"timeout": openai.Timeout(min(self.timeout_s, MODEL_CHECK_TIMEOUT_S), connect=5.0)}
+            # a check, not a game's call: its own time (a game's short per-call timeout is for completions)
+            options = {"timeout": openai.Timeout(MODEL_CHECK_TIMEOUT_S, connect=5.0)}
             body = self._client.get("/models", cast_to=object, options=options)
         except EngineError:
             raise

@@ -58,6 +58,7 @@ GET  /results/judges/                                | login | 403      | 403   
 GET  /results/judges/judges.json                     | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /results/judges/judges.csv                      | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /healthz                                        | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
+GET  /metrics                                        | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /favicon.ico                                    | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
 GET  /accounts/login/                                | 200   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 POST /accounts/logout/                               | 302   | 302      | 302   | 302    | 302    | 302    | 302     | 302      | 302
@@ -174,6 +175,7 @@ GET  /contests/{contest}/board.json                  | login | 403      | 403   
 GET  /contests/{contest}/qualifying/                 | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 200
 GET  /contests/{contest}/vote/1/                     | login | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 GET  /contests/{contest}/rank/                       | login | 404      | 200   | 404    | 404    | 404    | 404     | 404      | 404
+GET  /contests/lpp2/rank/not-a-signed-address/      | 404   | 404      | 404   | 404    | 404    | 404    | 404     | 404      | 404
 POST /contests/{contest}/tie/                        | login | 403      | 403   | 403    | 403    | 403    | 403     | 403      | 302
 GET  /contests/api/{contest}/entries/                | 401   | 200      | 200   | 200    | 200    | 200    | 200     | 200      | 200
 POST /contests/api/{contest}/entries/                | 401   | 403      | 403   | 403    | 403    | 403    | 201     | 403      | 403

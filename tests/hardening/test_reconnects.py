@@ -19,15 +19,42 @@ def redis_only(settings):
         pytest.skip("services mode: the cache is Redis")
 
 
+def _own_ports() -> set[int]:
+    """The local ports of this process's TCP sockets (from /proc): the clients of its own that Redis lists."""
+    import os
+
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
+        try:
+            rows = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[9] in inodes:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
 def close_redis_clients(url: str) -> int:
-    """What a Redis restart does to the platform's pooled connections: every client of this database is
-    disconnected (found closed at its next command). Returns how many."""
+    """What a Redis restart does to the platform's pooled connections: every client of this process on
+    this database is disconnected (found closed at its next command); the other test processes sharing
+    the server keep theirs. Returns how many."""
     admin = redis.Redis.from_url(url)
     db = admin.connection_pool.connection_kwargs.get("db", 0)
-    me = admin.client_id()
+    me, mine = admin.client_id(), _own_ports()
     killed = 0
     for client in admin.client_list():
-        if int(client["db"]) == db and int(client["id"]) != me:
+        port = int(client["addr"].rsplit(":", 1)[1])
+        if int(client["db"]) == db and int(client["id"]) != me and port in mine:
             killed += admin.client_kill_filter(_id=client["id"])
     admin.close()
     return killed

@@ -5,6 +5,7 @@ import pytest
 
 from markets.models import ConversationMarket
 from tests.conftest import FAST
+from tests.studies.helpers import game_for
 
 
 def _study_game(spectators: bool | None):
@@ -24,7 +25,7 @@ def _study_game(spectators: bool | None):
     player = studies.participant_create(study=study, simulated=True)
     studies.consent_give(participant=player, agreed=True)
     studies.survey_submit(participant=player, phase="demographics", answers={})
-    return studies.lobby_join(participant_id=player.pk)
+    return game_for(player)  # the lobby's game once its drawn wait has run out
 
 
 @pytest.mark.parametrize("spectators", [None, False])
