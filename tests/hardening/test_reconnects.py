@@ -20,28 +20,13 @@ def redis_only(settings):
 
 
 def _own_ports() -> set[int]:
-    """The local ports of this process's TCP sockets (from /proc): the clients of its own that Redis lists."""
+    """The local ports of this process's TCP sockets: the clients of its own that Redis lists."""
     import os
 
-    inodes = set()
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    ports = set()
-    for table in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
-        try:
-            rows = open(table).read().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            fields = row.split()
-            if fields[9] in inodes:
-                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
-    return ports
+    from bench._soak_sampling import socket_inodes, tcp_table
+
+    _, inodes = socket_inodes([os.getpid()])
+    return {local for inode, (local, _, _) in tcp_table().items() if inode in inodes}
 
 
 def close_redis_clients(url: str) -> int:
