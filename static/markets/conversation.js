@@ -10,6 +10,7 @@
   const countdown = Arena.Countdown($("countdown"), () => socket.send({ type: "state" }));
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
     Arena.notice(open ? "" : code === 4403 ? "This market is not open to you." : "Reconnecting…");
+    Market.online(open);
   });
   render(state);
   setInterval(() => socket.send({ type: "state" }), 20000);   // status changes (start, end, reveal)

@@ -3,6 +3,7 @@
 "use strict";
 window.Market = (function () {
   const $ = (id) => document.getElementById(id);
+  let connected = false;   // trade buttons stay disabled until the page's socket is open (a click would be lost)
 
   // blocked: no trading from this page (a spectator in the conversation, a refusal)
   function render(state, history, blocked) {  // eslint-disable-line no-unused-vars
@@ -18,7 +19,7 @@ window.Market = (function () {
     }
     document.querySelectorAll("button.trade").forEach((b) => {
       const v = state.market.quotes[b.dataset.security][b.dataset.action === "buy" ? "ask" : "bid"];
-      b.disabled = state.status !== "running" || v === null || !!blocked;
+      b.disabled = !connected || state.status !== "running" || v === null || !!blocked;
     });
   }
 
@@ -46,9 +47,16 @@ window.Market = (function () {
   // each trade button sends one trade frame with a fresh idempotency key
   function bind(socket) {
     document.querySelectorAll("button.trade").forEach((b) => b.addEventListener("click", () => {
-      socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
+      const sent = socket.send({ type: "trade", action: b.dataset.action, security: b.dataset.security, key: key() });
+      if (!sent) Arena.refusal("Not connected: the trade was not sent. Try again in a moment.");
     }));
   }
 
-  return { render, bind, chart, point, price };
+  // the socket opened (the server's state follows and enables the buttons) or closed (they are disabled)
+  function online(open) {
+    connected = open;
+    if (!open) document.querySelectorAll("button.trade").forEach((b) => { b.disabled = true; });
+  }
+
+  return { render, bind, chart, point, price, online };
 })();

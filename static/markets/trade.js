@@ -9,6 +9,7 @@
   const countdown = Arena.Countdown($("countdown"), () => socket.send({ type: "state" }));
   const socket = Arena.connect(root.dataset.ws, handle, (open, code) => {
     Arena.notice(open ? "" : code === 4403 ? "You may not open this console." : "Reconnecting…");
+    Market.online(open);
   });
 
   function handle(p) {
