@@ -175,11 +175,16 @@ async def test_final_ranks_on_the_platforms_page_from_the_judges_link(contest, l
             round_finish(round_id=round_.pk)
         for meeting in Meeting.objects.filter(round__contest=contest.contest, judge__label="J1"):
             Judgment.objects.create(meeting=meeting, human="confederate", decided_at=meeting.round.started_at)
+        # as a score from the judge's own page records it: that page placed the partners, no side is known
+        Meeting.objects.filter(round__contest=contest.contest, judge__label="J1").update(left=Meeting.Left.UNKNOWN)
         return rank_paths(contest)["judge0"]
 
     path = await asyncio.to_thread(play_all)
     page = await asyncio.to_thread(client.get, path)
     assert page.status_code == 200 and b'id="rank-form"' in page.content
+    text = page.content.decode()  # the page names no side the judge never saw
+    assert "Left witness" not in text and "Right witness" not in text and "left or right" not in text
+    assert text.count("One witness") == 4 and text.count("The other witness") == 4
     keys = [f"rank-r{n}" for n in range(1, 5)]
     answer = await asyncio.to_thread(client.post, path, dict(zip(keys, ["1", "2", "3", "4"])))
     assert answer.status_code == 302

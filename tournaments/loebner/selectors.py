@@ -759,6 +759,8 @@ RANK_LINE_CHARS = 160
 class RankConversation:
     side: str  # "left" | "right": as the judge's console placed it
     lines: list  # [(who: "You" | "Witness", text)], the first RANK_LINES
+    heading: str = ""  # what the page calls it: "Left witness", or, where the judge's own page placed the
+    # partners (an LPP2 page: the side is unknown), "One witness" / "The other witness" / "The witness"
 
 
 @dataclasses.dataclass
@@ -766,6 +768,7 @@ class RankMeeting:
     round: int
     at: dt.datetime | None  # when the meeting started (its scheduled start before that)
     conversations: list  # [RankConversation]: both sides where the item is the meeting's machine, else its side
+    placed: bool = True  # False: the judge's own page placed the partners; no side is named
 
 
 @dataclasses.dataclass
@@ -797,6 +800,14 @@ def _entity_side(meeting: Meeting, participant_id: int) -> str:
     """The side the meeting's stored left/right put a participant on (the entry or the confederate)."""
     entry_left = meeting.left == Meeting.Left.ENTRY
     return "left" if (participant_id == meeting.entry_id) == entry_left else "right"
+
+
+def _rank_heading(side: str, index: int, count: int, placed: bool) -> str:
+    if placed:
+        return f"{side.capitalize()} witness"
+    if count == 1:
+        return "The witness"
+    return "One witness" if index == 0 else "The other witness"
 
 
 def rank_sheet(*, contest: Contest, judge: Participant, ranking: str | None) -> list[RankItem]:
@@ -832,10 +843,16 @@ def rank_sheet(*, contest: Contest, judge: Participant, ranking: str | None) -> 
             if pk not in wanted:
                 continue
             sides = ["left", "right"] if whole else [_entity_side(m, pk)]
+            placed = m.left != Meeting.Left.UNKNOWN
             talks = [
-                RankConversation(side, lines.get(conversations.get((m.interrogation_id, side)), [])) for side in sides
+                RankConversation(
+                    side,
+                    lines.get(conversations.get((m.interrogation_id, side)), []),
+                    _rank_heading(side, i, len(sides), placed),
+                )
+                for i, side in enumerate(sides)
             ]
-            seen = RankMeeting(round=m.round.number, at=at, conversations=talks)
+            seen = RankMeeting(round=m.round.number, at=at, conversations=talks, placed=placed)
             if pk in items:
                 items[pk].meetings.append(seen)
             else:
