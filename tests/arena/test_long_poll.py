@@ -96,8 +96,11 @@ def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live
         # warm up: whatever threads sixteen quick polls start and keep. (No sync view here: under ASGI
         # each runs on a thread of its own request, whose persistent connection outlives it until
         # garbage-collected, Django #33497; the polls' own connections are what is counted.)
+        # They wait a moment each, so the process's pool of poll threads grows to what sixteen polls at once
+        # take before the count (idle pool threads are kept; a waiting poll holds none).
         with ThreadPoolExecutor(16) as pool:
-            assert all(a.status_code == 200 for a in pool.map(lambda _: client.get(polls_url), range(16)))
+            warm = pool.map(lambda _: client.get(polls_url, params={"wait": "1"}), range(16))
+            assert all(a.status_code == 200 for a in warm)
         time.sleep(0.5)
         threads = server_threads(live_daphne)
         backends = other_backends() if postgres else 0
@@ -122,7 +125,9 @@ def test_waiting_polls_hold_no_thread_and_disconnected_ones_stop(fast_poll, live
         for sock in polls:  # the clients give up mid-poll
             sock.close()
         time.sleep(1.0)
-        assert server_threads(live_daphne) <= threads + 4  # a poll that kept running would keep its thread: +16
+        # a poll that kept running would keep its thread: +16; the poll threads' pool may have grown by a few
+        # as sixteen polls arrived at once (seen: +6), idle threads it keeps
+        assert server_threads(live_daphne) <= threads + 8
         if postgres:
             # a poll still running would open a connection every 50 ms: sample for a second
             samples = []

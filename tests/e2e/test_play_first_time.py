@@ -82,7 +82,9 @@ def test_on_a_phone_the_message_box_and_send_stay_on_screen(browser, live_daphne
         page.keyboard.type(f"question number {n}, where did you grow up and what was it like?")
         assert in_viewport(page, box) and in_viewport(page, send)
         page.keyboard.press("Enter")
-        expect(page.locator("#pane-sole .msg.witness")).to_have_count(n + 1, timeout=15_000)
+        # the layout is what this test checks: on a loaded machine a reply may be late (or asked for again
+        # by the sweep), so it is given time; reply times are the consoles' and the benchmarks' business
+        expect(page.locator("#pane-sole .msg.witness")).to_have_count(n + 1, timeout=30_000)
     page.click(box)
     page.keyboard.type("one more")
     page.screenshot(path=str(shots / "phone-game-typing.png"))
