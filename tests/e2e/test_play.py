@@ -8,22 +8,13 @@ from playwright.sync_api import expect
 from studies.models import Game
 
 from ..studies.helpers import study_make
+from .test_play_first_time import ready_to_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def join(browser, base):
-    context = browser.new_context()
-    page = context.new_page()
-    page.js_errors = []
-    page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
-    page.goto(f"{base}/play/")
-    page.check("#agree")
-    page.click("#consent-submit")
-    page.fill("#q-age", "29")
-    page.fill("#q-attn", "blue")
-    page.click("#survey-submit")
-    expect(page.locator("#play")).to_be_visible()
+    page = ready_to_play(browser, base)
     page.click("#play")
     return page
 
